@@ -1,0 +1,71 @@
+#include "lang/diagnostics.hpp"
+
+#include <algorithm>
+
+namespace ppl::lang {
+
+location locate(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  location loc{1, 1};
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else {
+      ++loc.column;
+    }
+  }
+  return loc;
+}
+
+namespace {
+
+std::string_view line_at(std::string_view text, std::size_t line) {
+  std::size_t start = 0;
+  for (std::size_t l = 1; l < line; ++l) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) return {};
+    start = nl + 1;
+  }
+  std::size_t end = text.find('\n', start);
+  std::string_view s = text.substr(start, end == std::string_view::npos ? text.size() - start : end - start);
+  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string diagnostic::str() const {
+  std::string out = file;
+  if (where.line > 0) out += ":" + std::to_string(where.line) + ":" + std::to_string(where.column);
+  out += ": error: " + message + "\n";
+  if (where.line > 0 && !source_line.empty()) {
+    std::string num = std::to_string(where.line);
+    std::string gutter(num.size(), ' ');
+    std::string caret;
+    // Keep tabs so the caret lines up under the offending character.
+    for (std::size_t i = 0; i + 1 < where.column && i < source_line.size(); ++i)
+      caret += source_line[i] == '\t' ? '\t' : ' ';
+    out += " " + num + " | " + source_line + "\n";
+    out += " " + gutter + " | " + caret + "^\n";
+  }
+  if (!note.empty()) out += "note: " + note + "\n";
+  return out;
+}
+
+diagnostic make_diagnostic(const source_file& src, std::size_t offset, std::string message) {
+  diagnostic d;
+  d.file = src.name;
+  d.where = locate(src.text, offset);
+  d.message = std::move(message);
+  d.source_line = std::string(line_at(src.text, d.where.line));
+  return d;
+}
+
+source_error::source_error(diagnostic d) : std::runtime_error(d.str()), diag_(std::move(d)) {}
+
+void fail_at(const source_file& src, std::size_t offset, std::string message) {
+  throw source_error(make_diagnostic(src, offset, std::move(message)));
+}
+
+}  // namespace ppl::lang

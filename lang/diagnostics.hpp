@@ -1,0 +1,56 @@
+#pragma once
+// Errors that point at the source (DESIGN.md, requirement 6). Every phase — parser,
+// checker, data loaders, graph builder — reports through `source_error`, so all of them
+// print the same way:
+//
+//   model.ppl:3:14: error: undefined name `thta`
+//      3 | z[n] ~ Categorical(thta[doc[n]])
+//        |                    ^
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace ppl::lang {
+
+// A source text and the name it is reported under.
+struct source_file {
+  std::string name;
+  std::string text;
+};
+
+struct location {
+  std::size_t line = 0;    // 1-based; 0 when there is no position
+  std::size_t column = 0;  // 1-based, in bytes
+};
+
+// Line and column of a byte offset.
+location locate(std::string_view text, std::size_t offset);
+
+struct diagnostic {
+  std::string file;
+  location where;           // line 0: the message is about the whole file
+  std::string message;
+  std::string source_line;  // the text of line `where.line`, empty if none
+  std::string note;         // an optional second line of advice
+
+  // "file:line:col: error: message", then the source line and a caret.
+  std::string str() const;
+};
+
+diagnostic make_diagnostic(const source_file& src, std::size_t offset, std::string message);
+
+// A user's error in a model or data file: exit status 1.
+class source_error : public std::runtime_error {
+ public:
+  explicit source_error(diagnostic d);
+  const diagnostic& diag() const { return diag_; }
+
+ private:
+  diagnostic diag_;
+};
+
+// Shorthand: throw a source_error at an offset of a file.
+[[noreturn]] void fail_at(const source_file& src, std::size_t offset, std::string message);
+
+}  // namespace ppl::lang

@@ -1,0 +1,88 @@
+#pragma once
+// The one contract every distribution meets (DESIGN.md, requirement 4). Each distribution
+// lives in its own file, stdlib/<name>.cpp, and is registered in stdlib/library.cpp.
+//
+// Conventions, after Stan Math's `*_lpdf`: `check` throws `parameter_error` whose message
+// names the distribution and the argument ("Normal: scale sigma is -1; it must be
+// positive"); `log_density` assumes valid parameters, returns -inf for a value outside the
+// support, adds normalising constants only when asked, and accumulates (+=) partial
+// derivatives only into the non-null slots of `gradient_out`.
+#include <array>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "runtime/random.hpp"
+#include "runtime/tensor.hpp"
+#include "stdlib/types.hpp"
+
+namespace ppl::stdlib {
+
+using runtime::index_t;
+using runtime::shape;
+using runtime::view;
+
+// A parameter outside its domain, or parameters whose shapes disagree.
+struct parameter_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct param_spec {
+  std::string_view name;  // as in messages: "sigma"
+  scalar_kind kind;       // integer parameters accept ints only (Binomial's n)
+  int rank;               // 0 scalar, 1 vector, 2 matrix
+};
+
+enum class support_kind {
+  real_interval,     // finite reals in [lower, upper]; lower/upper may be infinite
+  integer_interval,  // integers lower..upper inclusive; upper may be +inf
+  spin,              // {-1, +1}
+  simplex,           // non-negative vector summing to one
+  real_vector,       // any real vector
+  count_vector,      // non-negative integer vector summing to `upper`
+};
+
+struct support {
+  support_kind kind = support_kind::real_interval;
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+};
+
+// Where log_density accumulates partial derivatives; a null slot is not wanted.
+struct gradient_out {
+  double* value = nullptr;                // d/dx, x's size
+  std::array<double*, 4> params{};        // d/d(param i), param i's size
+};
+
+class distribution {
+ public:
+  virtual ~distribution() = default;
+
+  virtual std::string_view name() const = 0;
+  virtual std::span<const param_spec> params() const = 0;
+  virtual scalar_kind value_kind() const = 0;
+  virtual int value_rank() const { return 0; }
+
+  // The shape of a value given the parameters' shapes; throws parameter_error when the
+  // shapes disagree (MultiNormal's mu and Sigma). Scalar distributions need not override.
+  virtual shape value_shape(std::span<const shape> params) const;
+
+  // Throws parameter_error when a parameter is outside its domain.
+  virtual void check(std::span<const view> params) const = 0;
+
+  virtual support value_support(std::span<const view> params) const = 0;
+
+  // Whether x lies in the support: integer-valued where the kind is integer, within the
+  // bounds, on the simplex, ... The default covers the interval and spin kinds.
+  virtual bool in_support(std::span<const view> params, view x) const;
+
+  virtual double log_density(std::span<const view> params, view x, bool with_constants,
+                             const gradient_out* grad = nullptr) const = 0;
+
+  // Writes one draw (value_shape(params).size() doubles) to out.
+  virtual void draw(std::span<const view> params, runtime::rng& rng, double* out) const = 0;
+};
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,55 @@
+#pragma once
+// The contract of a built-in function or operator. Each lives in stdlib/ and is registered
+// in stdlib/library.cpp. Operators are functions with reserved names ("+", "*", "'", ...),
+// so the evaluator and automatic differentiation treat them exactly like calls.
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "runtime/tensor.hpp"
+#include "stdlib/types.hpp"
+
+namespace ppl::stdlib {
+
+using runtime::index_t;
+using runtime::shape;
+using runtime::view;
+
+// Arguments whose run-time shapes or values a function cannot accept ("dot: arguments have
+// sizes 3 and 4"). The evaluator adds the source position.
+struct argument_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Either the result type or a message saying what was expected
+// ("dot expects two vectors, got real[,] and real[]").
+using type_result = std::variant<type_sig, std::string>;
+
+class function {
+ public:
+  virtual ~function() = default;
+
+  virtual std::string_view name() const = 0;
+
+  // Type checking, before data are known.
+  virtual type_result result_type(std::span<const type_sig> args) const = 0;
+
+  // The result's shape; may depend on argument values (rep(x, n)). Throws argument_error.
+  virtual shape result_shape(std::span<const view> args) const = 0;
+
+  // Writes result_shape(args).size() doubles to out.
+  virtual void eval(std::span<const view> args, double* out) const = 0;
+
+  // Reverse mode: given the result `out` and the adjoint `d_out` of the result, adds
+  // (d out / d arg_i)^T d_out into d_args[i] for every non-null d_args[i].
+  virtual void backward(std::span<const view> args, view out, const double* d_out,
+                        std::span<double* const> d_args) const = 0;
+
+  // True for functions whose result does not depend smoothly on their arguments
+  // (comparisons, max, rounding); the checker uses it to refuse gradients through them.
+  virtual bool differentiable() const { return true; }
+};
+
+}  // namespace ppl::stdlib

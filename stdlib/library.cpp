@@ -1,0 +1,24 @@
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+// Sorted by name; adding a distribution is one line here and one file beside this one.
+using factory = std::unique_ptr<distribution> (*)();
+constexpr factory distribution_table[] = {
+    make_bernoulli,   make_beta,         make_binomial,   make_categorical,
+    make_cauchy,      make_dirichlet,    make_exponential, make_gamma,
+    make_half_normal, make_inverse_gamma, make_log_normal, make_multi_normal,
+    make_multinomial, make_negative_binomial, make_normal, make_poisson,
+    make_spin,        make_student_t,    make_uniform,
+};
+
+}  // namespace
+
+void register_library(registry& r) {
+  for (factory make : distribution_table) r.add(make());
+  register_functions(r);
+}
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,32 @@
+#pragma once
+// Factories of the built-in library, one per distribution file; used only by library.cpp.
+#include <memory>
+
+#include "stdlib/registry.hpp"
+
+namespace ppl::stdlib {
+
+std::unique_ptr<distribution> make_bernoulli();
+std::unique_ptr<distribution> make_beta();
+std::unique_ptr<distribution> make_binomial();
+std::unique_ptr<distribution> make_categorical();
+std::unique_ptr<distribution> make_cauchy();
+std::unique_ptr<distribution> make_dirichlet();
+std::unique_ptr<distribution> make_exponential();
+std::unique_ptr<distribution> make_gamma();
+std::unique_ptr<distribution> make_half_normal();
+std::unique_ptr<distribution> make_inverse_gamma();
+std::unique_ptr<distribution> make_log_normal();
+std::unique_ptr<distribution> make_multi_normal();
+std::unique_ptr<distribution> make_multinomial();
+std::unique_ptr<distribution> make_negative_binomial();
+std::unique_ptr<distribution> make_normal();
+std::unique_ptr<distribution> make_poisson();
+std::unique_ptr<distribution> make_spin();
+std::unique_ptr<distribution> make_student_t();
+std::unique_ptr<distribution> make_uniform();
+
+// Every built-in function and operator (stdlib/functions.cpp).
+void register_functions(registry& r);
+
+}  // namespace ppl::stdlib
