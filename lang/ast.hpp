@@ -1,0 +1,159 @@
+#pragma once
+// The syntax tree as the parser produces it: plain structs, x3 variants, and byte offsets
+// into the source on every node that an error may point at. Operator precedence is
+// encoded by the grammar as chains (`first op operand op operand ...`); the checker folds
+// them into the typed tree of lang/ir.hpp.
+#include <boost/optional.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
+#include <cstddef>
+#include <list>
+#include <string>
+#include <vector>
+
+namespace ppl::lang::ast {
+
+namespace x3 = boost::spirit::x3;
+
+// Byte offsets of a node in its source, set by the grammar's on_success handler.
+struct tagged {
+  std::size_t pos = 0;
+  std::size_t end = 0;
+};
+
+struct nil {};
+struct int_literal : tagged { long long value = 0; };
+struct real_literal : tagged { double value = 0; };
+struct identifier : tagged { std::string name; };
+
+struct call;
+struct vector_literal;
+struct postfix;
+struct unary;
+struct chain;
+
+struct operand : x3::variant<nil, int_literal, real_literal, identifier, x3::forward_ast<call>,
+                             x3::forward_ast<vector_literal>, x3::forward_ast<postfix>,
+                             x3::forward_ast<unary>, x3::forward_ast<chain>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// One binary operation of a chain: `op rhs`.
+struct operation : tagged {
+  std::string op;
+  operand rhs;
+};
+
+// `first op1 rhs1 op2 rhs2 ...` at one precedence level, left-associative (`^` is parsed
+// right-associatively by nesting).
+struct chain : tagged {
+  operand first;
+  std::list<operation> rest;
+};
+
+struct unary : tagged {
+  char op = '-';  // '-', '+' or '!'
+  operand rhs;
+};
+
+// `f(a, b)` or `Dist(a, b)`.
+struct call : tagged {
+  identifier callee;
+  std::vector<chain> args;
+};
+
+struct vector_literal : tagged {
+  char open = '[';  // a second member keeps Fusion from treating this as a bare container
+  std::vector<chain> elements;
+};
+
+// One position of an index list: `e`, `a:b`, `a:`, `:b`, `:` or empty (all).
+struct range_tail {
+  char colon = ':';
+  boost::optional<chain> hi;
+};
+struct index_item : tagged {
+  boost::optional<chain> lo;
+  boost::optional<range_tail> tail;
+};
+struct index_list : tagged {
+  char open = '[';
+  std::vector<index_item> items;
+};
+struct transpose_mark : tagged {
+  char mark = '\'';
+};
+struct suffix : x3::variant<index_list, transpose_mark> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// A primary followed by indexing and transposes: `W1'`, `theta[doc[n]]`, `X[:, 2]`.
+struct postfix : tagged {
+  operand base;
+  std::vector<suffix> suffixes;
+};
+
+// ---- statements -------------------------------------------------------------------------
+
+struct bound : tagged {
+  std::string which;  // "lower" or "upper"
+  chain value;
+};
+
+struct type_spec : tagged {
+  std::string scalar;           // "int" or "real"
+  std::vector<bound> bounds;    // <lower=0, upper=1>
+  std::vector<chain> dims;      // [N, P]
+};
+
+struct data_decl : tagged {
+  identifier name;
+  type_spec type;
+  boost::optional<chain> default_value;
+};
+
+// The left side of `~` or `=`: a name with optional indices.
+struct target : tagged {
+  identifier name;
+  std::vector<chain> indices;
+};
+
+struct sample_stmt : tagged {
+  target lhs;
+  call dist;
+};
+
+struct assign_stmt : tagged {
+  target lhs;
+  chain value;
+};
+
+struct factor_stmt : tagged {
+  chain value;
+};
+
+struct loop_range : tagged {
+  identifier var;
+  chain lo;
+  chain hi;
+};
+
+struct for_stmt;
+
+struct statement : x3::variant<data_decl, sample_stmt, assign_stmt, factor_stmt,
+                               x3::forward_ast<for_stmt>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct for_stmt : tagged {
+  std::vector<loop_range> ranges;
+  std::vector<statement> body;
+};
+
+struct program {
+  std::vector<statement> statements;
+};
+
+}  // namespace ppl::lang::ast

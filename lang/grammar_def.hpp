@@ -1,0 +1,214 @@
+#pragma once
+// The grammar of .ppl models (Boost.Spirit X3). Included only by lang/parser.cpp, the one
+// translation unit that instantiates it. Each rule is preceded by its production.
+#include <boost/spirit/home/x3.hpp>
+#include <type_traits>
+
+#include "lang/ast.hpp"
+#include "lang/ast_adapted.hpp"
+
+namespace ppl::lang::grammar {
+
+namespace x3 = boost::spirit::x3;
+using x3::alnum;
+using x3::alpha;
+using x3::char_;
+using x3::lexeme;
+using x3::lit;
+
+// The start of the source, passed through the parse context so that on_success can turn
+// iterators into byte offsets.
+struct source_start_tag;
+
+// Advances past white space and `#` comments (the skipper's job, done again here because
+// rule iterators are taken before the skipper runs).
+template <typename It>
+void skip_blank(It& first, It const& last) {
+  while (first != last) {
+    if (*first == '#') {
+      while (first != last && *first != '\n') ++first;
+    } else if (std::isspace(static_cast<unsigned char>(*first))) {
+      ++first;
+    } else {
+      break;
+    }
+  }
+}
+
+// Records byte offsets on every tagged node (STYLE.md: rule tags annotate on success).
+struct annotate_position {
+  template <typename It, typename Ctx, typename Node>
+  void on_success(It first, It const& last, Node& node, Ctx const& ctx) {
+    if constexpr (std::is_base_of_v<ast::tagged, Node>) {
+      It const& start = x3::get<source_start_tag>(ctx);
+      skip_blank(first, last);
+      node.pos = static_cast<std::size_t>(first - start);
+      node.end = static_cast<std::size_t>(last - start);
+    }
+  }
+};
+
+#define PPL_RULE(name, attr, what)                 \
+  struct name##_class : annotate_position {};      \
+  x3::rule<name##_class, attr> const name = what;
+
+PPL_RULE(identifier, ast::identifier, "a name")
+PPL_RULE(name, std::string, "a name")
+PPL_RULE(int_literal, ast::int_literal, "an integer")
+PPL_RULE(real_literal, ast::real_literal, "a number")
+PPL_RULE(expression, ast::chain, "an expression")
+PPL_RULE(or_expr, ast::chain, "an expression")
+PPL_RULE(and_expr, ast::chain, "an expression")
+PPL_RULE(equality_expr, ast::chain, "an expression")
+PPL_RULE(relational_expr, ast::chain, "an expression")
+PPL_RULE(additive_expr, ast::chain, "an expression")
+PPL_RULE(multiplicative_expr, ast::chain, "an expression")
+PPL_RULE(unary_expr, ast::operand, "an expression")
+PPL_RULE(unary_op, ast::unary, "an expression")
+PPL_RULE(power_expr, ast::chain, "an expression")
+PPL_RULE(postfix_expr, ast::postfix, "an expression")
+PPL_RULE(primary, ast::operand, "an expression")
+PPL_RULE(call, ast::call, "a function call")
+PPL_RULE(expression_list, std::vector<ast::chain>, "an expression")
+PPL_RULE(vector_literal, ast::vector_literal, "a vector")
+PPL_RULE(index_item, ast::index_item, "an index")
+PPL_RULE(range_tail, ast::range_tail, "a range")
+PPL_RULE(index_list, ast::index_list, "an index list")
+PPL_RULE(transpose_mark, ast::transpose_mark, "'")
+PPL_RULE(bound, ast::bound, "'lower' or 'upper'")
+PPL_RULE(type_spec, ast::type_spec, "a type ('int' or 'real')")
+PPL_RULE(data_decl, ast::data_decl, "a data declaration")
+PPL_RULE(target, ast::target, "a variable")
+PPL_RULE(distribution, ast::call, "a distribution such as Normal(0, 1)")
+PPL_RULE(sample_stmt, ast::sample_stmt, "a statement")
+PPL_RULE(assign_stmt, ast::assign_stmt, "a statement")
+PPL_RULE(factor_stmt, ast::factor_stmt, "a statement")
+PPL_RULE(loop_range, ast::loop_range, "a loop range such as 'i in 1:N'")
+PPL_RULE(for_stmt, ast::for_stmt, "a for loop")
+PPL_RULE(body, std::vector<ast::statement>, "a statement or '{'")
+PPL_RULE(statement, ast::statement, "a statement")
+PPL_RULE(program, std::vector<ast::statement>, "a program")
+// Each precedence level is `operand (op operand)*`; an `op operand` pair is a rule of its
+// own so that its attribute is an ast::operation, not a flattened sequence.
+PPL_RULE(or_operation, ast::operation, "an expression")
+PPL_RULE(and_operation, ast::operation, "an expression")
+PPL_RULE(equality_operation, ast::operation, "an expression")
+PPL_RULE(relational_operation, ast::operation, "an expression")
+PPL_RULE(additive_operation, ast::operation, "an expression")
+PPL_RULE(multiplicative_operation, ast::operation, "an expression")
+PPL_RULE(power_operation, ast::operation, "an expression")
+
+struct tilde_or_equals_class {};
+x3::rule<tilde_or_equals_class> const tilde_or_equals = "'~' or '='";
+struct in_keyword_class {};
+x3::rule<in_keyword_class> const in_keyword = "'in'";
+struct end_class {};
+x3::rule<end_class> const end_of_program = "a statement";
+
+#undef PPL_RULE
+
+auto const word_end = !(alnum | '_');
+auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
+auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword("factor") |
+                      keyword("int") | keyword("real");
+
+// identifier -> (alpha | '_') (alnum | '_')*, not a keyword
+auto const identifier_def = !reserved >> name;
+auto const name_def = lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
+auto const int_literal_def = lexeme[x3::ulong_long >> word_end];
+auto const real_literal_def = lexeme[x3::real_parser<double, x3::strict_real_policies<double>>{} >> word_end];
+
+// expression -> or_expr
+auto const expression_def = or_expr;
+
+
+// or_expr -> and_expr ('||' and_expr)*
+auto const or_expr_def = and_expr >> *or_operation;
+auto const or_operation_def = x3::string("||") > and_expr;
+// and_expr -> equality_expr ('&&' equality_expr)*
+auto const and_expr_def = equality_expr >> *and_operation;
+auto const and_operation_def = x3::string("&&") > equality_expr;
+// equality_expr -> relational_expr (('==' | '!=') relational_expr)*
+auto const equality_expr_def = relational_expr >> *equality_operation;
+auto const equality_operation_def = (x3::string("==") | x3::string("!=")) > relational_expr;
+// relational_expr -> additive_expr (('<=' | '>=' | '<' | '>') additive_expr)*
+auto const relational_expr_def = additive_expr >> *relational_operation;
+auto const relational_operation_def =
+    (x3::string("<=") | x3::string(">=") | x3::string("<") | x3::string(">")) > additive_expr;
+// additive_expr -> multiplicative_expr (('+' | '-') multiplicative_expr)*
+auto const additive_expr_def = multiplicative_expr >> *additive_operation;
+auto const additive_operation_def = (x3::string("+") | x3::string("-")) > multiplicative_expr;
+// multiplicative_expr -> unary_expr (('.*' | './' | '*' | '/' | '%') unary_expr)*
+auto const multiplicative_expr_def = unary_expr >> *multiplicative_operation;
+auto const multiplicative_operation_def =
+    (x3::string(".*") | x3::string("./") | x3::string("*") | x3::string("/") | x3::string("%")) >
+    unary_expr;
+// unary_expr -> ('-' | '+' | '!') unary_expr | power_expr
+auto const unary_expr_def = unary_op | power_expr;
+auto const unary_op_def = (char_('-') | char_('+') | (char_('!') >> !lit('='))) > unary_expr;
+// power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
+auto const power_expr_def = postfix_expr >> *power_operation;
+auto const power_operation_def = x3::string("^") > unary_expr;
+// postfix_expr -> primary (index_list | "'")*
+auto const postfix_expr_def = primary >> *(index_list | transpose_mark);
+auto const transpose_mark_def = char_('\'');
+// primary -> number | call | vector_literal | identifier | '(' expression ')'
+auto const primary_def = real_literal | int_literal | call | vector_literal | identifier |
+                         ('(' > expression > ')');
+// expression_list -> expression (',' expression)*
+auto const expression_list_def = expression >> *(',' > expression);
+// call -> identifier '(' (expression (',' expression)*)? ')'
+auto const call_def = identifier >> '(' >> -expression_list > ')';
+// vector_literal -> '[' (expression (',' expression)*)? ']'
+auto const vector_literal_def = char_('[') > -expression_list > ']';
+// index_list -> '[' index_item (',' index_item)* ']'
+auto const index_list_def = char_('[') > (index_item % ',') > ']';
+// index_item -> expression? (':' expression?)?
+auto const index_item_def = -expression >> -range_tail;
+auto const range_tail_def = char_(':') >> -expression;
+
+// bound -> ('lower' | 'upper') '=' additive_expr
+auto const bound_def = (x3::string("lower") | x3::string("upper")) > '=' > additive_expr;
+// type_spec -> ('int' | 'real') ('<' bound (',' bound)* '>')? ('[' expression (',' expression)* ']')?
+auto const type_spec_def = lexeme[(x3::string("int") | x3::string("real")) >> word_end] >
+                           -('<' > (bound % ',') > '>') > -('[' > (expression % ',') > ']');
+// data_decl -> 'data' identifier ':' type_spec ('=' expression)?
+auto const data_decl_def = keyword("data") > identifier > ':' > type_spec > -('=' > expression);
+// target -> identifier ('[' expression (',' expression)* ']')?
+auto const target_def = identifier >> -('[' > (expression % ',') > ']');
+auto const distribution_def = identifier > '(' > -expression_list > ')';
+// sample_stmt -> target '~' distribution
+auto const sample_stmt_def = target >> '~' > distribution;
+// assign_stmt -> target '=' expression
+auto const assign_stmt_def = target >> '=' > expression;
+// factor_stmt -> 'factor' expression
+auto const factor_stmt_def = keyword("factor") > expression;
+// loop_range -> identifier 'in' additive_expr ':' additive_expr
+auto const in_keyword_def = keyword("in");
+auto const loop_range_def = identifier > in_keyword > additive_expr > ':' > additive_expr;
+// for_stmt -> 'for' loop_range (',' loop_range)* body
+auto const for_stmt_def = keyword("for") > (loop_range % ',') > body;
+// body -> '{' statement* '}' | statement
+auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
+auto const tilde_or_equals_def = lit('~') | lit('=');
+// statement -> data_decl | for_stmt | factor_stmt | sample_stmt | assign_stmt
+auto const statement_def = data_decl | for_stmt | factor_stmt | sample_stmt | assign_stmt |
+                           (x3::omit[target] > tilde_or_equals);
+// program -> statement* end
+auto const end_of_program_def = x3::eoi;
+auto const program_def = *(statement >> *lit(';')) > end_of_program;
+
+BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation, and_operation,
+                    equality_operation, relational_operation, additive_operation,
+                    multiplicative_operation, power_operation, int_literal, real_literal, expression, or_expr, and_expr,
+                    equality_expr, relational_expr, additive_expr, multiplicative_expr,
+                    unary_expr, unary_op, power_expr, postfix_expr, primary, call,
+                    vector_literal, index_item, index_list, transpose_mark, bound, type_spec,
+                    data_decl, target, distribution, sample_stmt, assign_stmt, factor_stmt,
+                    loop_range, for_stmt, body, statement, program, tilde_or_equals,
+                    in_keyword, end_of_program)
+
+// The skipper: white space and `#` comments to the end of the line.
+auto const skipper = x3::space | lexeme['#' >> *(char_ - x3::eol)];
+
+}  // namespace ppl::lang::grammar
