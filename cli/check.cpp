@@ -1,0 +1,64 @@
+// `ppl check MODEL [DATA]`: parse, check and (with data) build the graph, then describe it.
+#include <fmt/core.h>
+
+#include "cli/session.hpp"
+#include "lang/diagnostics.hpp"
+#include "runtime/graph.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+const char* role_name(const lang::ir::variable& v) {
+  switch (v.role) {
+    case lang::ir::role::data: return v.observed ? "observed data" : "data";
+    case lang::ir::role::transformed_data: return v.observed ? "observed data (computed)" : "computed from data";
+    case lang::ir::role::unknown: return "unknown";
+    case lang::ir::role::derived: return "derived from unknowns";
+  }
+  return "";
+}
+
+std::string defined_by(const lang::ir::model& m, const lang::ir::variable& v) {
+  std::string out;
+  for (int s : v.statements) {
+    const auto& st = m.statements[static_cast<std::size_t>(s)];
+    std::string what = st.which == lang::ir::statement::kind::sample ? "~ " + st.dist_name : "=";
+    out += (out.empty() ? "" : ", ") + what + " (line " + std::to_string(lang::locate(m.source.text, st.pos).line) + ")";
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_check(const model_inputs& in) {
+  return guarded([&] {
+    loaded l = load(in);
+    const auto& m = *l.model;
+    std::unique_ptr<runtime::graph> g;
+    runtime::rng rng(1);
+    if (!in.data_path.empty() || !in.sets.empty()) g = std::make_unique<runtime::graph>(m, l.data, rng);
+    fmt::print("model {}: {} variables, {} statements\n", in.model_path, m.variables.size(), m.statements.size());
+    for (const auto& v : m.variables) {
+      std::string type = stdlib::to_string(v.type);
+      if (g) type = std::string(v.type.kind == stdlib::scalar_kind::integer ? "int" : "real") +
+                    g->value(m.find(v.name)).shape.str();
+      std::string detail = defined_by(m, v);
+      if (g && v.type.rank == 0 && v.role != lang::ir::role::unknown && v.role != lang::ir::role::derived)
+        detail += (detail.empty() ? "= " : "; = ") + fmt::format("{}", g->value(m.find(v.name)).data[0]);
+      fmt::print("  {:<14} {:<16} {:<26} {}\n", v.name, type, role_name(v), detail);
+    }
+    std::size_t factors = 0;
+    long long terms = 0;
+    for (const auto& s : m.statements)
+      if (s.which == lang::ir::statement::kind::factor) {
+        ++factors;
+        if (g) terms += g->instance_count(s);
+      }
+    if (factors) fmt::print("factors: {} statement{}{}\n", factors, factors == 1 ? "" : "s", g ? fmt::format(", {} terms", terms) : "");
+    fmt::print("{}\n", g ? "graph built" : "checked (give data to build the graph)");
+    return 0;
+  });
+}
+
+}  // namespace ppl::cli

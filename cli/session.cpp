@@ -1,0 +1,44 @@
+#include "cli/session.hpp"
+
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <sstream>
+
+#include "lang/checker.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::cli {
+
+loaded load(const model_inputs& in) {
+  std::ifstream f(in.model_path, std::ios::binary);
+  if (!f) throw lang::source_error({in.model_path, {}, "cannot open the model file", "", ""});
+  std::ostringstream os;
+  os << f.rdbuf();
+  lang::source_file src{in.model_path, os.str()};
+  loaded out;
+  out.model = std::make_unique<lang::ir::model>(lang::compile(src, stdlib::library()));
+  if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
+  for (const auto& s : in.sets) runtime::apply_set(out.data, s);
+  return out;
+}
+
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const lang::source_error& e) {
+    std::cerr << e.what();
+    return 1;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace ppl::cli

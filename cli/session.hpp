@@ -1,0 +1,25 @@
+#pragma once
+// Loading a model and its data the same way for every command.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "cli/commands.hpp"
+#include "lang/ir.hpp"
+#include "runtime/data.hpp"
+
+namespace ppl::cli {
+
+struct loaded {
+  std::unique_ptr<lang::ir::model> model;
+  runtime::data_table data;
+};
+
+// Reads, parses and checks the model and reads the data. Throws lang::source_error, or
+// std::invalid_argument for a malformed --set (a usage error).
+loaded load(const model_inputs& in);
+
+// Runs a command body, turning errors into messages on stderr and exit statuses.
+int guarded(const std::function<int()>& body);
+
+}  // namespace ppl::cli

@@ -1,0 +1,181 @@
+// Expressions: name resolution, operator folding and typing.
+#include <algorithm>
+
+#include "lang/checker_impl.hpp"
+#include "lang/suggest.hpp"
+
+namespace ppl::lang::detail {
+
+using ir::expr;
+using ir::expr_ptr;
+using stdlib::scalar_kind;
+using stdlib::type_sig;
+
+void checker::fail(std::size_t pos, std::string message) const { fail_at(src_, pos, std::move(message)); }
+
+expr_ptr checker::new_expr(expr::kind k, std::size_t pos) {
+  auto e = std::make_unique<expr>();
+  e->which = k;
+  e->pos = pos;
+  e->id = model_.expr_count++;
+  return e;
+}
+
+expr_ptr checker::require_int_scalar(expr_ptr e, const char* what) {
+  if (e->type.kind != scalar_kind::integer || e->type.rank != 0)
+    fail(e->pos, std::string(what) + " must be an integer, not " + stdlib::to_string(e->type));
+  return e;
+}
+
+// chain -> first (op operand)*, folded to the left.
+expr_ptr checker::convert(const ast::chain& c) {
+  expr_ptr left = convert(c.first);
+  for (const auto& op : c.rest) {
+    std::vector<expr_ptr> args;
+    args.push_back(std::move(left));
+    args.push_back(convert(op.rhs));
+    left = make_call(op.op, std::move(args), op.pos);
+  }
+  return left;
+}
+
+expr_ptr checker::convert(const ast::operand& o) {
+  struct visitor {
+    checker& c;
+    expr_ptr operator()(const ast::nil&) const { return nullptr; }
+    expr_ptr operator()(const ast::int_literal& x) const {
+      auto e = c.new_expr(expr::kind::int_const, x.pos);
+      e->constant = static_cast<double>(x.value);
+      e->type = {scalar_kind::integer, 0};
+      return e;
+    }
+    expr_ptr operator()(const ast::real_literal& x) const {
+      auto e = c.new_expr(expr::kind::real_const, x.pos);
+      e->constant = x.value;
+      e->type = {scalar_kind::real, 0};
+      return e;
+    }
+    expr_ptr operator()(const ast::identifier& x) const { return c.convert_identifier(x); }
+    expr_ptr operator()(const ast::call& x) const { return c.convert_call(x); }
+    expr_ptr operator()(const ast::vector_literal& x) const { return c.convert_vector(x); }
+    expr_ptr operator()(const ast::postfix& x) const { return c.convert_postfix(x); }
+    expr_ptr operator()(const ast::chain& x) const { return c.convert(x); }
+    expr_ptr operator()(const ast::unary& x) const {
+      expr_ptr operand = c.convert(x.rhs);
+      if (x.op == '+') return operand;
+      std::vector<expr_ptr> args;
+      args.push_back(std::move(operand));
+      return c.make_call(x.op == '-' ? "neg" : "!", std::move(args), x.pos);
+    }
+  };
+  return boost::apply_visitor(visitor{*this}, o);
+}
+
+expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args, std::size_t pos) {
+  const stdlib::function* fn = lib_.find_function(name);
+  if (!fn) {
+    if (lib_.find_distribution(name))
+      fail(pos, "`" + name + "` is a distribution; use it on the right of `~`");
+    std::string hint = closest_name(name, lib_.function_names());
+    fail(pos, "unknown function `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+  }
+  std::vector<type_sig> types;
+  for (const auto& a : args) types.push_back(a->type);
+  stdlib::type_result r = fn->result_type(types);
+  if (auto* msg = std::get_if<std::string>(&r)) fail(pos, *msg);
+  auto e = new_expr(expr::kind::call, pos);
+  e->fn = fn;
+  e->type = std::get<type_sig>(r);
+  e->args = std::move(args);
+  return e;
+}
+
+expr_ptr checker::convert_identifier(const ast::identifier& id) {
+  for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
+    if (it->first != id.name) continue;
+    auto e = new_expr(expr::kind::loop_var, id.pos);
+    e->slot = it->second;
+    e->type = {scalar_kind::integer, 0};
+    return e;
+  }
+  int v = model_.find(id.name);
+  if (v < 0) {
+    if (lib_.find_function(id.name)) fail(id.pos, "`" + id.name + "` is a function; call it as " + id.name + "(...)");
+    std::vector<std::string> names;
+    for (const auto& var : model_.variables) names.push_back(var.name);
+    for (const auto& s : scope_) names.push_back(s.first);
+    std::string hint = closest_name(id.name, names);
+    fail(id.pos, "undefined name `" + id.name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+  }
+  type_variable(v);
+  if (current_statement_ >= 0) reads_[static_cast<std::size_t>(current_statement_)].push_back(v);
+  auto e = new_expr(expr::kind::variable, id.pos);
+  e->slot = v;
+  e->type = model_.variables[static_cast<std::size_t>(v)].type;
+  return e;
+}
+
+expr_ptr checker::convert_postfix(const ast::postfix& p) {
+  expr_ptr e = convert(p.base);
+  for (const auto& s : p.suffixes) {
+    if (const auto* list = boost::get<ast::index_list>(&s)) {
+      e = convert_index(std::move(e), *list);
+    } else {
+      std::vector<expr_ptr> args;
+      args.push_back(std::move(e));
+      e = make_call("'", std::move(args), boost::get<ast::transpose_mark>(s).pos);
+    }
+  }
+  return e;
+}
+
+expr_ptr checker::convert_index(expr_ptr base, const ast::index_list& list) {
+  int rank = base->type.rank;
+  if (static_cast<int>(list.items.size()) > rank) {
+    std::string what = base->which == expr::kind::variable
+                           ? "`" + model_.variables[static_cast<std::size_t>(base->slot)].name + "`"
+                           : "this expression";
+    fail(list.pos, what + " has " + std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s") +
+                       " but is indexed with " + std::to_string(list.items.size()));
+  }
+  auto e = new_expr(expr::kind::index, list.pos);
+  e->type = {base->type.kind, rank};
+  for (const auto& item : list.items) {
+    ir::index_item out;
+    if (!item.tail) {
+      out.which = item.lo ? ir::index_item::kind::single : ir::index_item::kind::all;
+      if (item.lo) out.lo = require_int_scalar(convert(*item.lo), "an index");
+    } else {
+      out.which = ir::index_item::kind::range;
+      if (item.lo) out.lo = require_int_scalar(convert(*item.lo), "a range bound");
+      if (item.tail->hi) out.hi = require_int_scalar(convert(*item.tail->hi), "a range bound");
+      if (!item.lo && !item.tail->hi) out.which = ir::index_item::kind::all;
+    }
+    if (out.which == ir::index_item::kind::single) --e->type.rank;
+    e->indices.push_back(std::move(out));
+  }
+  e->args.push_back(std::move(base));
+  return e;
+}
+
+expr_ptr checker::convert_vector(const ast::vector_literal& v) {
+  if (v.elements.empty()) fail(v.pos, "an empty vector literal has no type; use rep(0, 0)");
+  auto e = new_expr(expr::kind::vector_literal, v.pos);
+  for (const auto& el : v.elements) e->args.push_back(convert(el));
+  type_sig t = e->args.front()->type;
+  for (const auto& a : e->args) {
+    if (a->type.rank != t.rank) fail(a->pos, "the elements of a vector literal must all have the same shape");
+    if (a->type.kind == scalar_kind::real) t.kind = scalar_kind::real;
+  }
+  if (t.rank + 1 > runtime::max_rank) fail(v.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+  e->type = {t.kind, t.rank + 1};
+  return e;
+}
+
+expr_ptr checker::convert_call(const ast::call& c) {
+  std::vector<expr_ptr> args;
+  for (const auto& a : c.args) args.push_back(convert(a));
+  return make_call(c.callee.name, std::move(args), c.callee.pos);
+}
+
+}  // namespace ppl::lang::detail

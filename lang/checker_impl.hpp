@@ -1,0 +1,70 @@
+#pragma once
+// The checker's state, shared by checker.cpp (statements, roles, order) and
+// checker_expr.cpp (expressions). Not part of the public interface.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/ir.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::lang::detail {
+
+// A statement with the loops that enclose it, before conversion.
+struct flat_statement {
+  const ast::statement* node = nullptr;
+  std::vector<std::pair<const ast::loop_range*, int>> loops;  // range and its slot
+};
+
+class checker {
+ public:
+  checker(const source_file& src, const stdlib::registry& lib) : src_(src), lib_(lib) {
+    model_.source = src;
+  }
+  ir::model run(const ast::program& program);
+
+  // ---- expressions (checker_expr.cpp) ----
+  ir::expr_ptr convert(const ast::chain& c);
+  ir::expr_ptr convert(const ast::operand& o);
+  ir::expr_ptr make_call(const std::string& fn, std::vector<ir::expr_ptr> args, std::size_t pos);
+  ir::expr_ptr convert_identifier(const ast::identifier& id);
+  ir::expr_ptr convert_postfix(const ast::postfix& p);
+  ir::expr_ptr convert_index(ir::expr_ptr base, const ast::index_list& list);
+  ir::expr_ptr convert_vector(const ast::vector_literal& v);
+  ir::expr_ptr convert_call(const ast::call& c);
+  ir::expr_ptr new_expr(ir::expr::kind k, std::size_t pos);
+  ir::expr_ptr require_int_scalar(ir::expr_ptr e, const char* what);
+
+  [[noreturn]] void fail(std::size_t pos, std::string message) const;
+
+ private:
+  // ---- declarations and statements (checker.cpp) ----
+  void flatten(const std::vector<ast::statement>& body, std::vector<std::pair<const ast::loop_range*, int>>& loops);
+  void declare_data(const ast::data_decl& d);
+  void declare_target(const ast::target& t, bool sampled, std::size_t pos);
+  void declare_sizes();
+  void type_variable(int v);
+  void convert_statement(std::size_t i);
+  void convert_sample(const ast::sample_stmt& s, ir::statement& out);
+  void convert_data_decls();
+  void assign_roles();
+  void order_statements();
+  void mark_dependencies();
+  int add_variable(const std::string& name, std::size_t pos);
+
+  const source_file& src_;
+  const stdlib::registry& lib_;
+  ir::model model_;
+  std::vector<flat_statement> flat_;
+  std::vector<bool> converted_;
+  std::vector<ir::statement> converted_statements_;
+  std::vector<int> type_state_;                      // 0 untyped, 1 in progress, 2 typed
+  std::vector<std::pair<std::string, int>> scope_;   // loop variables in scope
+  std::vector<const ast::data_decl*> data_decls_;
+  std::vector<char> has_sample_, has_assign_;
+  std::vector<std::vector<int>> reads_;              // per converted statement: variables read
+  int current_statement_ = -1;
+};
+
+}  // namespace ppl::lang::detail

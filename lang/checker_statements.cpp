@@ -1,0 +1,166 @@
+// Statements: conversion, typing of the variables they define, roles and dependency order.
+#include <algorithm>
+#include <functional>
+
+#include "lang/checker.hpp"
+#include "lang/checker_impl.hpp"
+#include "lang/parser.hpp"
+#include "lang/suggest.hpp"
+
+namespace ppl::lang {
+
+namespace detail {
+
+using ir::expr;
+using ir::expr_ptr;
+using stdlib::scalar_kind;
+using stdlib::type_sig;
+
+namespace {
+
+std::string describe_rank(int rank) {
+  if (rank == 0) return "a scalar";
+  if (rank == 1) return "a vector";
+  if (rank == 2) return "a matrix";
+  return "an array of " + std::to_string(rank) + " dimensions";
+}
+
+}  // namespace
+
+// The type of a variable, from the first statement that defines it.
+void checker::type_variable(int v) {
+  auto& state = type_state_[static_cast<std::size_t>(v)];
+  if (state == 2) return;
+  auto& var = model_.variables[static_cast<std::size_t>(v)];
+  if (state == 1) fail(var.pos, "`" + var.name + "` is defined in terms of itself");
+  state = 1;
+  for (std::size_t i = 0; i < flat_.size(); ++i) {
+    const auto& s = *flat_[i].node;
+    const ast::target* t = nullptr;
+    if (const auto* x = boost::get<ast::sample_stmt>(&s)) t = &x->lhs;
+    if (const auto* x = boost::get<ast::assign_stmt>(&s)) t = &x->lhs;
+    if (t && t->name.name == var.name) {
+      convert_statement(i);
+      break;
+    }
+  }
+  state = 2;
+}
+
+void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
+  const auto& name = s.dist.callee.name;
+  out.dist = lib_.find_distribution(name);
+  out.dist_name = name;
+  if (!out.dist) {
+    if (lib_.find_function(name)) fail(s.dist.callee.pos, "`" + name + "` is a function, not a distribution");
+    std::string hint = closest_name(name, lib_.distribution_names());
+    fail(s.dist.callee.pos, "unknown distribution `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+  }
+  auto params = out.dist->params();
+  if (s.dist.args.size() != params.size()) {
+    std::string names;
+    for (const auto& p : params) names += (names.empty() ? "" : ", ") + std::string(p.name);
+    fail(s.dist.callee.pos, name + " takes " + std::to_string(params.size()) + " argument" +
+                                (params.size() == 1 ? "" : "s") + (names.empty() ? "" : " (" + names + ")") +
+                                " but " + std::to_string(s.dist.args.size()) + " " +
+                                (s.dist.args.size() == 1 ? "was" : "were") + " given");
+  }
+  for (std::size_t k = 0; k < params.size(); ++k) {
+    expr_ptr a = convert(s.dist.args[k]);
+    if (a->type.rank != params[k].rank)
+      fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be " +
+                       describe_rank(params[k].rank) + ", not " + stdlib::to_string(a->type));
+    if (params[k].kind == scalar_kind::integer && a->type.kind != scalar_kind::integer)
+      fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be an integer");
+    out.args.push_back(std::move(a));
+  }
+}
+
+void checker::convert_statement(std::size_t i) {
+  if (converted_[i]) return;
+  converted_[i] = true;
+  auto saved_scope = std::move(scope_);
+  int saved_statement = current_statement_;
+  scope_.clear();
+  current_statement_ = static_cast<int>(i);
+  const flat_statement& f = flat_[i];
+  ir::statement& out = converted_statements_[i];
+  for (const auto& [range, slot] : f.loops) {
+    ir::loop l;
+    l.slot = slot;
+    l.name = range->var.name;
+    l.lo = require_int_scalar(convert(range->lo), "a loop bound");
+    l.hi = require_int_scalar(convert(range->hi), "a loop bound");
+    scope_.emplace_back(range->var.name, slot);
+    out.loops.push_back(std::move(l));
+  }
+  const ast::target* lhs = nullptr;
+  int value_rank = 0;
+  scalar_kind value_kind = scalar_kind::real;
+  if (const auto* s = boost::get<ast::sample_stmt>(f.node)) {
+    out.which = ir::statement::kind::sample;
+    out.pos = s->pos;
+    lhs = &s->lhs;
+    convert_sample(*s, out);
+    value_rank = out.dist->value_rank();
+    value_kind = out.dist->value_kind();
+  } else if (const auto* a = boost::get<ast::assign_stmt>(f.node)) {
+    out.which = ir::statement::kind::assign;
+    out.pos = a->pos;
+    lhs = &a->lhs;
+    out.value = convert(a->value);
+    value_rank = out.value->type.rank;
+    value_kind = out.value->type.kind;
+  } else {
+    const auto& fs = boost::get<ast::factor_stmt>(*f.node);
+    out.which = ir::statement::kind::factor;
+    out.pos = fs.pos;
+    out.value = convert(fs.value);
+    if (out.value->type.rank != 0)
+      fail(out.value->pos, "a factor must be a scalar, not " + stdlib::to_string(out.value->type));
+  }
+  if (lhs) {
+    for (const auto& ix : lhs->indices) out.target_indices.push_back(require_int_scalar(convert(ix), "an index on the left of `~` or `=`"));
+    out.target = model_.find(lhs->name.name);
+    auto& var = model_.variables[static_cast<std::size_t>(out.target)];
+    type_sig t{value_kind, static_cast<int>(lhs->indices.size()) + value_rank};
+    if (t.rank > runtime::max_rank) fail(lhs->pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+    if (type_state_[static_cast<std::size_t>(out.target)] == 2 || var.statements.size() > 0) {
+      if (var.type.rank != t.rank)
+        fail(lhs->pos, "`" + var.name + "` has " + std::to_string(var.type.rank) + " dimension" +
+                           (var.type.rank == 1 ? "" : "s") + " but this statement gives it " + std::to_string(t.rank));
+      if (var.type.kind == scalar_kind::real && t.kind == scalar_kind::integer && out.dist)
+        fail(lhs->pos, "`" + var.name + "` is real but " + out.dist_name + " gives integers; declare it int");
+      if (var.type.kind == scalar_kind::integer && t.kind == scalar_kind::real && !out.dist)
+        fail(lhs->pos, "`" + var.name + "` is an integer but this value is real");
+    } else {
+      var.type = t;
+    }
+    var.statements.push_back(static_cast<int>(i));
+  }
+  scope_ = std::move(saved_scope);
+  current_statement_ = saved_statement;
+}
+
+// data, transformed data (computed from data alone), unknown (sampled), derived.
+void checker::assign_roles() {
+  std::vector<char> is_decl(model_.variables.size(), 0);
+  for (const auto* d : data_decls_) is_decl[static_cast<std::size_t>(model_.find(d->name.name))] = 1;
+  for (std::size_t v = 0; v < model_.variables.size(); ++v) {
+    auto& var = model_.variables[v];
+    if (is_decl[v] || var.is_size) {
+      var.role = ir::role::data;
+      var.observed = has_sample_[v];
+      if (has_assign_[v])
+        for (int s : var.statements)
+          if (converted_statements_[static_cast<std::size_t>(s)].which == ir::statement::kind::assign)
+            fail(converted_statements_[static_cast<std::size_t>(s)].pos, "`" + var.name + "` is data; it cannot be assigned with `=`");
+    } else {
+      var.role = has_assign_[v] ? ir::role::transformed_data : ir::role::unknown;
+    }
+  }
+}
+
+}  // namespace detail
+
+}  // namespace ppl::lang

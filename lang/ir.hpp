@@ -1,0 +1,125 @@
+#pragma once
+// The checked model: every name resolved, every expression typed, every variable given a
+// role. The checker (lang/checker.*) builds it from the syntax tree; the runtime builds the
+// graph from it and evaluates its expressions.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/diagnostics.hpp"
+#include "stdlib/distribution.hpp"
+#include "stdlib/function.hpp"
+#include "stdlib/types.hpp"
+
+namespace ppl::lang::ir {
+
+using stdlib::scalar_kind;
+using stdlib::type_sig;
+
+struct expr;
+using expr_ptr = std::unique_ptr<expr>;
+
+// One position of an index: a single index (drops the dimension) or a range (keeps it).
+struct index_item {
+  enum class kind { single, range, all } which = kind::single;
+  expr_ptr lo;  // single: the index; range: the start (null: 1)
+  expr_ptr hi;  // range: the end (null: the extent)
+};
+
+struct expr {
+  enum class kind { int_const, real_const, variable, loop_var, call, index, vector_literal };
+  kind which = kind::int_const;
+  type_sig type;
+  std::size_t pos = 0;          // byte offset in the model source, for messages
+  int id = 0;                   // dense numbering, for per-node scratch storage
+  double constant = 0;          // int_const, real_const
+  int slot = -1;                // variable: its id; loop_var: its slot
+  const stdlib::function* fn = nullptr;  // call
+  std::vector<expr_ptr> args;   // call arguments; index: args[0] is the base; literal items
+  std::vector<index_item> indices;       // index
+  bool depends_on_unknown = false;       // reads an unknown or derived variable
+};
+
+enum class role {
+  data,              // declared with `data` (or a size bound by a declaration)
+  transformed_data,  // `=` of data only: computed once
+  unknown,           // the target of `~` that is not data: sampled
+  derived,           // `=` that depends on unknowns: recomputed from them
+};
+
+struct bound_spec {
+  expr_ptr lower, upper;
+};
+
+struct variable {
+  std::string name;
+  type_sig type;
+  ir::role role = role::data;
+  std::size_t pos = 0;                // where it is declared or first defined
+  bool observed = false;              // data (or transformed data) that is the target of `~`
+  bool is_size = false;               // implied by a declaration's dims: `data doc: int[N]`
+  std::vector<expr_ptr> dims;         // data: declared dims (each an int expression or size)
+  bound_spec bounds;                  // data: declared bounds
+  expr_ptr default_value;             // data: `= expr`
+  std::vector<int> statements;        // statements whose target is this variable
+};
+
+struct loop {
+  int slot = 0;  // loop variable slot
+  std::string name;
+  expr_ptr lo, hi;
+};
+
+struct statement {
+  enum class kind { sample, assign, factor };
+  kind which = kind::sample;
+  std::size_t pos = 0;
+  std::vector<loop> loops;               // enclosing loops, outermost first
+  int target = -1;                       // sample/assign: the variable
+  std::vector<expr_ptr> target_indices;  // single int indices of the target
+  const stdlib::distribution* dist = nullptr;
+  std::string dist_name;
+  std::vector<expr_ptr> args;            // sample: the distribution's arguments
+  expr_ptr value;                        // assign: the value; factor: the term
+};
+
+struct model {
+  source_file source;
+  std::vector<variable> variables;
+  std::vector<statement> statements;     // in dependency order: parents before children
+  std::vector<std::string> loop_names;   // by slot
+  int expr_count = 0;                    // ids are 0 .. expr_count - 1
+
+  int find(std::string_view name) const {
+    for (std::size_t i = 0; i < variables.size(); ++i)
+      if (variables[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+// Appends every variable an expression reads (with repeats).
+inline void collect_reads(const expr* e, std::vector<int>& out) {
+  if (!e) return;
+  if (e->which == expr::kind::variable) out.push_back(e->slot);
+  for (const auto& a : e->args) collect_reads(a.get(), out);
+  for (const auto& ix : e->indices) {
+    collect_reads(ix.lo.get(), out);
+    collect_reads(ix.hi.get(), out);
+  }
+}
+
+// Every variable a statement reads: loop bounds, indices, arguments and value.
+inline std::vector<int> statement_reads(const statement& s) {
+  std::vector<int> out;
+  for (const auto& l : s.loops) {
+    collect_reads(l.lo.get(), out);
+    collect_reads(l.hi.get(), out);
+  }
+  for (const auto& ix : s.target_indices) collect_reads(ix.get(), out);
+  for (const auto& a : s.args) collect_reads(a.get(), out);
+  collect_reads(s.value.get(), out);
+  return out;
+}
+
+}  // namespace ppl::lang::ir

@@ -1,0 +1,163 @@
+// Binding data to `data` declarations: sizes, kinds, shapes, bounds and defaults.
+#include <cmath>
+#include <sstream>
+
+#include "runtime/graph.hpp"
+
+namespace ppl::runtime {
+
+using lang::ir::expr;
+using lang::ir::role;
+
+namespace {
+
+// "y[3, 2]" for element `flat` of an array of shape `s`; "y" for a scalar.
+std::string element_name(const std::string& name, const shape& s, index_t flat) {
+  if (s.rank == 0) return name;
+  std::string out = name + "[";
+  for (int d = 0; d < s.rank; ++d) {
+    index_t stride = s.stride(d);
+    out += (d ? ", " : "") + std::to_string(flat / stride + 1);
+    flat %= stride;
+  }
+  return out + "]";
+}
+
+std::string number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+// The size variable a declared dimension names directly (`N` in `int[N]`), or -1.
+int size_variable(const expr& dim) {
+  return dim.which == expr::kind::variable ? dim.slot : -1;
+}
+
+}  // namespace
+
+std::string element_label(const std::string& name, const shape& s, index_t flat) {
+  return element_name(name, s, flat);
+}
+
+void graph::bind_data(const data_table& data) {
+  std::vector<std::string> bound_by(model_.variables.size());
+  auto bind_size = [&](int size_var, index_t extent, const std::string& origin, std::size_t pos) {
+    auto& t = values_[static_cast<std::size_t>(size_var)];
+    const auto& name = model_.variables[static_cast<std::size_t>(size_var)].name;
+    if (!bound_by[static_cast<std::size_t>(size_var)].empty()) {
+      if (static_cast<index_t>(t.data[0]) != extent)
+        lang::fail_at(model_.source, pos, "size `" + name + "` is " + std::to_string(static_cast<index_t>(t.data[0])) +
+                                              " from " + bound_by[static_cast<std::size_t>(size_var)] + " but " +
+                                              std::to_string(extent) + " from " + origin);
+      return;
+    }
+    t = tensor::scalar(static_cast<double>(extent));
+    bound_by[static_cast<std::size_t>(size_var)] = origin;
+  };
+  // Sizes given directly (--set N=10) come first; then those implied by arrays.
+  for (std::size_t v = 0; v < model_.variables.size(); ++v) {
+    const auto& var = model_.variables[v];
+    const data_value* d = data.find(var.name);
+    if (!var.is_size || !d) continue;
+    if (d->value.shape.rank != 0 || !d->integer || d->value.data[0] < 0)
+      lang::fail_at(model_.source, var.pos, "size `" + var.name + "` must be a non-negative integer (" + d->origin + ")");
+    bind_size(static_cast<int>(v), static_cast<index_t>(d->value.data[0]), d->origin, var.pos);
+  }
+  for (std::size_t v = 0; v < model_.variables.size(); ++v) {
+    const auto& var = model_.variables[v];
+    const data_value* d = data.find(var.name);
+    if (var.is_size || !d || var.role != role::data) continue;
+    if (d->value.shape.rank != var.type.rank)
+      lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with " + std::to_string(var.type.rank) +
+                                                " dimension(s) but " + d->origin + " gives " +
+                                                std::to_string(d->value.shape.rank));
+    for (int k = 0; k < var.type.rank; ++k) {
+      int sv = size_variable(*var.dims[static_cast<std::size_t>(k)]);
+      if (sv >= 0 && model_.variables[static_cast<std::size_t>(sv)].is_size)
+        bind_size(sv, d->value.shape[k], "`" + var.name + "` (" + d->origin + ")", var.dims[static_cast<std::size_t>(k)]->pos);
+    }
+  }
+  for (std::size_t v = 0; v < model_.variables.size(); ++v) {
+    const auto& var = model_.variables[v];
+    if (var.is_size && bound_by[v].empty())
+      values_[v] = tensor();  // unbound: an error only if something needs it
+    if (var.role == role::data && !var.is_size) bind_declared(static_cast<int>(v), data);
+  }
+}
+
+void graph::bind_declared(int v, const data_table& data) {
+  if (built_[static_cast<std::size_t>(v)]) return;
+  built_[static_cast<std::size_t>(v)] = 1;
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  // Data that this declaration's sizes, bounds or default read are bound first.
+  std::vector<int> reads;
+  for (const auto& dim : var.dims) lang::ir::collect_reads(dim.get(), reads);
+  lang::ir::collect_reads(var.bounds.lower.get(), reads);
+  lang::ir::collect_reads(var.bounds.upper.get(), reads);
+  lang::ir::collect_reads(var.default_value.get(), reads);
+  for (int r : reads)
+    if (!model_.variables[static_cast<std::size_t>(r)].is_size) bind_declared(r, data);
+  // Every size the declaration uses must be known by now.
+  for (const auto& dim : var.dims) {
+    int sv = size_variable(*dim);
+    if (sv >= 0 && values_[static_cast<std::size_t>(sv)].data.empty())
+      lang::fail_at(model_.source, dim->pos, "the size `" + model_.variables[static_cast<std::size_t>(sv)].name + "` of `" +
+                                                 var.name + "` is unknown: give `" + var.name + "` in the data or set `" +
+                                                 model_.variables[static_cast<std::size_t>(sv)].name + "` with --set");
+  }
+  shape declared;
+  declared.rank = var.type.rank;
+  for (int k = 0; k < var.type.rank; ++k) {
+    index_t n = eval_.eval_index(*var.dims[static_cast<std::size_t>(k)], frame_);
+    if (n < 0) lang::fail_at(model_.source, var.dims[static_cast<std::size_t>(k)]->pos, "a size must not be negative, got " + std::to_string(n));
+    declared.dims[static_cast<std::size_t>(k)] = n;
+  }
+  tensor& t = values_[static_cast<std::size_t>(v)];
+  std::string origin;
+  if (const data_value* d = data.find(var.name)) {
+    t = d->value;
+    origin = d->origin;
+  } else if (var.default_value) {
+    view x;
+    try {
+      x = eval_.eval(*var.default_value, frame_);
+    } catch (const eval_error& e) {
+      lang::fail_at(model_.source, e.pos, e.what());
+    }
+    t.shape = x.shape;
+    t.data.assign(x.begin(), x.end());
+    origin = "its default";
+  } else if (var.observed && options_.allow_missing_observations) {
+    missing_[static_cast<std::size_t>(v)] = 1;
+    t = tensor(declared, std::nan(""));
+    return;
+  } else {
+    lang::fail_at(model_.source, var.pos, "no value for data `" + var.name +
+                                              "`: it is not in the data and has no default");
+  }
+  if (!(t.shape == declared))
+    lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with shape " + declared.str() + " but " +
+                                              origin + " has shape " + t.shape.str());
+  check_declared(v);
+}
+
+// Integer-ness and declared bounds, element by element.
+void graph::check_declared(int v) {
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  const tensor& t = values_[static_cast<std::size_t>(v)];
+  double lower = -INFINITY, upper = INFINITY;
+  if (var.bounds.lower) lower = eval_.eval(*var.bounds.lower, frame_).scalar();
+  if (var.bounds.upper) upper = eval_.eval(*var.bounds.upper, frame_).scalar();
+  for (index_t i = 0; i < t.size(); ++i) {
+    double x = t.data[static_cast<std::size_t>(i)];
+    std::string where = element_name(var.name, t.shape, i);
+    if (!std::isfinite(x)) lang::fail_at(model_.source, var.pos, where + " is not a finite number");
+    if (var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x))
+      lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is not an integer, but `" + var.name + "` is declared int");
+    if (x < lower) lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is below its declared lower bound " + number(lower));
+    if (x > upper) lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is above its declared upper bound " + number(upper));
+  }
+}
+
+}  // namespace ppl::runtime

@@ -1,0 +1,98 @@
+#include "runtime/evaluator.hpp"
+
+#include <array>
+#include <cmath>
+
+#include "stdlib/function.hpp"
+
+namespace ppl::runtime {
+
+using lang::ir::expr;
+using lang::ir::index_item;
+
+evaluator::evaluator(const lang::ir::model& m) : model_(m), scratch_(static_cast<std::size_t>(m.expr_count)) {}
+
+namespace {
+
+view scalar_view(std::vector<double>& buffer, double x) {
+  buffer.resize(1);
+  buffer[0] = x;
+  return {buffer.data(), shape::scalar()};
+}
+
+}  // namespace
+
+void evaluator::note_read(int variable, const double* begin, index_t size, frame& f) {
+  if (watch->variable != variable) return;
+  const double* target = (*f.values)[static_cast<std::size_t>(variable)].data.data() + watch->element;
+  if (target >= begin && target < begin + size) watch->hit = true;
+}
+
+view evaluator::eval(const expr& e, frame& f) {
+  auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
+  switch (e.which) {
+    case expr::kind::int_const:
+    case expr::kind::real_const:
+      return scalar_view(buffer, e.constant);
+    case expr::kind::loop_var:
+      return scalar_view(buffer, static_cast<double>(f.loop[static_cast<std::size_t>(e.slot)]));
+    case expr::kind::variable: {
+      const tensor& t = (*f.values)[static_cast<std::size_t>(e.slot)];
+      if (watch) note_read(e.slot, t.data.data(), t.size(), f);
+      return t.as_view();
+    }
+    case expr::kind::call:
+      return eval_call(e, f);
+    case expr::kind::index:
+      return eval_index_expr(e, f);
+    case expr::kind::vector_literal:
+      return eval_vector(e, f);
+  }
+  return {};
+}
+
+index_t evaluator::eval_index(const expr& e, frame& f) {
+  if (e.which == expr::kind::loop_var) return f.loop[static_cast<std::size_t>(e.slot)];
+  if (e.which == expr::kind::int_const) return static_cast<index_t>(e.constant);
+  double x = eval(e, f).scalar();
+  return static_cast<index_t>(x);
+}
+
+view evaluator::eval_call(const expr& e, frame& f) {
+  constexpr std::size_t max_args = 8;
+  if (e.args.size() > max_args) throw eval_error(e.pos, "too many arguments");
+  std::array<view, max_args> args;
+  for (std::size_t i = 0; i < e.args.size(); ++i) args[i] = eval(*e.args[i], f);
+  std::span<const view> span(args.data(), e.args.size());
+  auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
+  try {
+    shape s = e.fn->result_shape(span);
+    buffer.resize(static_cast<std::size_t>(s.size()));
+    e.fn->eval(span, buffer.data());
+    return {buffer.data(), s};
+  } catch (const stdlib::argument_error& err) {
+    throw eval_error(e.pos, err.what());
+  }
+}
+
+view evaluator::eval_vector(const expr& e, frame& f) {
+  auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
+  // Elements are evaluated first (each into its own buffer), then stacked.
+  std::vector<view> items;
+  items.reserve(e.args.size());
+  for (const auto& a : e.args) items.push_back(eval(*a, f));
+  shape inner = items.front().shape;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (!(items[i].shape == inner))
+      throw eval_error(e.args[i]->pos, "the elements of a vector literal have different sizes");
+  buffer.resize(static_cast<std::size_t>(inner.size()) * items.size());
+  double* out = buffer.data();
+  for (const auto& v : items) out = std::copy(v.begin(), v.end(), out);
+  shape s;
+  s.rank = inner.rank + 1;
+  s.dims[0] = static_cast<index_t>(items.size());
+  for (int i = 0; i < inner.rank; ++i) s.dims[static_cast<std::size_t>(i + 1)] = inner[i];
+  return {buffer.data(), s};
+}
+
+}  // namespace ppl::runtime

@@ -1,0 +1,104 @@
+#include "runtime/graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ppl::runtime {
+
+using lang::ir::expr;
+using lang::ir::role;
+using lang::ir::statement;
+
+std::string element_label(const std::string& name, const shape& s, index_t flat);
+
+graph::graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_options options)
+    : model_(m), options_(options), values_(m.variables.size()), missing_(m.variables.size(), 0),
+      built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()) {
+  frame_.values = &values_;
+  frame_.loop.assign(m.loop_names.size(), 0);
+  bind_data(data);
+  build_statements(rng, true);
+}
+
+[[noreturn]] void graph::fail_in(const statement& s, std::size_t pos, const std::string& message) {
+  std::string where;
+  for (const auto& l : s.loops)
+    where += (where.empty() ? " (when " : ", ") + l.name + " = " + std::to_string(frame_.loop[static_cast<std::size_t>(l.slot)]);
+  if (!where.empty()) where += ")";
+  lang::fail_at(model_.source, pos, message + where);
+}
+
+void graph::for_each_instance(const statement& s, const std::function<void()>& body) {
+  // Iterative nested loops: each level's bounds may depend on the outer loop variables.
+  std::size_t depth = s.loops.size();
+  if (depth == 0) {
+    body();
+    return;
+  }
+  std::vector<index_t> hi(depth);
+  std::size_t level = 0;
+  auto enter = [&](std::size_t k) {
+    const auto& l = s.loops[k];
+    try {
+      frame_.loop[static_cast<std::size_t>(l.slot)] = eval_.eval_index(*l.lo, frame_);
+      hi[k] = eval_.eval_index(*l.hi, frame_);
+    } catch (const eval_error& e) {
+      fail_in(s, e.pos, e.what());
+    }
+  };
+  enter(0);
+  while (true) {
+    const auto& l = s.loops[level];
+    index_t& i = frame_.loop[static_cast<std::size_t>(l.slot)];
+    if (i > hi[level]) {
+      if (level == 0) return;
+      --level;
+      ++frame_.loop[static_cast<std::size_t>(s.loops[level].slot)];
+      continue;
+    }
+    if (level + 1 < depth) {
+      enter(++level);
+      continue;
+    }
+    body();
+    ++i;
+  }
+}
+
+index_t graph::instance_count(const statement& s) {
+  index_t n = 0;
+  for_each_instance(s, [&] { ++n; });
+  return n;
+}
+
+// The flat offset of the target element (or block) a statement instance defines.
+index_t graph::target_offset(const statement& s, index_t value_size) {
+  const tensor& t = values_[static_cast<std::size_t>(s.target)];
+  index_t offset = 0;
+  for (std::size_t k = 0; k < s.target_indices.size(); ++k) {
+    index_t j = eval_.eval_index(*s.target_indices[k], frame_);
+    index_t extent = t.shape[static_cast<int>(k)];
+    if (j < 1 || j > extent)
+      fail_in(s, s.target_indices[k]->pos, "index " + std::to_string(j) + " is out of range 1.." + std::to_string(extent) +
+                                               " for `" + model_.variables[static_cast<std::size_t>(s.target)].name + "`");
+    offset += (j - 1) * t.shape.stride(static_cast<int>(k));
+  }
+  int k = static_cast<int>(s.target_indices.size());
+  index_t block = k == 0 ? t.size() : t.shape.stride(k - 1);
+  if (block != value_size)
+    fail_in(s, s.pos, "the value has " + std::to_string(value_size) + " elements but its place in `" +
+                          model_.variables[static_cast<std::size_t>(s.target)].name + "` has " + std::to_string(block));
+  return offset;
+}
+
+const std::vector<view>& graph::eval_args(const statement& s) {
+  args_.clear();
+  try {
+    for (const auto& a : s.args) args_.push_back(eval_.eval(*a, frame_));
+  } catch (const eval_error& e) {
+    fail_in(s, e.pos, e.what());
+  }
+  return args_;
+}
+
+}  // namespace ppl::runtime

@@ -1,0 +1,79 @@
+#pragma once
+// The model graph: one node per variable, each a whole array (a plate), never one object
+// per scalar (DESIGN.md, requirement 1). Statements are evaluated by iterating their loops
+// over the nodes' flat storage. The graph binds the data, computes transformed data once,
+// gives every unknown its shape and an initial value drawn from its prior, and evaluates
+// the joint log density and the log density of any element's Markov blanket.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lang/ir.hpp"
+#include "runtime/data.hpp"
+#include "runtime/evaluator.hpp"
+#include "runtime/random.hpp"
+#include "runtime/tensor.hpp"
+
+namespace ppl::runtime {
+
+struct graph_options {
+  // Observed variables absent from the data are drawn as a prior predictive instead of
+  // being an error (for `ppl simulate`).
+  bool allow_missing_observations = false;
+};
+
+class graph {
+ public:
+  // Binds the data and builds every node, drawing unknowns from their priors with `rng`.
+  // Throws lang::source_error for any problem in the model or the data.
+  graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_options options = {});
+
+  const lang::ir::model& model() const { return model_; }
+  std::vector<tensor>& values() { return values_; }
+  const tensor& value(int variable) const { return values_[static_cast<std::size_t>(variable)]; }
+  // True for observed variables that were missing from the data and are simulated.
+  bool simulated(int variable) const { return missing_[static_cast<std::size_t>(variable)] != 0; }
+
+  // Redraws every unknown (and simulated observation) from its prior given its parents,
+  // in dependency order, and recomputes derived variables: one ancestral draw of the model.
+  void draw_prior(rng& rng);
+  // Recomputes the derived variables from the current unknowns.
+  void update_derived();
+
+  // log p(everything) at the current values, factor terms included.
+  double log_density();
+  // The terms of the joint that involve element `element` (0-based, row-major) of
+  // `variable`: its own prior term and every term that reads it, factors included. Terms
+  // reached through derived variables are included whole.
+  double log_density_blanket(int variable, index_t element);
+
+  // Number of loop instances of a statement.
+  index_t instance_count(const lang::ir::statement& s);
+
+ private:
+  void bind_data(const data_table& data);
+  void bind_declared(int v, const data_table& data);
+  void check_declared(int v);
+  void build_statements(rng& rng, bool draw_all);
+  void allocate(int v);
+  void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
+  double statement_log_density(const lang::ir::statement& s, bool only_watched);
+  void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
+  [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);
+  shape value_shape_of(const lang::ir::statement& s, const std::vector<view>& args);
+  index_t target_offset(const lang::ir::statement& s, index_t value_size);
+  const std::vector<view>& eval_args(const lang::ir::statement& s);
+
+  const lang::ir::model& model_;
+  graph_options options_;
+  std::vector<tensor> values_;
+  std::vector<char> missing_;
+  std::vector<char> built_;
+  evaluator eval_;
+  frame frame_;
+  std::vector<view> args_;                  // reused by eval_args
+  std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
+};
+
+}  // namespace ppl::runtime

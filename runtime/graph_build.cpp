@@ -1,0 +1,185 @@
+// Building nodes: shapes of unknown and computed variables, and their first values.
+#include <array>
+#include <cmath>
+
+#include "runtime/graph.hpp"
+#include "stdlib/checks.hpp"
+
+namespace ppl::runtime {
+
+using lang::ir::expr;
+using lang::ir::role;
+using lang::ir::statement;
+
+std::string element_label(const std::string& name, const shape& s, index_t flat);
+
+namespace {
+
+bool args_depend_on_unknowns(const statement& s) {
+  for (const auto& a : s.args)
+    if (a->depends_on_unknown) return true;
+  return false;
+}
+
+}  // namespace
+
+shape graph::value_shape_of(const statement& s, const std::vector<view>& args) {
+  if (s.dist->value_rank() == 0) return shape::scalar();
+  std::array<shape, 4> shapes;
+  for (std::size_t i = 0; i < args.size() && i < shapes.size(); ++i) shapes[i] = args[i].shape;
+  try {
+    return s.dist->value_shape(std::span<const shape>(shapes.data(), args.size()));
+  } catch (const stdlib::parameter_error& e) {
+    fail_in(s, s.pos, e.what());
+  }
+}
+
+// Gives variable v its shape: the largest index each of its statements writes, followed
+// by the shape of the value at the first instance.
+void graph::allocate(int v) {
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  shape s;
+  s.rank = var.type.rank;
+  bool value_known = false;
+  for (int si : var.statements) {
+    const statement& st = model_.statements[static_cast<std::size_t>(si)];
+    int k = static_cast<int>(st.target_indices.size());
+    for_each_instance(st, [&] {
+      for (int d = 0; d < k; ++d) {
+        index_t j;
+        try {
+          j = eval_.eval_index(*st.target_indices[static_cast<std::size_t>(d)], frame_);
+        } catch (const eval_error& e) {
+          fail_in(st, e.pos, e.what());
+        }
+        if (j < 1) fail_in(st, st.target_indices[static_cast<std::size_t>(d)]->pos, "index " + std::to_string(j) + " is below 1");
+        s.dims[static_cast<std::size_t>(d)] = std::max(s.dims[static_cast<std::size_t>(d)], j);
+      }
+      if (value_known) return;
+      value_known = true;
+      shape value;
+      if (st.which == statement::kind::sample) {
+        const auto& args = eval_args(st);
+        std::vector<shape> shapes;
+        for (const auto& a : args) shapes.push_back(a.shape);
+        try {
+          value = st.dist->value_shape(shapes);
+        } catch (const stdlib::parameter_error& e) {
+          fail_in(st, st.pos, e.what());
+        }
+      } else {
+        try {
+          value = eval_.eval(*st.value, frame_).shape;
+        } catch (const eval_error& e) {
+          fail_in(st, e.pos, e.what());
+        }
+      }
+      for (int d = 0; d < value.rank; ++d) s.dims[static_cast<std::size_t>(k + d)] = value[d];
+    });
+  }
+  values_[static_cast<std::size_t>(v)] = tensor(s, std::nan(""));
+  defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(s.size()), 0);
+}
+
+// One pass over a statement's instances: draw (unknowns, simulated observations), compute
+// (`=`), or check the observed values against the distribution's support.
+void graph::run_statement(const statement& s, rng* rng, bool draw) {
+  const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
+  tensor& t = values_[static_cast<std::size_t>(s.target)];
+  auto& defined = defined_[static_cast<std::size_t>(s.target)];
+  bool check_params = draw || !args_depend_on_unknowns(s);
+  for_each_instance(s, [&] {
+    if (s.which == statement::kind::assign) {
+      view x;
+      try {
+        x = eval_.eval(*s.value, frame_);
+      } catch (const eval_error& e) {
+        fail_in(s, e.pos, e.what());
+      }
+      index_t offset = target_offset(s, x.size());
+      std::copy(x.begin(), x.end(), t.data.begin() + offset);
+      if (!defined.empty())
+        for (index_t i = 0; i < x.size(); ++i) defined[static_cast<std::size_t>(offset + i)] = 1;
+      return;
+    }
+    const auto& args = eval_args(s);
+    if (check_params) {
+      try {
+        s.dist->check(args);
+      } catch (const stdlib::parameter_error& e) {
+        fail_in(s, s.pos, std::string(e.what()) + (draw ? ", while drawing `" + var.name + "` from its prior" : ""));
+      }
+    }
+    shape value = value_shape_of(s, args);
+    index_t size = value.size();
+    index_t offset = target_offset(s, size);
+    if (draw) {
+      s.dist->draw(args, *rng, t.data.data() + offset);
+    } else {
+      view x{t.data.data() + offset, value};
+      if (!s.dist->in_support(args, x))
+        fail_in(s, s.pos, element_label(var.name, t.shape, offset) + " = " + stdlib::format_number(x[0]) +
+                              " is outside the support of " + s.dist_name);
+    }
+    if (draw && !defined.empty()) {
+      for (index_t i = 0; i < size; ++i) {
+        auto& flag = defined[static_cast<std::size_t>(offset + i)];
+        if (flag) fail_in(s, s.pos, element_label(var.name, t.shape, offset + i) + " is defined twice");
+        flag = 1;
+      }
+    }
+  });
+}
+
+void graph::build_statements(rng& rng, bool) {
+  for (std::size_t i = 0; i < model_.statements.size(); ++i) {
+    const statement& s = model_.statements[i];
+    if (s.which == statement::kind::factor) continue;
+    int v = s.target;
+    const auto& var = model_.variables[static_cast<std::size_t>(v)];
+    bool observed_data = var.role == role::data && !missing_[static_cast<std::size_t>(v)];
+    if (observed_data || (var.role == role::transformed_data && var.observed && s.which == statement::kind::sample)) {
+      run_statement(s, nullptr, false);
+      continue;
+    }
+    if (var.role == role::data) defined_[static_cast<std::size_t>(v)].clear();
+    if (!built_[static_cast<std::size_t>(v)] && var.role != role::data) {
+      built_[static_cast<std::size_t>(v)] = 1;
+      allocate(v);
+    } else if (var.role == role::data && defined_[static_cast<std::size_t>(v)].empty()) {
+      defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(values_[static_cast<std::size_t>(v)].size()), 0);
+    }
+    run_statement(s, &rng, s.which == statement::kind::sample);
+    bool last_defining = true;
+    for (int later : var.statements)
+      if (later > static_cast<int>(i) && (model_.statements[static_cast<std::size_t>(later)].which == statement::kind::assign ||
+                                          var.role == role::unknown))
+        last_defining = false;
+    if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) {
+      auto& defined = defined_[static_cast<std::size_t>(v)];
+      for (std::size_t e = 0; e < defined.size(); ++e)
+        if (!defined[e])
+          lang::fail_at(model_.source, var.pos, element_label(var.name, values_[static_cast<std::size_t>(v)].shape,
+                                                              static_cast<index_t>(e)) + " is never defined");
+      defined.clear();
+      defined.shrink_to_fit();
+    }
+  }
+}
+
+void graph::draw_prior(rng& rng) {
+  for (const statement& s : model_.statements) {
+    if (s.which == statement::kind::factor) continue;
+    const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
+    bool redraw = var.role == role::unknown || missing_[static_cast<std::size_t>(s.target)];
+    if (redraw || var.role == role::derived) run_statement(s, &rng, s.which == statement::kind::sample);
+  }
+}
+
+void graph::update_derived() {
+  for (const statement& s : model_.statements)
+    if (s.which == statement::kind::assign && model_.variables[static_cast<std::size_t>(s.target)].role == role::derived)
+      run_statement(s, nullptr, false);
+}
+
+}  // namespace ppl::runtime

@@ -1,0 +1,44 @@
+// Beta(a, b) on [0, 1].
+#include <boost/math/special_functions/digamma.hpp>
+#include <boost/random/beta_distribution.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec beta_params[] = {{"a", scalar_kind::real, 0}, {"b", scalar_kind::real, 0}};
+
+class beta final : public scalar_distribution {
+ public:
+  std::string_view name() const override { return "Beta"; }
+  std::span<const param_spec> params() const override { return beta_params; }
+  scalar_kind value_kind() const override { return scalar_kind::real; }
+  void check(std::span<const view> p) const override {
+    check_positive(name(), "shape a", p[0][0]);
+    check_positive(name(), "shape b", p[1][0]);
+  }
+  support value_support(std::span<const view>) const override { return {support_kind::real_interval, 0.0, 1.0}; }
+  double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
+    double a = p[0][0], b = p[1][0], v = x[0];
+    if (!(v >= 0 && v <= 1)) return -INFINITY;
+    if (g) {
+      using boost::math::digamma;
+      if (g->value) g->value[0] += (a - 1) / v - (b - 1) / (1 - v);
+      if (g->params[0]) g->params[0][0] += digamma(a + b) - digamma(a) + std::log(v);
+      if (g->params[1]) g->params[1][0] += digamma(a + b) - digamma(b) + std::log1p(-v);
+    }
+    return std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + (a - 1) * std::log(v) + (b - 1) * std::log1p(-v);
+  }
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    out[0] = boost::random::beta_distribution<double>(p[0][0], p[1][0])(rng);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_beta() { return std::make_unique<beta>(); }
+
+}  // namespace ppl::stdlib

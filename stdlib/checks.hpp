@@ -1,0 +1,55 @@
+#pragma once
+// Parameter checks shared by the distributions. Messages name the distribution and the
+// argument: "Normal: scale sigma is -1; it must be positive".
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "stdlib/distribution.hpp"
+
+namespace ppl::stdlib {
+
+inline std::string format_number(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
+}
+
+[[noreturn]] inline void parameter_fail(std::string_view dist, std::string_view what, double x, std::string_view rule) {
+  throw parameter_error(std::string(dist) + ": " + std::string(what) + " is " + format_number(x) + "; it must be " +
+                        std::string(rule));
+}
+
+inline void check_finite(std::string_view dist, std::string_view what, double x) {
+  if (!std::isfinite(x)) parameter_fail(dist, what, x, "finite");
+}
+inline void check_positive(std::string_view dist, std::string_view what, double x) {
+  if (!(x > 0) || std::isinf(x)) parameter_fail(dist, what, x, "positive and finite");
+}
+inline void check_probability(std::string_view dist, std::string_view what, double x) {
+  if (!(x >= 0 && x <= 1)) parameter_fail(dist, what, x, "in [0, 1]");
+}
+inline void check_count(std::string_view dist, std::string_view what, double x) {
+  if (!(x >= 0) || x != std::floor(x) || std::isinf(x)) parameter_fail(dist, what, x, "a non-negative integer");
+}
+// Non-negative entries summing to one within a relative 1e-8.
+inline void check_simplex(std::string_view dist, std::string_view what, const view& p) {
+  double sum = 0;
+  for (double x : p) {
+    if (!(x >= 0) || std::isinf(x))
+      throw parameter_error(std::string(dist) + ": " + std::string(what) + " has an entry " + format_number(x) +
+                            "; entries must be non-negative");
+    sum += x;
+  }
+  if (p.size() == 0) throw parameter_error(std::string(dist) + ": " + std::string(what) + " is empty");
+  if (std::fabs(sum - 1) > 1e-8)
+    throw parameter_error(std::string(dist) + ": " + std::string(what) + " does not sum to 1 (sum " + format_number(sum) + ")");
+}
+
+// Base for distributions of one real or integer scalar.
+class scalar_distribution : public distribution {
+ public:
+  int value_rank() const override { return 0; }
+};
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,80 @@
+// Dirichlet(alpha): a simplex of alpha's size.
+#include <boost/math/special_functions/digamma.hpp>
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec dirichlet_params[] = {{"alpha", scalar_kind::real, 1}};
+
+class dirichlet final : public distribution {
+ public:
+  std::string_view name() const override { return "Dirichlet"; }
+  std::span<const param_spec> params() const override { return dirichlet_params; }
+  scalar_kind value_kind() const override { return scalar_kind::real; }
+  int value_rank() const override { return 1; }
+  shape value_shape(std::span<const shape> p) const override { return p[0]; }
+  void check(std::span<const view> p) const override {
+    if (p[0].size() == 0) throw parameter_error("Dirichlet: concentration alpha is empty");
+    for (double a : p[0]) check_positive(name(), "concentration alpha", a);
+  }
+  support value_support(std::span<const view>) const override { return {support_kind::simplex}; }
+  bool in_support(std::span<const view>, view x) const override {
+    double sum = 0;
+    for (double v : x) {
+      if (!(v >= 0)) return false;
+      sum += v;
+    }
+    return std::fabs(sum - 1) <= 1e-8;
+  }
+  double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
+    const view& alpha = p[0];
+    double total = 0, lp = 0;
+    for (index_t i = 0; i < alpha.size(); ++i) {
+      total += alpha[i];
+      lp += (alpha[i] - 1) * std::log(x[i]) - std::lgamma(alpha[i]);
+    }
+    lp += std::lgamma(total);
+    if (g) {
+      using boost::math::digamma;
+      double dt = g->params[0] ? digamma(total) : 0;
+      for (index_t i = 0; i < alpha.size(); ++i) {
+        if (g->value) g->value[i] += (alpha[i] - 1) / x[i];
+        if (g->params[0]) g->params[0][i] += dt - digamma(alpha[i]) + std::log(x[i]);
+      }
+    }
+    return lp;
+  }
+  // Normalised gammas, drawn in log space: for small alpha (0.01 in LDA) a Gamma(alpha)
+  // draw underflows to zero, so use Gamma(alpha) = Gamma(alpha + 1) * U^(1/alpha).
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    const view& alpha = p[0];
+    double max_log = -INFINITY;
+    for (index_t i = 0; i < alpha.size(); ++i) {
+      double a = alpha[i];
+      double log_g;
+      if (a < 1) {
+        double u = boost::random::uniform_01<double>()(rng);
+        log_g = std::log(boost::random::gamma_distribution<double>(a + 1, 1.0)(rng)) + std::log(u) / a;
+      } else {
+        log_g = std::log(boost::random::gamma_distribution<double>(a, 1.0)(rng));
+      }
+      out[i] = log_g;
+      max_log = std::max(max_log, log_g);
+    }
+    double sum = 0;
+    for (index_t i = 0; i < alpha.size(); ++i) sum += out[i] = std::exp(out[i] - max_log);
+    for (index_t i = 0; i < alpha.size(); ++i) out[i] /= sum;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_dirichlet() { return std::make_unique<dirichlet>(); }
+
+}  // namespace ppl::stdlib

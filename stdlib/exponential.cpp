@@ -1,0 +1,38 @@
+// Exponential(lambda): rate lambda, mean 1 / lambda.
+#include <boost/random/exponential_distribution.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec exponential_params[] = {{"lambda", scalar_kind::real, 0}};
+
+class exponential final : public scalar_distribution {
+ public:
+  std::string_view name() const override { return "Exponential"; }
+  std::span<const param_spec> params() const override { return exponential_params; }
+  scalar_kind value_kind() const override { return scalar_kind::real; }
+  void check(std::span<const view> p) const override { check_positive(name(), "rate lambda", p[0][0]); }
+  support value_support(std::span<const view>) const override { return {support_kind::real_interval, 0.0}; }
+  double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
+    double lambda = p[0][0], v = x[0];
+    if (!(v >= 0) || std::isinf(v)) return -INFINITY;
+    if (g) {
+      if (g->value) g->value[0] -= lambda;
+      if (g->params[0]) g->params[0][0] += 1 / lambda - v;
+    }
+    return std::log(lambda) - lambda * v;
+  }
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    out[0] = boost::random::exponential_distribution<double>(p[0][0])(rng);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_exponential() { return std::make_unique<exponential>(); }
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,43 @@
+// Gamma(alpha, beta): shape alpha, rate beta (mean alpha / beta), as in Stan.
+#include <boost/math/special_functions/digamma.hpp>
+#include <boost/random/gamma_distribution.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec gamma_params[] = {{"alpha", scalar_kind::real, 0}, {"beta", scalar_kind::real, 0}};
+
+class gamma final : public scalar_distribution {
+ public:
+  std::string_view name() const override { return "Gamma"; }
+  std::span<const param_spec> params() const override { return gamma_params; }
+  scalar_kind value_kind() const override { return scalar_kind::real; }
+  void check(std::span<const view> p) const override {
+    check_positive(name(), "shape alpha", p[0][0]);
+    check_positive(name(), "rate beta", p[1][0]);
+  }
+  support value_support(std::span<const view>) const override { return {support_kind::real_interval, 0.0}; }
+  double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
+    double a = p[0][0], b = p[1][0], v = x[0];
+    if (!(v > 0) || std::isinf(v)) return -INFINITY;
+    if (g) {
+      if (g->value) g->value[0] += (a - 1) / v - b;
+      if (g->params[0]) g->params[0][0] += std::log(b) - boost::math::digamma(a) + std::log(v);
+      if (g->params[1]) g->params[1][0] += a / b - v;
+    }
+    return a * std::log(b) - std::lgamma(a) + (a - 1) * std::log(v) - b * v;
+  }
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    out[0] = boost::random::gamma_distribution<double>(p[0][0], 1 / p[1][0])(rng);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_gamma() { return std::make_unique<gamma>(); }
+
+}  // namespace ppl::stdlib

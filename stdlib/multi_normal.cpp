@@ -1,0 +1,82 @@
+// MultiNormal(mu, Sigma): a real vector with mean mu and covariance Sigma.
+#include <Eigen/Dense>
+#include <boost/random/normal_distribution.hpp>
+#include <numbers>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+using row_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+constexpr param_spec multi_normal_params[] = {{"mu", scalar_kind::real, 1}, {"Sigma", scalar_kind::real, 2}};
+
+Eigen::LLT<Eigen::MatrixXd> factor(const view& sigma) {
+  Eigen::MatrixXd s = Eigen::Map<const row_matrix>(sigma.data, sigma.rows(), sigma.cols());
+  return Eigen::LLT<Eigen::MatrixXd>(s);
+}
+
+class multi_normal final : public distribution {
+ public:
+  std::string_view name() const override { return "MultiNormal"; }
+  std::span<const param_spec> params() const override { return multi_normal_params; }
+  scalar_kind value_kind() const override { return scalar_kind::real; }
+  int value_rank() const override { return 1; }
+  shape value_shape(std::span<const shape> p) const override {
+    if (p[1][0] != p[0][0] || p[1][1] != p[0][0])
+      throw parameter_error("MultiNormal: mu has size " + std::to_string(p[0][0]) + " but Sigma is " +
+                            std::to_string(p[1][0]) + " x " + std::to_string(p[1][1]));
+    return p[0];
+  }
+  void check(std::span<const view> p) const override {
+    value_shape(std::array<shape, 2>{p[0].shape, p[1].shape});
+    for (double m : p[0]) check_finite(name(), "mean mu", m);
+    const view& s = p[1];
+    for (index_t i = 0; i < s.rows(); ++i)
+      for (index_t j = 0; j < i; ++j)
+        if (std::fabs(s.at(i, j) - s.at(j, i)) > 1e-8 * (std::fabs(s.at(i, j)) + std::fabs(s.at(j, i)) + 1e-300))
+          throw parameter_error("MultiNormal: covariance Sigma is not symmetric");
+    if (factor(s).info() != Eigen::Success) throw parameter_error("MultiNormal: covariance Sigma is not positive definite");
+  }
+  support value_support(std::span<const view>) const override { return {support_kind::real_vector}; }
+  double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
+    index_t k = p[0].size();
+    auto llt = factor(p[1]);
+    Eigen::VectorXd r = Eigen::Map<const Eigen::VectorXd>(x.data, k) - Eigen::Map<const Eigen::VectorXd>(p[0].data, k);
+    Eigen::VectorXd w = llt.matrixL().solve(r);
+    double log_det = 0;
+    for (index_t i = 0; i < k; ++i) log_det += std::log(llt.matrixL()(i, i));
+    double lp = -0.5 * w.squaredNorm() - log_det;
+    if (with_constants) lp -= 0.5 * static_cast<double>(k) * std::log(2 * std::numbers::pi);
+    if (g) {
+      Eigen::VectorXd sr = llt.solve(r);  // Sigma^-1 (x - mu)
+      for (index_t i = 0; i < k; ++i) {
+        if (g->value) g->value[i] -= sr[i];
+        if (g->params[0]) g->params[0][i] += sr[i];
+      }
+      if (g->params[1]) {
+        Eigen::MatrixXd inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
+        Eigen::MatrixXd d = 0.5 * (sr * sr.transpose() - inv);
+        for (index_t i = 0; i < k; ++i)
+          for (index_t j = 0; j < k; ++j) g->params[1][i * k + j] += d(i, j);
+      }
+    }
+    return lp;
+  }
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    index_t k = p[0].size();
+    auto llt = factor(p[1]);
+    Eigen::VectorXd z(k);
+    boost::random::normal_distribution<double> normal;
+    for (index_t i = 0; i < k; ++i) z[i] = normal(rng);
+    Eigen::Map<Eigen::VectorXd>(out, k) = Eigen::Map<const Eigen::VectorXd>(p[0].data, k) + llt.matrixL() * z;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_multi_normal() { return std::make_unique<multi_normal>(); }
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,37 @@
+// Poisson(lambda): counts with mean lambda.
+#include <boost/random/poisson_distribution.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec poisson_params[] = {{"lambda", scalar_kind::real, 0}};
+
+class poisson final : public scalar_distribution {
+ public:
+  std::string_view name() const override { return "Poisson"; }
+  std::span<const param_spec> params() const override { return poisson_params; }
+  scalar_kind value_kind() const override { return scalar_kind::integer; }
+  void check(std::span<const view> p) const override { check_positive(name(), "rate lambda", p[0][0]); }
+  support value_support(std::span<const view>) const override { return {support_kind::integer_interval, 0}; }
+  double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
+    double lambda = p[0][0], k = x[0];
+    if (k < 0 || k != std::floor(k) || std::isinf(k)) return -INFINITY;
+    double lp = k * std::log(lambda) - lambda;
+    if (with_constants) lp -= std::lgamma(k + 1);
+    if (g && g->params[0]) g->params[0][0] += k / lambda - 1;
+    return lp;
+  }
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    out[0] = static_cast<double>(boost::random::poisson_distribution<long long, double>(p[0][0])(rng));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_poisson() { return std::make_unique<poisson>(); }
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `ppl check` and `ppl simulate` on every example; the coin's prior draws of p must match
+# Beta(1, 1): mean 1/2 and variance 1/12 within 4 Monte Carlo standard errors.
+set -euo pipefail
+ppl=$1
+examples=$2
+for dir in "$examples"/*/; do
+  name=$(basename "$dir")
+  data="$dir/data.csv"; [ -f "$data" ] || data="$dir/data.json"
+  "$ppl" check "$dir/$name.ppl" "$data" >/dev/null
+  if grep -q '^ *factor\|[{ ]factor ' "$dir/$name.ppl"; then
+    if "$ppl" simulate "$dir/$name.ppl" "$data" --draws 2 >/dev/null 2>&1; then
+      echo "FAIL: simulate should refuse $name (it has factors)"; exit 1
+    fi
+  else
+    "$ppl" simulate "$dir/$name.ppl" "$data" --draws 2 --seed 3 >/dev/null
+  fi
+  echo "ok: $name"
+done
+out=$(mktemp)
+"$ppl" simulate "$examples/coin/coin.ppl" "$examples/coin/data.csv" --draws 20000 --seed 11 --output "$out"
+python3 - "$out" <<'PY'
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+p = [float(r["p"]) for r in rows]
+n = len(p)
+mean = sum(p) / n
+var = sum((x - mean) ** 2 for x in p) / (n - 1)
+# Beta(1,1): mean 1/2, sd of the mean sqrt(1/12/n); variance 1/12, and the variance of the
+# sample variance is (mu4 - sigma^4)/n with mu4 = 1/80 for the uniform.
+z_mean = (mean - 0.5) / math.sqrt(1 / 12 / n)
+z_var = (var - 1 / 12) / math.sqrt((1 / 80 - 1 / 144) / n)
+print(f"coin prior: mean {mean:.4f} (z {z_mean:.2f}), variance {var:.5f} (z {z_var:.2f})")
+assert abs(z_mean) < 4 and abs(z_var) < 4, "prior moments of p do not match Beta(1, 1)"
+PY
+rm -f "$out"
