@@ -279,10 +279,10 @@ ir::model checker::run(const ast::program& program) {
   type_state_.assign(model_.variables.size(), 0);
   for (std::size_t v = 0; v < model_.variables.size(); ++v)
     if (model_.variables[v].is_size) type_state_[v] = 2;
-  convert_data_decls();
   converted_.assign(flat_.size(), false);
   converted_statements_.resize(flat_.size());
   reads_.resize(flat_.size());
+  convert_data_decls();
   for (std::size_t i = 0; i < flat_.size(); ++i) convert_statement(i);
   for (std::size_t i = 0; i < flat_.size(); ++i) {
     auto& s = converted_statements_[i];

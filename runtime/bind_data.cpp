@@ -151,6 +151,8 @@ void graph::check_declared(int v) {
   if (var.bounds.upper) upper = eval_.eval(*var.bounds.upper, frame_).scalar();
   for (index_t i = 0; i < t.size(); ++i) {
     double x = t.data[static_cast<std::size_t>(i)];
+    if (std::isfinite(x) && !(var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x)) && x >= lower && x <= upper)
+      continue;  // the common case: build the element's name only for a message
     std::string where = element_name(var.name, t.shape, i);
     if (!std::isfinite(x)) lang::fail_at(model_.source, var.pos, where + " is not a finite number");
     if (var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x))

@@ -1,9 +1,8 @@
 // Dirichlet(alpha): a simplex of alpha's size.
 #include <boost/math/special_functions/digamma.hpp>
-#include <boost/random/gamma_distribution.hpp>
-#include <boost/random/uniform_01.hpp>
 
 #include "stdlib/checks.hpp"
+#include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
 
 namespace ppl::stdlib {
@@ -50,23 +49,12 @@ class dirichlet final : public distribution {
     }
     return lp;
   }
-  // Normalised gammas, drawn in log space: for small alpha (0.01 in LDA) a Gamma(alpha)
-  // draw underflows to zero, so use Gamma(alpha) = Gamma(alpha + 1) * U^(1/alpha).
+  // Normalised gammas, drawn in log space (see gamma_draw.hpp) so that the small
+  // concentrations of topic models (0.01) do not underflow to zero.
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     const view& alpha = p[0];
     double max_log = -INFINITY;
-    for (index_t i = 0; i < alpha.size(); ++i) {
-      double a = alpha[i];
-      double log_g;
-      if (a < 1) {
-        double u = boost::random::uniform_01<double>()(rng);
-        log_g = std::log(boost::random::gamma_distribution<double>(a + 1, 1.0)(rng)) + std::log(u) / a;
-      } else {
-        log_g = std::log(boost::random::gamma_distribution<double>(a, 1.0)(rng));
-      }
-      out[i] = log_g;
-      max_log = std::max(max_log, log_g);
-    }
+    for (index_t i = 0; i < alpha.size(); ++i) max_log = std::max(max_log, out[i] = log_gamma_draw(alpha[i], rng));
     double sum = 0;
     for (index_t i = 0; i < alpha.size(); ++i) sum += out[i] = std::exp(out[i] - max_log);
     for (index_t i = 0; i < alpha.size(); ++i) out[i] /= sum;

@@ -1,6 +1,6 @@
 // InverseGamma(alpha, beta): 1 / x ~ Gamma(alpha, rate beta); beta is a scale.
 #include <boost/math/special_functions/digamma.hpp>
-#include <boost/random/gamma_distribution.hpp>
+#include "stdlib/gamma_draw.hpp"
 
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
@@ -32,7 +32,7 @@ class inverse_gamma final : public scalar_distribution {
     return a * std::log(b) - std::lgamma(a) - (a + 1) * std::log(v) - b / v;
   }
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    out[0] = p[1][0] / boost::random::gamma_distribution<double>(p[0][0], 1.0)(rng);
+    out[0] = p[1][0] * std::exp(-log_gamma_draw(p[0][0], rng));
   }
 };
 

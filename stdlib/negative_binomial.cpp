@@ -1,7 +1,7 @@
 // NegativeBinomial(alpha, beta): a Gamma(alpha, rate beta) mixture of Poissons, mean
 // alpha / beta (Stan's neg_binomial).
 #include <boost/math/special_functions/digamma.hpp>
-#include <boost/random/gamma_distribution.hpp>
+#include "stdlib/gamma_draw.hpp"
 #include <boost/random/poisson_distribution.hpp>
 
 #include "stdlib/checks.hpp"
@@ -36,7 +36,7 @@ class negative_binomial final : public scalar_distribution {
     return lp;
   }
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    double rate = boost::random::gamma_distribution<double>(p[0][0], 1 / p[1][0])(rng);
+    double rate = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
     out[0] = rate > 0 ? static_cast<double>(boost::random::poisson_distribution<long long, double>(rate)(rng)) : 0.0;
   }
 };

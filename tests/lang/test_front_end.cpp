@@ -1,0 +1,79 @@
+// Parsing and checking: roles, types and the dependency order.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "lang/checker.hpp"
+#include "lang/parser.hpp"
+#include "stdlib/registry.hpp"
+
+using namespace ppl;
+
+namespace {
+
+lang::ir::model compile(const std::string& text) { return lang::compile({"m.ppl", text}, stdlib::library()); }
+
+std::string error_of(const std::string& text) {
+  try {
+    compile(text);
+  } catch (const lang::source_error& e) {
+    std::string s = e.what();
+    return s.substr(0, s.find('\n'));
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("every example parses and checks") {
+  for (const char* name : {"coin", "mark", "lda", "ising", "bnn"}) {
+    std::ifstream in(std::string(PPL_SOURCE_DIR) + "/examples/" + name + "/" + name + ".ppl");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CHECK_NOTHROW(lang::compile({name, ss.str()}, stdlib::library()));
+  }
+}
+
+TEST_CASE("roles: data, observed, computed, unknown, derived") {
+  auto m = compile("data y: real[N]\ndata s: real = 1.0\nybar = mean(y)\nmu ~ Normal(ybar, 10)\n"
+                   "for n in 1:N { y[n] ~ Normal(mu, s) }\ntwice = 2 * mu\n");
+  auto role = [&](const char* n) { return m.variables[static_cast<std::size_t>(m.find(n))].role; };
+  CHECK(role("y") == lang::ir::role::data);
+  CHECK(m.variables[static_cast<std::size_t>(m.find("y"))].observed);
+  CHECK(role("N") == lang::ir::role::data);
+  CHECK(role("ybar") == lang::ir::role::transformed_data);
+  CHECK(role("mu") == lang::ir::role::unknown);
+  CHECK(role("twice") == lang::ir::role::derived);
+}
+
+TEST_CASE("statements are ordered parents first, observations and factors last") {
+  auto m = compile("factor -x * x\ny ~ Normal(x, 1)\nx ~ Normal(0, 1)\n");
+  REQUIRE(m.statements.size() == 3);
+  CHECK(m.variables[static_cast<std::size_t>(m.statements[0].target)].name == "x");
+  CHECK(m.variables[static_cast<std::size_t>(m.statements[1].target)].name == "y");
+  CHECK(m.statements[2].which == lang::ir::statement::kind::factor);
+}
+
+TEST_CASE("types and ranks") {
+  auto m = compile("data X: real[N, P]\nfor n in 1:N { r[n] = X[n] }\nt = X'\nc = X[:, 1]\nk = length(X) + 1\n");
+  auto type = [&](const char* n) { return m.variables[static_cast<std::size_t>(m.find(n))].type; };
+  CHECK(type("r").rank == 2);
+  CHECK(type("t").rank == 2);
+  CHECK(type("c").rank == 1);
+  CHECK(type("k").kind == stdlib::scalar_kind::integer);
+}
+
+TEST_CASE("comments, semicolons and single-statement loops") {
+  auto m = compile("# a comment\nx ~ Normal(0, 1); y ~ Normal(x, 1) # trailing\nfor i in 1:3 z[i] ~ Normal(y, 1)\n");
+  CHECK(m.statements.size() == 3);
+}
+
+TEST_CASE("semantic errors") {
+  CHECK(error_of("x ~ Normal(0, 1)\nx ~ Normal(1, 1)\n").empty());  // two statements, one element each: the graph decides
+  // A variable computed from data and also the target of `~` is observed (as y_std in bnn).
+  CHECK(error_of("x ~ Normal(0, 1)\nx = 3\n").empty());
+  CHECK(error_of("m ~ Normal(0, 1)\nx ~ Normal(m, 1)\nx = 2 * m\n") == "m.ppl:2:1: error: `x` is defined both with `~` and with `=` from unknowns; give the two a different name");
+  CHECK(error_of("y = x[1]\nx = 2\n") == "m.ppl:1:6: error: `x` has 0 dimensions but is indexed with 1");
+  CHECK(error_of("data K: int\ndata v: real[K] = rep(0.0, z)\nz ~ Poisson(3)\n").find("may use only data") != std::string::npos);
+}

@@ -1,0 +1,78 @@
+// The graph: data binding, shapes, the joint log density and Markov blankets.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "tests/support/model_fixture.hpp"
+
+using ppl::testing::error_of;
+using ppl::testing::fixture;
+
+TEST_CASE("sizes bind from data and shapes come from loops") {
+  fixture f("data y: int[N]\nfor k in 1:K { phi[k] ~ Dirichlet(rep(1.0, V)) }\nfor n in 1:N { y[n] ~ Categorical(phi[1]) }\n"
+            "data K: int = 3\ndata V: int = 4\n",
+            {"y=[1,2,3,4,4]"});
+  CHECK(f.value("N").data.at(0) == 5);
+  CHECK(f.value("phi").shape == ppl::runtime::shape::matrix(3, 4));
+  double row = 0;
+  for (int j = 0; j < 4; ++j) row += f.value("phi").data[static_cast<std::size_t>(4 + j)];
+  CHECK(row == doctest::Approx(1.0));
+}
+
+TEST_CASE("the joint log density of the coin model") {
+  fixture f("data y: int[N]\np ~ Beta(2, 3)\nfor n in 1:N { y[n] ~ Bernoulli(p) }\n", {"y=[1,0,1,1]"});
+  f.mutable_value("p").data[0] = 0.3;
+  // Beta(2, 3) density at 0.3 is 12 * 0.3 * 0.7^2; three heads and one tail.
+  double expected = std::log(12 * 0.3 * 0.49) + 3 * std::log(0.3) + std::log(0.7);
+  CHECK(f.graph->log_density() == doctest::Approx(expected));
+}
+
+TEST_CASE("a Markov blanket changes exactly as the joint does") {
+  // Ising on a 4x4 torus: flipping one spin changes the joint by the change of its blanket.
+  fixture f("data L: int = 4\nfor i in 1:L, j in 1:L { s[i, j] ~ Spin() }\n"
+            "for i in 1:L, j in 1:L { factor 0.4 * s[i, j] * (s[i % L + 1, j] + s[i, j % L + 1]) + 0.1 * s[i, j] }\n");
+  int s = f.model->find("s");
+  for (ppl::runtime::index_t e : {0, 5, 15}) {
+    double joint0 = f.graph->log_density(), blanket0 = f.graph->log_density_blanket(s, e);
+    f.graph->values()[static_cast<std::size_t>(s)].data[static_cast<std::size_t>(e)] *= -1;
+    double joint1 = f.graph->log_density(), blanket1 = f.graph->log_density_blanket(s, e);
+    CHECK(joint1 - joint0 == doctest::Approx(blanket1 - blanket0));
+    // The blanket of a site: its prior term and the 5 factors that mention it.
+    double field = 0;
+    CHECK(blanket1 != doctest::Approx(joint1));
+    (void)field;
+  }
+}
+
+TEST_CASE("a blanket through a deterministic node and a data index") {
+  fixture f("data g: int[N]\ndata x: real[N]\nfor k in 1:2 { mu[k] ~ Normal(0, 1) }\n"
+            "for n in 1:N { m[n] = 2 * mu[g[n]] }\nfor n in 1:N { x[n] ~ Normal(m[n], 1) }\n",
+            {"g=[1,2,1]", "x=[0.5,1.0,-0.2]"});
+  int mu = f.model->find("mu");
+  double j0 = f.graph->log_density(), b0 = f.graph->log_density_blanket(mu, 1);
+  f.graph->values()[static_cast<std::size_t>(mu)].data[1] += 0.7;
+  f.graph->update_derived();
+  double j1 = f.graph->log_density(), b1 = f.graph->log_density_blanket(mu, 1);
+  CHECK(j1 - j0 == doctest::Approx(b1 - b0));
+}
+
+TEST_CASE("data errors name the variable and the index") {
+  CHECK(error_of("data y: int[N]\nfor n in 1:N { y[n] ~ Poisson(2) }\n", {"y=[1,-2]"}) ==
+        "test.ppl:2:16: error: y[2] = -2 is outside the support of Poisson (when n = 2)");
+  CHECK(error_of("data w: int[N]\nfor n in 1:N { w[n] ~ Categorical([0.5, 0.5]) }\n", {"w=[1,3]"}) ==
+        "test.ppl:2:16: error: w[2] = 3 is outside the support of Categorical (when n = 2)");
+  CHECK(error_of("data y: int[N]\ndata x: real[N]\n", {"y=[1,2]", "x=[1.0]"}) ==
+        "test.ppl:2:14: error: size `N` is 2 from `y` (--set y=[1,2]) but 1 from `x` (--set x=[1.0])");
+  CHECK(error_of("data y: int[N]\n", {"y=[1.5]"}) == "test.ppl:1:6: error: y[1] = 1.5 is not an integer, but `y` is declared int");
+  CHECK(error_of("data y: real[N]\n") == "test.ppl:1:14: error: the size `N` of `y` is unknown: give `y` in the data or set `N` with --set");
+  CHECK(error_of("for i in 1:3 { x[i + 1] ~ Normal(0, 1) }\n") == "test.ppl:1:16: error: x[1] is never defined");
+  CHECK(error_of("for i in 1:3 { x[1] ~ Normal(0, 1) }\n") == "test.ppl:1:16: error: x[1] is defined twice (when i = 2)");
+}
+
+TEST_CASE("a variable may read its own earlier elements") {
+  fixture f("s[1] ~ Normal(0, 1)\nfor t in 2:5 { s[t] ~ Normal(s[t - 1], 0.001) }\n");
+  const auto& s = f.value("s").data;
+  CHECK(s.size() == 5);
+  CHECK(s[4] == doctest::Approx(s[0]).epsilon(0.05));
+}

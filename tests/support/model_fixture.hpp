@@ -1,0 +1,38 @@
+#pragma once
+// Builds a graph from model text and data given inline, for tests.
+#include <memory>
+#include <string>
+
+#include "lang/checker.hpp"
+#include "runtime/graph.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::testing {
+
+struct fixture {
+  std::unique_ptr<lang::ir::model> model;
+  runtime::data_table data;
+  runtime::rng rng{7};
+  std::unique_ptr<runtime::graph> graph;
+
+  explicit fixture(const std::string& text, const std::vector<std::string>& sets = {}, bool allow_missing = false) {
+    model = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));
+    for (const auto& s : sets) runtime::apply_set(data, s);
+    graph = std::make_unique<runtime::graph>(*model, data, rng, runtime::graph_options{allow_missing});
+  }
+  const runtime::tensor& value(const std::string& name) const { return graph->value(model->find(name)); }
+  runtime::tensor& mutable_value(const std::string& name) { return graph->values()[static_cast<std::size_t>(model->find(name))]; }
+};
+
+// The first line of the error a model (and data) produces, or "" if none.
+inline std::string error_of(const std::string& text, const std::vector<std::string>& sets = {}) {
+  try {
+    fixture f(text, sets);
+  } catch (const lang::source_error& e) {
+    std::string s = e.what();
+    return s.substr(0, s.find('\n'));
+  }
+  return "";
+}
+
+}  // namespace ppl::testing
