@@ -18,11 +18,6 @@ using out_vector = Eigen::Map<Eigen::VectorXd>;
 matrix_map as_matrix(const view& v) { return {v.data, v.rows(), v.cols()}; }
 vector_map as_vector(const view& v) { return {v.data, v.size()}; }
 
-type_result arity(std::string_view name, std::span<const type_sig> args, std::size_t n) {
-  if (args.size() == n) return type_sig{};
-  return std::string(name) + " takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", got " + std::to_string(args.size());
-}
-
 // a * b: scaling when either is a scalar, else matrix-vector, vector-matrix or
 // matrix-matrix products (vectors are columns; v * M means v' M).
 class product final : public function {
