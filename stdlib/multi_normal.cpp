@@ -14,8 +14,10 @@ using row_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::
 constexpr param_spec multi_normal_params[] = {{"mu", scalar_kind::real, 1}, {"Sigma", scalar_kind::real, 2}};
 
 Eigen::LLT<Eigen::MatrixXd> factor(const view& sigma) {
+  // Read both triangles (Sigma is symmetric after check), so that the density, and hence
+  // its gradient, treats Sigma[i, j] and Sigma[j, i] alike.
   Eigen::MatrixXd s = Eigen::Map<const row_matrix>(sigma.data, sigma.rows(), sigma.cols());
-  return Eigen::LLT<Eigen::MatrixXd>(s);
+  return Eigen::LLT<Eigen::MatrixXd>(0.5 * (s + s.transpose()));
 }
 
 class multi_normal final : public distribution {
