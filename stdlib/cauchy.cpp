@@ -27,12 +27,7 @@ class cauchy final : public scalar_distribution {
     double z = (x[0] - mu) / sigma;
     double lp = -std::log(sigma) - std::log1p(z * z);
     if (with_constants) lp -= std::log(std::numbers::pi);
-    if (g) {
-      double dz = -2 * z / (1 + z * z);
-      if (g->value) g->value[0] += dz / sigma;
-      if (g->params[0]) g->params[0][0] -= dz / sigma;
-      if (g->params[1]) g->params[1][0] += -1 / sigma - dz * z / sigma;
-    }
+    add_location_scale_gradient(g, z, -2 * z / (1 + z * z), sigma, 0, 1);
     return lp;
   }
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

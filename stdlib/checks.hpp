@@ -46,6 +46,16 @@ inline void check_simplex(std::string_view dist, std::string_view what, const vi
     throw parameter_error(std::string(dist) + ": " + std::string(what) + " does not sum to 1 (sum " + format_number(sum) + ")");
 }
 
+// Gradients of a location-scale density lp(x) = f(z) - log sigma with z = (x - mu) / sigma,
+// given dz = f'(z): the value, the location (slot mu_slot) and the scale (sigma_slot).
+inline void add_location_scale_gradient(const gradient_out* g, double z, double dz, double sigma, std::size_t mu_slot,
+                                        std::size_t sigma_slot) {
+  if (!g) return;
+  if (g->value) g->value[0] += dz / sigma;
+  if (g->params[mu_slot]) g->params[mu_slot][0] -= dz / sigma;
+  if (g->params[sigma_slot]) g->params[sigma_slot][0] += -1 / sigma - dz * z / sigma;
+}
+
 // Base for distributions of one real or integer scalar.
 class scalar_distribution : public distribution {
  public:

@@ -26,11 +26,7 @@ class normal final : public scalar_distribution {
     if (!std::isfinite(x[0])) return -INFINITY;
     double lp = -0.5 * z * z - std::log(sigma);
     if (with_constants) lp -= 0.5 * std::log(2 * std::numbers::pi);
-    if (g) {
-      if (g->value) g->value[0] += -z / sigma;
-      if (g->params[0]) g->params[0][0] += z / sigma;
-      if (g->params[1]) g->params[1][0] += (z * z - 1) / sigma;
-    }
+    add_location_scale_gradient(g, z, -z, sigma, 0, 1);
     return lp;
   }
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

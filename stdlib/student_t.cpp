@@ -32,10 +32,7 @@ class student_t final : public scalar_distribution {
                 (nu + 1) / 2 * std::log1p(q);
     if (with_constants) lp -= 0.5 * std::log(std::numbers::pi);
     if (g) {
-      double dz = -(nu + 1) * z / (nu + z * z);  // d lp / d z
-      if (g->value) g->value[0] += dz / sigma;
-      if (g->params[1]) g->params[1][0] -= dz / sigma;
-      if (g->params[2]) g->params[2][0] += -1 / sigma - dz * z / sigma;
+      add_location_scale_gradient(g, z, -(nu + 1) * z / (nu + z * z), sigma, 1, 2);
       if (g->params[0]) {
         using boost::math::digamma;
         g->params[0][0] += 0.5 * (digamma((nu + 1) / 2) - digamma(nu / 2) - 1 / nu - std::log1p(q) +
