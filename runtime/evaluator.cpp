@@ -22,12 +22,6 @@ view scalar_view(std::vector<double>& buffer, double x) {
 
 }  // namespace
 
-void evaluator::note_read(int variable, const double* begin, index_t size, frame& f) {
-  if (watch->variable != variable) return;
-  const double* target = (*f.values)[static_cast<std::size_t>(variable)].data.data() + watch->element;
-  if (target >= begin && target < begin + size) watch->hit = true;
-}
-
 view evaluator::eval(const expr& e, frame& f) {
   auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
   switch (e.which) {
@@ -38,7 +32,7 @@ view evaluator::eval(const expr& e, frame& f) {
       return scalar_view(buffer, static_cast<double>(f.loop[static_cast<std::size_t>(e.slot)]));
     case expr::kind::variable: {
       const tensor& t = (*f.values)[static_cast<std::size_t>(e.slot)];
-      if (watch) note_read(e.slot, t.data.data(), t.size(), f);
+      if (log) note_read(e.slot, t.data.data(), t.size(), f);
       return t.as_view();
     }
     case expr::kind::call:

@@ -26,13 +26,14 @@ struct frame {
   std::vector<index_t> loop;  // by loop slot
 };
 
-// Watches for reads of one element of one variable (to find the terms of a Markov
-// blanket): `hit` turns true when an evaluation reads a view that covers the element.
-struct read_watch {
-  int variable = -1;
-  index_t element = 0;
-  bool hit = false;
+// A record of the variables an evaluation read: used to find which terms of the joint
+// involve which elements (the Markov blanket index).
+struct read_record {
+  int variable;
+  index_t offset;  // first element read (row-major)
+  index_t size;    // number of contiguous elements read from offset
 };
+using read_log = std::vector<read_record>;
 
 class evaluator {
  public:
@@ -42,13 +43,17 @@ class evaluator {
   // An integer-valued scalar expression (indices, loop bounds).
   index_t eval_index(const lang::ir::expr& e, frame& f);
 
-  read_watch* watch = nullptr;
+  // When set, every read of a variable is appended here.
+  read_log* log = nullptr;
 
  private:
   view eval_index_expr(const lang::ir::expr& e, frame& f);
   view eval_call(const lang::ir::expr& e, frame& f);
   view eval_vector(const lang::ir::expr& e, frame& f);
-  void note_read(int variable, const double* begin, index_t size, frame& f);
+  void note_read(int variable, const double* begin, index_t size, frame& f) {
+    const double* origin = (*f.values)[static_cast<std::size_t>(variable)].data.data();
+    log->push_back({variable, static_cast<index_t>(begin - origin), size});
+  }
 
   const lang::ir::model& model_;
   std::vector<std::vector<double>> scratch_;  // by expression id

@@ -37,7 +37,9 @@ void gather(const view& src, const std::array<selection, max_rank>& sel, int dim
 
 view evaluator::eval_index_expr(const expr& e, frame& f) {
   const expr& base_expr = *e.args[0];
-  view base = eval(base_expr, f);
+  // A variable is read through this index, not whole: take its storage without logging.
+  view base = base_expr.which == expr::kind::variable ? (*f.values)[static_cast<std::size_t>(base_expr.slot)].as_view()
+                                                      : eval(base_expr, f);
   std::array<selection, max_rank> sel{};
   int rank = base.shape.rank;
   bool contiguous = true;
@@ -78,14 +80,14 @@ view evaluator::eval_index_expr(const expr& e, frame& f) {
     if (s.keep) out_shape.dims[static_cast<std::size_t>(out_shape.rank++)] = s.count;
   }
   if (contiguous) {
-    if (watch && base_expr.which == expr::kind::variable) note_read(base_expr.slot, base.data + offset, out_shape.size(), f);
+    if (log && base_expr.which == expr::kind::variable) note_read(base_expr.slot, base.data + offset, out_shape.size(), f);
     return {base.data + offset, out_shape};
   }
   auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
   buffer.resize(static_cast<std::size_t>(out_shape.size()));
   double* out = buffer.data();
   gather(base, sel, 0, 0, out);
-  if (watch && base_expr.which == expr::kind::variable) {
+  if (log && base_expr.which == expr::kind::variable) {
     // Conservative: a strided selection counts as reading the whole variable.
     note_read(base_expr.slot, base.data, base.size(), f);
   }

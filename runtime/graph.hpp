@@ -44,12 +44,28 @@ class graph {
   // log p(everything) at the current values, factor terms included.
   double log_density();
   // The terms of the joint that involve element `element` (0-based, row-major) of
-  // `variable`: its own prior term and every term that reads it, factors included. Terms
-  // reached through derived variables are included whole.
+  // `variable` (its own prior term and every term that reads it, factors included),
+  // found by scanning. Samplers use runtime::blanket, which indexes them once.
   double log_density_blanket(int variable, index_t element);
 
+  // ---- one instance of a statement at a time (for samplers and the blanket index) ----
+  // Loop values of every instance of a statement, flattened (loops.size() per instance).
+  std::vector<index_t> instance_table(const lang::ir::statement& s);
+  // The log density (sample) or value (factor) of one instance; -inf where a parameter
+  // that depends on unknowns is invalid.
+  double instance_log_density(const lang::ir::statement& s, const index_t* loops);
+  // Recomputes one instance of an `=` statement.
+  void run_instance(const lang::ir::statement& s, const index_t* loops);
+  // The variables one instance reads (and, for `~`, the element it is the density of).
+  read_log instance_reads(const lang::ir::statement& s, const index_t* loops);
+  // The block of its target that one instance writes: (offset, size).
+  std::pair<index_t, index_t> instance_target(const lang::ir::statement& s, const index_t* loops);
+  // The whole of one statement's terms.
+  double statement_log_density(const lang::ir::statement& s);
   // Number of loop instances of a statement.
   index_t instance_count(const lang::ir::statement& s);
+  // The support of the element `element` of unknown `variable`, from its prior.
+  stdlib::support element_support(int variable, index_t element);
 
  private:
   void bind_data(const data_table& data);
@@ -58,7 +74,8 @@ class graph {
   void build_statements(rng& rng, bool draw_all);
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
-  double statement_log_density(const lang::ir::statement& s, bool only_watched);
+  double sample_term(const lang::ir::statement& s);
+  void set_loops(const lang::ir::statement& s, const index_t* loops);
   void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
   [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);
   shape value_shape_of(const lang::ir::statement& s, const std::vector<view>& args);

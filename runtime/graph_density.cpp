@@ -1,4 +1,4 @@
-// Log densities: the joint, and the terms of one element's Markov blanket.
+// Log densities: the joint, single statement instances, and element blankets by scanning.
 #include <cmath>
 
 #include "runtime/graph.hpp"
@@ -8,53 +8,37 @@ namespace ppl::runtime {
 using lang::ir::role;
 using lang::ir::statement;
 
-namespace {
-
-bool reads(const statement& s, int v) {
-  for (int r : lang::ir::statement_reads(s))
-    if (r == v) return true;
-  return false;
+// The current instance's term of a `~` statement. Parameters that depend on unknowns are
+// checked, and an invalid one makes the term -inf (a state outside the support).
+double graph::sample_term(const statement& s) {
+  const auto& args = eval_args(s);
+  const tensor& t = values_[static_cast<std::size_t>(s.target)];
+  shape value = value_shape_of(s, args);
+  index_t offset = target_offset(s, value.size());
+  for (const auto& a : s.args)
+    if (a->depends_on_unknown) {
+      try {
+        s.dist->check(args);
+      } catch (const stdlib::parameter_error&) {
+        return -INFINITY;
+      }
+      break;
+    }
+  return s.dist->log_density(args, view{t.data.data() + offset, value}, true);
 }
 
-}  // namespace
-
-// Sum of one statement's terms; with `only_watched`, only the instances whose evaluation
-// read the watched element. Parameters that depend on unknowns are checked, and an
-// invalid one makes the term -inf (a state outside the support), not an error.
-double graph::statement_log_density(const statement& s, bool only_watched) {
+double graph::statement_log_density(const statement& s) {
   double total = 0;
-  read_watch* watch = eval_.watch;
   for_each_instance(s, [&] {
-    if (watch) watch->hit = false;
     if (s.which == statement::kind::factor) {
-      double f;
       try {
-        f = eval_.eval(*s.value, frame_).scalar();
+        total += eval_.eval(*s.value, frame_).scalar();
       } catch (const eval_error& e) {
         fail_in(s, e.pos, e.what());
       }
-      if (!only_watched || watch->hit) total += f;
-      return;
+    } else {
+      total += sample_term(s);
     }
-    const auto& args = eval_args(s);
-    const tensor& t = values_[static_cast<std::size_t>(s.target)];
-    shape value = value_shape_of(s, args);
-    index_t offset = target_offset(s, value.size());
-    if (only_watched && !watch->hit) {
-      // The watched element may be the value this term is the density of.
-      if (watch->variable != s.target || watch->element < offset || watch->element >= offset + value.size()) return;
-    }
-    for (const auto& a : s.args)
-      if (a->depends_on_unknown) {
-        try {
-          s.dist->check(args);
-        } catch (const stdlib::parameter_error&) {
-          total = -INFINITY;
-          return;
-        }
-        break;
-      }
-    total += s.dist->log_density(args, view{t.data.data() + offset, value}, true);
   });
   return total;
 }
@@ -62,11 +46,82 @@ double graph::statement_log_density(const statement& s, bool only_watched) {
 double graph::log_density() {
   double total = 0;
   for (const statement& s : model_.statements)
-    if (s.which != statement::kind::assign) total += statement_log_density(s, false);
+    if (s.which != statement::kind::assign) total += statement_log_density(s);
   return total;
 }
 
+std::vector<index_t> graph::instance_table(const statement& s) {
+  std::vector<index_t> table;
+  for_each_instance(s, [&] {
+    for (const auto& l : s.loops) table.push_back(frame_.loop[static_cast<std::size_t>(l.slot)]);
+  });
+  return table;
+}
+
+void graph::set_loops(const statement& s, const index_t* loops) {
+  for (std::size_t k = 0; k < s.loops.size(); ++k) frame_.loop[static_cast<std::size_t>(s.loops[k].slot)] = loops[k];
+}
+
+double graph::instance_log_density(const statement& s, const index_t* loops) {
+  set_loops(s, loops);
+  if (s.which == statement::kind::sample) return sample_term(s);
+  try {
+    return eval_.eval(*s.value, frame_).scalar();
+  } catch (const eval_error& e) {
+    fail_in(s, e.pos, e.what());
+  }
+}
+
+void graph::run_instance(const statement& s, const index_t* loops) {
+  set_loops(s, loops);
+  view x;
+  try {
+    x = eval_.eval(*s.value, frame_);
+  } catch (const eval_error& e) {
+    fail_in(s, e.pos, e.what());
+  }
+  index_t offset = target_offset(s, x.size());
+  std::copy(x.begin(), x.end(), values_[static_cast<std::size_t>(s.target)].data.begin() + offset);
+}
+
+read_log graph::instance_reads(const statement& s, const index_t* loops) {
+  set_loops(s, loops);
+  read_log log;
+  eval_.log = &log;
+  try {
+    for (const auto& a : s.args) eval_.eval(*a, frame_);
+    if (s.value) eval_.eval(*s.value, frame_);
+    for (const auto& ix : s.target_indices) eval_.eval(*ix, frame_);
+  } catch (const eval_error& e) {
+    eval_.log = nullptr;
+    fail_in(s, e.pos, e.what());
+  }
+  eval_.log = nullptr;
+  if (s.which == statement::kind::sample) {
+    const auto& args = eval_args(s);
+    shape value = value_shape_of(s, args);
+    log.push_back({s.target, target_offset(s, value.size()), value.size()});
+  }
+  return log;
+}
+
+std::pair<index_t, index_t> graph::instance_target(const statement& s, const index_t* loops) {
+  set_loops(s, loops);
+  index_t size;
+  try {
+    size = s.which == statement::kind::sample ? value_shape_of(s, eval_args(s)).size() : eval_.eval(*s.value, frame_).size();
+  } catch (const eval_error& e) {
+    fail_in(s, e.pos, e.what());
+  }
+  return {target_offset(s, size), size};
+}
+
 double graph::log_density_blanket(int variable, index_t element) {
+  auto touches = [&](const read_log& log) {
+    for (const auto& r : log)
+      if (r.variable == variable && element >= r.offset && element < r.offset + r.size) return true;
+    return false;
+  };
   // Derived variables that depend (transitively) on `variable`: terms reading them are
   // included whole.
   std::vector<char> affected(model_.variables.size(), 0);
@@ -76,22 +131,41 @@ double graph::log_density_blanket(int variable, index_t element) {
       for (int r : lang::ir::statement_reads(s))
         if (affected[static_cast<std::size_t>(r)]) affected[static_cast<std::size_t>(s.target)] = 1;
   double total = 0;
-  read_watch watch{variable, element, false};
   for (const statement& s : model_.statements) {
     if (s.which == statement::kind::assign) continue;
-    bool direct = reads(s, variable) || s.target == variable;
-    bool through_derived = false;
-    for (int r : lang::ir::statement_reads(s))
-      if (r != variable && affected[static_cast<std::size_t>(r)]) through_derived = true;
+    bool through_derived = false, direct = s.target == variable;
+    for (int r : lang::ir::statement_reads(s)) {
+      if (r == variable) direct = true;
+      else if (affected[static_cast<std::size_t>(r)]) through_derived = true;
+    }
     if (through_derived) {
-      total += statement_log_density(s, false);
+      total += statement_log_density(s);
     } else if (direct) {
-      eval_.watch = &watch;
-      total += statement_log_density(s, true);
-      eval_.watch = nullptr;
+      std::vector<index_t> table = instance_table(s);
+      std::size_t depth = s.loops.size();
+      std::size_t count = depth ? table.size() / depth : 1;
+      for (std::size_t i = 0; i < count; ++i)
+        if (touches(instance_reads(s, table.data() + i * depth))) total += instance_log_density(s, table.data() + i * depth);
     }
   }
   return total;
+}
+
+stdlib::support graph::element_support(int variable, index_t element) {
+  for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample) continue;
+    std::vector<index_t> table = instance_table(s);
+    std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      set_loops(s, table.data() + i * depth);
+      const auto& args = eval_args(s);
+      shape value = value_shape_of(s, args);
+      index_t offset = target_offset(s, value.size());
+      if (element >= offset && element < offset + value.size()) return s.dist->value_support(args);
+    }
+  }
+  return {};
 }
 
 }  // namespace ppl::runtime
