@@ -60,12 +60,20 @@ class graph {
   read_log instance_reads(const lang::ir::statement& s, const index_t* loops);
   // The block of its target that one instance writes: (offset, size).
   std::pair<index_t, index_t> instance_target(const lang::ir::statement& s, const index_t* loops);
+  // Evaluates an expression of a statement at one of its instances.
+  view eval_at(const lang::ir::statement& s, const index_t* loops, const lang::ir::expr& e);
+  // The arguments of a `~` statement at one of its instances.
+  const std::vector<view>& args_at(const lang::ir::statement& s, const index_t* loops);
+  // Redraws one unknown from its prior given its parents.
+  void draw_variable(int variable, rng& rng);
   // The whole of one statement's terms.
   double statement_log_density(const lang::ir::statement& s);
   // Number of loop instances of a statement.
   index_t instance_count(const lang::ir::statement& s);
   // The support of the element `element` of unknown `variable`, from its prior.
   stdlib::support element_support(int variable, index_t element);
+  // Calls fn(offset, size, support) for each block of an unknown defined by one instance.
+  void visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn);
 
  private:
   void bind_data(const data_table& data);

@@ -176,6 +176,13 @@ void graph::draw_prior(rng& rng) {
   }
 }
 
+void graph::draw_variable(int variable, rng& rng) {
+  for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    if (s.which == statement::kind::sample) run_statement(s, &rng, true);
+  }
+}
+
 void graph::update_derived() {
   for (const statement& s : model_.statements)
     if (s.which == statement::kind::assign && model_.variables[static_cast<std::size_t>(s.target)].role == role::derived)

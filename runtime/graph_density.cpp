@@ -116,6 +116,20 @@ std::pair<index_t, index_t> graph::instance_target(const statement& s, const ind
   return {target_offset(s, size), size};
 }
 
+view graph::eval_at(const statement& s, const index_t* loops, const lang::ir::expr& e) {
+  set_loops(s, loops);
+  try {
+    return eval_.eval(e, frame_);
+  } catch (const eval_error& err) {
+    fail_in(s, err.pos, err.what());
+  }
+}
+
+const std::vector<view>& graph::args_at(const statement& s, const index_t* loops) {
+  set_loops(s, loops);
+  return eval_args(s);
+}
+
 double graph::log_density_blanket(int variable, index_t element) {
   auto touches = [&](const read_log& log) {
     for (const auto& r : log)
@@ -151,21 +165,24 @@ double graph::log_density_blanket(int variable, index_t element) {
   return total;
 }
 
-stdlib::support graph::element_support(int variable, index_t element) {
+void graph::visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn) {
   for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
     const statement& s = model_.statements[static_cast<std::size_t>(si)];
     if (s.which != statement::kind::sample) continue;
-    std::vector<index_t> table = instance_table(s);
-    std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
-    for (std::size_t i = 0; i < count; ++i) {
-      set_loops(s, table.data() + i * depth);
+    for_each_instance(s, [&] {
       const auto& args = eval_args(s);
       shape value = value_shape_of(s, args);
-      index_t offset = target_offset(s, value.size());
-      if (element >= offset && element < offset + value.size()) return s.dist->value_support(args);
-    }
+      fn(target_offset(s, value.size()), value.size(), s.dist->value_support(args));
+    });
   }
-  return {};
+}
+
+stdlib::support graph::element_support(int variable, index_t element) {
+  stdlib::support found;
+  visit_supports(variable, [&](index_t offset, index_t size, const stdlib::support& s) {
+    if (element >= offset && element < offset + size) found = s;
+  });
+  return found;
 }
 
 }  // namespace ppl::runtime

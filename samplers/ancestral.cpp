@@ -1,0 +1,34 @@
+// `ancestral`: an unknown that no observation or factor depends on is drawn exactly from
+// its prior given its parents, once per sweep.
+#include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
+
+namespace ppl::samplers {
+
+namespace {
+
+class ancestral_sampler final : public sampler {
+ public:
+  ancestral_sampler(runtime::graph& g, int v) : graph_(g), variable_(v) {}
+  void step(runtime::rng& rng, bool) override { graph_.draw_variable(variable_, rng); }
+
+ private:
+  runtime::graph& graph_;
+  int variable_;
+};
+
+class ancestral_factory final : public factory {
+ public:
+  std::string_view kind() const override { return "ancestral"; }
+  claim can_sample(runtime::graph& g, int v) const override {
+    if (informed(g.model(), v)) return {false, "an observation or factor depends on it"};
+    return {true, "no observation or factor depends on it: drawn from its prior"};
+  }
+  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<ancestral_sampler>(g, v); }
+};
+
+}  // namespace
+
+std::unique_ptr<factory> make_ancestral_factory() { return std::make_unique<ancestral_factory>(); }
+
+}  // namespace ppl::samplers

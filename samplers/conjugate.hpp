@@ -1,0 +1,36 @@
+#pragma once
+// Conjugate updates. A pair names the prior, the likelihoods it is conjugate to (and
+// through which argument the variable enters each), how a child adds to the sufficient
+// statistics of the element it reads, and how to draw an element from its posterior.
+// One file per pair defines one; the `conjugate` factory tries them all. Statistics are
+// summed over the plates of the children, so an update costs O(children + elements).
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runtime/random.hpp"
+#include "samplers/structure.hpp"
+#include "stdlib/distribution.hpp"
+
+namespace ppl::samplers {
+
+struct conjugate_pair {
+  std::string name;                     // "beta_binomial"
+  std::string prior;                    // "Beta"
+  std::vector<likelihood> likelihoods;  // {"Bernoulli", 0}, {"Binomial", 1}
+  // Statistics per element; for a vector-valued prior, per element of the value.
+  int stats_per_element = 2;
+  // Adds one child (its distribution, value and arguments) to the statistics of the
+  // element (or block) it reads.
+  void (*accumulate)(std::string_view dist, runtime::view x, std::span<const runtime::view> args, double* stats);
+  // Draws a value (the prior's value shape) from the posterior given the prior's
+  // arguments and the statistics.
+  void (*draw)(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size);
+};
+
+conjugate_pair beta_binomial_pair();
+conjugate_pair gamma_poisson_pair();
+conjugate_pair normal_normal_pair();
+conjugate_pair dirichlet_categorical_pair();
+
+}  // namespace ppl::samplers

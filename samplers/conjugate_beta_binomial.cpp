@@ -1,0 +1,24 @@
+// Beta prior on a probability, Bernoulli or Binomial children:
+// p | y ~ Beta(a + successes, b + failures).
+#include <boost/random/beta_distribution.hpp>
+
+#include "samplers/conjugate.hpp"
+
+namespace ppl::samplers {
+
+conjugate_pair beta_binomial_pair() {
+  return {"beta_binomial",
+          "Beta",
+          {{"Bernoulli", 0}, {"Binomial", 1}},
+          2,
+          [](std::string_view dist, runtime::view x, std::span<const runtime::view> args, double* stats) {
+            double trials = dist == "Bernoulli" ? 1 : args[0][0];
+            stats[0] += x[0];
+            stats[1] += trials - x[0];
+          },
+          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
+            out[0] = boost::random::beta_distribution<double>(prior[0][0] + stats[0], prior[1][0] + stats[1])(rng);
+          }};
+}
+
+}  // namespace ppl::samplers

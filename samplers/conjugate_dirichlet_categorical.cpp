@@ -1,0 +1,28 @@
+// Dirichlet(alpha) prior on a simplex, Categorical or Multinomial children:
+// theta | y ~ Dirichlet(alpha + counts).
+#include "samplers/conjugate.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::samplers {
+
+conjugate_pair dirichlet_categorical_pair() {
+  return {"dirichlet_categorical",
+          "Dirichlet",
+          {{"Categorical", 0}, {"Multinomial", 1}},
+          1,  // one count per component of the simplex
+          [](std::string_view dist, runtime::view x, std::span<const runtime::view>, double* stats) {
+            if (dist == "Categorical") {
+              stats[static_cast<runtime::index_t>(x[0]) - 1] += 1;
+            } else {
+              for (runtime::index_t k = 0; k < x.size(); ++k) stats[k] += x[k];
+            }
+          },
+          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size) {
+            std::vector<double> alpha(static_cast<std::size_t>(size));
+            for (runtime::index_t k = 0; k < size; ++k) alpha[static_cast<std::size_t>(k)] = prior[0][k] + stats[k];
+            runtime::view posterior{alpha.data(), runtime::shape::vector(size)};
+            stdlib::library().find_distribution("Dirichlet")->draw(std::span<const runtime::view>(&posterior, 1), rng, out);
+          }};
+}
+
+}  // namespace ppl::samplers

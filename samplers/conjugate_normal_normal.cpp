@@ -1,0 +1,28 @@
+// Normal(m, s) prior on a mean, Normal(mean, sigma) children with any sigma:
+// precisions add, and the posterior mean is the precision-weighted average.
+#include <boost/random/normal_distribution.hpp>
+#include <cmath>
+
+#include "samplers/conjugate.hpp"
+
+namespace ppl::samplers {
+
+conjugate_pair normal_normal_pair() {
+  return {"normal_normal",
+          "Normal",
+          {{"Normal", 0}},
+          2,
+          [](std::string_view, runtime::view x, std::span<const runtime::view> args, double* stats) {
+            double precision = 1 / (args[1][0] * args[1][0]);
+            stats[0] += x[0] * precision;
+            stats[1] += precision;
+          },
+          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
+            double prior_precision = 1 / (prior[1][0] * prior[1][0]);
+            double precision = prior_precision + stats[1];
+            double mean = (prior[0][0] * prior_precision + stats[0]) / precision;
+            out[0] = boost::random::normal_distribution<double>(mean, 1 / std::sqrt(precision))(rng);
+          }};
+}
+
+}  // namespace ppl::samplers

@@ -1,0 +1,34 @@
+#pragma once
+// The sampler factories, one file each, and the planner that assigns them.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "samplers/sampler.hpp"
+
+namespace ppl::samplers {
+
+std::unique_ptr<factory> make_ancestral_factory();
+std::unique_ptr<factory> make_collapsed_factory();
+std::unique_ptr<factory> make_conjugate_factory();
+std::unique_ptr<factory> make_gibbs_factory();
+std::unique_ptr<factory> make_slice_factory();
+std::unique_ptr<factory> make_rwmh_factory();
+
+// All factories in priority order: the first that can sample a variable claims it.
+const std::vector<std::unique_ptr<factory>>& factories();
+const factory* find_factory(std::string_view kind);
+
+struct assignment {
+  int variable = -1;
+  const factory* chosen = nullptr;
+  std::string reason;
+};
+
+// The sampler of every unknown. `overrides` maps a variable name to a kind (--sampler);
+// an impossible override or an unclaimable unknown throws std::invalid_argument saying
+// why (a usage error) — or lang::source_error for an unknown no factory can claim.
+std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std::string>& overrides);
+
+}  // namespace ppl::samplers

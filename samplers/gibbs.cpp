@@ -1,0 +1,76 @@
+// `gibbs`: an unknown with a small finite support is drawn exactly from its full
+// conditional, element by element, by evaluating the element's Markov blanket at every
+// value of the support (Geman & Geman 1984; the Gibbs sampler of the MCMC notes, §5).
+#include <boost/random/uniform_01.hpp>
+#include <cmath>
+
+#include "runtime/blanket.hpp"
+#include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
+
+namespace ppl::samplers {
+
+namespace {
+
+class gibbs_sampler final : public sampler {
+ public:
+  gibbs_sampler(runtime::graph& g, int v) : graph_(g), variable_(v), blanket_(g, v) {
+    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+      for (runtime::index_t e = offset; e < offset + size; ++e) supports_.push_back({e, s});
+    });
+  }
+
+  void step(runtime::rng& rng, bool) override {
+    auto& x = graph_.values()[static_cast<std::size_t>(variable_)].data;
+    for (const auto& [e, s] : supports_) {
+      values_.clear();
+      if (s.kind == stdlib::support_kind::spin) values_ = {-1.0, 1.0};
+      else
+        for (double k = s.lower; k <= s.upper; ++k) values_.push_back(k);
+      log_p_.resize(values_.size());
+      double best = -INFINITY;
+      for (std::size_t k = 0; k < values_.size(); ++k) {
+        x[static_cast<std::size_t>(e)] = values_[k];
+        blanket_.update(e);
+        log_p_[k] = blanket_.log_density(e);
+        best = std::max(best, log_p_[k]);
+      }
+      x[static_cast<std::size_t>(e)] = values_[pick(best, rng)];
+      blanket_.update(e);
+    }
+  }
+
+ private:
+  // A draw proportional to exp(log_p_), computed relative to the largest term.
+  std::size_t pick(double best, runtime::rng& rng) {
+    double total = 0;
+    for (double& lp : log_p_) total += lp = std::exp(lp - best);
+    double u = boost::random::uniform_01<double>()(rng) * total;
+    for (std::size_t k = 0; k < log_p_.size(); ++k)
+      if ((u -= log_p_[k]) < 0) return k;
+    return log_p_.size() - 1;
+  }
+
+  runtime::graph& graph_;
+  int variable_;
+  runtime::blanket blanket_;
+  std::vector<std::pair<runtime::index_t, stdlib::support>> supports_;
+  std::vector<double> values_, log_p_;
+};
+
+class gibbs_factory final : public factory {
+ public:
+  std::string_view kind() const override { return "gibbs"; }
+  claim can_sample(runtime::graph& g, int v) const override {
+    std::string reason;
+    bool ok = finite_support(g, v, reason);
+    return {ok, ok ? reason + ", enumerated" : reason};
+  }
+  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<gibbs_sampler>(g, v); }
+};
+
+}  // namespace
+
+std::unique_ptr<factory> make_gibbs_factory() { return std::make_unique<gibbs_factory>(); }
+
+}  // namespace ppl::samplers

@@ -1,0 +1,103 @@
+// `slice`: univariate slice sampling with stepping out and shrinkage (Neal 2003, "Slice
+// sampling", Annals of Statistics 31(3), §4, Fig. 3 and 5), element by element on the
+// unconstrained scale, each element's Markov blanket as its target. The initial interval
+// width is adapted during warmup to twice the mean size of accepted moves.
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+#include <cmath>
+
+#include "runtime/blanket.hpp"
+#include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
+#include "samplers/transform.hpp"
+
+namespace ppl::samplers {
+
+namespace {
+
+constexpr int max_steps_out = 32;
+constexpr int max_shrinks = 200;
+
+class slice_sampler final : public sampler {
+ public:
+  slice_sampler(runtime::graph& g, int v) : graph_(g), variable_(v), blanket_(g, v) {
+    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+      for (runtime::index_t e = offset; e < offset + size; ++e) elements_.push_back({e, transform(s), 1.0, 0.0, 0});
+    });
+  }
+
+  void step(runtime::rng& rng, bool warmup) override {
+    for (auto& el : elements_) update(el, rng, warmup);
+  }
+
+ private:
+  struct element {
+    runtime::index_t index;
+    transform t;
+    double width, moved;
+    long moves;
+  };
+
+  double log_f(element& el, double y) {
+    graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)] = el.t.to_constrained(y);
+    blanket_.update(el.index);
+    double lp = blanket_.log_density(el.index) + el.t.log_jacobian(y);
+    return std::isnan(lp) ? -INFINITY : lp;
+  }
+
+  void update(element& el, runtime::rng& rng, bool warmup) {
+    boost::random::uniform_01<double> uniform;
+    double x0 = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)];
+    double y0 = el.t.to_unconstrained(x0);
+    double level = log_f(el, y0) - boost::random::exponential_distribution<double>(1.0)(rng);
+    double left = y0 - el.width * uniform(rng), right = left + el.width;
+    int j = static_cast<int>(max_steps_out * uniform(rng)), k = max_steps_out - 1 - j;
+    while (j-- > 0 && log_f(el, left) > level) left -= el.width;
+    while (k-- > 0 && log_f(el, right) > level) right += el.width;
+    double y1 = y0;
+    for (int s = 0; s < max_shrinks; ++s) {
+      double y = left + uniform(rng) * (right - left);
+      if (log_f(el, y) > level) {
+        y1 = y;
+        break;
+      }
+      (y < y0 ? left : right) = y;
+    }
+    log_f(el, y1);  // leaves the variable (and its derived values) at the accepted point
+    if (warmup) {
+      el.moved += std::fabs(y1 - y0);
+      el.width = std::max(1e-6, 2 * el.moved / static_cast<double>(++el.moves));
+    }
+  }
+
+  runtime::graph& graph_;
+  int variable_;
+  runtime::blanket blanket_;
+  std::vector<element> elements_;
+};
+
+bool continuous(runtime::graph& g, int v, std::string& reason) {
+  bool ok = true;
+  g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
+    if (s.kind != stdlib::support_kind::real_interval) ok = false;
+  });
+  reason = ok ? "continuous scalars, one element at a time" : "not a continuous scalar (or array of them)";
+  return ok;
+}
+
+class slice_factory final : public factory {
+ public:
+  std::string_view kind() const override { return "slice"; }
+  claim can_sample(runtime::graph& g, int v) const override {
+    std::string reason;
+    bool ok = continuous(g, v, reason);
+    return {ok, reason};
+  }
+  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<slice_sampler>(g, v); }
+};
+
+}  // namespace
+
+std::unique_ptr<factory> make_slice_factory() { return std::make_unique<slice_factory>(); }
+
+}  // namespace ppl::samplers

@@ -1,0 +1,145 @@
+#include "samplers/structure.hpp"
+
+#include <algorithm>
+
+namespace ppl::samplers {
+
+using lang::ir::expr;
+using lang::ir::role;
+using lang::ir::statement;
+
+bool informed(const lang::ir::model& m, int variable) {
+  // Walk up from every observation and factor through the statements defining what they read.
+  std::vector<char> seen(m.variables.size(), 0);
+  std::vector<int> stack;
+  for (const auto& s : m.statements) {
+    bool evidence = s.which == statement::kind::factor ||
+                    (s.which == statement::kind::sample && m.variables[static_cast<std::size_t>(s.target)].observed);
+    if (!evidence) continue;
+    for (int r : lang::ir::statement_reads(s)) stack.push_back(r);
+  }
+  while (!stack.empty()) {
+    int v = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    seen[static_cast<std::size_t>(v)] = 1;
+    for (int si : m.variables[static_cast<std::size_t>(v)].statements) {
+      const auto& s = m.statements[static_cast<std::size_t>(si)];
+      if (s.which == statement::kind::sample && m.variables[static_cast<std::size_t>(v)].observed) continue;
+      for (int r : lang::ir::statement_reads(s)) stack.push_back(r);
+    }
+  }
+  return seen[static_cast<std::size_t>(variable)] != 0;
+}
+
+bool feeds_density(const lang::ir::model& m, int variable) {
+  std::vector<int> stack{variable};
+  std::vector<char> seen(m.variables.size(), 0);
+  while (!stack.empty()) {
+    int v = stack.back();
+    stack.pop_back();
+    if (seen[static_cast<std::size_t>(v)]) continue;
+    seen[static_cast<std::size_t>(v)] = 1;
+    for (const auto& s : m.statements) {
+      auto r = lang::ir::statement_reads(s);
+      if (std::find(r.begin(), r.end(), v) == r.end()) continue;
+      if (s.which != statement::kind::assign) return true;
+      stack.push_back(s.target);
+    }
+  }
+  return false;
+}
+
+std::vector<int> reading_statements(const lang::ir::model& m, int variable) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < m.statements.size(); ++i) {
+    const auto& s = m.statements[i];
+    if (s.which == statement::kind::sample && s.target == variable) continue;
+    if (s.which == statement::kind::assign && !feeds_density(m, s.target)) continue;
+    auto r = lang::ir::statement_reads(s);
+    if (std::find(r.begin(), r.end(), variable) != r.end()) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+namespace {
+
+bool mentions(const expr* e, int variable) {
+  if (!e) return false;
+  std::vector<int> r;
+  lang::ir::collect_reads(e, r);
+  return std::find(r.begin(), r.end(), variable) != r.end();
+}
+
+// `v`, or `v[i, ...]` with single indices that do not depend on unknowns and do not
+// mention v.
+bool is_direct_reference(const expr& e, int variable) {
+  if (e.which == expr::kind::variable) return e.slot == variable;
+  if (e.which != expr::kind::index || e.args[0]->which != expr::kind::variable || e.args[0]->slot != variable) return false;
+  for (const auto& ix : e.indices)
+    if (ix.which != lang::ir::index_item::kind::single || ix.lo->depends_on_unknown || mentions(ix.lo.get(), variable))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
+                            std::vector<int>& children) {
+  children.clear();
+  for (int si : reading_statements(m, variable)) {
+    const auto& s = m.statements[static_cast<std::size_t>(si)];
+    std::string where = "line " + std::to_string(lang::locate(m.source.text, s.pos).line);
+    if (s.which != statement::kind::sample) return "read by a non-sampling statement (" + where + ")";
+    auto match = std::find_if(allowed.begin(), allowed.end(), [&](const likelihood& l) { return l.dist == s.dist_name; });
+    if (match == allowed.end()) return "a child is " + s.dist_name + " (" + where + ")";
+    std::size_t arg = match->arg;
+    if (arg >= s.args.size() || !is_direct_reference(*s.args[arg], variable))
+      return "used other than as the parameter of " + s.dist_name + " (" + where + ")";
+    for (std::size_t k = 0; k < s.args.size(); ++k)
+      if (k != arg && mentions(s.args[k].get(), variable)) return "also used in another argument (" + where + ")";
+    for (const auto& ix : s.target_indices)
+      if (mentions(ix.get(), variable)) return "used in an index (" + where + ")";
+    for (const auto& l : s.loops)
+      if (mentions(l.lo.get(), variable) || mentions(l.hi.get(), variable)) return "used in a loop bound (" + where + ")";
+    children.push_back(si);
+  }
+  if (children.empty()) return "it has no observed children";
+  return "";
+}
+
+std::string prior_name(const lang::ir::model& m, int variable) {
+  std::string name;
+  for (int si : m.variables[static_cast<std::size_t>(variable)].statements) {
+    const auto& s = m.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample) return "";
+    if (!name.empty() && name != s.dist_name) return "";
+    name = s.dist_name;
+  }
+  return name;
+}
+
+bool finite_support(runtime::graph& g, int variable, std::string& reason) {
+  constexpr double max_values = 1000;
+  double lo = INFINITY, hi = -INFINITY;
+  bool spin = false, ok = true;
+  g.visit_supports(variable, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
+    if (s.kind == stdlib::support_kind::spin) {
+      spin = true;
+    } else if (s.kind != stdlib::support_kind::integer_interval || !std::isfinite(s.upper) || s.upper - s.lower + 1 > max_values) {
+      ok = false;
+    } else {
+      lo = std::min(lo, s.lower);
+      hi = std::max(hi, s.upper);
+    }
+  });
+  if (!ok) {
+    reason = "its support is not a small finite set";
+    return false;
+  }
+  reason = spin ? "finite support {-1, +1}" : "finite support " + std::to_string(static_cast<long long>(lo)) + ".." +
+                                                    std::to_string(static_cast<long long>(hi));
+  return true;
+}
+
+}  // namespace ppl::samplers
