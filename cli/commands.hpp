@@ -23,4 +23,23 @@ struct simulate_options {
 
 int run_simulate(const model_inputs& in, const simulate_options& opt);
 
+struct infer_options {
+  int chains = 4;
+  long warmup = 1000;
+  long draws = 1000;
+  long thin = 1;
+  std::uint64_t seed = 1;
+  std::string init;                    // JSON of initial values
+  std::vector<std::string> monitor;    // names
+  std::vector<std::string> samplers;   // name=kind
+  std::vector<std::string> show;       // list every element of these in the summary
+  std::string output;                  // draws file
+  std::string format = "ppl";          // or "stan"
+  bool quiet = false;
+};
+
+int run_infer(const model_inputs& in, const infer_options& opt);
+int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
+int run_summary(const std::string& draws_path, const std::vector<std::string>& show);
+
 }  // namespace ppl::cli

@@ -32,6 +32,36 @@ int main(int argc, char** argv) {
   simulate->add_option("--seed", sim.seed, "random seed")->capture_default_str();
   simulate->add_option("--output,-o", sim.output, "CSV file to write (default: standard output)");
 
+  ppl::cli::model_inputs infer_in;
+  ppl::cli::infer_options inf;
+  auto* infer = app.add_subcommand("infer", "sample the posterior: samplers chosen by structure, parallel chains, diagnostics");
+  add_model_inputs(infer, infer_in);
+  infer->add_option("--chains", inf.chains, "number of chains (each on its own thread)")->capture_default_str()->check(CLI::Range(1, 256));
+  infer->add_option("--warmup", inf.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
+  infer->add_option("--draws", inf.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
+  infer->add_option("--thin", inf.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
+  infer->add_option("--seed", inf.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
+  infer->add_option("--init", inf.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
+  infer->add_option("--monitor", inf.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
+  infer->add_option("--sampler", inf.samplers, "force a sampler kind: NAME=KIND (ancestral, conjugate, gibbs, slice, rwmh)");
+  infer->add_option("--show", inf.show, "list every element of these arrays in the summary")->delimiter(',');
+  infer->add_option("--output,-o", inf.output, "draws file (CSV), streamed as draws are made");
+  infer->add_option("--format", inf.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
+      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
+  infer->add_flag("--quiet,-q", inf.quiet, "no progress display");
+
+  ppl::cli::model_inputs plan_in;
+  std::vector<std::string> plan_samplers;
+  auto* plan = app.add_subcommand("plan", "show the sampler chosen for every unknown, and why");
+  add_model_inputs(plan, plan_in);
+  plan->add_option("--sampler", plan_samplers, "force a sampler kind: NAME=KIND");
+
+  std::string summary_path;
+  std::vector<std::string> summary_show;
+  auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
+  summary->add_option("DRAWS", summary_path, "a draws file written by ppl infer")->required()->check(CLI::ExistingFile);
+  summary->add_option("--show", summary_show, "list every element of these arrays")->delimiter(',');
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -42,5 +72,8 @@ int main(int argc, char** argv) {
   }
   if (check->parsed()) return ppl::cli::run_check(check_in);
   if (simulate->parsed()) return ppl::cli::run_simulate(sim_in, sim);
+  if (infer->parsed()) return ppl::cli::run_infer(infer_in, inf);
+  if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
+  if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show);
   return 2;
 }

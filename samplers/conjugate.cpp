@@ -12,7 +12,7 @@ namespace {
 using lang::ir::statement;
 
 const std::vector<conjugate_pair>& pairs() {
-  static const std::vector<conjugate_pair> all = {beta_binomial_pair(), dirichlet_categorical_pair(), gamma_poisson_pair(),
+  static const std::vector<conjugate_pair> all = {beta_binomial_pair(), dirichlet_categorical_pair(), gamma_rate_pair(),
                                                   normal_normal_pair()};
   return all;
 }
@@ -104,16 +104,16 @@ class conjugate_factory final : public factory {
 
  private:
   static std::string match(runtime::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
-    std::string prior = prior_name(g.model(), v);
+    std::string prior = prior_name(g.model(), v), why;
     for (const auto& p : pairs()) {
       if (p.prior != prior) continue;
-      std::string why = direct_children(g.model(), v, p.likelihoods, children);
+      why = direct_children(g.model(), v, p.likelihoods, children);
       if (why.empty()) {
         found = &p;
         return {};
       }
-      return "not conjugate: " + why;
     }
+    if (!why.empty()) return "not conjugate: " + why;
     return "no conjugate pair has a " + (prior.empty() ? std::string("mixed") : prior) + " prior";
   }
 };

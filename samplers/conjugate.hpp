@@ -29,7 +29,7 @@ struct conjugate_pair {
 };
 
 conjugate_pair beta_binomial_pair();
-conjugate_pair gamma_poisson_pair();
+conjugate_pair gamma_rate_pair();
 conjugate_pair normal_normal_pair();
 conjugate_pair dirichlet_categorical_pair();
 

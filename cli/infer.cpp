@@ -1,0 +1,143 @@
+// `ppl infer`: run the chains, stream the draws, print the summary; and `ppl plan`.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+#include "cli/session.hpp"
+#include "cli/summary_table.hpp"
+#include "runtime/interrupt.hpp"
+#include "runtime/version.hpp"
+#include "samplers/chain.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+std::map<std::string, std::string> parse_overrides(const std::vector<std::string>& specs) {
+  std::map<std::string, std::string> out;
+  for (const auto& s : specs) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
+      throw std::invalid_argument("--sampler " + s + ": expected NAME=KIND, e.g. --sampler theta=slice");
+    out[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  return out;
+}
+
+// One status line on a terminal: progress per chain, speed and time left.
+class progress_display {
+ public:
+  progress_display(int chains, bool enabled) : done_(static_cast<std::size_t>(chains), 0), enabled_(enabled) {}
+  void update(int chain, long done, long total) {
+    if (!enabled_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_[static_cast<std::size_t>(chain)] = done;
+    long sum = 0;
+    std::string parts;
+    for (std::size_t c = 0; c < done_.size(); ++c) {
+      sum += done_[c];
+      parts += fmt::format(" {}:{:3.0f}%", c + 1, 100.0 * static_cast<double>(done_[c]) / static_cast<double>(total));
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    double rate = static_cast<double>(sum) / std::max(seconds, 1e-9);
+    double left = (static_cast<double>(total) * static_cast<double>(done_.size()) - static_cast<double>(sum)) / std::max(rate, 1e-9);
+    fmt::print(stderr, "\rchains{} | {:.0f} it/s | {:.0f} s left   ", parts, rate, left);
+  }
+  void finish() {
+    if (enabled_) fmt::print(stderr, "\n");
+  }
+
+ private:
+  std::vector<long> done_;
+  bool enabled_;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+std::vector<std::string> metadata(const model_inputs& in, const infer_options& o, const std::vector<samplers::plan_line>& plan) {
+  std::vector<std::string> lines = {fmt::format("ppl {}", runtime::version()), "model: " + in.model_path,
+                                    "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
+  for (const auto& s : in.sets) lines.push_back("set: " + s);
+  lines.push_back(fmt::format("seed: {}", o.seed));
+  lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}", o.chains, o.warmup, o.draws, o.thin));
+  for (const auto& p : plan) lines.push_back("sampler: " + p.variable + " " + p.kind + " (" + p.reason + ")");
+  return lines;
+}
+
+}  // namespace
+
+int run_infer(const model_inputs& in, const infer_options& o) {
+  return guarded([&] {
+    loaded l = load(in);
+    runtime::data_table init;
+    if (!o.init.empty()) init = runtime::read_data_file(o.init);
+    samplers::run_options ro;
+    ro.chains = o.chains;
+    ro.warmup = o.warmup;
+    ro.draws = o.draws;
+    ro.thin = o.thin;
+    ro.seed = o.seed;
+    ro.monitors = o.monitor;
+    ro.overrides = parse_overrides(o.samplers);
+    ro.init = o.init.empty() ? nullptr : &init;
+    progress_display progress(o.chains, !o.quiet && isatty(STDERR_FILENO));
+    ro.progress = [&](int c, long done, long total) { progress.update(c, done, total); };
+    runtime::install_interrupt_handlers();
+    std::unique_ptr<runtime::draws_writer> writer;
+    auto format = o.format == "stan" ? runtime::draws_format::stan : runtime::draws_format::ppl;
+    samplers::run_result r = samplers::run(*l.model, l.data, ro, [&](const std::vector<std::string>& columns, const std::vector<samplers::plan_line>& plan) {
+      std::vector<std::string> names = columns;
+      if (format == runtime::draws_format::stan)
+        for (auto& n : names) {
+          std::replace(n.begin(), n.end(), '[', '.');
+          std::replace(n.begin(), n.end(), ',', '.');
+          n.erase(std::remove(n.begin(), n.end(), ']'), n.end());
+        }
+      writer = std::make_unique<runtime::draws_writer>(o.output, format, o.chains, metadata(in, o, plan), names);
+      return writer.get();
+    });
+    progress.finish();
+    writer.reset();
+    if (!o.quiet)
+      for (const auto& p : r.plan) fmt::print("# {:<24} {:<10} {}\n", p.variable, p.kind, p.reason);
+    if (r.interrupted) {
+      std::string done;
+      for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
+      fmt::print(stderr, "interrupted: {}; every finished draw is kept{}\n", done, o.output.empty() ? "" : " in " + o.output);
+    }
+    bool enough = true;
+    for (std::size_t c = 0; c < r.draws.chains.size(); ++c) enough = enough && r.draws.rows(c) >= 4;
+    if (enough) {
+      auto warnings = print_summary(r.draws, {20, o.show});
+      for (const auto& rep : r.reports[0]) fmt::print("# {}\n", rep);
+      for (const auto& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+    } else {
+      fmt::print(stderr, "too few draws for a summary\n");
+    }
+    return r.interrupted ? 130 : 0;
+  });
+}
+
+int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) {
+  return guarded([&] {
+    loaded l = load(in);
+    for (const auto& p : samplers::describe_plan(*l.model, l.data, parse_overrides(overrides)))
+      fmt::print("{:<28} {:<10} {}\n", p.variable, p.kind, p.reason);
+    return 0;
+  });
+}
+
+int run_summary(const std::string& path, const std::vector<std::string>& show) {
+  return guarded([&] {
+    std::vector<std::string> meta;
+    runtime::draws d = runtime::read_draws(path, meta);
+    for (const auto& m : meta) fmt::print("# {}\n", m);
+    for (const auto& w : print_summary(d, {20, show})) fmt::print(stderr, "warning: {}\n", w);
+    return 0;
+  });
+}
+
+}  // namespace ppl::cli

@@ -1,0 +1,50 @@
+#include "cli/summary_table.hpp"
+
+#include <fmt/core.h>
+#include <algorithm>
+#include <map>
+
+#include "runtime/diagnostics.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+std::string base_name(const std::string& column) { return column.substr(0, column.find('[')); }
+
+}  // namespace
+
+std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o) {
+  std::map<std::string, std::size_t> count, shown;
+  for (const auto& c : d.columns) ++count[base_name(c)];
+  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>6}\n", "name", "mean", "sd", "5%", "50%", "95%",
+             "mcse", "ess_bulk", "ess_tail", "rhat");
+  std::vector<std::string> warnings;
+  std::size_t bad_rhat = 0, low_ess = 0;
+  std::string worst;
+  for (std::size_t c = 0; c < d.columns.size(); ++c) {
+    const std::string& name = d.columns[c];
+    std::string base = base_name(name);
+    bool listed = count[base] <= o.max_rows_per_variable ||
+                  std::find(o.show.begin(), o.show.end(), base) != o.show.end();
+    auto chains = d.column(c);
+    runtime::scalar_summary s = runtime::summarize(chains);
+    if (s.rhat > 1.01) ++bad_rhat, worst = name;
+    if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
+    // Large arrays: the first three elements, then a note on how to see the rest.
+    if (!listed && shown[base]++ >= 3) {
+      if (shown[base] == 4)
+        fmt::print("{:<18} ... {} more elements of {} (list them with --show {}, or read the draws file)\n", "",
+                   count[base] - 3, base, base);
+      continue;
+    }
+    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>6.3f}\n", name, s.mean,
+               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, s.rhat);
+  }
+  if (bad_rhat)
+    warnings.push_back(fmt::format("{} quantities have R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat, worst));
+  if (low_ess) warnings.push_back(fmt::format("{} quantities have a bulk or tail ESS below 400: estimates are imprecise", low_ess));
+  return warnings;
+}
+
+}  // namespace ppl::cli

@@ -1,0 +1,177 @@
+#include "samplers/chain.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "runtime/graph.hpp"
+#include "runtime/interrupt.hpp"
+#include "samplers/factories.hpp"
+
+namespace ppl::samplers {
+
+namespace {
+
+using lang::ir::role;
+
+std::string shape_label(const std::string& name, const runtime::shape& s) {
+  if (s.rank == 0) return name;
+  std::string out = name + "[";
+  for (int d = 0; d < s.rank; ++d) out += (d ? ", 1:" : "1:") + std::to_string(s[d]);
+  return out + "]";
+}
+
+// One chain: its graph, its samplers in dependency order, its random stream.
+struct chain {
+  std::unique_ptr<runtime::graph> graph;
+  std::vector<std::unique_ptr<sampler>> samplers;
+  std::vector<int> sampled;  // the variable of each sampler
+  runtime::rng rng;
+  std::vector<int> monitored;
+};
+
+runtime::rng chain_rng(std::uint64_t seed, int c) {
+  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(c)};
+  return runtime::rng(seq);
+}
+
+void apply_init(runtime::graph& g, const runtime::data_table& init) {
+  const auto& m = g.model();
+  for (const auto& [name, value] : init.values()) {
+    int v = m.find(name);
+    if (v < 0 || m.variables[static_cast<std::size_t>(v)].role != role::unknown)
+      throw std::invalid_argument("--init: `" + name + "` is not an unknown of the model");
+    auto& t = g.values()[static_cast<std::size_t>(v)];
+    if (!(t.shape == value.value.shape))
+      throw std::invalid_argument("--init: `" + name + "` has shape " + value.value.shape.str() + " but the model gives it " + t.shape.str());
+    t.data = value.value.data;
+  }
+  g.update_derived();
+}
+
+int first_statement(const lang::ir::model& m, int v) {
+  const auto& s = m.variables[static_cast<std::size_t>(v)].statements;
+  return s.empty() ? 0 : *std::min_element(s.begin(), s.end());
+}
+
+std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::graph& g, const std::vector<std::string>& names) {
+  std::vector<int> out;
+  if (!names.empty()) {
+    for (const auto& n : names) {
+      int v = m.find(n);
+      if (v < 0) throw std::invalid_argument("--monitor: `" + n + "` is not a variable of the model");
+      out.push_back(v);
+    }
+    return out;
+  }
+  // By default every unknown and derived variable small enough to list (1000 scalars);
+  // larger ones (LDA's z) only on request.
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    auto r = m.variables[v].role;
+    if ((r == role::unknown || r == role::derived) && g.value(static_cast<int>(v)).size() <= 1000) out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, const run_options& o, int index) {
+  c.rng = chain_rng(o.seed, index);
+  c.graph = std::make_unique<runtime::graph>(m, data, c.rng);
+  if (o.init) apply_init(*c.graph, *o.init);
+  auto assignments = plan(*c.graph, o.overrides);
+  std::sort(assignments.begin(), assignments.end(),
+            [&](const assignment& a, const assignment& b) { return first_statement(m, a.variable) < first_statement(m, b.variable); });
+  for (const auto& a : assignments) {
+    c.samplers.push_back(a.chosen->make(*c.graph, a.variable));
+    c.sampled.push_back(a.variable);
+  }
+  c.monitored = monitored_variables(m, *c.graph, o.monitors);
+}
+
+void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, runtime::draws_writer* writer, long& completed) {
+  long total = o.warmup + o.draws * o.thin;
+  std::vector<double> row;
+  auto& storage = out.chains[static_cast<std::size_t>(index)];
+  for (long it = 1; it <= total && !runtime::interrupted(); ++it) {
+    bool warmup = it <= o.warmup;
+    for (auto& s : c.samplers) s->step(c.rng, warmup);
+    c.graph->update_derived();
+    completed = it;
+    if (o.progress && (it % 50 == 0 || it == total)) o.progress(index, it, total);
+    if (warmup || (it - o.warmup) % o.thin != 0) continue;
+    row.assign(1, c.graph->log_density());
+    for (int v : c.monitored) {
+      const auto& d = c.graph->value(v).data;
+      row.insert(row.end(), d.begin(), d.end());
+    }
+    storage.insert(storage.end(), row.begin(), row.end());
+    if (writer) writer->write(index + 1, (it - o.warmup) / o.thin, row.data());
+  }
+}
+
+// Runs fn(c) for every chain on its own thread; rethrows the first failure.
+void on_threads(int chains, const std::function<void(int)>& fn) {
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(chains));
+  std::vector<std::thread> threads;
+  for (int c = 0; c < chains; ++c)
+    threads.emplace_back([&, c] {
+      try {
+        fn(c);
+      } catch (...) {
+        errors[static_cast<std::size_t>(c)] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides) {
+  std::vector<plan_line> out;
+  for (const auto& a : plan(g, overrides)) {
+    const auto& var = g.model().variables[static_cast<std::size_t>(a.variable)];
+    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()), a.reason});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::data_table& data,
+                                     const std::map<std::string, std::string>& overrides) {
+  runtime::rng rng(1);
+  runtime::graph g(m, data, rng);
+  return plan_lines(g, overrides);
+}
+
+run_result run(const lang::ir::model& m, const runtime::data_table& data, const run_options& o,
+               const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
+  std::vector<chain> chains(static_cast<std::size_t>(o.chains));
+  on_threads(o.chains, [&](int c) { build_chain(chains[static_cast<std::size_t>(c)], m, data, o, c); });
+  run_result result;
+  result.plan = plan_lines(*chains[0].graph, o.overrides);
+  result.draws.columns.push_back("lp__");
+  for (int v : chains[0].monitored) {
+    const auto& t = chains[0].graph->value(v);
+    for (runtime::index_t i = 0; i < t.size(); ++i)
+      result.draws.columns.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, t.shape, i));
+  }
+  result.draws.chains.resize(chains.size());
+  result.completed.assign(chains.size(), 0);
+  runtime::draws_writer* writer = open_writer ? open_writer(result.draws.columns, result.plan) : nullptr;
+  on_threads(o.chains, [&](int c) {
+    run_chain(chains[static_cast<std::size_t>(c)], c, o, result.draws, writer, result.completed[static_cast<std::size_t>(c)]);
+  });
+  if (writer) writer->flush();
+  result.interrupted = runtime::interrupted();
+  for (auto& c : chains) {
+    std::vector<std::string> lines;
+    for (std::size_t k = 0; k < c.samplers.size(); ++k) {
+      std::string r = c.samplers[k]->report();
+      if (!r.empty()) lines.push_back(m.variables[static_cast<std::size_t>(c.sampled[k])].name + ": " + r);
+    }
+    result.reports.push_back(lines);
+  }
+  return result;
+}
+
+}  // namespace ppl::samplers

@@ -1,0 +1,32 @@
+// Gamma(shape, rate) prior on a rate r, with children that have r as a rate:
+//   Poisson(r):        shape += y,     rate += 1
+//   Exponential(r):    shape += 1,     rate += y
+//   Gamma(alpha, r):   shape += alpha, rate += y
+// r | children ~ Gamma(shape + sum, rate + sum).
+#include <cmath>
+
+#include "samplers/conjugate.hpp"
+#include "stdlib/gamma_draw.hpp"
+
+namespace ppl::samplers {
+
+conjugate_pair gamma_rate_pair() {
+  return {"gamma_rate",
+          "Gamma",
+          {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1}},
+          2,
+          [](std::string_view dist, runtime::view x, std::span<const runtime::view> args, double* stats) {
+            if (dist == "Poisson") {
+              stats[0] += x[0];
+              stats[1] += 1;
+            } else {
+              stats[0] += dist == "Gamma" ? args[0][0] : 1;
+              stats[1] += x[0];
+            }
+          },
+          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
+            out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
+          }};
+}
+
+}  // namespace ppl::samplers

@@ -1,0 +1,57 @@
+#pragma once
+// Runs inference in-process on a model given as text, for the validation suite.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lang/checker.hpp"
+#include "runtime/diagnostics.hpp"
+#include "samplers/chain.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::testing {
+
+struct posterior {
+  samplers::run_result result;
+
+  std::vector<std::vector<double>> column(const std::string& name) const {
+    const auto& cols = result.draws.columns;
+    auto it = std::find(cols.begin(), cols.end(), name);
+    REQUIRE(it != cols.end());
+    return result.draws.column(static_cast<std::size_t>(it - cols.begin()));
+  }
+  runtime::scalar_summary summary(const std::string& name) const { return runtime::summarize(column(name)); }
+  std::string kind(const std::string& variable) const {
+    for (const auto& p : result.plan)
+      if (p.variable.substr(0, p.variable.find('[')) == variable) return p.kind;
+    return "";
+  }
+};
+
+inline posterior infer(const std::string& text, const std::vector<std::string>& sets, samplers::run_options o) {
+  static std::vector<std::unique_ptr<lang::ir::model>> keep;  // the results refer to nothing, but keep models alive
+  auto m = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));
+  runtime::data_table data;
+  for (const auto& s : sets) runtime::apply_set(data, s);
+  posterior p{samplers::run(*m, data, o, nullptr)};
+  keep.push_back(std::move(m));
+  return p;
+}
+
+// |estimate - exact| within 4 Monte Carlo standard errors.
+inline void check_mean(const posterior& p, const std::string& name, double exact) {
+  auto s = p.summary(name);
+  INFO(name, ": mean ", s.mean, " exact ", exact, " mcse ", s.mcse_mean, " ess ", s.ess_bulk);
+  CHECK(std::fabs(s.mean - exact) < 4 * s.mcse_mean);
+}
+
+// The posterior sd within 4 standard errors of the sd estimate (about sd / sqrt(2 ESS)).
+inline void check_sd(const posterior& p, const std::string& name, double exact) {
+  auto s = p.summary(name);
+  INFO(name, ": sd ", s.sd, " exact ", exact, " ess ", s.ess_bulk);
+  CHECK(std::fabs(s.sd - exact) < 4 * exact / std::sqrt(2 * s.ess_bulk));
+}
+
+}  // namespace ppl::testing

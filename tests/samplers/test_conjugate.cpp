@@ -1,0 +1,61 @@
+// Exact posteriors of conjugate models, within Monte Carlo error (|z| < 4, fixed seeds).
+#include <boost/math/special_functions/beta.hpp>
+
+#include "tests/samplers/inference_fixture.hpp"
+
+using namespace ppl::testing;
+
+namespace {
+
+ppl::samplers::run_options quick(long draws = 2000) {
+  ppl::samplers::run_options o;
+  o.chains = 2;
+  o.warmup = 200;
+  o.draws = draws;
+  o.seed = 11;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("Beta-Binomial: the coin") {
+  auto p = infer("data y: int[N]\np ~ Beta(1, 1)\nfor n in 1:N { y[n] ~ Bernoulli(p) }\n",
+                 {"y=[1,0,1,1,1,0,1,1,0,1,1,1,0,1,1,0,1,1,0,1]"}, quick());
+  CHECK(p.kind("p") == "conjugate");
+  // 14 heads in 20: Beta(15, 7).
+  check_mean(p, "p", 15.0 / 22);
+  check_sd(p, "p", std::sqrt(15.0 * 7 / (22.0 * 22 * 23)));
+}
+
+TEST_CASE("Beta-Binomial with Binomial children across a plate of groups") {
+  auto p = infer("data n: int[G]\ndata y: int[G]\nfor g in 1:G { t[g] ~ Beta(2, 2) }\nfor g in 1:G { y[g] ~ Binomial(n[g], t[g]) }\n",
+                 {"n=[10,20,5]", "y=[3,15,5]"}, quick());
+  CHECK(p.kind("t") == "conjugate");
+  check_mean(p, "t[1]", 5.0 / 14);
+  check_mean(p, "t[2]", 17.0 / 24);
+  check_mean(p, "t[3]", 7.0 / 9);
+}
+
+TEST_CASE("Gamma-Poisson") {
+  auto p = infer("data y: int[N]\nlambda ~ Gamma(2, 0.5)\nfor n in 1:N { y[n] ~ Poisson(lambda) }\n", {"y=[3,5,2,4,6,1]"}, quick());
+  CHECK(p.kind("lambda") == "conjugate");
+  // Gamma(2 + 21, 0.5 + 6)
+  check_mean(p, "lambda", 23 / 6.5);
+  check_sd(p, "lambda", std::sqrt(23) / 6.5);
+}
+
+TEST_CASE("Normal mean with known variance") {
+  auto p = infer("data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ Normal(mu, 0.5) }\n", {"y=[0.3,0.9,1.4,0.2]"}, quick());
+  CHECK(p.kind("mu") == "conjugate");
+  double precision = 1 / 4.0 + 4 / 0.25, mean = (1 / 4.0 + 2.8 / 0.25) / precision;
+  check_mean(p, "mu", mean);
+  check_sd(p, "mu", 1 / std::sqrt(precision));
+}
+
+TEST_CASE("Dirichlet-Multinomial") {
+  auto p = infer("data x: int[3]\ntheta ~ Dirichlet([1.0, 2.0, 3.0])\nx ~ Multinomial(sum(x), theta)\n", {"x=[4,0,6]"}, quick());
+  CHECK(p.kind("theta") == "conjugate");
+  check_mean(p, "theta[1]", 5.0 / 16);
+  check_mean(p, "theta[2]", 2.0 / 16);
+  check_mean(p, "theta[3]", 9.0 / 16);
+}

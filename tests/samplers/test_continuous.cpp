@@ -1,0 +1,103 @@
+// Non-conjugate continuous models: slice and rwmh against quadrature, a Normal-Gamma
+// model against its Student-t marginal, and reproducibility.
+#include <boost/math/distributions/normal.hpp>
+
+#include "tests/samplers/inference_fixture.hpp"
+
+using namespace ppl::testing;
+
+namespace {
+
+const char* logistic = R"(
+data x: real[N]
+data y: int[N]
+a ~ Normal(0, 2)
+b ~ Normal(0, 2)
+for n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }
+)";
+const std::vector<std::string> logistic_data = {"x=[-2,-1.5,-1,-0.5,0,0.5,1,1.5,2,2.5]", "y=[0,0,1,0,0,1,1,0,1,1]"};
+
+// Posterior means of a and b by quadrature on a fine grid.
+std::pair<double, double> logistic_reference() {
+  double xs[] = {-2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5};
+  int ys[] = {0, 0, 1, 0, 0, 1, 1, 0, 1, 1};
+  double total = 0, ma = 0, mb = 0;
+  for (int i = 0; i < 600; ++i)
+    for (int j = 0; j < 600; ++j) {
+      double a = -6 + 12 * (i + 0.5) / 600, b = -4 + 12 * (j + 0.5) / 600;
+      double lp = -a * a / 8 - b * b / 8;
+      for (int n = 0; n < 10; ++n) {
+        double eta = a + b * xs[n];
+        lp += ys[n] ? -std::log1p(std::exp(-eta)) : -std::log1p(std::exp(eta));
+      }
+      double w = std::exp(lp);
+      total += w, ma += w * a, mb += w * b;
+    }
+  return {ma / total, mb / total};
+}
+
+ppl::samplers::run_options options(long draws, std::uint64_t seed) {
+  ppl::samplers::run_options o;
+  o.chains = 2;
+  o.warmup = 500;
+  o.draws = draws;
+  o.seed = seed;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("logistic regression: slice against quadrature") {
+  auto [ea, eb] = logistic_reference();
+  auto p = infer(logistic, logistic_data, options(2000, 3));
+  CHECK(p.kind("a") == "slice");
+  check_mean(p, "a", ea);
+  check_mean(p, "b", eb);
+}
+
+TEST_CASE("logistic regression: rwmh against quadrature") {
+  auto [ea, eb] = logistic_reference();
+  auto o = options(6000, 4);
+  o.overrides = {{"a", "rwmh"}, {"b", "rwmh"}};
+  auto p = infer(logistic, logistic_data, o);
+  CHECK(p.kind("a") == "rwmh");
+  check_mean(p, "a", ea);
+  check_mean(p, "b", eb);
+}
+
+TEST_CASE("Normal-Gamma: unknown mean and precision; the mean's marginal is Student-t") {
+  // mu | tau ~ Normal(0, 1 / sqrt(k0 tau)), tau ~ Gamma(a0, b0); data y.
+  auto p = infer("data y: real[N]\ntau ~ Gamma(3, 2)\nmu ~ Normal(0, 1 / sqrt(tau))\nfor n in 1:N { y[n] ~ Normal(mu, 1 / sqrt(tau)) }\n",
+                 {"y=[1.2,0.7,2.1,1.5,0.9]"}, options(4000, 9));
+  // Posterior: k = 1 + 5, m = sum(y) / 6, a = 3 + 5/2, b = 2 + (sum y^2 - 6 m^2) / 2.
+  double sum = 6.4, sum2 = 1.44 + 0.49 + 4.41 + 2.25 + 0.81, m = sum / 6;
+  double a = 5.5, b = 2 + 0.5 * (sum2 - 6 * m * m);
+  check_mean(p, "mu", m);
+  check_mean(p, "tau", a / b);
+  // The marginal of mu is Student-t with 2a degrees of freedom and scale sqrt(b / (a k)).
+  double scale = std::sqrt(b / (a * 6)), nu = 2 * a;
+  check_sd(p, "mu", scale * std::sqrt(nu / (nu - 2)));
+}
+
+TEST_CASE("a hierarchical Gamma-Poisson model") {
+  auto p = infer("data y: int[J]\nbeta ~ Gamma(1, 1)\nfor j in 1:J { lambda[j] ~ Gamma(2, beta) }\nfor j in 1:J { y[j] ~ Poisson(lambda[j]) }\n",
+                 {"y=[3,7,1,4]"}, options(4000, 21));
+  CHECK(p.kind("lambda") == "conjugate");
+  // E[lambda_j | y] = E[(2 + y_j) / (1 + beta) | y]; check through the draws of beta.
+  auto beta = p.column("beta");
+  auto expected = beta;
+  for (auto& c : expected)
+    for (double& x : c) x = (2 + 7.0) / (1 + x);
+  check_mean(p, "lambda[2]", ppl::runtime::summarize(expected).mean);
+}
+
+TEST_CASE("the same seed gives the same draws") {
+  auto o = options(50, 77);
+  auto p1 = infer(logistic, logistic_data, o);
+  auto p2 = infer(logistic, logistic_data, o);
+  CHECK(p1.result.draws.chains == p2.result.draws.chains);
+  o.chains = 1;
+  auto p3 = infer(logistic, logistic_data, o);  // chain 1 does not depend on how many run
+  CHECK(p3.result.draws.chains[0] == p1.result.draws.chains[0]);
+  CHECK(p1.result.draws.chains[0] != p1.result.draws.chains[1]);
+}

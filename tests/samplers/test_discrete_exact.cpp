@@ -1,0 +1,65 @@
+// Gibbs by enumeration against exact enumeration: the mark network of the MCMC notes.
+#include "tests/samplers/inference_fixture.hpp"
+
+using namespace ppl::testing;
+
+namespace {
+
+const char* mark_model = R"(
+data p_stu: real[3]
+data kw_given_stu: real[3, 3]
+data p_mot: real
+data mark_given: real[3, 2, 4]
+data mrk: int
+stu ~ Categorical(p_stu)
+pkw ~ Categorical(kw_given_stu[stu])
+mot ~ Bernoulli(p_mot)
+mrk ~ Categorical(mark_given[pkw, mot + 1])
+)";
+
+const std::vector<std::string> mark_data = {
+    "p_stu=[0.3,0.5,0.2]", "kw_given_stu=[[0.6,0.3,0.1],[0.2,0.6,0.2],[0.1,0.3,0.6]]", "p_mot=0.6",
+    "mark_given=[[[0.5,0.3,0.15,0.05],[0.3,0.4,0.2,0.1]],[[0.2,0.4,0.3,0.1],[0.1,0.3,0.4,0.2]],[[0.1,0.2,0.4,0.3],[0.05,0.15,0.3,0.5]]]",
+    "mrk=4"};
+
+// An indicator series from a column, per chain.
+std::vector<std::vector<double>> indicator(const std::vector<std::vector<double>>& chains, double value) {
+  auto out = chains;
+  for (auto& c : out)
+    for (double& x : c) x = x == value ? 1 : 0;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the mark network: P(stu, pkw, mot | mrk = 4) against exact enumeration") {
+  double p_stu[3] = {0.3, 0.5, 0.2}, kw[3][3] = {{0.6, 0.3, 0.1}, {0.2, 0.6, 0.2}, {0.1, 0.3, 0.6}};
+  double mark4[3][2] = {{0.05, 0.1}, {0.1, 0.2}, {0.3, 0.5}};
+  double joint[3][3][2], total = 0;
+  for (int s = 0; s < 3; ++s)
+    for (int k = 0; k < 3; ++k)
+      for (int m = 0; m < 2; ++m) total += joint[s][k][m] = p_stu[s] * kw[s][k] * (m ? 0.6 : 0.4) * mark4[k][m];
+  ppl::samplers::run_options o;
+  o.chains = 2;
+  o.warmup = 200;
+  o.draws = 5000;
+  o.seed = 5;
+  auto p = infer(mark_model, mark_data, o);
+  CHECK(p.kind("stu") == "gibbs");
+  CHECK(p.kind("pkw") == "gibbs");
+  CHECK(p.kind("mot") == "gibbs");
+  for (int v = 1; v <= 3; ++v) {
+    double exact_stu = 0, exact_pkw = 0;
+    for (int a = 0; a < 3; ++a)
+      for (int m = 0; m < 2; ++m) exact_stu += joint[v - 1][a][m] / total, exact_pkw += joint[a][v - 1][m] / total;
+    for (auto [name, exact] : {std::pair{"stu", exact_stu}, std::pair{"pkw", exact_pkw}}) {
+      auto s = ppl::runtime::summarize(indicator(p.column(name), v));
+      INFO(name, " = ", v, ": ", s.mean, " exact ", exact, " mcse ", s.mcse_mean);
+      CHECK(std::fabs(s.mean - exact) < 4 * s.mcse_mean);
+    }
+  }
+  double exact_mot = 0;
+  for (int s = 0; s < 3; ++s)
+    for (int k = 0; k < 3; ++k) exact_mot += joint[s][k][1] / total;
+  check_mean(p, "mot", exact_mot);
+}
