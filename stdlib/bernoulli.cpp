@@ -15,15 +15,20 @@ class bernoulli final : public scalar_distribution {
   std::string_view name() const override { return "Bernoulli"; }
   std::span<const param_spec> params() const override { return bernoulli_params; }
   scalar_kind value_kind() const override { return scalar_kind::integer; }
+
   void check(std::span<const view> p) const override { check_probability(name(), "probability p", p[0][0]); }
+
   support value_support(std::span<const view>) const override { return {support_kind::integer_interval, 0, 1}; }
+
+  // No constants to drop: the mass is p or 1 - p.
   double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
-    double q = p[0][0];
-    if (x[0] != 0 && x[0] != 1) return -INFINITY;
-    bool one = x[0] == 1;
+    const double q = p[0][0], k = x[0];
+    if (k != 0 && k != 1) return -INFINITY;
+    const bool one = k == 1;
     if (g && g->params[0]) g->params[0][0] += one ? 1 / q : -1 / (1 - q);
     return one ? std::log(q) : std::log1p(-q);
   }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::bernoulli_distribution<double>(p[0][0])(rng) ? 1.0 : 0.0;
   }

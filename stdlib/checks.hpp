@@ -56,6 +56,12 @@ inline void add_location_scale_gradient(const gradient_out* g, double z, double 
   if (g->params[sigma_slot]) g->params[sigma_slot][0] += -1 / sigma - dz * z / sigma;
 }
 
+// Zero allowed: a Poisson rate of 0 is the point mass at 0, which a model reaches with
+// rates such as `exposure * mu` when an exposure is 0.
+inline void check_non_negative(std::string_view dist, std::string_view what, double x) {
+  if (!(x >= 0) || std::isinf(x)) parameter_fail(dist, what, x, "non-negative and finite");
+}
+
 // Base for distributions of one real or integer scalar.
 class scalar_distribution : public distribution {
  public:

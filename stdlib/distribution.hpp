@@ -5,7 +5,9 @@
 // Conventions, after Stan Math's `*_lpdf`: `check` throws `parameter_error` whose message
 // names the distribution and the argument ("Normal: scale sigma is -1; it must be
 // positive"); `log_density` assumes valid parameters, returns -inf for a value outside the
-// support, adds normalising constants only when asked, and accumulates (+=) partial
+// support, adds normalising constants only when asked (with_constants = false may drop
+// terms that depend on the value alone, such as -lgamma(k + 1) of a Poisson count, so it is
+// only for values that are data; the graph and the samplers pass true), and accumulates (+=) partial
 // derivatives only into the non-null slots of `gradient_out`.
 #include <array>
 #include <limits>

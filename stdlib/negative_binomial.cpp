@@ -1,10 +1,12 @@
-// NegativeBinomial(alpha, beta): a Gamma(alpha, rate beta) mixture of Poissons, mean
-// alpha / beta (Stan's neg_binomial).
+// NegativeBinomial(alpha, beta): Stan's neg_binomial, the Poisson whose rate is drawn from
+// Gamma(shape alpha, rate beta); mean alpha / beta, variance alpha / beta^2 (beta + 1).
+//   log p(k) = log Gamma(k + alpha) - log Gamma(alpha) - log k!
+//              + alpha log(beta / (1 + beta)) - k log(1 + beta)
 #include <boost/math/special_functions/digamma.hpp>
-#include "stdlib/gamma_draw.hpp"
 #include <boost/random/poisson_distribution.hpp>
 
 #include "stdlib/checks.hpp"
+#include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
 
 namespace ppl::stdlib {
@@ -18,25 +20,30 @@ class negative_binomial final : public scalar_distribution {
   std::string_view name() const override { return "NegativeBinomial"; }
   std::span<const param_spec> params() const override { return negative_binomial_params; }
   scalar_kind value_kind() const override { return scalar_kind::integer; }
+
   void check(std::span<const view> p) const override {
     check_positive(name(), "shape alpha", p[0][0]);
     check_positive(name(), "inverse scale beta", p[1][0]);
   }
+
   support value_support(std::span<const view>) const override { return {support_kind::integer_interval, 0}; }
+
   double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
-    double a = p[0][0], b = p[1][0], k = x[0];
-    if (k < 0 || k != std::floor(k) || std::isinf(k)) return -INFINITY;
-    double lp = std::lgamma(k + a) - std::lgamma(a) + a * std::log(b) - (a + k) * std::log1p(b);
+    const double a = p[0][0], b = p[1][0], k = x[0];
+    if (!(k >= 0) || k != std::floor(k) || std::isinf(k)) return -INFINITY;
+    const double log_odds = std::log(b) - std::log1p(b);  // log(beta / (1 + beta))
+    double lp = std::lgamma(k + a) - std::lgamma(a) + a * log_odds - k * std::log1p(b);
+    // -log k! depends on the value only: a constant when the count is data.
     if (with_constants) lp -= std::lgamma(k + 1);
-    if (g) {
-      using boost::math::digamma;
-      if (g->params[0]) g->params[0][0] += digamma(k + a) - digamma(a) + std::log(b) - std::log1p(b);
-      if (g->params[1]) g->params[1][0] += a / b - (a + k) / (1 + b);
-    }
+    if (g && g->params[0]) g->params[0][0] += boost::math::digamma(k + a) - boost::math::digamma(a) + log_odds;
+    if (g && g->params[1]) g->params[1][0] += a / b - (a + k) / (1 + b);
     return lp;
   }
+
+  // The mixture itself: a Gamma(alpha, beta) rate, then a Poisson count at that rate.
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    double rate = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
+    const double rate = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
+    // A tiny shape can give a rate that underflows to 0; its count is 0.
     out[0] = rate > 0 ? static_cast<double>(boost::random::poisson_distribution<long long, double>(rate)(rng)) : 0.0;
   }
 };

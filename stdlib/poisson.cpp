@@ -1,4 +1,4 @@
-// Poisson(lambda): counts with mean lambda.
+// Poisson(lambda): counts with mean lambda. A rate of 0 is allowed (the point mass at 0).
 #include <boost/random/poisson_distribution.hpp>
 
 #include "stdlib/checks.hpp"
@@ -15,18 +15,30 @@ class poisson final : public scalar_distribution {
   std::string_view name() const override { return "Poisson"; }
   std::span<const param_spec> params() const override { return poisson_params; }
   scalar_kind value_kind() const override { return scalar_kind::integer; }
-  void check(std::span<const view> p) const override { check_positive(name(), "rate lambda", p[0][0]); }
+
+  void check(std::span<const view> p) const override { check_non_negative(name(), "rate lambda", p[0][0]); }
+
   support value_support(std::span<const view>) const override { return {support_kind::integer_interval, 0}; }
+
   double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
-    double lambda = p[0][0], k = x[0];
-    if (k < 0 || k != std::floor(k) || std::isinf(k)) return -INFINITY;
-    double lp = k * std::log(lambda) - lambda;
+    const double lambda = p[0][0], k = x[0];
+    if (!(k >= 0) || k != std::floor(k) || std::isinf(k)) return -INFINITY;
+    // k log lambda is left out at k = 0 so that lambda = 0 gives log 1, not NaN.
+    double lp = (k > 0 ? k * std::log(lambda) : 0) - lambda;
+    // -log k! depends on the value only: a constant when the count is data.
     if (with_constants) lp -= std::lgamma(k + 1);
-    if (g && g->params[0]) g->params[0][0] += k / lambda - 1;
+    if (g && g->params[0]) g->params[0][0] += (k > 0 ? k / lambda : 0) - 1;
     return lp;
   }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    out[0] = static_cast<double>(boost::random::poisson_distribution<long long, double>(p[0][0])(rng));
+    const double lambda = p[0][0];
+    // Boost.Random requires a positive mean.
+    if (!(lambda > 0)) {
+      out[0] = 0;
+      return;
+    }
+    out[0] = static_cast<double>(boost::random::poisson_distribution<long long, double>(lambda)(rng));
   }
 };
 

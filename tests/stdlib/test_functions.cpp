@@ -1,124 +1,183 @@
-// Built-in functions and operators: types, values, shape errors, and every backward()
-// against central finite differences.
-#include <doctest/doctest.h>
-
+// Built-in functions and operators: values (including broadcasting and numerically hard
+// inputs), result types and their error messages, and run-time shape errors. Gradients
+// are in test_function_gradients.cpp.
 #include <cmath>
+#include <numbers>
+#include <set>
 
-#include "stdlib/registry.hpp"
-#include "tests/stdlib/distribution_checks.hpp"
+#include "tests/stdlib/function_checks.hpp"
 
 using namespace ppl::testing;
-using ppl::stdlib::scalar_kind;
 using ppl::stdlib::type_sig;
 
 namespace {
 
-const ppl::stdlib::function& fn(const char* name) {
-  const auto* f = ppl::stdlib::library().find_function(name);
-  REQUIRE(f != nullptr);
-  return *f;
-}
+struct value_case {
+  std::string name;
+  std::vector<tensor> args;
+  tensor expected;
+};
 
-tensor call_fn(const char* name, const std::vector<tensor>& args) {
-  auto v = views(args);
-  tensor out(fn(name).result_shape(v));
-  fn(name).eval(v, out.data.data());
-  return out;
-}
+const double e = std::numbers::e;
 
-// Checks backward() for the scalar sum(w .* f(args)) with fixed weights w.
-void check_backward(const char* name, std::vector<tensor> args) {
-  const auto& f = fn(name);
-  tensor out = call_fn(name, args);
-  std::vector<double> w(out.data.size());
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = 0.5 + 0.25 * static_cast<double>(i);
-  auto objective = [&] {
-    tensor o = call_fn(name, args);
-    double s = 0;
-    for (std::size_t i = 0; i < w.size(); ++i) s += w[i] * o.data[i];
-    return s;
+std::vector<value_case> math_cases() {
+  return {
+      {"exp", {scalar(0)}, scalar(1)},
+      {"exp", {mat(2, 2, {0, 1, -1, 2})}, mat(2, 2, {1, e, 1 / e, e * e})},
+      {"log", {vec({1, e})}, vec({0, 1})},
+      {"log", {scalar(0)}, scalar(-INFINITY)},
+      {"log1p", {scalar(1e-12)}, scalar(1e-12)},
+      {"expm1", {scalar(1e-12)}, scalar(1e-12)},
+      {"sqrt", {vec({4, 2.25})}, vec({2, 1.5})},
+      {"abs", {vec({-3, 0, 2.5})}, vec({3, 0, 2.5})},
+      {"inv_logit", {vec({0, -800, 800, std::log(3.0)})}, vec({0.5, 0, 1, 0.75})},
+      {"logit", {vec({0.5, 0.25})}, vec({0, std::log(1.0 / 3)})},
+      {"tanh", {scalar(0.5)}, scalar(std::tanh(0.5))},
+      {"softplus", {vec({0, 800, -800, 2})}, vec({std::log(2.0), 800, 0, std::log1p(std::exp(2.0))})},
+      {"softplus", {scalar(-40)}, scalar(std::exp(-40.0))},  // not rounded to 0
+      {"pow", {scalar(2), scalar(10)}, scalar(1024)},
+      {"pow", {vec({1, 2, 3}), scalar(2)}, vec({1, 4, 9})},
+      {"pow", {scalar(2), vec({0, 3})}, vec({1, 8})},
+      {"^", {scalar(2), scalar(-1)}, scalar(0.5)},
+      {"^", {mat(1, 2, {3, 4}), mat(1, 2, {2, 0.5})}, mat(1, 2, {9, 2})},
   };
-  std::vector<std::vector<double>> grads;
-  std::vector<double*> slots;
-  for (auto& a : args) grads.emplace_back(a.data.size(), 0.0);
-  for (auto& g : grads) slots.push_back(g.data());
-  f.backward(views(args), out.as_view(), w.data(), slots);
-  for (std::size_t i = 0; i < args.size(); ++i)
-    for (std::size_t k = 0; k < args[i].data.size(); ++k) {
-      double& x = args[i].data[k];
-      double h = 1e-6 * std::max(1.0, std::fabs(x)), saved = x;
-      x = saved + h;
-      double up = objective();
-      x = saved - h;
-      double down = objective();
-      x = saved;
-      INFO(name, ": argument ", i, " element ", k);
-      CHECK(grads[i][k] == doctest::Approx((up - down) / (2 * h)).epsilon(1e-5));
+}
+
+std::vector<value_case> reduction_cases() {
+  return {
+      {"sum", {vec({1, 2, 3.5})}, scalar(6.5)},
+      {"sum", {mat(2, 2, {1, 2, 3, 4})}, scalar(10)},
+      {"sum", {vec({})}, scalar(0)},
+      {"mean", {vec({1, 2, 6})}, scalar(3)},
+      {"sd", {vec({2, 4, 4, 4, 5, 5, 7, 9})}, scalar(std::sqrt(32.0 / 7))},  // n - 1 denominator
+      {"log_sum_exp", {vec({1000, 1000})}, scalar(1000 + std::log(2.0))},
+      {"log_sum_exp", {vec({0, std::log(3.0)})}, scalar(std::log(4.0))},
+      {"log_sum_exp", {vec({-INFINITY, -INFINITY})}, scalar(-INFINITY)},
+      {"log_sum_exp", {mat(1, 2, {0, 0})}, scalar(std::log(2.0))},
+      {"max", {vec({3, -1, 7, 2})}, scalar(7)},
+      {"max", {mat(2, 2, {3, -1, 7, 2})}, scalar(7)},
+      {"max", {scalar(2), scalar(5)}, scalar(5)},
+      {"min", {vec({3, -1, 7, 2})}, scalar(-1)},
+      {"min", {scalar(2), scalar(5)}, scalar(2)},
+      {"softmax", {vec({1, 2, 3})}, vec({1 / (1 + e + e * e), e / (1 + e + e * e), e * e / (1 + e + e * e)})},
+      {"softmax", {vec({1000, 1000})}, vec({0.5, 0.5})},
+  };
+}
+
+std::vector<value_case> shape_cases() {
+  return {
+      {"dot", {vec({1, 2, 3}), vec({4, 5, 6})}, scalar(32)},
+      {"transpose", {mat(2, 3, {1, 2, 3, 4, 5, 6})}, mat(3, 2, {1, 4, 2, 5, 3, 6})},
+      {"'", {mat(2, 3, {1, 2, 3, 4, 5, 6})}, mat(3, 2, {1, 4, 2, 5, 3, 6})},
+      {"rep", {scalar(1.5), scalar(3)}, vec({1.5, 1.5, 1.5})},
+      {"rep", {scalar(2), scalar(0)}, vec({})},
+      {"length", {mat(2, 3, std::vector<double>(6, 0.0))}, scalar(6)},
+      {"length", {vec({1, 2, 3})}, scalar(3)},
+      {"length", {scalar(4)}, scalar(1)},
+      {"*", {scalar(2), vec({1, -2})}, vec({2, -4})},
+      {"*", {mat(1, 2, {1, -2}), scalar(3)}, mat(1, 2, {3, -6})},
+      {"*", {mat(2, 2, {1, 2, 3, 4}), vec({1, 1})}, vec({3, 7})},
+      {"*", {vec({1, 1}), mat(2, 3, {1, 2, 3, 4, 5, 6})}, vec({5, 7, 9})},  // v' M
+      {"*", {mat(2, 3, {1, 2, 3, 4, 5, 6}), mat(3, 1, {1, 0, -1})}, mat(2, 1, {-2, -2})},
+  };
+}
+
+std::vector<value_case> operator_cases() {
+  return {
+      {"+", {scalar(2), scalar(3)}, scalar(5)},
+      {"+", {vec({1, 2}), vec({10, 20})}, vec({11, 22})},
+      {"+", {scalar(1), mat(1, 2, {1, 2})}, mat(1, 2, {2, 3})},
+      {"-", {vec({1, 2}), scalar(1)}, vec({0, 1})},
+      {"-", {scalar(1), vec({1, 2})}, vec({0, -1})},
+      {".*", {vec({1, 2}), vec({3, 4})}, vec({3, 8})},
+      {"./", {vec({1, 2}), vec({4, 4})}, vec({0.25, 0.5})},
+      {"/", {scalar(1), scalar(2)}, scalar(0.5)},  // two integers: real division
+      {"/", {vec({1, 2}), scalar(4)}, vec({0.25, 0.5})},
+      {"%", {scalar(7), scalar(3)}, scalar(1)},
+      {"%", {vec({4, 1, 0, -1}), scalar(4)}, vec({0, 1, 0, 3})},  // i % L + 1 wraps to 1..L
+      {"==", {vec({1, 2, 3}), scalar(2)}, vec({0, 1, 0})},
+      {"!=", {vec({1, 2, 3}), scalar(2)}, vec({1, 0, 1})},
+      {"<", {vec({1, 2, 3}), scalar(2)}, vec({1, 0, 0})},
+      {"<=", {vec({1, 2, 3}), scalar(2)}, vec({1, 1, 0})},
+      {">", {vec({1, 2, 3}), scalar(2)}, vec({0, 0, 1})},
+      {">=", {scalar(2), vec({1, 2, 3})}, vec({1, 1, 0})},
+      {"&&", {vec({0, 0, 1, 2}), vec({0, 1, 0, 3})}, vec({0, 0, 0, 1})},
+      {"||", {vec({0, 0, 1, 2}), vec({0, 1, 0, 3})}, vec({0, 1, 1, 1})},
+      {"neg", {mat(1, 2, {1, -2})}, mat(1, 2, {-1, 2})},
+      {"!", {vec({0, 2, -1})}, vec({1, 0, 0})},
+  };
+}
+
+void check_values(const std::vector<value_case>& cases, std::set<std::string>& seen) {
+  for (const auto& c : cases) {
+    INFO(c.name, " case with first argument of shape ", c.args[0].shape.str());
+    seen.insert(c.name);
+    const tensor out = call(c.name, c.args);
+    REQUIRE(out.shape == c.expected.shape);
+    for (std::size_t i = 0; i < out.data.size(); ++i) {
+      if (std::isinf(c.expected.data[i]))
+        CHECK(out.data[i] == c.expected.data[i]);
+      else
+        CHECK(out.data[i] == doctest::Approx(c.expected.data[i]).epsilon(1e-12));
     }
+  }
 }
 
 }  // namespace
 
-TEST_CASE("result types") {
-  type_sig i0{scalar_kind::integer, 0}, r0{scalar_kind::real, 0}, r1{scalar_kind::real, 1}, r2{scalar_kind::real, 2};
-  auto type = [](const char* name, std::vector<type_sig> args) { return fn(name).result_type(args); };
-  CHECK(std::get<type_sig>(type("+", {i0, i0})) == i0);
-  CHECK(std::get<type_sig>(type("+", {i0, r1})) == r1);
-  CHECK(std::get<type_sig>(type("/", {i0, i0})) == r0);
-  CHECK(std::get<type_sig>(type("*", {r2, r1})) == r1);
-  CHECK(std::get<type_sig>(type("*", {r2, r2})) == r2);
-  CHECK(std::get<type_sig>(type("sum", {type_sig{scalar_kind::integer, 1}})) == i0);
-  CHECK(std::get<type_sig>(type("exp", {r2})) == r2);
-  CHECK(std::get<type_sig>(type("<", {r0, r0})) == i0);
-  CHECK(std::get<std::string>(type("*", {r1, r1})).find("use dot(u, v)") != std::string::npos);
-  CHECK(std::get<std::string>(type("dot", {r2, r1})) == "dot expects two vectors, got real[,] and real[]");
-  CHECK(std::get<std::string>(type("%", {r0, i0})).find("needs integers") != std::string::npos);
-  CHECK(std::get<std::string>(type("+", {r1, r2})).find("same shape") != std::string::npos);
-}
-
-TEST_CASE("values") {
-  CHECK(call_fn("log_sum_exp", {vec({1000.0, 1000.0})}).data[0] == doctest::Approx(1000 + std::log(2.0)));
-  CHECK(call_fn("softplus", {scalar(800)}).data[0] == doctest::Approx(800));
-  CHECK(call_fn("inv_logit", {scalar(-800)}).data[0] == 0);
-  CHECK(call_fn("softmax", {vec({1000.0, 1000.0})}).data[1] == doctest::Approx(0.5));
-  CHECK(call_fn("sd", {vec({2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0})}).data[0] == doctest::Approx(std::sqrt(32.0 / 7)));
-  CHECK(call_fn("max", {scalar(2), scalar(5)}).data[0] == 5);
-  CHECK(call_fn("min", {vec({3.0, -1.0, 2.0})}).data[0] == -1);
-  CHECK(call_fn("rep", {scalar(1.5), scalar(3)}).data == std::vector<double>{1.5, 1.5, 1.5});
-  CHECK(call_fn("length", {mat(2, 3, std::vector<double>(6, 0.0))}).data[0] == 6);
-  CHECK(call_fn("%", {scalar(7), scalar(3)}).data[0] == 1);
-  CHECK(call_fn("'", {mat(2, 3, {1, 2, 3, 4, 5, 6})}).data == std::vector<double>{1, 4, 2, 5, 3, 6});
-  CHECK(call_fn("*", {mat(2, 2, {1, 2, 3, 4}), vec({1.0, 1.0})}).data == std::vector<double>{3, 7});
-}
-
-TEST_CASE("run-time shape errors") {
-  CHECK_THROWS_WITH_AS(call_fn("dot", {vec({1.0, 2.0}), vec({1.0, 2.0, 3.0})}), "dot: arguments have sizes 2 and 3", ppl::stdlib::argument_error);
-  CHECK_THROWS_AS(call_fn("*", {mat(2, 3, std::vector<double>(6, 1.0)), vec({1.0, 2.0})}), ppl::stdlib::argument_error);
-  CHECK_THROWS_AS(call_fn("+", {vec({1.0}), vec({1.0, 2.0})}), ppl::stdlib::argument_error);
-  CHECK_THROWS_AS(call_fn("sd", {vec({1.0})}), ppl::stdlib::argument_error);
-  CHECK_THROWS_AS(call_fn("rep", {scalar(1), scalar(-1)}), ppl::stdlib::argument_error);
-}
-
-TEST_CASE("every differentiable function's backward matches finite differences") {
-  for (const char* unary : {"exp", "log", "log1p", "expm1", "sqrt", "abs", "inv_logit", "logit", "tanh", "softplus", "neg"})
-    check_backward(unary, {vec({0.3, 0.7})});
-  for (const char* binary : {"+", "-", ".*", "./", "/", "^", "pow"}) {
-    check_backward(binary, {vec({0.4, 1.3}), vec({1.7, 0.6})});
-    check_backward(binary, {scalar(0.8), vec({1.7, 0.6})});
+TEST_CASE("every built-in's values, on a table of cases covering them all") {
+  std::set<std::string> seen;
+  check_values(math_cases(), seen);
+  check_values(reduction_cases(), seen);
+  check_values(shape_cases(), seen);
+  check_values(operator_cases(), seen);
+  for (const auto& name : ppl::stdlib::library().function_names()) {
+    INFO("no value case for ", name);
+    CHECK(seen.count(name) == 1);
   }
-  check_backward("sum", {vec({0.4, 1.3, -2.0})});
-  check_backward("mean", {vec({0.4, 1.3, -2.0})});
-  check_backward("sd", {vec({0.4, 1.3, -2.0})});
-  check_backward("log_sum_exp", {vec({0.4, 1.3, -2.0})});
-  check_backward("softmax", {vec({0.4, 1.3, -2.0})});
-  check_backward("dot", {vec({0.4, 1.3}), vec({-2.0, 0.5})});
-  check_backward("rep", {scalar(0.7), scalar(3)});
-  check_backward("transpose", {mat(2, 3, {1, 2, 3, 4, 5, 6})});
-  check_backward("'", {mat(2, 3, {1, 2, 3, 4, 5, 6})});
-  check_backward("*", {mat(2, 3, {1, 2, 3, 4, 5, 6}), vec({0.5, -1.0, 2.0})});
-  check_backward("*", {vec({0.5, -1.0}), mat(2, 3, {1, 2, 3, 4, 5, 6})});
-  check_backward("*", {mat(2, 3, {1, 2, 3, 4, 5, 6}), mat(3, 2, {0.1, 0.2, 0.3, 0.4, 0.5, 0.6})});
-  check_backward("*", {scalar(1.5), vec({0.5, -1.0})});
-  check_backward("max", {vec({0.5, -1.0, 2.0})});
-  check_backward("min", {scalar(0.5), scalar(-1.0)});
+}
+
+TEST_CASE("the required built-ins are registered, and only comparisons, logic, % and max/min are not differentiable") {
+  const std::set<std::string> not_differentiable = {"!",  "!=", "%",  "&&", "<",   "<=",
+                                                    "==", ">",  ">=", "||", "max", "min"};
+  const std::vector<std::string> required = {
+      "exp", "log", "log1p", "expm1", "sqrt", "pow", "abs", "inv_logit", "logit", "tanh", "softplus", "softmax",
+      "log_sum_exp", "sum", "mean", "sd", "max", "min", "dot", "transpose", "rep", "length", "+", "-", "*", "/",
+      "%", "^", ".*", "./", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "neg", "!", "'"};
+  for (const auto& name : required) CHECK(fn(name).name() == name);
+  for (const auto& name : ppl::stdlib::library().function_names()) {
+    INFO(name);
+    CHECK(fn(name).differentiable() == (not_differentiable.count(name) == 0));
+  }
+}
+
+TEST_CASE("run-time shape and value errors") {
+  struct {
+    std::string name;
+    std::vector<tensor> args;
+    std::string message;
+  } const cases[] = {
+      {"dot", {vec({1, 2}), vec({1, 2, 3})}, "dot: arguments have sizes 2 and 3"},
+      {"*", {mat(2, 3, std::vector<double>(6, 1.0)), vec({1, 2})}, "`*`: inner sizes differ: [2, 3] * [2]"},
+      {"*", {vec({1, 2}), mat(3, 2, std::vector<double>(6, 1.0))}, "`*`: inner sizes differ"},
+      {"*", {mat(2, 2, std::vector<double>(4, 1.0)), mat(3, 2, std::vector<double>(6, 1.0))}, "inner sizes differ"},
+      {"+", {vec({1}), vec({1, 2})}, "`+`: operands have shapes [1] and [2]"},
+      {".*", {mat(2, 2, std::vector<double>(4, 1.0)), mat(2, 3, std::vector<double>(6, 1.0))},
+       "`.*`: operands have shapes [2, 2] and [2, 3]"},
+      {"pow", {vec({1, 2}), vec({1, 2, 3})}, "pow: operands have shapes [2] and [3]"},
+      {"<", {vec({1, 2}), vec({1, 2, 3})}, "`<`: operands have shapes"},
+      {"%", {scalar(7), scalar(0)}, "`%`: the divisor is 0"},
+      {"%", {scalar(7), vec({1, 0})}, "`%`: the divisor is 0"},
+      {"sd", {vec({1})}, "sd needs at least 2 values, got 1"},
+      {"mean", {vec({})}, "mean needs at least 1 value, got 0"},
+      {"log_sum_exp", {vec({})}, "log_sum_exp needs at least 1 value"},
+      {"max", {vec({})}, "max: the array is empty"},
+      {"min", {vec({})}, "min: the array is empty"},
+      {"softmax", {vec({})}, "softmax: the vector is empty"},
+      {"rep", {scalar(1), scalar(-1)}, "rep: the count n is -1; it must be a non-negative integer"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    CHECK_THROWS_WITH_AS(call(c.name, c.args), doctest::Contains(c.message.c_str()), ppl::stdlib::argument_error);
+  }
 }

@@ -1,0 +1,153 @@
+// Elementwise maps: the unary and binary map classes shared with operators.cpp, and the
+// table of mathematical functions, each a row {name, f, df, kind}.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "stdlib/function_groups.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+scalar_kind kind_of(result_kind k, std::span<const type_sig> args) {
+  if (k == result_kind::real) return scalar_kind::real;
+  if (k == result_kind::integer) return scalar_kind::integer;
+  for (const auto& a : args)
+    if (a.kind == scalar_kind::real) return scalar_kind::real;
+  return scalar_kind::integer;
+}
+
+std::string count_error(std::string_view name, std::size_t wanted, std::size_t given) {
+  return display_name(name) + " takes " + std::to_string(wanted) + " argument" + (wanted == 1 ? "" : "s") + ", got " +
+         std::to_string(given);
+}
+
+class unary_map final : public function {
+ public:
+  explicit unary_map(const unary_math& m) : m_(m) {}
+  std::string_view name() const override { return m_.name; }
+  type_result result_type(std::span<const type_sig> args) const override {
+    if (args.size() != 1) return count_error(m_.name, 1, args.size());
+    return type_sig{kind_of(m_.kind, args), args[0].rank};
+  }
+  shape result_shape(std::span<const view> args) const override { return args[0].shape; }
+  void eval(std::span<const view> args, double* out) const override {
+    const view& x = args[0];
+    for (index_t i = 0; i < x.size(); ++i) out[i] = m_.f(x[i]);
+  }
+  void backward(std::span<const view> args, view out, const double* d_out,
+                std::span<double* const> d_args) const override {
+    if (!m_.df || !d_args[0]) return;
+    const view& x = args[0];
+    for (index_t i = 0; i < x.size(); ++i) d_args[0][i] += m_.df(x[i], out[i]) * d_out[i];
+  }
+  bool differentiable() const override { return m_.df != nullptr; }
+
+ private:
+  unary_math m_;
+};
+
+// A scalar operand is broadcast by reading its one element at every position (stride 0).
+index_t stride_of(const view& v) { return v.shape.rank == 0 ? 0 : 1; }
+
+class binary_map final : public function {
+ public:
+  explicit binary_map(const binary_math& m) : m_(m) {}
+  std::string_view name() const override { return m_.name; }
+  type_result result_type(std::span<const type_sig> args) const override {
+    if (args.size() != 2) return count_error(m_.name, 2, args.size());
+    const std::string got = ", got " + describe_types(args);
+    if (m_.integer_only && (args[0].kind != scalar_kind::integer || args[1].kind != scalar_kind::integer))
+      return display_name(m_.name) + " needs integers" + got;
+    if (args[0].rank != args[1].rank && args[0].rank != 0 && args[1].rank != 0)
+      return display_name(m_.name) + " needs operands of the same shape, or one a scalar" + got;
+    return type_sig{kind_of(m_.kind, args), std::max(args[0].rank, args[1].rank)};
+  }
+  shape result_shape(std::span<const view> args) const override {
+    const view &a = args[0], &b = args[1];
+    if (a.shape.rank != 0 && b.shape.rank != 0 && !(a.shape == b.shape))
+      throw argument_error(display_name(m_.name) + ": operands have shapes " + a.shape.str() + " and " + b.shape.str());
+    if (m_.invalid) check_values(a, b);
+    return a.shape.rank == 0 ? b.shape : a.shape;
+  }
+  void eval(std::span<const view> args, double* out) const override {
+    const view &a = args[0], &b = args[1];
+    const index_t n = std::max(a.size(), b.size()), sa = stride_of(a), sb = stride_of(b);
+    for (index_t i = 0; i < n; ++i) out[i] = m_.f(a[i * sa], b[i * sb]);
+  }
+  void backward(std::span<const view> args, view out, const double* d_out,
+                std::span<double* const> d_args) const override {
+    if (!m_.df) return;
+    const view &a = args[0], &b = args[1];
+    const index_t sa = stride_of(a), sb = stride_of(b);
+    for (index_t i = 0; i < out.size(); ++i) {
+      double da = 0, db = 0;
+      m_.df(a[i * sa], b[i * sb], out[i], da, db);
+      if (d_args[0]) d_args[0][i * sa] += da * d_out[i];
+      if (d_args[1]) d_args[1][i * sb] += db * d_out[i];
+    }
+  }
+  bool differentiable() const override { return m_.df != nullptr; }
+
+ private:
+  void check_values(const view& a, const view& b) const {
+    const index_t n = std::max(a.size(), b.size()), sa = stride_of(a), sb = stride_of(b);
+    for (index_t i = 0; i < n; ++i)
+      if (const char* why = m_.invalid(a[i * sa], b[i * sb])) throw argument_error(display_name(m_.name) + ": " + why);
+  }
+  binary_math m_;
+};
+
+double inv_logit(double x) {
+  // Written so that exp never overflows: for x < 0 use e^x / (1 + e^x).
+  if (x >= 0) return 1 / (1 + std::exp(-x));
+  const double e = std::exp(x);
+  return e / (1 + e);
+}
+
+// log(1 + e^x) = max(x, 0) + log1p(e^-|x|), which neither overflows nor loses small values.
+double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); }
+
+double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+
+void power_grad(double a, double b, double fab, double& da, double& db) {
+  da = b == 0 ? 0 : b * std::pow(a, b - 1);
+  // d/db a^b = a^b log a; at a = 0 the limit is 0 (b > 0), and a < 0 has no real log.
+  db = a > 0 ? fab * std::log(a) : 0;
+}
+
+const unary_math unary_table[] = {
+    {"abs", [](double x) { return std::fabs(x); }, [](double x, double) { return sign(x); }, result_kind::follow},
+    {"exp", [](double x) { return std::exp(x); }, [](double, double fx) { return fx; }, result_kind::real},
+    {"expm1", [](double x) { return std::expm1(x); }, [](double, double fx) { return fx + 1; }, result_kind::real},
+    {"inv_logit", inv_logit, [](double, double fx) { return fx * (1 - fx); }, result_kind::real},
+    {"log", [](double x) { return std::log(x); }, [](double x, double) { return 1 / x; }, result_kind::real},
+    {"log1p", [](double x) { return std::log1p(x); }, [](double x, double) { return 1 / (1 + x); }, result_kind::real},
+    {"logit", [](double x) { return std::log(x) - std::log1p(-x); }, [](double x, double) { return 1 / (x * (1 - x)); },
+     result_kind::real},
+    {"softplus", softplus, [](double x, double) { return inv_logit(x); }, result_kind::real},
+    {"sqrt", [](double x) { return std::sqrt(x); }, [](double, double fx) { return 0.5 / fx; }, result_kind::real},
+    {"tanh", [](double x) { return std::tanh(x); }, [](double, double fx) { return 1 - fx * fx; }, result_kind::real},
+};
+
+// x ^ y and pow(x, y) are real even for integers: 2 ^ -1 is 0.5.
+const binary_math binary_table[] = {
+    {"^", [](double a, double b) { return std::pow(a, b); }, power_grad, result_kind::real},
+    {"pow", [](double a, double b) { return std::pow(a, b); }, power_grad, result_kind::real},
+};
+
+}  // namespace
+
+std::unique_ptr<function> make_unary_map(const unary_math& m) { return std::make_unique<unary_map>(m); }
+std::unique_ptr<function> make_binary_map(const binary_math& m) { return std::make_unique<binary_map>(m); }
+
+std::unique_ptr<function> make_math_function(std::string_view name) {
+  for (const auto& m : unary_table)
+    if (m.name == name) return make_unary_map(m);
+  for (const auto& m : binary_table)
+    if (m.name == name) return make_binary_map(m);
+  throw std::logic_error("no elementwise function " + std::string(name));
+}
+
+}  // namespace ppl::stdlib

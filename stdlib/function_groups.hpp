@@ -1,0 +1,74 @@
+#pragma once
+// The groups of built-in functions, each a factory from a name to its implementation, so
+// that stdlib/functions.cpp can register the whole library from one table of
+// {name, group}. Internal to stdlib/.
+//   elementwise.cpp     math maps over any rank: exp, log, ..., pow and ^
+//   operators.cpp       arithmetic, comparison and logical operators, neg and !
+//   reductions.cpp      arrays to scalars (sum, mean, sd, log_sum_exp, max, min), softmax
+//   linear_algebra.cpp  *, dot, transpose and the postfix '
+//   constructors.cpp    rep and length
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "stdlib/function.hpp"
+
+namespace ppl::stdlib {
+
+// Each throws std::logic_error for a name its group does not define.
+using function_factory = std::unique_ptr<function> (*)(std::string_view name);
+
+std::unique_ptr<function> make_math_function(std::string_view name);
+std::unique_ptr<function> make_operator(std::string_view name);
+std::unique_ptr<function> make_reduction(std::string_view name);
+std::unique_ptr<function> make_softmax(std::string_view name);
+std::unique_ptr<function> make_product(std::string_view name);
+std::unique_ptr<function> make_dot(std::string_view name);
+std::unique_ptr<function> make_transpose(std::string_view name);
+std::unique_ptr<function> make_rep(std::string_view name);
+std::unique_ptr<function> make_length(std::string_view name);
+
+// The kind of an elementwise result.
+enum class result_kind {
+  real,     // always real (exp, /)
+  follow,   // integer when every argument is an integer (+, abs)
+  integer,  // always integer (comparisons, logic, %)
+};
+
+// A scalar function and its derivative given x and f(x); a null derivative makes the map
+// non-differentiable.
+struct unary_math {
+  std::string_view name;
+  double (*f)(double x);
+  double (*df)(double x, double fx);
+  result_kind kind;
+};
+
+// A scalar function of two arguments and its partial derivatives. `invalid`, when set,
+// returns a message for operands the function refuses (a zero divisor of %).
+struct binary_math {
+  std::string_view name;
+  double (*f)(double a, double b);
+  void (*df)(double a, double b, double fab, double& da, double& db);
+  result_kind kind;
+  bool integer_only = false;
+  const char* (*invalid)(double a, double b) = nullptr;
+};
+
+// Elementwise maps (elementwise.cpp): unary over any rank; binary over operands of one
+// shape, or a scalar against an array of any rank.
+std::unique_ptr<function> make_unary_map(const unary_math& m);
+std::unique_ptr<function> make_binary_map(const binary_math& m);
+
+// Helpers for messages (function_groups.cpp).
+// How a function's name reads in messages: operators in backquotes (`+`), names bare.
+std::string display_name(std::string_view name);
+
+// For the factories of a single function: throws std::logic_error unless name == expected,
+// so that a misspelt row in the registration table cannot pass unnoticed.
+void expect_name(std::string_view name, std::string_view expected);
+
+// The types of the arguments as messages list them: "real[,] and real[]"; "nothing".
+std::string describe_types(std::span<const type_sig> args);
+
+}  // namespace ppl::stdlib
