@@ -18,6 +18,26 @@ graph::graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_o
   frame_.loop.assign(m.loop_names.size(), 0);
   bind_data(data);
   build_statements(rng, true);
+  mark_checks();
+}
+
+// Which `~` statements must check their parameters when a term is evaluated: those with
+// an argument computed from unknowns. An argument that is an unknown itself, or an element
+// or block of one (theta[doc[n]], phi[z[n]]), holds values its own prior and sampler keep
+// valid, and a vector's check costs as much as the term (a 3,786-word simplex in LDA), so
+// it is not re-checked; should such a value be invalid anyway, the density is NaN, which
+// every sampler treats as -inf.
+void graph::mark_checks() {
+  needs_check_.assign(model_.statements.size(), 0);
+  for (std::size_t i = 0; i < model_.statements.size(); ++i)
+    for (const auto& a : model_.statements[i].args) {
+      if (!a->depends_on_unknown) continue;
+      bool direct = a->which == expr::kind::variable ||
+                    (a->which == expr::kind::index && a->args[0]->which == expr::kind::variable &&
+                     std::all_of(a->indices.begin(), a->indices.end(),
+                                 [](const lang::ir::index_item& ix) { return ix.which == lang::ir::index_item::kind::single; }));
+      if (!direct) needs_check_[i] = 1;
+    }
 }
 
 [[noreturn]] void graph::fail_in(const statement& s, std::size_t pos, const std::string& message) {

@@ -77,6 +77,7 @@ class graph {
 
  private:
   void bind_data(const data_table& data);
+  void mark_checks();
   void bind_declared(int v, const data_table& data);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);
@@ -98,6 +99,7 @@ class graph {
   evaluator eval_;
   frame frame_;
   std::vector<view> args_;                  // reused by eval_args
+  std::vector<char> needs_check_;           // per statement: check parameters when evaluating terms
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
 };
 

@@ -8,22 +8,20 @@ namespace ppl::runtime {
 using lang::ir::role;
 using lang::ir::statement;
 
-// The current instance's term of a `~` statement. Parameters that depend on unknowns are
+// The current instance's term of a `~` statement. Parameters computed from unknowns are
 // checked, and an invalid one makes the term -inf (a state outside the support).
 double graph::sample_term(const statement& s) {
   const auto& args = eval_args(s);
   const tensor& t = values_[static_cast<std::size_t>(s.target)];
   shape value = value_shape_of(s, args);
   index_t offset = target_offset(s, value.size());
-  for (const auto& a : s.args)
-    if (a->depends_on_unknown) {
-      try {
-        s.dist->check(args);
-      } catch (const stdlib::parameter_error&) {
-        return -INFINITY;
-      }
-      break;
+  if (needs_check_[static_cast<std::size_t>(&s - model_.statements.data())]) {
+    try {
+      s.dist->check(args);
+    } catch (const stdlib::parameter_error&) {
+      return -INFINITY;
     }
+  }
   return s.dist->log_density(args, view{t.data.data() + offset, value}, true);
 }
 

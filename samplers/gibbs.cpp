@@ -23,6 +23,7 @@ class gibbs_sampler final : public sampler {
   void step(runtime::rng& rng, bool) override {
     auto& x = graph_.values()[static_cast<std::size_t>(variable_)].data;
     for (const auto& [e, s] : supports_) {
+      double current = x[static_cast<std::size_t>(e)];
       values_.clear();
       if (s.kind == stdlib::support_kind::spin) values_ = {-1.0, 1.0};
       else
@@ -33,9 +34,12 @@ class gibbs_sampler final : public sampler {
         x[static_cast<std::size_t>(e)] = values_[k];
         blanket_.update(e);
         log_p_[k] = blanket_.log_density(e);
+        if (std::isnan(log_p_[k])) log_p_[k] = -INFINITY;
         best = std::max(best, log_p_[k]);
       }
-      x[static_cast<std::size_t>(e)] = values_[pick(best, rng)];
+      // With every value impossible (an invalid state elsewhere), stay put.
+      if (best == -INFINITY) x[static_cast<std::size_t>(e)] = current;
+      else x[static_cast<std::size_t>(e)] = values_[pick(best, rng)];
       blanket_.update(e);
     }
   }

@@ -71,14 +71,13 @@ bool mentions(const expr* e, int variable) {
   return std::find(r.begin(), r.end(), variable) != r.end();
 }
 
-// `v`, or `v[i, ...]` with single indices that do not depend on unknowns and do not
-// mention v.
+// `v`, or `v[i, ...]` with single indices that do not mention v. The indices may depend
+// on other unknowns (phi[z[n]] in LDA): given them, the child still reads one block of v.
 bool is_direct_reference(const expr& e, int variable) {
   if (e.which == expr::kind::variable) return e.slot == variable;
   if (e.which != expr::kind::index || e.args[0]->which != expr::kind::variable || e.args[0]->slot != variable) return false;
   for (const auto& ix : e.indices)
-    if (ix.which != lang::ir::index_item::kind::single || ix.lo->depends_on_unknown || mentions(ix.lo.get(), variable))
-      return false;
+    if (ix.which != lang::ir::index_item::kind::single || mentions(ix.lo.get(), variable)) return false;
   return true;
 }
 

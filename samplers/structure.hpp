@@ -28,7 +28,7 @@ struct likelihood {
 
 // A conjugate link: `~` statements, each of a listed distribution whose listed argument is
 // the variable, or one element or leading-index block of it selected by indices that do
-// not depend on unknowns, and that read it nowhere else. Fills `children` and returns ""
+// not mention it, and that read it nowhere else. Fills `children` and returns ""
 // on success, else the reason.
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
                             std::vector<int>& children);
