@@ -42,7 +42,7 @@ chains_t rank_normalise(const chains_t& chains) {
   boost::math::normal standard;
   double s = static_cast<double>(pooled.size());
   for (std::size_t a = 0; a < pooled.size();) {
-    std::size_t b = a;
+    std::size_t b = a + 1;
     while (b < pooled.size() && pooled[b].first == pooled[a].first) ++b;
     double rank = 0.5 * static_cast<double>(a + 1 + b);  // average of ranks a+1 .. b
     double z = boost::math::quantile(standard, (rank - 0.375) / (s + 0.25));
@@ -154,7 +154,11 @@ scalar_summary summarize(const chains_t& draws) {
   s.q50 = quantile(all, 0.5);
   s.q95 = quantile(all, 0.95);
   chains_t halves = split(draws);
-  if (s.sd == 0 || halves[0].size() < 2) {
+  bool finite = std::all_of(all.begin(), all.end(), [](double x) { return std::isfinite(x); });
+  if (!finite || s.sd == 0 || halves[0].size() < 2) {
+    // Nothing to estimate (constant draws), or draws that are not numbers (an infinite
+    // log density): report NaN rather than pretend.
+    if (!finite) s.mean = s.sd = s.q5 = s.q50 = s.q95 = NAN;
     s.mcse_mean = 0;
     s.ess_bulk = s.ess_tail = s.rhat = NAN;
     return s;
