@@ -160,11 +160,14 @@ void blanket::compress(lists& in, std::vector<index_t>& offsets, std::vector<ins
   }
 }
 
-double blanket::log_density(index_t element) {
+double blanket::log_density(index_t element, bool include_prior) {
   const auto& m = graph_.model();
   double total = 0;
   for (index_t k = term_offsets_[element]; k < term_offsets_[element + 1]; ++k) {
     const auto& r = terms_[static_cast<std::size_t>(k)];
+    if (!include_prior && m.statements[static_cast<std::size_t>(r.statement)].target == variable_ &&
+        m.statements[static_cast<std::size_t>(r.statement)].which == statement::kind::sample)
+      continue;
     total += graph_.instance_log_density(m.statements[static_cast<std::size_t>(r.statement)], loops_of(r));
   }
   for (int s : whole_) total += graph_.statement_log_density(m.statements[static_cast<std::size_t>(s)]);

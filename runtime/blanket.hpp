@@ -18,8 +18,9 @@ class blanket {
  public:
   blanket(graph& g, int variable);
 
-  // Sum of the element's terms at the current values.
-  double log_density(index_t element);
+  // Sum of the element's terms at the current values; without its own prior term when
+  // `include_prior` is false (a collapsed sampler supplies that part itself).
+  double log_density(index_t element, bool include_prior = true);
   // Recomputes the derived values that depend on the element (after changing it).
   void update(index_t element);
 

@@ -10,6 +10,7 @@ const std::vector<std::unique_ptr<factory>>& factories() {
   static const std::vector<std::unique_ptr<factory>> all = [] {
     std::vector<std::unique_ptr<factory>> f;
     f.push_back(make_ancestral_factory());
+    f.push_back(make_collapsed_factory());
     f.push_back(make_conjugate_factory());
     f.push_back(make_gibbs_factory());
     f.push_back(make_slice_factory());

@@ -81,6 +81,13 @@ TEST_CASE("SBC: gibbs") {
            "gibbs", {}});
 }
 
+TEST_CASE("SBC: collapsed") {
+  run_sbc({"collapsed",
+           "theta ~ Dirichlet([1.0, 1.0, 1.0])\nfor n in 1:3 { z[n] ~ Categorical(theta) }\ndata y: real[3]\n"
+           "for n in 1:3 { y[n] ~ Normal(z[n], 0.7) }\n",
+           {}, "z", "collapsed", {}});
+}
+
 TEST_CASE("SBC: slice") {
   run_sbc({"slice", "data y: real[N]\nmu ~ Normal(0, 1)\ns ~ HalfNormal(1)\nfor n in 1:N { y[n] ~ Normal(mu, s) }\n", {"N=5"}, "s",
            "slice", {}});

@@ -1,0 +1,24 @@
+#pragma once
+// The structure the `collapsed` kind recognises (Griffiths & Steyvers 2004; the derivation
+// is in the MCMC notes, §6.3): categorical unknowns z[n] ~ Categorical(theta[r(n)]) where
+// theta is a Dirichlet unknown read by nothing else, so theta can be integrated out and
+// z[n] drawn from counts: p(z[n] = k | rest) ∝ (c[r(n), k] + alpha[r(n), k]) × likelihood.
+// When z's only child is observed w[n] ~ Categorical(phi[z[n]]) with phi a Dirichlet read
+// by nothing else, phi is integrated out too (LDA), and the likelihood is
+// (c[k, w] + eta[k, w]) / (c[k] + sum eta[k]); otherwise it is z[n]'s Markov blanket.
+#include <optional>
+
+#include "runtime/graph.hpp"
+
+namespace ppl::samplers {
+
+struct collapsed_structure {
+  int z = -1, theta = -1, phi = -1;  // phi is -1 when only theta is collapsed
+  int z_statement = -1, child_statement = -1;
+};
+
+// The structure that `variable` (z, theta or phi) belongs to, if any; `reason` says why
+// not otherwise.
+std::optional<collapsed_structure> find_collapsed(const lang::ir::model& m, int variable, std::string& reason);
+
+}  // namespace ppl::samplers
