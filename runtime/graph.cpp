@@ -27,8 +27,26 @@ graph::graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_o
 // valid, and a vector's check costs as much as the term (a 3,786-word simplex in LDA), so
 // it is not re-checked; should such a value be invalid anyway, the density is NaN, which
 // every sampler treats as -inf.
+namespace {
+
+bool uses_loop_variable(const expr& e) {
+  if (e.which == expr::kind::loop_var) return true;
+  for (const auto& a : e.args)
+    if (uses_loop_variable(*a)) return true;
+  for (const auto& ix : e.indices)
+    if ((ix.lo && uses_loop_variable(*ix.lo)) || (ix.hi && uses_loop_variable(*ix.hi))) return true;
+  return false;
+}
+
+}  // namespace
+
 void graph::mark_checks() {
   needs_check_.assign(model_.statements.size(), 0);
+  invariant_args_.assign(model_.statements.size(), 0);
+  for (std::size_t i = 0; i < model_.statements.size(); ++i) {
+    const auto& args = model_.statements[i].args;
+    invariant_args_[i] = std::none_of(args.begin(), args.end(), [](const auto& a) { return uses_loop_variable(*a); });
+  }
   for (std::size_t i = 0; i < model_.statements.size(); ++i)
     for (const auto& a : model_.statements[i].args) {
       if (!a->depends_on_unknown) continue;

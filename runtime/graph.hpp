@@ -84,6 +84,7 @@ class graph {
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
   double sample_term(const lang::ir::statement& s);
+  double invariant_log_density(const lang::ir::statement& s);
   void set_loops(const lang::ir::statement& s, const index_t* loops);
   void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
   [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);
@@ -100,6 +101,7 @@ class graph {
   frame frame_;
   std::vector<view> args_;                  // reused by eval_args
   std::vector<char> needs_check_;           // per statement: check parameters when evaluating terms
+  std::vector<char> invariant_args_;        // per statement: arguments the same for every instance
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
 };
 

@@ -25,7 +25,27 @@ double graph::sample_term(const statement& s) {
   return s.dist->log_density(args, view{t.data.data() + offset, value}, true);
 }
 
+// A `~` statement whose arguments use no loop variable (y[n] ~ Bernoulli(p)): the
+// arguments are evaluated and checked once, and only the values vary over the plate.
+double graph::invariant_log_density(const statement& s) {
+  std::vector<view> args = eval_args(s);
+  if (needs_check_[static_cast<std::size_t>(&s - model_.statements.data())]) {
+    try {
+      s.dist->check(args);
+    } catch (const stdlib::parameter_error&) {
+      return -INFINITY;
+    }
+  }
+  shape value = value_shape_of(s, args);
+  const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
+  double total = 0;
+  for_each_instance(s, [&] { total += s.dist->log_density(args, view{values + target_offset(s, value.size()), value}, true); });
+  return total;
+}
+
 double graph::statement_log_density(const statement& s) {
+  if (s.which == statement::kind::sample && invariant_args_[static_cast<std::size_t>(&s - model_.statements.data())])
+    return invariant_log_density(s);
   double total = 0;
   for_each_instance(s, [&] {
     if (s.which == statement::kind::factor) {

@@ -3,6 +3,8 @@
 // element of the variable from its posterior.
 #include "samplers/conjugate.hpp"
 
+#include <array>
+
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
@@ -41,24 +43,54 @@ class conjugate_sampler final : public sampler {
   }
 
  private:
+  // A statement's instances. For children whose element and other arguments cannot
+  // change between sweeps (indices and arguments free of unknowns), those are read once:
+  // `elements`, `value_offsets` and `fixed_args` (one scalar per argument and instance),
+  // so a sweep is a plain loop over arrays.
   struct table {
     const statement* s;
     std::vector<runtime::index_t> loops;
     std::size_t count;
-    std::size_t arg;
+    std::size_t arg, which;
+    bool fixed = false;
+    std::vector<runtime::index_t> elements, value_offsets, value_sizes;
+    std::vector<double> fixed_args;
   };
 
   void add_table(const statement& s, std::vector<table>& out) {
-    std::vector<runtime::index_t> loops = graph_.instance_table(s);
-    std::size_t count = s.loops.empty() ? 1 : loops.size() / s.loops.size();
-    std::size_t arg = 0;
-    for (const auto& l : pair_.likelihoods)
-      if (l.dist == s.dist_name) arg = l.arg;
-    out.push_back({&s, std::move(loops), count, arg});
+    table t{&s, graph_.instance_table(s), 0, 0, 0};
+    t.count = s.loops.empty() ? 1 : t.loops.size() / s.loops.size();
+    for (std::size_t k = 0; k < pair_.likelihoods.size(); ++k)
+      if (pair_.likelihoods[k].dist == s.dist_name) t.arg = pair_.likelihoods[k].arg, t.which = k;
+    if (s.target != variable_) make_fixed(t);
+    out.push_back(std::move(t));
+  }
+
+  void make_fixed(table& t) {
+    const statement& s = *t.s;
+    for (std::size_t k = 0; k < s.args.size(); ++k) {
+      if (k == t.arg) {
+        for (const auto& ix : s.args[k]->indices)
+          if (ix.lo && ix.lo->depends_on_unknown) return;
+      } else if (s.args[k]->depends_on_unknown || s.args[k]->type.rank != 0) {
+        return;
+      }
+    }
+    const double* base = graph_.value(variable_).data.data();
+    for (std::size_t i = 0; i < t.count; ++i) {
+      const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
+      auto [offset, size] = graph_.instance_target(s, loops);
+      const auto& args = graph_.args_at(s, loops);
+      t.elements.push_back(args[t.arg].data - base);
+      t.value_offsets.push_back(offset);
+      t.value_sizes.push_back(size);
+      for (std::size_t k = 0; k < args.size(); ++k) t.fixed_args.push_back(k == t.arg ? 0.0 : args[k][0]);
+    }
+    t.fixed = true;
   }
 
   void accumulate(const table& c) {
-    const auto& m = graph_.model();
+    if (c.fixed) return accumulate_fixed(c);
     const double* base = graph_.value(variable_).data.data();
     const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
@@ -66,11 +98,25 @@ class conjugate_sampler final : public sampler {
       auto [offset, size] = graph_.instance_target(*c.s, loops);
       const auto& args = graph_.args_at(*c.s, loops);
       runtime::index_t element = args[c.arg].data - base;
-      runtime::shape value_shape = size == 1 && c.s->dist->value_rank() == 0 ? runtime::shape::scalar() : runtime::shape::vector(size);
-      runtime::view x{child_values.data() + offset, value_shape};
-      pair_.accumulate(c.s->dist_name, x, args, stats_.data() + element * pair_.stats_per_element);
+      runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
+      pair_.accumulate(c.which, x, args, stats_.data() + element * pair_.stats_per_element);
     }
-    (void)m;
+  }
+
+  void accumulate_fixed(const table& c) {
+    const auto& child_values = graph_.value(c.s->target).data;
+    std::size_t n_args = c.s->args.size();
+    std::array<runtime::view, 4> args{};
+    for (std::size_t i = 0; i < c.count; ++i) {
+      for (std::size_t k = 0; k < n_args; ++k) args[k] = {&c.fixed_args[i * n_args + k], runtime::shape::scalar()};
+      runtime::view x{child_values.data() + c.value_offsets[i], value_shape(*c.s, c.value_sizes[i])};
+      pair_.accumulate(c.which, x, std::span<const runtime::view>(args.data(), n_args),
+                       stats_.data() + c.elements[i] * pair_.stats_per_element);
+    }
+  }
+
+  static runtime::shape value_shape(const statement& s, runtime::index_t size) {
+    return s.dist->value_rank() == 0 ? runtime::shape::scalar() : runtime::shape::vector(size);
   }
 
   runtime::graph& graph_;

@@ -20,9 +20,9 @@ struct conjugate_pair {
   std::vector<likelihood> likelihoods;  // {"Bernoulli", 0}, {"Binomial", 1}
   // Statistics per element; for a vector-valued prior, per element of the value.
   int stats_per_element = 2;
-  // Adds one child (its distribution, value and arguments) to the statistics of the
-  // element (or block) it reads.
-  void (*accumulate)(std::string_view dist, runtime::view x, std::span<const runtime::view> args, double* stats);
+  // Adds one child (which of `likelihoods` it is, its value and arguments) to the
+  // statistics of the element (or block) it reads.
+  void (*accumulate)(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats);
   // Draws a value (the prior's value shape) from the posterior given the prior's
   // arguments and the statistics.
   void (*draw)(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size);

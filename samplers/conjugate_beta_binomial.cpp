@@ -11,8 +11,8 @@ conjugate_pair beta_binomial_pair() {
           "Beta",
           {{"Bernoulli", 0}, {"Binomial", 1}},
           2,
-          [](std::string_view dist, runtime::view x, std::span<const runtime::view> args, double* stats) {
-            double trials = dist == "Bernoulli" ? 1 : args[0][0];
+          [](std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+            double trials = which == 0 ? 1 : args[0][0];  // Bernoulli, or Binomial(n, .)
             stats[0] += x[0];
             stats[1] += trials - x[0];
           },

@@ -10,8 +10,8 @@ conjugate_pair dirichlet_categorical_pair() {
           "Dirichlet",
           {{"Categorical", 0}, {"Multinomial", 1}},
           1,  // one count per component of the simplex
-          [](std::string_view dist, runtime::view x, std::span<const runtime::view>, double* stats) {
-            if (dist == "Categorical") {
+          [](std::size_t which, runtime::view x, std::span<const runtime::view>, double* stats) {
+            if (which == 0) {  // Categorical
               stats[static_cast<runtime::index_t>(x[0]) - 1] += 1;
             } else {
               for (runtime::index_t k = 0; k < x.size(); ++k) stats[k] += x[k];

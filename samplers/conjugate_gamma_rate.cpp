@@ -15,12 +15,12 @@ conjugate_pair gamma_rate_pair() {
           "Gamma",
           {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1}},
           2,
-          [](std::string_view dist, runtime::view x, std::span<const runtime::view> args, double* stats) {
-            if (dist == "Poisson") {
+          [](std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+            if (which == 0) {  // Poisson
               stats[0] += x[0];
               stats[1] += 1;
             } else {
-              stats[0] += dist == "Gamma" ? args[0][0] : 1;
+              stats[0] += which == 2 ? args[0][0] : 1;  // Gamma(alpha, .) or Exponential
               stats[1] += x[0];
             }
           },

@@ -12,7 +12,7 @@ conjugate_pair normal_normal_pair() {
           "Normal",
           {{"Normal", 0}},
           2,
-          [](std::string_view, runtime::view x, std::span<const runtime::view> args, double* stats) {
+          [](std::size_t, runtime::view x, std::span<const runtime::view> args, double* stats) {
             double precision = 1 / (args[1][0] * args[1][0]);
             stats[0] += x[0] * precision;
             stats[1] += precision;
