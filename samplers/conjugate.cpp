@@ -11,11 +11,12 @@ namespace ppl::samplers {
 
 namespace {
 
+using lang::ir::expr;
 using lang::ir::statement;
 
 const std::vector<conjugate_pair>& pairs() {
-  static const std::vector<conjugate_pair> all = {beta_binomial_pair(), dirichlet_categorical_pair(), gamma_rate_pair(),
-                                                  normal_normal_pair()};
+  static const std::vector<conjugate_pair> all = {beta_binomial_pair(),  dirichlet_categorical_pair(), gamma_rate_pair(),
+                                                  gamma_precision_pair(), inverse_gamma_variance_pair(), normal_normal_pair()};
   return all;
 }
 
@@ -52,6 +53,7 @@ class conjugate_sampler final : public sampler {
     std::vector<runtime::index_t> loops;
     std::size_t count;
     std::size_t arg, which;
+    const expr* ref = nullptr;  // the variable's reference inside argument `arg`
     bool fixed = false;
     std::vector<runtime::index_t> elements, value_offsets, value_sizes;
     std::vector<double> fixed_args;
@@ -62,7 +64,10 @@ class conjugate_sampler final : public sampler {
     t.count = s.loops.empty() ? 1 : t.loops.size() / s.loops.size();
     for (std::size_t k = 0; k < pair_.likelihoods.size(); ++k)
       if (pair_.likelihoods[k].dist == s.dist_name) t.arg = pair_.likelihoods[k].arg, t.which = k;
-    if (s.target != variable_) make_fixed(t);
+    if (s.target != variable_) {
+      t.ref = reference_in(*s.args[t.arg], pair_.likelihoods[t.which].form, variable_);
+      make_fixed(t);
+    }
     out.push_back(std::move(t));
   }
 
@@ -70,6 +75,7 @@ class conjugate_sampler final : public sampler {
     const statement& s = *t.s;
     for (std::size_t k = 0; k < s.args.size(); ++k) {
       if (k == t.arg) {
+        if (t.ref != s.args[k].get()) return;  // sqrt(v) and the like: evaluated each sweep
         for (const auto& ix : s.args[k]->indices)
           if (ix.lo && ix.lo->depends_on_unknown) return;
       } else if (s.args[k]->depends_on_unknown || s.args[k]->type.rank != 0) {
@@ -96,8 +102,8 @@ class conjugate_sampler final : public sampler {
     for (std::size_t i = 0; i < c.count; ++i) {
       const runtime::index_t* loops = c.loops.data() + i * c.s->loops.size();
       auto [offset, size] = graph_.instance_target(*c.s, loops);
-      const auto& args = graph_.args_at(*c.s, loops);
-      runtime::index_t element = args[c.arg].data - base;
+      std::vector<runtime::view> args = graph_.args_at(*c.s, loops);
+      runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
       runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
       pair_.accumulate(c.which, x, args, stats_.data() + element * pair_.stats_per_element);
     }

@@ -31,6 +31,8 @@ struct conjugate_pair {
 conjugate_pair beta_binomial_pair();
 conjugate_pair gamma_rate_pair();
 conjugate_pair normal_normal_pair();
+conjugate_pair gamma_precision_pair();
+conjugate_pair inverse_gamma_variance_pair();
 conjugate_pair dirichlet_categorical_pair();
 
 }  // namespace ppl::samplers

@@ -83,6 +83,27 @@ bool is_direct_reference(const expr& e, int variable) {
 
 }  // namespace
 
+const expr* reference_in(const expr& arg, link form, int variable) {
+  auto constant = [](const expr& e, double value) {
+    return (e.which == expr::kind::int_const || e.which == expr::kind::real_const) && e.constant == value;
+  };
+  auto call = [](const expr& e, std::string_view name) { return e.which == expr::kind::call && e.fn->name() == name; };
+  const expr* inner = nullptr;
+  switch (form) {
+    case link::direct:
+      inner = &arg;
+      break;
+    case link::sqrt_of:
+      if (call(arg, "sqrt")) inner = arg.args[0].get();
+      break;
+    case link::inverse_sqrt_of:
+      if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) inner = arg.args[1]->args[0].get();
+      if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();
+      break;
+  }
+  return inner && is_direct_reference(*inner, variable) ? inner : nullptr;
+}
+
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
                             std::vector<int>& children) {
   children.clear();
@@ -93,7 +114,7 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
     auto match = std::find_if(allowed.begin(), allowed.end(), [&](const likelihood& l) { return l.dist == s.dist_name; });
     if (match == allowed.end()) return "a child is " + s.dist_name + " (" + where + ")";
     std::size_t arg = match->arg;
-    if (arg >= s.args.size() || !is_direct_reference(*s.args[arg], variable))
+    if (arg >= s.args.size() || !reference_in(*s.args[arg], match->form, variable))
       return "used other than as the parameter of " + s.dist_name + " (" + where + ")";
     for (std::size_t k = 0; k < s.args.size(); ++k)
       if (k != arg && mentions(s.args[k].get(), variable)) return "also used in another argument (" + where + ")";

@@ -20,11 +20,23 @@ bool feeds_density(const lang::ir::model& m, int variable);
 // definitions of output-only derived variables.
 std::vector<int> reading_statements(const lang::ir::model& m, int variable);
 
+// How a conjugate prior's variable v appears in a child's argument.
+enum class link {
+  direct,           // v (or an element or block of it)
+  sqrt_of,          // sqrt(v): v is a variance and the argument a standard deviation
+  inverse_sqrt_of,  // 1 / sqrt(v) or v ^ -0.5: v is a precision
+};
+
 // A distribution and the argument through which a conjugate prior's variable enters it.
 struct likelihood {
   std::string dist;
   std::size_t arg;
+  link form = link::direct;
 };
+
+// The reference to `variable` (v or v[i, ...], indices not mentioning v) inside an
+// argument of the given form, or null.
+const lang::ir::expr* reference_in(const lang::ir::expr& arg, link form, int variable);
 
 // A conjugate link: `~` statements, each of a listed distribution whose listed argument is
 // the variable, or one element or leading-index block of it selected by indices that do

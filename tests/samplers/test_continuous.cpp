@@ -70,6 +70,8 @@ TEST_CASE("Normal-Gamma: unknown mean and precision; the mean's marginal is Stud
   auto p = infer("data y: real[N]\ntau ~ Gamma(3, 2)\nmu ~ Normal(0, 1 / sqrt(tau))\nfor n in 1:N { y[n] ~ Normal(mu, 1 / sqrt(tau)) }\n",
                  {"y=[1.2,0.7,2.1,1.5,0.9]"}, options(4000, 9));
   // Posterior: k = 1 + 5, m = sum(y) / 6, a = 3 + 5/2, b = 2 + (sum y^2 - 6 m^2) / 2.
+  CHECK(p.kind("tau") == "conjugate");  // Gamma prior on a precision
+  CHECK(p.kind("mu") == "conjugate");   // Normal prior on a mean
   double sum = 6.4, sum2 = 1.44 + 0.49 + 4.41 + 2.25 + 0.81, m = sum / 6;
   double a = 5.5, b = 2 + 0.5 * (sum2 - 6 * m * m);
   check_mean(p, "mu", m);
@@ -77,6 +79,16 @@ TEST_CASE("Normal-Gamma: unknown mean and precision; the mean's marginal is Stud
   // The marginal of mu is Student-t with 2a degrees of freedom and scale sqrt(b / (a k)).
   double scale = std::sqrt(b / (a * 6)), nu = 2 * a;
   check_sd(p, "mu", scale * std::sqrt(nu / (nu - 2)));
+}
+
+TEST_CASE("InverseGamma prior on a Normal variance, the mean known") {
+  auto p = infer("data y: real[N]\nv ~ InverseGamma(3, 2)\nfor n in 1:N { y[n] ~ Normal(1, sqrt(v)) }\n",
+                 {"y=[1.5,0.2,2.4,1.1]"}, options(4000, 13));
+  CHECK(p.kind("v") == "conjugate");
+  // InverseGamma(3 + 2, 2 + (0.25 + 0.64 + 1.96 + 0.01) / 2): mean b / (a - 1).
+  double a = 5, b = 2 + 2.86 / 2;
+  check_mean(p, "v", b / (a - 1));
+  check_sd(p, "v", b / ((a - 1) * std::sqrt(a - 2)));
 }
 
 TEST_CASE("a hierarchical Gamma-Poisson model") {
