@@ -4,6 +4,7 @@
 #include "samplers/conjugate.hpp"
 
 #include <array>
+#include <cmath>
 
 #include "samplers/factories.hpp"
 
@@ -105,6 +106,22 @@ class conjugate_sampler final : public sampler {
       std::vector<runtime::view> args = graph_.args_at(*c.s, loops);
       runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
       runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
+      if (c.ref != c.s->args[c.arg].get() && pair_.likelihoods[c.which].form == link::linear) {
+        // y ~ Normal(c0 + c1 v, s) observes v as (y - c0) / c1 with scale s / |c1|;
+        // c0 and c1 come from evaluating the mean at v = 0 and v = 1.
+        auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(element)];
+        double saved = v;
+        v = 0;
+        double c0 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar();
+        v = 1;
+        double c1 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar() - c0;
+        v = saved;
+        if (c1 == 0) continue;
+        double y = (x[0] - c0) / c1, scale = args[1][0] / std::fabs(c1);
+        std::array<runtime::view, 2> rewritten = {args[0], runtime::view{&scale, runtime::shape::scalar()}};
+        pair_.accumulate(c.which, {&y, runtime::shape::scalar()}, rewritten, stats_.data() + element * pair_.stats_per_element);
+        continue;
+      }
       pair_.accumulate(c.which, x, args, stats_.data() + element * pair_.stats_per_element);
     }
   }

@@ -1,5 +1,7 @@
-// Normal(m, s) prior on a mean, Normal(mean, sigma) children with any sigma:
-// precisions add, and the posterior mean is the precision-weighted average.
+// Normal(m, s) prior on a mean, Normal(mean, sigma) children with any sigma, the mean
+// being the variable or linear in it (a + b * x[n]; the sampler rewrites such a child as
+// an observation of the variable itself, see conjugate.cpp): precisions add, and the
+// posterior mean is the precision-weighted average.
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
 
@@ -10,7 +12,7 @@ namespace ppl::samplers {
 conjugate_pair normal_normal_pair() {
   return {"normal_normal",
           "Normal",
-          {{"Normal", 0}},
+          {{"Normal", 0, link::linear}},
           2,
           [](std::size_t, runtime::view x, std::span<const runtime::view> args, double* stats) {
             double precision = 1 / (args[1][0] * args[1][0]);

@@ -83,7 +83,36 @@ bool is_direct_reference(const expr& e, int variable) {
 
 }  // namespace
 
+namespace {
+
+// Whether a scalar expression is linear in `variable` (built from +, -, negation, and
+// multiplication or division by terms free of it), and the references to it it holds.
+bool linear_in(const expr& e, int variable, std::vector<const expr*>& refs) {
+  if (is_direct_reference(e, variable)) {
+    refs.push_back(&e);
+    return true;
+  }
+  if (!mentions(&e, variable)) return true;
+  if (e.which != expr::kind::call || e.type.rank != 0) return false;
+  std::string_view f = e.fn->name();
+  if (f == "+" || f == "-") return linear_in(*e.args[0], variable, refs) && linear_in(*e.args[1], variable, refs);
+  if (f == "neg") return linear_in(*e.args[0], variable, refs);
+  if (f == "*") {
+    bool left = mentions(e.args[0].get(), variable), right = mentions(e.args[1].get(), variable);
+    if (left && right) return false;
+    return linear_in(*e.args[left ? 0 : 1], variable, refs) && e.args[0]->type.rank == 0 && e.args[1]->type.rank == 0;
+  }
+  if (f == "/" && !mentions(e.args[1].get(), variable)) return linear_in(*e.args[0], variable, refs);
+  return false;
+}
+
+}  // namespace
+
 const expr* reference_in(const expr& arg, link form, int variable) {
+  if (form == link::linear) {
+    std::vector<const expr*> refs;
+    return linear_in(arg, variable, refs) && refs.size() == 1 ? refs[0] : nullptr;
+  }
   auto constant = [](const expr& e, double value) {
     return (e.which == expr::kind::int_const || e.which == expr::kind::real_const) && e.constant == value;
   };

@@ -25,6 +25,7 @@ enum class link {
   direct,           // v (or an element or block of it)
   sqrt_of,          // sqrt(v): v is a variance and the argument a standard deviation
   inverse_sqrt_of,  // 1 / sqrt(v) or v ^ -0.5: v is a precision
+  linear,           // an expression linear in v, with v appearing once (a + b * x[n])
 };
 
 // A distribution and the argument through which a conjugate prior's variable enters it.

@@ -59,3 +59,20 @@ TEST_CASE("Dirichlet-Multinomial") {
   check_mean(p, "theta[2]", 2.0 / 16);
   check_mean(p, "theta[3]", 9.0 / 16);
 }
+
+TEST_CASE("Normal means through a linear expression: regression coefficients") {
+  // y[n] ~ Normal(a + b * x[n], 0.5) with Normal(0, 10) priors: each of a and b is
+  // conjugate given the other; the joint posterior is Gaussian with known moments.
+  auto p = infer("data x: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\n"
+                 "for n in 1:N { y[n] ~ Normal(a + b * x[n], 0.5) }\n",
+                 {"x=[-1,0,1,2]", "y=[-0.8,1.1,2.9,5.2]"}, quick(4000));
+  CHECK(p.kind("a") == "conjugate");
+  CHECK(p.kind("b") == "conjugate");
+  // Posterior precision matrix X'X / 0.25 + I / 100 and mean by solving the normal equations.
+  double sxx = 6, sx = 2, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
+  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
+  double det = p11 * p22 - p12 * p12;
+  check_mean(p, "a", (p22 * r1 - p12 * r2) / det);
+  check_mean(p, "b", (p11 * r2 - p12 * r1) / det);
+  check_sd(p, "b", std::sqrt(p11 / det));
+}
