@@ -38,3 +38,35 @@ class transform {
 };
 
 }  // namespace ppl::samplers
+
+namespace ppl::samplers {
+
+// The stick-breaking transform of a K-simplex to R^(K-1) (as in Stan's reference manual):
+// z_k = inv_logit(y_k - log(K - k)), x_k = (1 - x_1 - ... - x_(k-1)) z_k, and x_K the
+// remainder; y = 0 maps to the uniform simplex.
+struct simplex_transform {
+  static void to_unconstrained(const double* x, std::size_t k, double* y) {
+    double rest = 1;
+    for (std::size_t i = 0; i + 1 < k; ++i) {
+      double z = rest > 0 ? x[i] / rest : 0.5;
+      z = std::min(std::max(z, 1e-300), 1 - 1e-16);
+      y[i] = std::log(z / (1 - z)) + std::log(static_cast<double>(k - i - 1));
+      rest -= x[i];
+    }
+  }
+  // Writes x and returns log |dx/dy|.
+  static double to_constrained(const double* y, std::size_t k, double* x) {
+    double rest = 1, log_jacobian = 0;
+    for (std::size_t i = 0; i + 1 < k; ++i) {
+      double u = y[i] - std::log(static_cast<double>(k - i - 1));
+      double z = 1 / (1 + std::exp(-u));
+      x[i] = rest * z;
+      log_jacobian += std::log(rest) - std::log1p(std::exp(-u)) - std::log1p(std::exp(u));
+      rest -= x[i];
+    }
+    x[k - 1] = rest;
+    return log_jacobian;
+  }
+};
+
+}  // namespace ppl::samplers

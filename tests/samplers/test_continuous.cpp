@@ -113,3 +113,13 @@ TEST_CASE("the same seed gives the same draws") {
   CHECK(p3.result.draws.chains[0] == p1.result.draws.chains[0]);
   CHECK(p1.result.draws.chains[0] != p1.result.draws.chains[1]);
 }
+
+TEST_CASE("rwmh on a simplex (stick-breaking) recovers a Dirichlet") {
+  // The factor adds nothing, but makes p informed and not conjugate: rwmh claims it, and
+  // with the right Jacobian the draws follow the Dirichlet(2, 3, 5) prior.
+  auto p = infer("p ~ Dirichlet([2.0, 3.0, 5.0])\nfactor 0 * p[1]\n", {}, options(8000, 17));
+  CHECK(p.kind("p") == "rwmh");
+  check_mean(p, "p[1]", 0.2);
+  check_mean(p, "p[3]", 0.5);
+  check_sd(p, "p[3]", std::sqrt(0.5 * 0.5 / 11));
+}
