@@ -1,5 +1,6 @@
-// Beta prior on a probability, Bernoulli or Binomial children:
-// p | y ~ Beta(a + successes, b + failures).
+// Beta prior on a probability, Bernoulli or Binomial children, or NegativeBinomial
+// children whose inverse scale is the odds p / (1 - p) (then the pmf is proportional to
+// p^alpha (1 - p)^y): p | y ~ Beta(a + successes, b + failures).
 #include <boost/random/beta_distribution.hpp>
 
 #include "samplers/conjugate.hpp"
@@ -9,9 +10,14 @@ namespace ppl::samplers {
 conjugate_pair beta_binomial_pair() {
   return {"beta_binomial",
           "Beta",
-          {{"Bernoulli", 0}, {"Binomial", 1}},
+          {{"Bernoulli", 0}, {"Binomial", 1}, {"NegativeBinomial", 1, link::odds}},
           2,
           [](std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+            if (which == 2) {  // NegativeBinomial(alpha, p / (1 - p)): alpha successes, y failures
+              stats[0] += args[0][0];
+              stats[1] += x[0];
+              return;
+            }
             double trials = which == 0 ? 1 : args[0][0];  // Bernoulli, or Binomial(n, .)
             stats[0] += x[0];
             stats[1] += trials - x[0];

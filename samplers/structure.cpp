@@ -125,6 +125,11 @@ const expr* reference_in(const expr& arg, link form, int variable) {
     case link::sqrt_of:
       if (call(arg, "sqrt")) inner = arg.args[0].get();
       break;
+    case link::odds:
+      if (call(arg, "/") && call(*arg.args[1], "-") && constant(*arg.args[1]->args[0], 1) &&
+          is_direct_reference(*arg.args[1]->args[1], variable) && is_direct_reference(*arg.args[0], variable))
+        inner = arg.args[0].get();
+      break;
     case link::inverse_sqrt_of:
       if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) inner = arg.args[1]->args[0].get();
       if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();

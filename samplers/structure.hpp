@@ -26,6 +26,7 @@ enum class link {
   sqrt_of,          // sqrt(v): v is a variance and the argument a standard deviation
   inverse_sqrt_of,  // 1 / sqrt(v) or v ^ -0.5: v is a precision
   linear,           // an expression linear in v, with v appearing once (a + b * x[n])
+  odds,             // v / (1 - v): v is a probability and the argument its odds
 };
 
 // A distribution and the argument through which a conjugate prior's variable enters it.

@@ -76,3 +76,11 @@ TEST_CASE("Normal means through a linear expression: regression coefficients") {
   check_mean(p, "b", (p11 * r2 - p12 * r1) / det);
   check_sd(p, "b", std::sqrt(p11 / det));
 }
+
+TEST_CASE("Beta-NegativeBinomial through the odds p / (1 - p)") {
+  auto p = infer("data y: int[N]\nq ~ Beta(2, 3)\nfor n in 1:N { y[n] ~ NegativeBinomial(4, q / (1 - q)) }\n", {"y=[3,0,5,2]"},
+                 quick());
+  CHECK(p.kind("q") == "conjugate");
+  // Beta(2 + 4 * 4, 3 + 10)
+  check_mean(p, "q", 18.0 / 31);
+}
