@@ -17,7 +17,8 @@ using lang::ir::statement;
 
 const std::vector<conjugate_pair>& pairs() {
   static const std::vector<conjugate_pair> all = {beta_binomial_pair(),  dirichlet_categorical_pair(), gamma_rate_pair(),
-                                                  gamma_precision_pair(), inverse_gamma_variance_pair(), normal_normal_pair()};
+                                                  gamma_precision_pair(), inverse_gamma_variance_pair(), multi_normal_normal_pair(),
+                                                  normal_normal_pair()};
   return all;
 }
 
@@ -25,6 +26,8 @@ class conjugate_sampler final : public sampler {
  public:
   conjugate_sampler(runtime::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children)
       : graph_(g), variable_(v), pair_(pair) {
+    const auto& shape = g.value(v).shape;
+    stride_ = pair.stats_per_element > 0 ? pair.stats_per_element : (shape.rank ? shape[shape.rank - 1] : 1) + 1;
     const auto& m = g.model();
     for (int si : children) add_table(m.statements[static_cast<std::size_t>(si)], children_);
     for (int si : m.variables[static_cast<std::size_t>(v)].statements) add_table(m.statements[static_cast<std::size_t>(si)], priors_);
@@ -32,14 +35,14 @@ class conjugate_sampler final : public sampler {
 
   void step(runtime::rng& rng, bool) override {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    stats_.assign(values.size() * static_cast<std::size_t>(pair_.stats_per_element), 0.0);
+    stats_.assign(values.size() * static_cast<std::size_t>(stride_), 0.0);
     for (const auto& c : children_) accumulate(c);
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
         const runtime::index_t* loops = p.loops.data() + i * p.s->loops.size();
         auto [offset, size] = graph_.instance_target(*p.s, loops);
         std::vector<runtime::view> prior = graph_.args_at(*p.s, loops);
-        pair_.draw(prior, stats_.data() + offset * pair_.stats_per_element, rng, values.data() + offset, size);
+        pair_.draw(prior, stats_.data() + offset * stride_, rng, values.data() + offset, size);
       }
     }
   }
@@ -107,23 +110,40 @@ class conjugate_sampler final : public sampler {
       runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
       runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
       if (c.ref != c.s->args[c.arg].get() && pair_.likelihoods[c.which].form == link::linear) {
-        // y ~ Normal(c0 + c1 v, s) observes v as (y - c0) / c1 with scale s / |c1|;
-        // c0 and c1 come from evaluating the mean at v = 0 and v = 1.
-        auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(element)];
-        double saved = v;
-        v = 0;
-        double c0 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar();
-        v = 1;
-        double c1 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar() - c0;
-        v = saved;
-        if (c1 == 0) continue;
-        double y = (x[0] - c0) / c1, scale = args[1][0] / std::fabs(c1);
-        std::array<runtime::view, 2> rewritten = {args[0], runtime::view{&scale, runtime::shape::scalar()}};
-        pair_.accumulate(c.which, {&y, runtime::shape::scalar()}, rewritten, stats_.data() + element * pair_.stats_per_element);
+        accumulate_linear(c, loops, element, x[0], args[1][0]);
         continue;
       }
-      pair_.accumulate(c.which, x, args, stats_.data() + element * pair_.stats_per_element);
+      pair_.accumulate(c.which, x, args, stats_.data() + element * stride_);
     }
+  }
+
+  // y ~ Normal(c0 + c' v, s) with v a scalar or a block of the variable: c0 and c come
+  // from evaluating the mean at v = 0 and at unit vectors. A scalar v is then observed as
+  // (y - c0) / c with scale s / |c|; a block gets the residual y - c0, the coefficients c
+  // (as the first argument) and s, for the pair to add c c' / s^2 and c (y - c0) / s^2.
+  void accumulate_linear(const table& c, const runtime::index_t* loops, runtime::index_t element, double y, double sigma) {
+    auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
+    runtime::index_t k = graph_.eval_at(*c.s, loops, *c.ref).size();
+    std::vector<double> saved(values.begin() + element, values.begin() + element + k), coef(static_cast<std::size_t>(k));
+    std::fill(values.begin() + element, values.begin() + element + k, 0.0);
+    double c0 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar();
+    for (runtime::index_t j = 0; j < k; ++j) {
+      values[static_cast<std::size_t>(element + j)] = 1;
+      coef[static_cast<std::size_t>(j)] = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar() - c0;
+      values[static_cast<std::size_t>(element + j)] = 0;
+    }
+    std::copy(saved.begin(), saved.end(), values.begin() + element);
+    double* stats = stats_.data() + element * stride_;
+    if (k > 1) {
+      double residual = y - c0;
+      std::array<runtime::view, 2> args = {runtime::view{coef.data(), runtime::shape::vector(k)}, runtime::view{&sigma, runtime::shape::scalar()}};
+      pair_.accumulate(c.which, {&residual, runtime::shape::scalar()}, args, stats);
+      return;
+    }
+    if (coef[0] == 0) return;
+    double observed = (y - c0) / coef[0], scale = sigma / std::fabs(coef[0]);
+    std::array<runtime::view, 2> args = {runtime::view{&c0, runtime::shape::scalar()}, runtime::view{&scale, runtime::shape::scalar()}};
+    pair_.accumulate(c.which, {&observed, runtime::shape::scalar()}, args, stats);
   }
 
   void accumulate_fixed(const table& c) {
@@ -134,7 +154,7 @@ class conjugate_sampler final : public sampler {
       for (std::size_t k = 0; k < n_args; ++k) args[k] = {&c.fixed_args[i * n_args + k], runtime::shape::scalar()};
       runtime::view x{child_values.data() + c.value_offsets[i], value_shape(*c.s, c.value_sizes[i])};
       pair_.accumulate(c.which, x, std::span<const runtime::view>(args.data(), n_args),
-                       stats_.data() + c.elements[i] * pair_.stats_per_element);
+                       stats_.data() + c.elements[i] * stride_);
     }
   }
 
@@ -147,6 +167,7 @@ class conjugate_sampler final : public sampler {
   const conjugate_pair& pair_;
   std::vector<table> children_, priors_;
   std::vector<double> stats_;
+  runtime::index_t stride_ = 1;  // statistics per element of the variable
 };
 
 class conjugate_factory final : public factory {

@@ -18,7 +18,8 @@ struct conjugate_pair {
   std::string name;                     // "beta_binomial"
   std::string prior;                    // "Beta"
   std::vector<likelihood> likelihoods;  // {"Bernoulli", 0}, {"Binomial", 1}
-  // Statistics per element; for a vector-valued prior, per element of the value.
+  // Statistics per element of the variable; -1: the size of a value block plus one (a
+  // vector prior of size K keeps K + K^2 numbers per block, spread over its K elements).
   int stats_per_element = 2;
   // Adds one child (which of `likelihoods` it is, its value and arguments) to the
   // statistics of the element (or block) it reads.
@@ -33,6 +34,7 @@ conjugate_pair gamma_rate_pair();
 conjugate_pair normal_normal_pair();
 conjugate_pair gamma_precision_pair();
 conjugate_pair inverse_gamma_variance_pair();
+conjugate_pair multi_normal_normal_pair();
 conjugate_pair dirichlet_categorical_pair();
 
 }  // namespace ppl::samplers

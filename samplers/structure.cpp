@@ -103,6 +103,14 @@ bool linear_in(const expr& e, int variable, std::vector<const expr*>& refs) {
     return linear_in(*e.args[left ? 0 : 1], variable, refs) && e.args[0]->type.rank == 0 && e.args[1]->type.rank == 0;
   }
   if (f == "/" && !mentions(e.args[1].get(), variable)) return linear_in(*e.args[0], variable, refs);
+  if (f == "dot") {  // dot(v, c) or dot(c, v), v a vector block
+    bool left = mentions(e.args[0].get(), variable), right = mentions(e.args[1].get(), variable);
+    if (left == right) return false;
+    const expr& block = *e.args[left ? 0 : 1];
+    if (!is_direct_reference(block, variable)) return false;
+    refs.push_back(&block);
+    return true;
+  }
   return false;
 }
 

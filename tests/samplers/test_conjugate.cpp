@@ -84,3 +84,17 @@ TEST_CASE("Beta-NegativeBinomial through the odds p / (1 - p)") {
   // Beta(2 + 4 * 4, 3 + 10)
   check_mean(p, "q", 18.0 / 31);
 }
+
+TEST_CASE("MultiNormal prior on regression weights, Normal children linear in them") {
+  auto p = infer("data X: real[N, 2]\ndata y: real[N]\nw ~ MultiNormal([0.0, 0.0], [[100.0, 0.0], [0.0, 100.0]])\n"
+                 "for n in 1:N { y[n] ~ Normal(dot(w, X[n]) + 1, 0.5) }\n",
+                 {"X=[[1,-1],[1,0],[1,1],[1,2]]", "y=[0.2,2.1,3.9,6.2]"}, quick(4000));
+  CHECK(p.kind("w") == "conjugate");
+  // As the a + b x regression above, with y shifted by the offset 1.
+  double sx = 2, sxx = 6, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
+  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
+  double det = p11 * p22 - p12 * p12;
+  check_mean(p, "w[1]", (p22 * r1 - p12 * r2) / det);
+  check_mean(p, "w[2]", (p11 * r2 - p12 * r1) / det);
+  check_sd(p, "w[2]", std::sqrt(p11 / det));
+}
