@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 
+#include "runtime/blanket.hpp"
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
@@ -36,7 +37,9 @@ class conjugate_sampler final : public sampler {
   void step(runtime::rng& rng, bool) override {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
     stats_.assign(values.size() * static_cast<std::size_t>(stride_), 0.0);
-    for (const auto& c : children_) accumulate(c);
+    if (through_derived_) linear_through_derived();
+    for (const auto& c : children_)
+      if (c.ref) accumulate(c);
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
         const runtime::index_t* loops = p.loops.data() + i * p.s->loops.size();
@@ -70,7 +73,8 @@ class conjugate_sampler final : public sampler {
       if (pair_.likelihoods[k].dist == s.dist_name) t.arg = pair_.likelihoods[k].arg, t.which = k;
     if (s.target != variable_) {
       t.ref = reference_in(*s.args[t.arg], pair_.likelihoods[t.which].form, variable_);
-      make_fixed(t);
+      if (t.ref) make_fixed(t);
+      else through_derived_ = true;  // reads the variable through a derived one
     }
     out.push_back(std::move(t));
   }
@@ -114,6 +118,40 @@ class conjugate_sampler final : public sampler {
         continue;
       }
       pair_.accumulate(c.which, x, args, stats_.data() + element * stride_);
+    }
+  }
+
+  // Children reached through derived variables linear in a scalar v: their means at v = 0
+  // and v = 1 (derived values recomputed through the blanket) give c0 and c1 for all of
+  // them in two passes.
+  void linear_through_derived() {
+    if (!blanket_) blanket_ = std::make_unique<runtime::blanket>(graph_, variable_);
+    auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data[0];
+    double saved = v;
+    std::vector<double> c0, c1, y, sigma;
+    for (double at : {0.0, 1.0}) {
+      v = at;
+      blanket_->update(0);
+      for (const auto& c : children_) {
+        if (c.ref) continue;
+        for (std::size_t i = 0; i < c.count; ++i) {
+          const runtime::index_t* loops = c.loops.data() + i * c.s->loops.size();
+          const auto& args = graph_.args_at(*c.s, loops);
+          (at == 0 ? c0 : c1).push_back(args[0][0]);
+          if (at != 0) continue;
+          sigma.push_back(args[1][0]);
+          y.push_back(graph_.value(c.s->target).data[static_cast<std::size_t>(graph_.instance_target(*c.s, loops).first)]);
+        }
+      }
+    }
+    v = saved;
+    blanket_->update(0);
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      double slope = c1[i] - c0[i];
+      if (slope == 0) continue;
+      double observed = (y[i] - c0[i]) / slope, scale = sigma[i] / std::fabs(slope);
+      std::array<runtime::view, 2> args = {runtime::view{&c0[i], runtime::shape::scalar()}, runtime::view{&scale, runtime::shape::scalar()}};
+      pair_.accumulate(0, {&observed, runtime::shape::scalar()}, args, stats_.data());
     }
   }
 
@@ -168,6 +206,8 @@ class conjugate_sampler final : public sampler {
   std::vector<table> children_, priors_;
   std::vector<double> stats_;
   runtime::index_t stride_ = 1;  // statistics per element of the variable
+  bool through_derived_ = false;
+  std::unique_ptr<runtime::blanket> blanket_;
 };
 
 class conjugate_factory final : public factory {

@@ -152,6 +152,21 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
   for (int si : reading_statements(m, variable)) {
     const auto& s = m.statements[static_cast<std::size_t>(si)];
     std::string where = "line " + std::to_string(lang::locate(m.source.text, s.pos).line);
+    if (s.which == statement::kind::assign) {
+      // A derived variable linear in a scalar (mu[n] = a + b * x[n]): its children count
+      // as children of the scalar, if they take the derived variable linearly.
+      std::vector<likelihood> linear;
+      for (const auto& l : allowed)
+        if (l.form == link::linear) linear.push_back(l);
+      bool scalar = m.variables[static_cast<std::size_t>(variable)].type.rank == 0;
+      if (linear.empty() || !scalar || !reference_in(*s.value, link::linear, variable))
+        return "read by a deterministic statement that is not linear in it (" + where + ")";
+      std::vector<int> through;
+      std::string why = direct_children(m, s.target, linear, through);
+      if (!why.empty()) return why;
+      children.insert(children.end(), through.begin(), through.end());
+      continue;
+    }
     if (s.which != statement::kind::sample) return "read by a non-sampling statement (" + where + ")";
     auto match = std::find_if(allowed.begin(), allowed.end(), [&](const likelihood& l) { return l.dist == s.dist_name; });
     if (match == allowed.end()) return "a child is " + s.dist_name + " (" + where + ")";

@@ -98,3 +98,16 @@ TEST_CASE("MultiNormal prior on regression weights, Normal children linear in th
   check_mean(p, "w[2]", (p11 * r2 - p12 * r1) / det);
   check_sd(p, "w[2]", std::sqrt(p11 / det));
 }
+
+TEST_CASE("Normal means through a linear deterministic node: mu[n] = a + b * x[n]") {
+  auto p = infer("data x: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\n"
+                 "for n in 1:N { mu[n] = a + b * x[n] }\nfor n in 1:N { y[n] ~ Normal(mu[n], 0.5) }\n",
+                 {"x=[-1,0,1,2]", "y=[-0.8,1.1,2.9,5.2]"}, quick(4000));
+  CHECK(p.kind("a") == "conjugate");
+  CHECK(p.kind("b") == "conjugate");
+  double sxx = 6, sx = 2, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
+  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
+  double det = p11 * p22 - p12 * p12;
+  check_mean(p, "a", (p22 * r1 - p12 * r2) / det);
+  check_mean(p, "b", (p11 * r2 - p12 * r1) / det);
+}
