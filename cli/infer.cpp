@@ -112,7 +112,8 @@ int run_infer(const model_inputs& in, const infer_options& o) {
     for (std::size_t c = 0; c < r.draws.chains.size(); ++c) enough = enough && r.draws.rows(c) >= 4;
     if (enough) {
       auto warnings = print_summary(r.draws, {20, o.show});
-      for (const auto& rep : r.reports[0]) fmt::print("# {}\n", rep);
+      for (std::size_t c = 0; c < r.reports.size(); ++c)
+        for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
       for (const auto& w : warnings) fmt::print(stderr, "warning: {}\n", w);
     } else {
       fmt::print(stderr, "too few draws for a summary\n");

@@ -171,8 +171,14 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
     auto match = std::find_if(allowed.begin(), allowed.end(), [&](const likelihood& l) { return l.dist == s.dist_name; });
     if (match == allowed.end()) return "a child is " + s.dist_name + " (" + where + ")";
     std::size_t arg = match->arg;
-    if (arg >= s.args.size() || !reference_in(*s.args[arg], match->form, variable))
-      return "used other than as the parameter of " + s.dist_name + " (" + where + ")";
+    const expr* ref = arg < s.args.size() ? reference_in(*s.args[arg], match->form, variable) : nullptr;
+    if (!ref) return "used other than as the parameter of " + s.dist_name + " (" + where + ")";
+    // A child must read one whole value of the prior: an element of a scalar prior, a row
+    // of a vector one (w2 inside dot(w2, h) is not one element of a Normal prior).
+    const auto& own = m.variables[static_cast<std::size_t>(variable)].statements;
+    const statement* prior = own.empty() ? nullptr : &m.statements[static_cast<std::size_t>(own[0])];
+    if (prior && prior->dist && ref->type.rank != prior->dist->value_rank())
+      return "a child reads several of its values at once (" + where + ")";
     for (std::size_t k = 0; k < s.args.size(); ++k)
       if (k != arg && mentions(s.args[k].get(), variable)) return "also used in another argument (" + where + ")";
     for (const auto& ix : s.target_indices)

@@ -17,6 +17,21 @@ for dir in "$examples"/*/; do
   fi
   echo "ok: $name"
 done
+# `ppl plan` chooses the expected kinds for every example.
+expect_plan() {  # example data variable kind
+  "$ppl" plan "$examples/$1/$1.ppl" "$examples/$1/$2" | grep -q "^$3[[ ].* $4 " || { echo "FAIL: plan of $1: $3 is not $4"; exit 1; }
+}
+expect_plan coin data.csv p conjugate
+expect_plan mark data.json stu gibbs
+expect_plan mark data.json mot gibbs
+expect_plan lda data.csv z collapsed
+expect_plan lda data.csv theta collapsed
+expect_plan lda data.csv phi collapsed
+expect_plan ising data.json s gibbs
+expect_plan bnn data.json W1 slice
+expect_plan bnn data.json sigma_std slice
+echo "ok: plans"
+
 out=$(mktemp)
 "$ppl" simulate "$examples/coin/coin.ppl" "$examples/coin/data.csv" --draws 20000 --seed 11 --output "$out"
 python3 - "$out" <<'PY'
