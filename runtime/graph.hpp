@@ -84,6 +84,8 @@ class graph {
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
   double sample_term(const lang::ir::statement& s);
+  // Evaluates an `=` statement at the current loop values into its target: (offset, size).
+  std::pair<index_t, index_t> assign_current(const lang::ir::statement& s);
   double invariant_log_density(const lang::ir::statement& s);
   void set_loops(const lang::ir::statement& s, const index_t* loops);
   void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);

@@ -90,16 +90,9 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
   bool check_params = draw || !args_depend_on_unknowns(s);
   for_each_instance(s, [&] {
     if (s.which == statement::kind::assign) {
-      view x;
-      try {
-        x = eval_.eval(*s.value, frame_);
-      } catch (const eval_error& e) {
-        fail_in(s, e.pos, e.what());
-      }
-      index_t offset = target_offset(s, x.size());
-      std::copy(x.begin(), x.end(), t.data.begin() + offset);
+      auto [offset, size] = assign_current(s);
       if (!defined.empty())
-        for (index_t i = 0; i < x.size(); ++i) defined[static_cast<std::size_t>(offset + i)] = 1;
+        for (index_t i = 0; i < size; ++i) defined[static_cast<std::size_t>(offset + i)] = 1;
       return;
     }
     const auto& args = eval_args(s);

@@ -92,6 +92,10 @@ double graph::instance_log_density(const statement& s, const index_t* loops) {
 
 void graph::run_instance(const statement& s, const index_t* loops) {
   set_loops(s, loops);
+  assign_current(s);
+}
+
+std::pair<index_t, index_t> graph::assign_current(const statement& s) {
   view x;
   try {
     x = eval_.eval(*s.value, frame_);
@@ -100,6 +104,7 @@ void graph::run_instance(const statement& s, const index_t* loops) {
   }
   index_t offset = target_offset(s, x.size());
   std::copy(x.begin(), x.end(), values_[static_cast<std::size_t>(s.target)].data.begin() + offset);
+  return {offset, x.size()};
 }
 
 read_log graph::instance_reads(const statement& s, const index_t* loops) {

@@ -16,6 +16,18 @@ ppl::samplers::run_options quick(long draws = 2000) {
   return o;
 }
 
+// The exact posterior of y = a + b x + noise (sd 0.5) with N(0, 10^2) priors on the
+// regression data used below: means of a and b, and the sd of b.
+struct regression_posterior {
+  double mean_a, mean_b, sd_b;
+};
+regression_posterior regression() {
+  double sx = 2, sxx = 6, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
+  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
+  double det = p11 * p22 - p12 * p12;
+  return {(p22 * r1 - p12 * r2) / det, (p11 * r2 - p12 * r1) / det, std::sqrt(p11 / det)};
+}
+
 }  // namespace
 
 TEST_CASE("Beta-Binomial: the coin") {
@@ -68,13 +80,10 @@ TEST_CASE("Normal means through a linear expression: regression coefficients") {
                  {"x=[-1,0,1,2]", "y=[-0.8,1.1,2.9,5.2]"}, quick(4000));
   CHECK(p.kind("a") == "conjugate");
   CHECK(p.kind("b") == "conjugate");
-  // Posterior precision matrix X'X / 0.25 + I / 100 and mean by solving the normal equations.
-  double sxx = 6, sx = 2, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
-  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
-  double det = p11 * p22 - p12 * p12;
-  check_mean(p, "a", (p22 * r1 - p12 * r2) / det);
-  check_mean(p, "b", (p11 * r2 - p12 * r1) / det);
-  check_sd(p, "b", std::sqrt(p11 / det));
+  auto exact = regression();
+  check_mean(p, "a", exact.mean_a);
+  check_mean(p, "b", exact.mean_b);
+  check_sd(p, "b", exact.sd_b);
 }
 
 TEST_CASE("Beta-NegativeBinomial through the odds p / (1 - p)") {
@@ -90,13 +99,10 @@ TEST_CASE("MultiNormal prior on regression weights, Normal children linear in th
                  "for n in 1:N { y[n] ~ Normal(dot(w, X[n]) + 1, 0.5) }\n",
                  {"X=[[1,-1],[1,0],[1,1],[1,2]]", "y=[0.2,2.1,3.9,6.2]"}, quick(4000));
   CHECK(p.kind("w") == "conjugate");
-  // As the a + b x regression above, with y shifted by the offset 1.
-  double sx = 2, sxx = 6, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
-  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
-  double det = p11 * p22 - p12 * p12;
-  check_mean(p, "w[1]", (p22 * r1 - p12 * r2) / det);
-  check_mean(p, "w[2]", (p11 * r2 - p12 * r1) / det);
-  check_sd(p, "w[2]", std::sqrt(p11 / det));
+  auto exact = regression();  // the a + b x regression, with y shifted by the offset 1
+  check_mean(p, "w[1]", exact.mean_a);
+  check_mean(p, "w[2]", exact.mean_b);
+  check_sd(p, "w[2]", exact.sd_b);
 }
 
 TEST_CASE("Normal means through a linear deterministic node: mu[n] = a + b * x[n]") {
@@ -105,9 +111,7 @@ TEST_CASE("Normal means through a linear deterministic node: mu[n] = a + b * x[n
                  {"x=[-1,0,1,2]", "y=[-0.8,1.1,2.9,5.2]"}, quick(4000));
   CHECK(p.kind("a") == "conjugate");
   CHECK(p.kind("b") == "conjugate");
-  double sxx = 6, sx = 2, n = 4, sy = 8.4, sxy = 0.8 + 2.9 + 10.4;
-  double p11 = n / 0.25 + 0.01, p12 = sx / 0.25, p22 = sxx / 0.25 + 0.01, r1 = sy / 0.25, r2 = sxy / 0.25;
-  double det = p11 * p22 - p12 * p12;
-  check_mean(p, "a", (p22 * r1 - p12 * r2) / det);
-  check_mean(p, "b", (p11 * r2 - p12 * r1) / det);
+  auto exact = regression();
+  check_mean(p, "a", exact.mean_a);
+  check_mean(p, "b", exact.mean_b);
 }
