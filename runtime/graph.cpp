@@ -45,7 +45,11 @@ void graph::mark_checks() {
   invariant_args_.assign(model_.statements.size(), 0);
   for (std::size_t i = 0; i < model_.statements.size(); ++i) {
     const auto& args = model_.statements[i].args;
-    invariant_args_[i] = std::none_of(args.begin(), args.end(), [](const auto& a) { return uses_loop_variable(*a); });
+    const auto& targets = model_.statements[i].target_indices;
+    invariant_args_[i] = std::none_of(args.begin(), args.end(), [](const auto& a) { return uses_loop_variable(*a); }) &&
+                         std::none_of(targets.begin(), targets.end(), [](const auto& t) { return t->depends_on_unknown; }) &&
+                         std::none_of(model_.statements[i].loops.begin(), model_.statements[i].loops.end(),
+                                      [](const auto& l) { return l.lo->depends_on_unknown || l.hi->depends_on_unknown; });
   }
   for (std::size_t i = 0; i < model_.statements.size(); ++i)
     for (const auto& a : model_.statements[i].args) {

@@ -87,6 +87,9 @@ class graph {
   // Evaluates an `=` statement at the current loop values into its target: (offset, size).
   std::pair<index_t, index_t> assign_current(const lang::ir::statement& s);
   double invariant_log_density(const lang::ir::statement& s);
+  // Where the scalar values of a statement's instances sit in its target (computed once;
+  // only for statements whose target indices use loop variables and data alone).
+  const std::vector<index_t>& plate_offsets(const lang::ir::statement& s);
   void set_loops(const lang::ir::statement& s, const index_t* loops);
   void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
   [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);
@@ -104,6 +107,8 @@ class graph {
   std::vector<view> args_;                  // reused by eval_args
   std::vector<char> needs_check_;           // per statement: check parameters when evaluating terms
   std::vector<char> invariant_args_;        // per statement: arguments the same for every instance
+  std::vector<std::vector<index_t>> plate_offsets_;
+  std::vector<double> gathered_;
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
 };
 

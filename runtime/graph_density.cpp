@@ -38,9 +38,28 @@ double graph::invariant_log_density(const statement& s) {
   }
   shape value = value_shape_of(s, args);
   const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
-  double total = 0;
-  for_each_instance(s, [&] { total += s.dist->log_density(args, view{values + target_offset(s, value.size()), value}, true); });
-  return total;
+  if (value.rank != 0) {
+    double total = 0;
+    for_each_instance(s, [&] { total += s.dist->log_density(args, view{values + target_offset(s, value.size()), value}, true); });
+    return total;
+  }
+  // Scalar values: where they sit is worked out once; the sum goes to the distribution in
+  // one call, straight from storage when they are contiguous.
+  const auto& offsets = plate_offsets(s);
+  bool contiguous = !offsets.empty() && offsets.back() - offsets.front() + 1 == static_cast<index_t>(offsets.size());
+  for (std::size_t i = 1; contiguous && i < offsets.size(); ++i) contiguous = offsets[i] == offsets[i - 1] + 1;
+  if (contiguous) return s.dist->log_density_sum(args, values + offsets.front(), static_cast<index_t>(offsets.size()));
+  gathered_.resize(offsets.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) gathered_[i] = values[offsets[i]];
+  return s.dist->log_density_sum(args, gathered_.data(), static_cast<index_t>(offsets.size()));
+}
+
+const std::vector<index_t>& graph::plate_offsets(const statement& s) {
+  auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (plate_offsets_.size() != model_.statements.size()) plate_offsets_.resize(model_.statements.size());
+  auto& cached = plate_offsets_[index];
+  if (cached.empty()) for_each_instance(s, [&] { cached.push_back(target_offset(s, 1)); });
+  return cached;
 }
 
 double graph::statement_log_density(const statement& s) {

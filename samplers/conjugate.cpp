@@ -188,9 +188,13 @@ class conjugate_sampler final : public sampler {
     const auto& child_values = graph_.value(c.s->target).data;
     std::size_t n_args = c.s->args.size();
     std::array<runtime::view, 4> args{};
+    for (std::size_t k = 0; k < n_args; ++k) args[k].shape = runtime::shape::scalar();
+    bool scalar = c.s->dist->value_rank() == 0;
+    runtime::view x;
     for (std::size_t i = 0; i < c.count; ++i) {
-      for (std::size_t k = 0; k < n_args; ++k) args[k] = {&c.fixed_args[i * n_args + k], runtime::shape::scalar()};
-      runtime::view x{child_values.data() + c.value_offsets[i], value_shape(*c.s, c.value_sizes[i])};
+      for (std::size_t k = 0; k < n_args; ++k) args[k].data = &c.fixed_args[i * n_args + k];
+      x.data = child_values.data() + c.value_offsets[i];
+      x.shape = scalar ? runtime::shape::scalar() : runtime::shape::vector(c.value_sizes[i]);
       pair_.accumulate(c.which, x, std::span<const runtime::view>(args.data(), n_args),
                        stats_.data() + c.elements[i] * stride_);
     }

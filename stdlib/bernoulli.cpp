@@ -29,6 +29,17 @@ class bernoulli final : public scalar_distribution {
     return one ? std::log(q) : std::log1p(-q);
   }
 
+  // A plate of outcomes: the number of ones and of zeros, and two logs.
+  double log_density_sum(std::span<const view> p, const double* values, index_t n) const override {
+    double ones = 0, zeros = 0;
+    for (index_t i = 0; i < n; ++i) {
+      ones += values[i] == 1;
+      zeros += values[i] == 0;
+    }
+    if (ones + zeros != static_cast<double>(n)) return -INFINITY;
+    return (ones > 0 ? ones * std::log(p[0][0]) : 0) + (zeros > 0 ? zeros * std::log1p(-p[0][0]) : 0);
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::bernoulli_distribution<double>(p[0][0])(rng) ? 1.0 : 0.0;
   }

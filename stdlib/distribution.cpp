@@ -6,6 +6,12 @@ namespace ppl::stdlib {
 
 shape distribution::value_shape(std::span<const shape>) const { return shape::scalar(); }
 
+double distribution::log_density_sum(std::span<const view> params, const double* values, index_t n) const {
+  double total = 0;
+  for (index_t i = 0; i < n; ++i) total += log_density(params, view{values + i, shape::scalar()}, true);
+  return total;
+}
+
 bool distribution::in_support(std::span<const view> params, view x) const {
   const support s = value_support(params);
   for (double v : x) {

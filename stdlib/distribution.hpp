@@ -83,6 +83,11 @@ class distribution {
   virtual double log_density(std::span<const view> params, view x, bool with_constants,
                              const gradient_out* grad = nullptr) const = 0;
 
+  // The sum of the log densities (with constants) of n scalar values sharing the same
+  // parameters: a plate such as y[n] ~ Bernoulli(p). Distributions override it where the
+  // sum has a cheaper form than n calls (counts and two logs for a Bernoulli).
+  virtual double log_density_sum(std::span<const view> params, const double* values, index_t n) const;
+
   // Writes one draw (value_shape(params).size() doubles) to out.
   virtual void draw(std::span<const view> params, runtime::rng& rng, double* out) const = 0;
 };
