@@ -41,5 +41,6 @@ struct infer_options {
 int run_infer(const model_inputs& in, const infer_options& opt);
 int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
 int run_summary(const std::string& draws_path, const std::vector<std::string>& show);
+int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);
 
 }  // namespace ppl::cli

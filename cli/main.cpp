@@ -62,6 +62,14 @@ int main(int argc, char** argv) {
   summary->add_option("DRAWS", summary_path, "a draws file written by ppl infer")->required()->check(CLI::ExistingFile);
   summary->add_option("--show", summary_show, "list every element of these arrays")->delimiter(',');
 
+  std::string topics_path, topics_variable = "phi", topics_labels;
+  int topics_top = 10;
+  auto* topics = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
+  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix")->required()->check(CLI::ExistingFile);
+  topics->add_option("--variable", topics_variable, "the matrix: one distribution per row")->capture_default_str();
+  topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt)")->check(CLI::ExistingFile);
+  topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(CLI::Range(1, 1000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -75,5 +83,6 @@ int main(int argc, char** argv) {
   if (infer->parsed()) return ppl::cli::run_infer(infer_in, inf);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
   if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show);
+  if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   return 2;
 }

@@ -46,7 +46,16 @@ std::string diagnostic::str() const {
     // Keep tabs so the caret lines up under the offending character.
     for (std::size_t i = 0; i + 1 < where.column && i < source_line.size(); ++i)
       caret += source_line[i] == '\t' ? '\t' : ' ';
-    out += " " + num + " | " + source_line + "\n";
+    // A very long line (a data row) is shown as a window around the caret.
+    std::string shown = source_line;
+    constexpr std::size_t window = 60;
+    if (shown.size() > 2 * window + 20) {
+      std::size_t at = caret.size(), from = at > window ? at - window : 0;
+      std::size_t to = std::min(shown.size(), at + window);
+      shown = (from ? "..." : "") + shown.substr(from, to - from) + (to < shown.size() ? "..." : "");
+      caret = std::string(at - from + (from ? 3 : 0), ' ');
+    }
+    out += " " + num + " | " + shown + "\n";
     out += " " + gutter + " | " + caret + "^\n";
   }
   if (!note.empty()) out += "note: " + note + "\n";

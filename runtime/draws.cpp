@@ -44,8 +44,12 @@ draws_writer::draws_writer(const std::string& path, draws_format format, int cha
     if (!f) throw std::invalid_argument("cannot write the draws file " + p);
     files_.push_back(f);
     for (const auto& line : metadata) fmt::print(f, "# {}\n", line);
+    // Names with commas (theta[2,3]) are quoted, as CSV requires.
     std::string header = format == draws_format::ppl ? "chain,iteration," : "";
-    for (std::size_t i = 0; i < columns.size(); ++i) header += (i ? "," : "") + columns[i];
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      bool quote = columns[i].find(',') != std::string::npos;
+      header += (i ? "," : "") + (quote ? "\"" + columns[i] + "\"" : columns[i]);
+    }
     fmt::print(f, "{}\n", header);
   }
 }
@@ -94,13 +98,12 @@ draws read_draws(const std::string& path, std::vector<std::string>& metadata) {
     } else if (line[0] == '#') {
       metadata.emplace_back(line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1));
     } else if (!header) {
-      std::vector<std::string> names;
-      std::size_t start = 0;
-      while (start <= line.size()) {
-        std::size_t comma = line.find(',', start);
-        if (comma == std::string_view::npos) comma = line.size();
-        names.emplace_back(line.substr(start, comma - start));
-        start = comma + 1;
+      std::vector<std::string> names(1);
+      bool quoted = false;
+      for (char ch : line) {
+        if (ch == '"') quoted = !quoted;
+        else if (ch == ',' && !quoted) names.emplace_back();
+        else names.back() += ch;
       }
       if (names.size() < 3 || names[0] != "chain" || names[1] != "iteration")
         lang::fail_at(src, pos, "expected a header starting with chain,iteration (a draws file written by ppl infer)");

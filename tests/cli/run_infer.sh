@@ -62,4 +62,14 @@ assert all(l.endswith("\n") and len(l.split(",")) == 4 for l in lines[1:]), "a p
 assert len(lines) > 3, "no finished draws were written"
 print(f"interrupted run kept {len(lines) - 1} draws")
 PY
+# Topics: the rows of a monitored matrix, named by a labels file; headers quote names
+# with commas so that the file reads back.
+"$ppl" infer "$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 1 --warmup 20 --draws 5 --quiet --monitor phi \
+  -o "$tmp/lda.csv" > /dev/null 2>&1
+grep -m 1 -v '^#' "$tmp/lda.csv" | grep -q '^chain,iteration,lp__,"phi\[1,1\]","phi\[1,2\]"'
+"$ppl" topics "$tmp/lda.csv" --labels "$examples/lda/vocab.txt" --top 5 > "$tmp/topics.txt"
+[ "$(grep -c '^phi\[' "$tmp/topics.txt")" = 20 ]
+if grep -qE '^phi\[[0-9]+\]  [0-9]+ ' "$tmp/topics.txt"; then echo "FAIL: topics show ids, not words"; exit 1; fi
+"$ppl" summary "$tmp/lda.csv" > /dev/null
+
 echo "infer: all checks passed"
