@@ -43,6 +43,9 @@ class graph {
 
   // log p(everything) at the current values, factor terms included.
   double log_density();
+  // The same, leaving out the terms of statements marked in `skip` (by statement index):
+  // those a collapsed sampler replaces with its marginal.
+  double log_density(const std::vector<char>& skip);
   // The terms of the joint that involve element `element` (0-based, row-major) of
   // `variable` (its own prior term and every term that reads it, factors included),
   // found by scanning. Samplers use runtime::blanket, which indexes them once.

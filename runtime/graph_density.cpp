@@ -80,10 +80,14 @@ double graph::statement_log_density(const statement& s) {
   return total;
 }
 
-double graph::log_density() {
+double graph::log_density() { return log_density({}); }
+
+double graph::log_density(const std::vector<char>& skip) {
   double total = 0;
-  for (const statement& s : model_.statements)
-    if (s.which != statement::kind::assign) total += statement_log_density(s);
+  for (std::size_t i = 0; i < model_.statements.size(); ++i) {
+    const statement& s = model_.statements[i];
+    if (s.which != statement::kind::assign && !(i < skip.size() && skip[i])) total += statement_log_density(s);
+  }
   return total;
 }
 

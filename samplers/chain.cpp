@@ -87,6 +87,15 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
 }
 
+// lp__: the log joint density, with collapsed variables' terms replaced by the
+// marginal their sampler keeps (LDA: log p(w, z) with theta and phi integrated out).
+double log_joint(chain& c) {
+  std::vector<char> skip;
+  double marginal = 0;
+  for (auto& s : c.samplers) marginal += s->marginal_log_density(skip);
+  return marginal + c.graph->log_density(skip);
+}
+
 void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, runtime::draws_writer* writer, long& completed) {
   long total = o.warmup + o.draws * o.thin;
   std::vector<double> row;
@@ -98,7 +107,7 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     completed = it;
     if (o.progress && (it % 50 == 0 || it == total)) o.progress(index, it, total);
     if (warmup || (it - o.warmup) % o.thin != 0) continue;
-    row.assign(1, c.graph->log_density());
+    row.assign(1, log_joint(c));
     for (int v : c.monitored) {
       const auto& d = c.graph->value(v).data;
       row.insert(row.end(), d.begin(), d.end());

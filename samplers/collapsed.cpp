@@ -149,6 +149,23 @@ class collapsed_sampler final : public sampler {
     if (s_.phi >= 0) write_means(s_.phi, phi_, phi_counts_, topic_counts_);
   }
 
+  // log p(z) with theta integrated out (and log p(w | z) with phi integrated out): a
+  // Dirichlet-multinomial term per row, sum_k lgamma(c_k + a_k) - lgamma(a_k) +
+  // lgamma(sum a) - lgamma(c. + sum a). Replaces the terms of theta, z (and phi, w).
+  double marginal_log_density(std::vector<char>& skip) override {
+    const auto& m = graph_.model();
+    skip.resize(m.statements.size(), 0);
+    for (int v : {s_.theta, s_.z, s_.phi})
+      if (v >= 0)
+        for (int si : m.variables[static_cast<std::size_t>(v)].statements) skip[static_cast<std::size_t>(si)] = 1;
+    double lp = dirichlet_multinomial(theta_, theta_counts_, row_counts_);
+    if (s_.phi >= 0) {
+      skip[static_cast<std::size_t>(s_.child_statement)] = 1;
+      lp += dirichlet_multinomial(phi_, phi_counts_, topic_counts_);
+    }
+    return lp;
+  }
+
  private:
   // For every element n of z: its theta row, and (with phi) its word.
   void index_elements() {
@@ -217,6 +234,14 @@ class collapsed_sampler final : public sampler {
     blanket_->update(static_cast<runtime::index_t>(element_[n]));
     double lp = blanket_->log_density(static_cast<runtime::index_t>(element_[n]), false);
     return std::isnan(lp) ? 0 : prior * std::exp(lp);
+  }
+
+  static double dirichlet_multinomial(const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows) {
+    double lp = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      if (counts[i] > 0) lp += std::lgamma(counts[i] + c.alpha[i]) - std::lgamma(c.alpha[i]);
+    for (std::size_t r = 0; r < rows.size(); ++r) lp += std::lgamma(c.row_sum[r]) - std::lgamma(rows[r] + c.row_sum[r]);
+    return lp;
   }
 
   void write_means(int variable, const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows) {

@@ -19,6 +19,9 @@ class sampler {
   virtual void step(runtime::rng& rng, bool warmup) = 0;
   // Acceptance statistics for the summary; empty when not Metropolis-type.
   virtual std::string report() const { return {}; }
+  // A sampler that integrates variables out replaces their statements' terms in lp__
+  // with the marginal it keeps: it marks them in `skip` and returns the marginal's log.
+  virtual double marginal_log_density(std::vector<char>& /*skip*/) { return 0; }
 };
 
 struct claim {

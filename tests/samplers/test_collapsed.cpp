@@ -73,6 +73,27 @@ TEST_CASE("collapsed: LDA's z against exact enumeration") {
   }
 }
 
+TEST_CASE("collapsed: lp__ is log p(w, z) with theta and phi integrated out") {
+  const int doc[] = {1, 1, 2, 2, 2}, word[] = {1, 2, 2, 3, 3}, n = 5;
+  ppl::samplers::run_options o;
+  o.chains = 1;
+  o.warmup = 5;
+  o.draws = 20;
+  auto p = infer(lda, {"doc=[1,1,2,2,2]", "word=[1,2,2,3,3]"}, o);
+  auto lp = p.column("lp__")[0];
+  std::vector<std::vector<double>> z;
+  for (int i = 1; i <= n; ++i) z.push_back(p.column("z[" + std::to_string(i) + "]")[0]);
+  for (std::size_t t = 0; t < lp.size(); ++t) {
+    std::vector<std::vector<double>> dk(2, std::vector<double>(2, 0)), kw(2, std::vector<double>(3, 0));
+    for (int i = 0; i < n; ++i) {
+      auto k = static_cast<std::size_t>(z[static_cast<std::size_t>(i)][t]) - 1;
+      dk[static_cast<std::size_t>(doc[i] - 1)][k] += 1;
+      kw[k][static_cast<std::size_t>(word[i] - 1)] += 1;
+    }
+    CHECK(lp[t] == doctest::Approx(log_dm(dk[0], 0.8) + log_dm(dk[1], 0.8) + log_dm(kw[0], 0.5) + log_dm(kw[1], 0.5)));
+  }
+}
+
 TEST_CASE("collapsed: theta holds the Rao-Blackwellised posterior mean") {
   ppl::samplers::run_options o;
   o.chains = 1;
