@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "samplers/chain.hpp"
+
 namespace ppl::cli {
 
 struct model_inputs {
@@ -24,11 +26,7 @@ struct simulate_options {
 int run_simulate(const model_inputs& in, const simulate_options& opt);
 
 struct infer_options {
-  int chains = 4;
-  long warmup = 1000;
-  long draws = 1000;
-  long thin = 1;
-  std::uint64_t seed = 1;
+  samplers::run_options run;           // chains, warmup, draws, thin, seed (the rest is set from below)
   std::string init;                    // JSON of initial values
   std::vector<std::string> monitor;    // names
   std::vector<std::string> samplers;   // name=kind

@@ -61,8 +61,8 @@ std::vector<std::string> metadata(const model_inputs& in, const infer_options& o
   std::vector<std::string> lines = {fmt::format("ppl {}", runtime::version()), "model: " + in.model_path,
                                     "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
   for (const auto& s : in.sets) lines.push_back("set: " + s);
-  lines.push_back(fmt::format("seed: {}", o.seed));
-  lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}", o.chains, o.warmup, o.draws, o.thin));
+  lines.push_back(fmt::format("seed: {}", o.run.seed));
+  lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}", o.run.chains, o.run.warmup, o.run.draws, o.run.thin));
   for (const auto& p : plan) lines.push_back("sampler: " + p.variable + " " + p.kind + " (" + p.reason + ")");
   return lines;
 }
@@ -74,16 +74,11 @@ int run_infer(const model_inputs& in, const infer_options& o) {
     loaded l = load(in);
     runtime::data_table init;
     if (!o.init.empty()) init = runtime::read_data_file(o.init);
-    samplers::run_options ro;
-    ro.chains = o.chains;
-    ro.warmup = o.warmup;
-    ro.draws = o.draws;
-    ro.thin = o.thin;
-    ro.seed = o.seed;
+    samplers::run_options ro = o.run;
     ro.monitors = o.monitor;
     ro.overrides = parse_overrides(o.samplers);
     ro.init = o.init.empty() ? nullptr : &init;
-    progress_display progress(o.chains, !o.quiet && isatty(STDERR_FILENO));
+    progress_display progress(o.run.chains, !o.quiet && isatty(STDERR_FILENO));
     ro.progress = [&](int c, long done, long total) { progress.update(c, done, total); };
     runtime::install_interrupt_handlers();
     std::unique_ptr<runtime::draws_writer> writer;
@@ -96,7 +91,7 @@ int run_infer(const model_inputs& in, const infer_options& o) {
           std::replace(n.begin(), n.end(), ',', '.');
           n.erase(std::remove(n.begin(), n.end(), ']'), n.end());
         }
-      writer = std::make_unique<runtime::draws_writer>(o.output, format, o.chains, metadata(in, o, plan), names);
+      writer = std::make_unique<runtime::draws_writer>(o.output, format, o.run.chains, metadata(in, o, plan), names);
       return writer.get();
     });
     progress.finish();

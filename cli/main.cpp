@@ -36,11 +36,11 @@ int main(int argc, char** argv) {
   ppl::cli::infer_options inf;
   auto* infer = app.add_subcommand("infer", "sample the posterior: samplers chosen by structure, parallel chains, diagnostics");
   add_model_inputs(infer, infer_in);
-  infer->add_option("--chains", inf.chains, "number of chains (each on its own thread)")->capture_default_str()->check(CLI::Range(1, 256));
-  infer->add_option("--warmup", inf.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
-  infer->add_option("--draws", inf.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
-  infer->add_option("--thin", inf.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
-  infer->add_option("--seed", inf.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
+  infer->add_option("--chains", inf.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(CLI::Range(1, 256));
+  infer->add_option("--warmup", inf.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
+  infer->add_option("--draws", inf.run.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
+  infer->add_option("--thin", inf.run.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
+  infer->add_option("--seed", inf.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
   infer->add_option("--init", inf.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
   infer->add_option("--monitor", inf.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
   infer->add_option("--sampler", inf.samplers, "force a sampler kind: NAME=KIND (ancestral, conjugate, gibbs, slice, rwmh)");
