@@ -1,8 +1,10 @@
 // JSON data in Stan's format: an object of numbers and rectangular nested arrays, read
 // with nlohmann::json.
+#include <cctype>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <set>
 
 #include "lang/diagnostics.hpp"
 #include "runtime/data.hpp"
@@ -11,8 +13,30 @@ namespace ppl::runtime {
 
 namespace {
 
+using json = nlohmann::ordered_json;
+
+std::string too_deep(const std::string& name) {
+  return "`" + name + "` has more than " + std::to_string(max_rank) + " dimensions";
+}
+
+// Stan writes infinities and NaN as strings; say why they are refused rather than only
+// that a string is not a number.
+std::string not_a_number(const json& j, const std::string& name) {
+  if (j.is_string()) {
+    static const char* const non_finite[] = {"inf", "-inf", "+inf", "infinity", "-infinity", "+infinity", "nan"};
+    std::string s = j.get<std::string>();
+    for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const char* word : non_finite)
+      if (s == word) return "`" + name + "` holds \"" + j.get<std::string>() + "\"; data must be finite numbers";
+  }
+  std::string type = j.type_name();
+  std::string article = type == "object" ? "an " : "a ";
+  return "`" + name + "` holds " + article + type + "; only numbers and arrays of numbers are data";
+}
+
 // Walks a nested array, checking it is rectangular and numeric, appending its numbers.
-void flatten(const nlohmann::json& j, int depth, shape& s, data_value& out, const std::string& name) {
+// `s` grows by one dimension whenever a depth is first reached.
+void flatten(const json& j, int depth, shape& s, data_value& out, const std::string& name) {
   if (j.is_number()) {
     if (depth < s.rank) throw std::invalid_argument("`" + name + "` is ragged: a number where an array was expected");
     if (!j.is_number_integer() && !j.is_number_unsigned()) out.integer = false;
@@ -21,8 +45,8 @@ void flatten(const nlohmann::json& j, int depth, shape& s, data_value& out, cons
     out.value.data.push_back(x);
     return;
   }
-  if (!j.is_array()) throw std::invalid_argument("`" + name + "` holds a " + std::string(j.type_name()) + "; only numbers and arrays of numbers are data");
-  if (depth >= max_rank) throw std::invalid_argument("`" + name + "` has more than " + std::to_string(max_rank) + " dimensions");
+  if (!j.is_array()) throw std::invalid_argument(not_a_number(j, name));
+  if (depth >= max_rank) throw std::invalid_argument(too_deep(name));
   if (depth == s.rank) {
     s.rank = depth + 1;
     s.dims[static_cast<std::size_t>(depth)] = static_cast<index_t>(j.size());
@@ -32,54 +56,124 @@ void flatten(const nlohmann::json& j, int depth, shape& s, data_value& out, cons
   for (const auto& item : j) flatten(item, depth + 1, s, out, name);
 }
 
+// The shape along the first path to a number. Checking the walk against it catches an
+// array that is deeper in a later element than in the first.
+shape first_path_shape(const json& j, const std::string& name) {
+  shape s;
+  for (const json* p = &j; p->is_array(); p = &(*p)[0]) {
+    if (s.rank >= max_rank) throw std::invalid_argument(too_deep(name));
+    s.dims[static_cast<std::size_t>(s.rank++)] = static_cast<index_t>(p->size());
+    if (p->empty()) break;
+  }
+  return s;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw lang::source_error({path, {}, "cannot open the file", "", ""});
+  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  return text;
+}
+
+// Python's json module writes NaN and Infinity, which are not JSON: say so, at the word.
+std::string syntax_message(const lang::source_file& src, std::size_t& at, const std::string& what) {
+  std::size_t start = src.text.find_last_of(" \t\r\n,[:", at);
+  start = start == std::string::npos ? 0 : start + 1;
+  for (std::string_view bad : {"NaN", "Infinity", "-Infinity"})
+    if (std::string_view(src.text).substr(start, bad.size()) == bad) {
+      at = start;
+      return "invalid JSON: " + std::string(bad) + " is not a JSON number, and data must be finite";
+    }
+  auto colon = what.find(": ");  // after nlohmann's "[json.exception...] parse error at line 1, column 8"
+  return "invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2));
+}
+
+json parse(const lang::source_file& src) {
+  try {
+    return json::parse(src.text);
+  } catch (const json::parse_error& e) {
+    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    std::string message = syntax_message(src, at, e.what());
+    lang::fail_at(src, at, std::move(message));
+  } catch (const json::exception& e) {
+    // A number too large for a double: nlohmann quotes it, which lets us point at it.
+    std::string what = e.what();
+    auto open = what.find('\''), close = what.rfind('\'');
+    std::size_t at = open < close ? src.text.find(what.substr(open + 1, close - open - 1)) : 0;
+    lang::fail_at(src, at == std::string::npos ? 0 : at, "invalid JSON: " + what.substr(what.find("] ") + 2));
+  }
+}
+
+using key_list = std::vector<std::pair<std::string, std::size_t>>;  // name, offset of its quote
+
+// A key as nlohmann reads it, so that "\u0079" and "y" are the same name.
+std::string unescape(std::string_view raw) {
+  if (raw.find('\\') == std::string_view::npos) return std::string(raw);
+  return json::parse("\"" + std::string(raw) + "\"").get<std::string>();
+}
+
+// The top-level keys in file order with their offsets, since parsed values carry no
+// positions: a message about `y` points at "y". The text has already parsed as an object.
+key_list top_level_keys(std::string_view text) {
+  key_list keys;
+  int depth = 0;
+  bool key_next = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') {
+      std::size_t end = i + 1;
+      while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+      if (depth == 1 && key_next) keys.push_back({unescape(text.substr(i + 1, end - i - 1)), i});
+      key_next = false;
+      i = end;
+    } else if (text[i] == '{' || text[i] == '[') {
+      key_next = ++depth == 1;
+    } else if (text[i] == '}' || text[i] == ']') {
+      --depth;
+    } else if (text[i] == ',') {
+      key_next = depth == 1;
+    }
+  }
+  return keys;
+}
+
+// nlohmann keeps one of two equal keys silently; a second value for a name is a mistake.
+void check_keys(const lang::source_file& src, const key_list& keys) {
+  std::set<std::string_view> seen;
+  for (const auto& [name, at] : keys) {
+    if (name.empty()) lang::fail_at(src, at, "empty variable name");
+    if (!seen.insert(name).second) lang::fail_at(src, at, "duplicate variable name \"" + name + "\"");
+  }
+}
+
 }  // namespace
 
-data_value json_value(const nlohmann::json& j, const std::string& name, const std::string& origin) {
+data_value json_value(const json& j, const std::string& name, const std::string& origin) {
   data_value v;
   v.integer = true;
   v.origin = origin;
-  shape s;
-  if (j.is_array()) {
-    // Fix the rank from the first path to a number so that ragged arrays are detected.
-    const nlohmann::json* p = &j;
-    while (p->is_array()) {
-      if (s.rank >= max_rank) throw std::invalid_argument("`" + name + "` has more than " + std::to_string(max_rank) + " dimensions");
-      s.dims[static_cast<std::size_t>(s.rank++)] = static_cast<index_t>(p->size());
-      if (p->empty()) break;
-      p = &(*p)[0];
-    }
-    shape probe;
-    flatten(j, 0, probe, v, name);
-    if (!(probe == s) && !(s.size() == 0)) throw std::invalid_argument("`" + name + "` is ragged: its rows differ in length");
-  } else {
-    flatten(j, 0, s, v, name);
-  }
-  v.value.shape = s;
+  shape expected = first_path_shape(j, name);
+  flatten(j, 0, v.value.shape, v, name);
+  if (j.is_array() && !(v.value.shape == expected))
+    throw std::invalid_argument("`" + name + "` is ragged: its rows differ in length");
   return v;
 }
 
 data_table read_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw lang::source_error({path, {}, "cannot open the file", "", ""});
-  std::ostringstream os;
-  os << in.rdbuf();
-  lang::source_file src{path, os.str()};
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(src.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    auto colon = what.rfind(": ");
-    lang::fail_at(src, e.byte > 0 ? e.byte - 1 : 0, "invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
-  }
-  if (!doc.is_object()) lang::fail_at(src, 0, "the JSON data must be an object of named values");
+  lang::source_file src{path, read_file(path)};
+  json doc = parse(src);
+  if (!doc.is_object()) lang::fail_at(src, src.text.find_first_not_of(" \t\r\n"), "the JSON data must be an object of named values");
+  auto keys = top_level_keys(src.text);
+  check_keys(src, keys);
   data_table table;
+  std::size_t k = 0;
   for (const auto& [name, value] : doc.items()) {
+    std::size_t at = k < keys.size() ? keys[k++].second : 0;
     try {
       table.set(name, json_value(value, name, path));
     } catch (const std::invalid_argument& e) {
-      auto at = src.text.find("\"" + name + "\"");
-      lang::fail_at(src, at == std::string::npos ? 0 : at, e.what());
+      lang::fail_at(src, at, e.what());
     }
   }
   return table;
