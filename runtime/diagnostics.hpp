@@ -1,28 +1,43 @@
 #pragma once
 // Convergence diagnostics after Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021),
 // "Rank-normalization, folding, and localization: an improved R-hat for assessing
-// convergence of MCMC", Bayesian Analysis 16(2): rank-normalised split R-hat (with its
-// folded variant for the tails), bulk- and tail-ESS, and the Monte Carlo standard error.
+// convergence of MCMC", Bayesian Analysis 16(2): rank-normalised split R-hat with its
+// folded variant (Sections 3.1, 4.1, 4.2), bulk- and tail-ESS (Sections 3.2, 4.3), and the
+// Monte Carlo standard error of the mean.
 #include <vector>
 
 namespace ppl::runtime {
 
 // draws[c][i]: chain c, iteration i (chains of equal length, at least 4 draws).
 struct scalar_summary {
-  double mean, sd, q5, q50, q95;
-  double mcse_mean;          // sd / sqrt(ESS of the raw split chains)
-  double ess_bulk, ess_tail; // ESS of rank-normalised draws; min ESS of I(x <= q5), I(x <= q95)
-  double rhat;               // max of rank-normalised split R-hat and of its folded version
+  double mean, sd, q5, q50, q95;  // over all draws pooled; quantiles interpolate as R's type 7
+  double mcse_mean;               // sd / sqrt(ESS of the raw split chains)
+  double ess_bulk, ess_tail;      // ESS of rank-normalised draws; min ESS of I(x <= q5), I(x <= q95)
+  double rhat;                    // max of rank-normalised split R-hat and of its folded version
 };
-// Constant draws give NaN R-hat and ESS (nothing to estimate), never a crash.
+// Never throws. What cannot be estimated is NaN, never a crash:
+// - constant draws: mean and quantiles are the value, sd and mcse_mean are 0 (the mean is
+//   exact), R-hat and both ESS are NaN;
+// - any non-finite draw: everything is NaN;
+// - fewer than 4 draws per chain: mean, sd and quantiles only;
+// - chains of different lengths (an interrupted run): all are cut to the shortest, so
+//   that every statistic describes the same draws.
+// A constant transform inside the diagnostics (folded draws of a two-valued quantity, a
+// tail indicator that is always 1) carries no information; it is left out of the max
+// (R-hat) or min (tail-ESS) instead of turning the result into NaN.
 scalar_summary summarize(const std::vector<std::vector<double>>& draws);
 
-// ESS of chains (already split if wanted): Geyer's initial monotone sequence on the
-// combined autocorrelations, computed by FFT.
+// ESS of chains as given (split them first for split-chain ESS): combined autocorrelations
+// by FFT, Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
+// constant or non-finite draws. Throws std::invalid_argument unless there is at least
+// one chain and all have the same length, at least 2.
 double effective_sample_size(const std::vector<std::vector<double>>& chains);
-// Plain R-hat of chains (already split if wanted).
+// Plain R-hat of chains as given (split them first for split-R-hat; Section 3.1). NaN for
+// constant or non-finite draws. Throws std::invalid_argument unless there are at least
+// two chains of the same length, at least 2.
 double split_rhat(const std::vector<std::vector<double>>& chains);
-// Integrated autocorrelation time of one series, in iterations: n / ESS.
+// Integrated autocorrelation time of one series, in iterations: n / ESS of the series as
+// one unsplit chain (so at least 1 / log10(n), from the ESS cap).
 double autocorrelation_time(const std::vector<double>& series);
 
 }  // namespace ppl::runtime
