@@ -1,8 +1,8 @@
 // Beta(a, b) on [0, 1].
 #include <boost/math/special_functions/digamma.hpp>
-#include <boost/random/beta_distribution.hpp>
 
 #include "stdlib/checks.hpp"
+#include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
 
 namespace ppl::stdlib {
@@ -26,14 +26,18 @@ class beta final : public scalar_distribution {
     if (!(v >= 0 && v <= 1)) return -INFINITY;
     if (g) {
       using boost::math::digamma;
-      if (g->value) g->value[0] += (a - 1) / v - (b - 1) / (1 - v);
+      if (g->value) g->value[0] += xdivy(a - 1, v) - xdivy(b - 1, 1 - v);
       if (g->params[0]) g->params[0][0] += digamma(a + b) - digamma(a) + std::log(v);
       if (g->params[1]) g->params[1][0] += digamma(a + b) - digamma(b) + std::log1p(-v);
     }
-    return std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + (a - 1) * std::log(v) + (b - 1) * std::log1p(-v);
+    return std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + xlogy(a - 1, v) + xlog1py(b - 1, -v);
   }
+  // X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b), from the log gammas: Boost.Random's beta
+  // divides gammas that underflow to 0 when both shapes are near 0.01, giving 0 / 0.
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    out[0] = boost::random::beta_distribution<double>(p[0][0], p[1][0])(rng);
+    const double log_x = log_gamma_draw(p[0][0], rng);
+    const double d = log_gamma_draw(p[1][0], rng) - log_x;  // log(Y / X)
+    out[0] = d > 0 ? std::exp(-d) / (1 + std::exp(-d)) : 1 / (1 + std::exp(d));
   }
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// Parameter checks shared by the distributions. Messages name the distribution and the
-// argument: "Normal: scale sigma is -1; it must be positive".
+// Parameter checks shared by the distributions, and the few density terms they share.
+// Messages name the distribution and the argument: "Normal: scale sigma is -1; it must be
+// positive".
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -55,6 +56,14 @@ inline void add_location_scale_gradient(const gradient_out* g, double z, double 
   if (g->params[mu_slot]) g->params[mu_slot][0] -= dz / sigma;
   if (g->params[sigma_slot]) g->params[sigma_slot][0] += -1 / sigma - dz * z / sigma;
 }
+
+// c * log(x) and c * log1p(x), taken as 0 when c is 0: the density of a value on the edge
+// of its support (Beta(1, b) at 0, Gamma(1, beta) at 0, a Dirichlet entry 0 with alpha 1)
+// is finite, where 0 * log(0) would make it NaN.
+inline double xlogy(double c, double x) { return c == 0 ? 0.0 : c * std::log(x); }
+inline double xlog1py(double c, double x) { return c == 0 ? 0.0 : c * std::log1p(x); }
+// c / x, 0 when c is 0: the derivative of xlogy(c, x) in x, finite on the same edges.
+inline double xdivy(double c, double x) { return c == 0 ? 0.0 : c / x; }
 
 // Zero allowed: a Poisson rate of 0 is the point mass at 0, which a model reaches with
 // rates such as `exposure * mu` when an exposure is 0.

@@ -19,11 +19,17 @@ class dirichlet final : public distribution {
   int value_rank() const override { return 1; }
   shape value_shape(std::span<const shape> p) const override { return p[0]; }
   void check(std::span<const view> p) const override {
-    if (p[0].size() == 0) throw parameter_error("Dirichlet: concentration alpha is empty");
-    for (double a : p[0]) check_positive(name(), "concentration alpha", a);
+    const view& alpha = p[0];
+    if (alpha.size() == 0) throw parameter_error("Dirichlet: concentration alpha is empty");
+    for (index_t i = 0; i < alpha.size(); ++i)
+      if (!(alpha[i] > 0) || std::isinf(alpha[i]))  // the message is built only on failure
+        check_positive(name(), "concentration alpha[" + std::to_string(i + 1) + "]", alpha[i]);
   }
   support value_support(std::span<const view>) const override { return {support_kind::simplex}; }
-  bool in_support(std::span<const view>, view x) const override {
+  // As many non-negative entries as alpha has, summing to one within 1e-8: room for the
+  // rounding of values read as text. log_density is -inf everywhere else.
+  bool in_support(std::span<const view> p, view x) const override {
+    if (x.size() != p[0].size()) return false;
     double sum = 0;
     for (double v : x) {
       if (!(v >= 0)) return false;
@@ -32,18 +38,19 @@ class dirichlet final : public distribution {
     return std::fabs(sum - 1) <= 1e-8;
   }
   double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
+    if (!in_support(p, x)) return -INFINITY;
     const view& alpha = p[0];
     double total = 0, lp = 0;
     for (index_t i = 0; i < alpha.size(); ++i) {
       total += alpha[i];
-      lp += (alpha[i] - 1) * std::log(x[i]) - std::lgamma(alpha[i]);
+      lp += xlogy(alpha[i] - 1, x[i]) - std::lgamma(alpha[i]);
     }
     lp += std::lgamma(total);
     if (g) {
       using boost::math::digamma;
       double dt = g->params[0] ? digamma(total) : 0;
       for (index_t i = 0; i < alpha.size(); ++i) {
-        if (g->value) g->value[i] += (alpha[i] - 1) / x[i];
+        if (g->value) g->value[i] += xdivy(alpha[i] - 1, x[i]);
         if (g->params[0]) g->params[0][i] += dt - digamma(alpha[i]) + std::log(x[i]);
       }
     }

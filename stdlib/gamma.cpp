@@ -1,8 +1,8 @@
 // Gamma(alpha, beta): shape alpha, rate beta (mean alpha / beta), as in Stan.
 #include <boost/math/special_functions/digamma.hpp>
-#include "stdlib/gamma_draw.hpp"
 
 #include "stdlib/checks.hpp"
+#include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
 
 namespace ppl::stdlib {
@@ -23,13 +23,13 @@ class gamma final : public scalar_distribution {
   support value_support(std::span<const view>) const override { return {support_kind::real_interval, 0.0}; }
   double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
     double a = p[0][0], b = p[1][0], v = x[0];
-    if (!(v > 0) || std::isinf(v)) return -INFINITY;
+    if (!(v >= 0) || std::isinf(v)) return -INFINITY;
     if (g) {
-      if (g->value) g->value[0] += (a - 1) / v - b;
+      if (g->value) g->value[0] += xdivy(a - 1, v) - b;
       if (g->params[0]) g->params[0][0] += std::log(b) - boost::math::digamma(a) + std::log(v);
       if (g->params[1]) g->params[1][0] += a / b - v;
     }
-    return a * std::log(b) - std::lgamma(a) + (a - 1) * std::log(v) - b * v;
+    return a * std::log(b) - std::lgamma(a) + xlogy(a - 1, v) - b * v;
   }
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];

@@ -1,8 +1,10 @@
 // InverseGamma(alpha, beta): 1 / x ~ Gamma(alpha, rate beta); beta is a scale.
+#include <algorithm>
 #include <boost/math/special_functions/digamma.hpp>
-#include "stdlib/gamma_draw.hpp"
+#include <limits>
 
 #include "stdlib/checks.hpp"
+#include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
 
 namespace ppl::stdlib {
@@ -23,7 +25,7 @@ class inverse_gamma final : public scalar_distribution {
   support value_support(std::span<const view>) const override { return {support_kind::real_interval, 0.0}; }
   double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
     double a = p[0][0], b = p[1][0], v = x[0];
-    if (!(v > 0) || std::isinf(v)) return -INFINITY;
+    if (!(v > 0) || std::isinf(v)) return -INFINITY;  // the density tends to 0 at 0
     if (g) {
       if (g->value) g->value[0] += -(a + 1) / v + b / (v * v);
       if (g->params[0]) g->params[0][0] += std::log(b) - boost::math::digamma(a) - std::log(v);
@@ -31,8 +33,12 @@ class inverse_gamma final : public scalar_distribution {
     }
     return a * std::log(b) - std::lgamma(a) - (a + 1) * std::log(v) - b / v;
   }
+  // beta / Gamma(alpha, 1), from the log of the gamma. Draws beyond the largest double
+  // (half the mass of the vague InverseGamma(0.001, 0.001)) become that double: inf is
+  // outside the support.
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    out[0] = p[1][0] * std::exp(-log_gamma_draw(p[0][0], rng));
+    const double x = std::exp(std::log(p[1][0]) - log_gamma_draw(p[0][0], rng));
+    out[0] = std::min(x, std::numeric_limits<double>::max());
   }
 };
 

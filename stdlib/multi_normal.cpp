@@ -20,6 +20,24 @@ Eigen::LLT<Eigen::MatrixXd> factor(const view& sigma) {
   return Eigen::LLT<Eigen::MatrixXd>(0.5 * (s + s.transpose()));
 }
 
+// "Sigma[2, 1]", 1-based as in the language; built only for a message.
+std::string entry(std::string_view what, index_t i, index_t j) {
+  return std::string(what) + "[" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + "]";
+}
+
+// Finite entries, and Sigma[i, j] equal to Sigma[j, i] within a relative 1e-8.
+void check_covariance_entries(const view& s) {
+  for (index_t i = 0; i < s.rows(); ++i)
+    for (index_t j = 0; j <= i; ++j) {
+      const double a = s.at(i, j), b = s.at(j, i);
+      if (!std::isfinite(a)) check_finite("MultiNormal", entry("covariance Sigma", i, j), a);
+      if (!std::isfinite(b)) check_finite("MultiNormal", entry("covariance Sigma", j, i), b);
+      if (std::fabs(a - b) > 1e-8 * (std::fabs(a) + std::fabs(b)))
+        throw parameter_error("MultiNormal: covariance Sigma is not symmetric: " + entry("Sigma", i, j) + " is " +
+                              format_number(a) + " but " + entry("Sigma", j, i) + " is " + format_number(b));
+    }
+}
+
 class multi_normal final : public distribution {
  public:
   std::string_view name() const override { return "MultiNormal"; }
@@ -34,16 +52,15 @@ class multi_normal final : public distribution {
   }
   void check(std::span<const view> p) const override {
     value_shape(std::array<shape, 2>{p[0].shape, p[1].shape});
-    for (double m : p[0]) check_finite(name(), "mean mu", m);
-    const view& s = p[1];
-    for (index_t i = 0; i < s.rows(); ++i)
-      for (index_t j = 0; j < i; ++j)
-        if (std::fabs(s.at(i, j) - s.at(j, i)) > 1e-8 * (std::fabs(s.at(i, j)) + std::fabs(s.at(j, i)) + 1e-300))
-          throw parameter_error("MultiNormal: covariance Sigma is not symmetric");
-    if (factor(s).info() != Eigen::Success) throw parameter_error("MultiNormal: covariance Sigma is not positive definite");
+    for (index_t i = 0; i < p[0].size(); ++i)
+      if (!std::isfinite(p[0][i])) check_finite(name(), "mean mu[" + std::to_string(i + 1) + "]", p[0][i]);
+    check_covariance_entries(p[1]);
+    if (factor(p[1]).info() != Eigen::Success) throw parameter_error("MultiNormal: covariance Sigma is not positive definite");
   }
   support value_support(std::span<const view>) const override { return {support_kind::real_vector}; }
   double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
+    for (double v : x)
+      if (!std::isfinite(v)) return -INFINITY;
     index_t k = p[0].size();
     auto llt = factor(p[1]);
     Eigen::VectorXd r = Eigen::Map<const Eigen::VectorXd>(x.data, k) - Eigen::Map<const Eigen::VectorXd>(p[0].data, k);

@@ -1,8 +1,8 @@
 #pragma once
 // Checks shared by the tests of the discrete distributions (test_bernoulli.cpp, ...), on
-// top of distribution_checks.hpp: tables of log masses with the constants that may be
-// dropped, tables of invalid parameters, chi-square tests of draw() against an exact pmf,
-// and the rule that integer values and parameters never receive gradients.
+// top of distribution_checks.hpp (tables of log densities and of invalid parameters,
+// gradients, reproducible draws): chi-square tests of draw() against an exact pmf, and the
+// rule that integer values and parameters never receive gradients.
 #include <boost/math/distributions/chi_squared.hpp>
 #include <functional>
 #include <string>
@@ -13,40 +13,12 @@
 
 namespace ppl::testing {
 
-// log p(x | params) with constants; `dropped` is what with_constants = false leaves out
-// (terms in the integer value and integer parameters only).
-struct mass_case {
-  std::vector<tensor> params;
-  tensor x;
-  double expected;
-  double dropped = 0;
-};
+// Log masses are log densities with respect to counting measure; `dropped` holds the
+// terms in the integer value and integer parameters only.
+using mass_case = density_case;
 
 inline void check_log_masses(const stdlib::distribution& d, const std::vector<mass_case>& cases) {
-  for (const auto& c : cases) {
-    INFO(d.name(), " at x[0] = ", c.x.data[0], " with first parameter ", c.params.empty() ? 0.0 : c.params[0].data[0]);
-    const double full = log_density(d, c.params, c.x, true), bare = log_density(d, c.params, c.x, false);
-    if (std::isinf(c.expected)) {
-      CHECK(full == c.expected);
-      CHECK(bare == c.expected);
-    } else {
-      CHECK(full == doctest::Approx(c.expected).epsilon(1e-10));
-      CHECK(bare == doctest::Approx(c.expected - c.dropped).epsilon(1e-10));
-    }
-  }
-}
-
-// Parameters that check() must refuse, with a substring of the message.
-struct invalid_case {
-  std::vector<tensor> params;
-  std::string message;
-};
-
-inline void check_invalid(const stdlib::distribution& d, const std::vector<invalid_case>& cases) {
-  for (const auto& c : cases) {
-    INFO(d.name(), ": expecting \"", c.message, "\"");
-    CHECK_THROWS_WITH_AS(d.check(views(c.params)), doctest::Contains(c.message.c_str()), stdlib::parameter_error);
-  }
+  check_log_densities(d, cases);
 }
 
 // Integer values and integer parameters (Binomial's n) have no derivative: log_density
@@ -140,18 +112,6 @@ inline void check_draws_constant(const stdlib::distribution& d, const std::vecto
   }
   INFO(d.name(), ": draws other than ", value);
   CHECK(off == 0);
-}
-
-// The same seed gives the same draws.
-inline void check_draws_reproducible(const stdlib::distribution& d, const std::vector<tensor>& params,
-                                     index_t size = 1) {
-  auto run = [&] {
-    runtime::rng rng(99);
-    std::vector<double> xs(static_cast<std::size_t>(50 * size));
-    for (int i = 0; i < 50; ++i) d.draw(views(params), rng, xs.data() + i * size);
-    return xs;
-  };
-  CHECK(run() == run());
 }
 
 }  // namespace ppl::testing

@@ -1,14 +1,18 @@
 #pragma once
-// Shared checks for the distribution tests: finite-difference gradients, and chi-square
-// goodness of fit of draw() against Boost.Math quantiles or an exact pmf. Tolerances:
-// chi-square statistics must stay below the 0.999 quantile of their reference
+// Shared checks for the distribution tests (test_<name>.cpp; discrete_checks.hpp adds the
+// discrete ones): tables of log densities and of invalid parameters, finite-difference
+// gradients, and chi-square goodness of fit of draw() against Boost.Math quantiles.
+// Tolerances: chi-square statistics must stay below the 0.999 quantile of their reference
 // distribution (fixed seeds, so a failure is a bug, not bad luck); gradients must agree
 // with central differences to 1e-5 relative.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "stdlib/registry.hpp"
@@ -47,6 +51,68 @@ inline std::vector<view> views(const std::vector<tensor>& ts) {
 inline double log_density(const stdlib::distribution& d, const std::vector<tensor>& params, const tensor& x,
                           bool with_constants = true) {
   return d.log_density(views(params), x.as_view(), with_constants);
+}
+
+// A distribution of a real value of rank `value_rank` whose parameters are real and have
+// these names and ranks, in order.
+inline void check_real_signature(const stdlib::distribution& d, const std::vector<std::pair<std::string, int>>& params,
+                                 int value_rank) {
+  INFO(d.name());
+  REQUIRE(d.params().size() == params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    CHECK(d.params()[i].name == params[i].first);
+    CHECK(d.params()[i].rank == params[i].second);
+    CHECK(d.params()[i].kind == stdlib::scalar_kind::real);
+  }
+  CHECK(d.value_kind() == stdlib::scalar_kind::real);
+  CHECK(d.value_rank() == value_rank);
+}
+
+// value_support is the interval [lower, upper] (bounds may be infinite).
+inline void check_interval_support(const stdlib::distribution& d, const std::vector<tensor>& params, double lower,
+                                   double upper) {
+  const auto s = d.value_support(views(params));
+  INFO(d.name());
+  CHECK(s.kind == stdlib::support_kind::real_interval);
+  CHECK(s.lower == lower);
+  CHECK(s.upper == upper);
+}
+
+// log p(x | params) with constants; `dropped` is what with_constants = false leaves out.
+// An infinite `expected` (a value outside the support, or an unbounded density at its
+// edge) must come back exactly, with or without constants.
+struct density_case {
+  std::vector<tensor> params;
+  tensor x;
+  double expected;
+  double dropped = 0;
+};
+
+inline void check_log_densities(const stdlib::distribution& d, const std::vector<density_case>& cases) {
+  for (const auto& c : cases) {
+    INFO(d.name(), " at x[0] = ", c.x.data[0], " with first parameter ", c.params.empty() ? 0.0 : c.params[0].data[0]);
+    const double full = log_density(d, c.params, c.x, true), bare = log_density(d, c.params, c.x, false);
+    if (std::isinf(c.expected)) {
+      CHECK(full == c.expected);
+      CHECK(bare == c.expected);
+    } else {
+      CHECK(full == doctest::Approx(c.expected).epsilon(1e-10));
+      CHECK(bare == doctest::Approx(c.expected - c.dropped).epsilon(1e-10));
+    }
+  }
+}
+
+// Parameters that check() must refuse, with a substring of the message.
+struct invalid_case {
+  std::vector<tensor> params;
+  std::string message;
+};
+
+inline void check_invalid(const stdlib::distribution& d, const std::vector<invalid_case>& cases) {
+  for (const auto& c : cases) {
+    INFO(d.name(), ": expecting \"", c.message, "\"");
+    CHECK_THROWS_WITH_AS(d.check(views(c.params)), doctest::Contains(c.message.c_str()), stdlib::parameter_error);
+  }
 }
 
 // Compares every gradient slot (value and real parameters) with central differences.
@@ -88,21 +154,44 @@ inline double chi_square_limit(double degrees) {
   return boost::math::quantile(boost::math::chi_squared(degrees), 0.999);
 }
 
-// Draws n values of component `component` and bins them into `bins` equiprobable bins of
-// the reference quantile function.
-inline void check_draws_continuous(const stdlib::distribution& d, const std::vector<tensor>& params,
-                                   const std::function<double(double)>& quantile, std::size_t component = 0,
-                                   int n = 20000, int bins = 20, unsigned seed = 42) {
+// A simplex value has no derivative along (1, ..., 1), which leaves the simplex: compares
+// the differences d/dx[i] - d/dx[last] with central differences along e_i - e_last.
+inline void check_simplex_gradient(const stdlib::distribution& d, const std::vector<tensor>& params, tensor x) {
+  std::vector<double> dx(static_cast<std::size_t>(x.size()), 0.0);
+  stdlib::gradient_out g;
+  g.value = dx.data();
+  d.log_density(views(params), x.as_view(), true, &g);
+  const std::size_t last = dx.size() - 1;
+  for (std::size_t i = 0; i < last; ++i) {
+    const double h = 1e-6 * std::min(x.data[i], x.data[last]), xi = x.data[i], xl = x.data[last];
+    x.data[i] = xi + h, x.data[last] = xl - h;
+    const double up = log_density(d, params, x);
+    x.data[i] = xi - h, x.data[last] = xl + h;
+    const double down = log_density(d, params, x);
+    x.data[i] = xi, x.data[last] = xl;
+    INFO(d.name(), " d/dx[", i, "] - d/dx[", last, "]");
+    CHECK(dx[i] - dx[last] == doctest::Approx((up - down) / (2 * h)).epsilon(1e-5));
+  }
+}
+
+// Bins a scalar statistic of n draws (a component, a sum of components, ...) into `bins`
+// equiprobable bins of the statistic's quantile function; every draw must lie in the
+// support.
+inline void check_statistic_draws(const stdlib::distribution& d, const std::vector<tensor>& params,
+                                  const std::function<double(const double*)>& statistic,
+                                  const std::function<double(double)>& quantile, int n = 20000, int bins = 20,
+                                  unsigned seed = 42) {
   runtime::rng rng(seed);
   std::vector<double> edges;
   for (int b = 1; b < bins; ++b) edges.push_back(quantile(static_cast<double>(b) / bins));
   std::vector<int> counts(static_cast<std::size_t>(bins), 0);
   std::vector<shape> shapes;
   for (const auto& p : params) shapes.push_back(p.shape);
-  std::vector<double> out(static_cast<std::size_t>(d.value_rank() == 0 ? 1 : d.value_shape(shapes).size()));
+  tensor out(d.value_rank() == 0 ? shape::scalar() : d.value_shape(shapes));
   for (int i = 0; i < n; ++i) {
-    d.draw(views(params), rng, out.data());
-    double x = out[component];
+    d.draw(views(params), rng, out.data.data());
+    REQUIRE(d.in_support(views(params), out.as_view()));
+    const double x = statistic(out.data.data());
     counts[static_cast<std::size_t>(std::upper_bound(edges.begin(), edges.end(), x) - edges.begin())]++;
   }
   double expected = static_cast<double>(n) / bins, stat = 0;
@@ -111,34 +200,23 @@ inline void check_draws_continuous(const stdlib::distribution& d, const std::vec
   CHECK(stat < chi_square_limit(bins - 1));
 }
 
-// Chi-square of integer draws against pmf(k) for k in [lo, hi]; cells with expected
-// counts below 5 are pooled with their neighbour, and the tails beyond [lo, hi] form one.
-inline void check_draws_discrete(const stdlib::distribution& d, const std::vector<tensor>& params,
-                                 const std::function<double(long)>& pmf, long lo, long hi, int n = 20000,
-                                 unsigned seed = 43) {
-  runtime::rng rng(seed);
-  std::vector<double> observed(static_cast<std::size_t>(hi - lo + 2), 0.0), expected(observed.size(), 0.0);
-  double inside = 0;
-  for (long k = lo; k <= hi; ++k) inside += expected[static_cast<std::size_t>(k - lo)] = n * pmf(k);
-  expected.back() = n - inside;
-  double x;
-  for (int i = 0; i < n; ++i) {
-    d.draw(views(params), rng, &x);
-    auto k = static_cast<long>(x);
-    observed[k < lo || k > hi ? observed.size() - 1 : static_cast<std::size_t>(k - lo)] += 1;
-  }
-  double stat = 0, e = 0, o = 0;
-  int cells = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    e += expected[i];
-    o += observed[i];
-    if (e >= 5 || i + 1 == expected.size()) {
-      if (e > 0) stat += (o - e) * (o - e) / e, ++cells;
-      e = o = 0;
-    }
-  }
-  INFO(d.name(), ": chi-square ", stat, " over ", cells, " cells");
-  CHECK(stat < chi_square_limit(std::max(1, cells - 1)));
+// The same for component `component` of each draw (0 for a scalar).
+inline void check_draws_continuous(const stdlib::distribution& d, const std::vector<tensor>& params,
+                                   const std::function<double(double)>& quantile, std::size_t component = 0,
+                                   int n = 20000, int bins = 20, unsigned seed = 42) {
+  check_statistic_draws(d, params, [component](const double* x) { return x[component]; }, quantile, n, bins, seed);
+}
+
+// The same seed gives the same draws.
+inline void check_draws_reproducible(const stdlib::distribution& d, const std::vector<tensor>& params,
+                                     index_t size = 1) {
+  auto run = [&] {
+    runtime::rng rng(99);
+    std::vector<double> xs(static_cast<std::size_t>(50 * size));
+    for (int i = 0; i < 50; ++i) d.draw(views(params), rng, xs.data() + i * size);
+    return xs;
+  };
+  CHECK(run() == run());
 }
 
 }  // namespace ppl::testing
