@@ -40,7 +40,7 @@ std::string element_label(const std::string& name, const shape& s, index_t flat)
   return element_name(name, s, flat);
 }
 
-void graph::bind_data(const data_table& data) {
+void graph::bind_data(const data_table& data, data_table* take) {
   std::vector<std::string> bound_by(model_.variables.size());
   auto bind_size = [&](int size_var, index_t extent, const std::string& origin, std::size_t pos) {
     auto& t = values_[static_cast<std::size_t>(size_var)];
@@ -82,11 +82,11 @@ void graph::bind_data(const data_table& data) {
     const auto& var = model_.variables[v];
     if (var.is_size && bound_by[v].empty())
       values_[v] = tensor();  // unbound: an error only if something needs it
-    if (var.role == role::data && !var.is_size) bind_declared(static_cast<int>(v), data);
+    if (var.role == role::data && !var.is_size) bind_declared(static_cast<int>(v), data, take);
   }
 }
 
-void graph::bind_declared(int v, const data_table& data) {
+void graph::bind_declared(int v, const data_table& data, data_table* take) {
   if (built_[static_cast<std::size_t>(v)]) return;
   built_[static_cast<std::size_t>(v)] = 1;
   const auto& var = model_.variables[static_cast<std::size_t>(v)];
@@ -97,7 +97,7 @@ void graph::bind_declared(int v, const data_table& data) {
   lang::ir::collect_reads(var.bounds.upper.get(), reads);
   lang::ir::collect_reads(var.default_value.get(), reads);
   for (int r : reads)
-    if (!model_.variables[static_cast<std::size_t>(r)].is_size) bind_declared(r, data);
+    if (!model_.variables[static_cast<std::size_t>(r)].is_size) bind_declared(r, data, take);
   // Every size the declaration uses must be known by now.
   for (const auto& dim : var.dims) {
     int sv = size_variable(*dim);
@@ -116,7 +116,8 @@ void graph::bind_declared(int v, const data_table& data) {
   tensor& t = values_[static_cast<std::size_t>(v)];
   std::string origin;
   if (const data_value* d = data.find(var.name)) {
-    t = d->value;
+    if (take) t = std::move(take->find(var.name)->value);
+    else t = d->value;
     origin = d->origin;
   } else if (var.default_value) {
     view x;

@@ -25,6 +25,10 @@ class data_table {
     auto it = values_.find(name);
     return it == values_.end() ? nullptr : &it->second;
   }
+  data_value* find(std::string_view name) {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
   const std::map<std::string, data_value, std::less<>>& values() const { return values_; }
   void merge(const data_table& other) {
     for (const auto& [k, v] : other.values_) values_[k] = v;

@@ -75,6 +75,13 @@ void draws_writer::write(int chain, long iteration, const double* values) {
   }
 }
 
+void draws_writer::note(int chain, const std::string& text) {
+  if (files_.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::FILE* f = files_[format_ == draws_format::ppl ? 0 : static_cast<std::size_t>(chain - 1)];
+  std::fprintf(f, "# %s\n", text.c_str());
+}
+
 void draws_writer::flush() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto* f : files_) std::fflush(f);

@@ -39,6 +39,9 @@ class draws_writer {
 
   // One row; thread-safe. Flushed every few rows and at the end.
   void write(int chain, long iteration, const double* values);
+  // A comment line `# text` among the rows (to chain's file in Stan's format), read back
+  // by read_draws as metadata.
+  void note(int chain, const std::string& text);
   void flush();
   // The file names written (one, or one per chain).
   const std::vector<std::string>& paths() const { return paths_; }

@@ -12,13 +12,27 @@ using lang::ir::statement;
 std::string element_label(const std::string& name, const shape& s, index_t flat);
 
 graph::graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_options options)
+    : graph(m, data, nullptr, rng, options) {}
+
+graph::graph(const lang::ir::model& m, data_table&& data, rng& rng, graph_options options)
+    : graph(m, data, &data, rng, options) {}
+
+graph::graph(const lang::ir::model& m, const data_table& data, data_table* take, rng& rng, graph_options options)
     : model_(m), options_(options), values_(m.variables.size()), missing_(m.variables.size(), 0),
       built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()) {
   frame_.values = &values_;
   frame_.loop.assign(m.loop_names.size(), 0);
-  bind_data(data);
+  bind_data(data, take);
   build_statements(rng, true);
   mark_checks();
+}
+
+void graph::visit_instances(const statement& s, const std::function<void(const index_t* loops)>& fn) {
+  std::vector<index_t> loops(s.loops.size());
+  for_each_instance(s, [&] {
+    for (std::size_t k = 0; k < s.loops.size(); ++k) loops[k] = frame_.loop[static_cast<std::size_t>(s.loops[k].slot)];
+    fn(loops.data());
+  });
 }
 
 // Which `~` statements must check their parameters when a term is evaluated: those with

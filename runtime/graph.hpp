@@ -28,6 +28,9 @@ class graph {
   // Binds the data and builds every node, drawing unknowns from their priors with `rng`.
   // Throws lang::source_error for any problem in the model or the data.
   graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_options options = {});
+  // The same, moving the data's arrays into the graph instead of copying them (the
+  // table's values are left empty): a large corpus is then held once.
+  graph(const lang::ir::model& m, data_table&& data, rng& rng, graph_options options = {});
 
   const lang::ir::model& model() const { return model_; }
   std::vector<tensor>& values() { return values_; }
@@ -54,6 +57,8 @@ class graph {
   // ---- one instance of a statement at a time (for samplers and the blanket index) ----
   // Loop values of every instance of a statement, flattened (loops.size() per instance).
   std::vector<index_t> instance_table(const lang::ir::statement& s);
+  // Calls fn(loops) for every instance of a statement, in order, without a table.
+  void visit_instances(const lang::ir::statement& s, const std::function<void(const index_t* loops)>& fn);
   // The log density (sample) or value (factor) of one instance; -inf where a parameter
   // that depends on unknowns is invalid.
   double instance_log_density(const lang::ir::statement& s, const index_t* loops);
@@ -79,9 +84,11 @@ class graph {
   void visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn);
 
  private:
-  void bind_data(const data_table& data);
+  graph(const lang::ir::model& m, const data_table& data, data_table* take, rng& rng, graph_options options);
+  // Moves the arrays out of `take` (the same table as `data`) when it is given.
+  void bind_data(const data_table& data, data_table* take);
   void mark_checks();
-  void bind_declared(int v, const data_table& data);
+  void bind_declared(int v, const data_table& data, data_table* take);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);
   void allocate(int v);
