@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <mutex>
 
@@ -27,19 +28,22 @@ std::map<std::string, std::string> parse_overrides(const std::vector<std::string
   return out;
 }
 
-// One status line on a terminal: progress per chain, speed and time left.
+// One status line on a terminal: progress and the latest lp__ per chain, speed and time
+// left.
 class progress_display {
  public:
-  progress_display(int chains, bool enabled) : done_(static_cast<std::size_t>(chains), 0), enabled_(enabled) {}
-  void update(int chain, long done, long total) {
+  progress_display(int chains, bool enabled)
+      : done_(static_cast<std::size_t>(chains), 0), lp_(static_cast<std::size_t>(chains), NAN), enabled_(enabled) {}
+  void update(int chain, long done, long total, double lp) {
     if (!enabled_) return;
     std::lock_guard<std::mutex> lock(mutex_);
     done_[static_cast<std::size_t>(chain)] = done;
+    lp_[static_cast<std::size_t>(chain)] = lp;
     long sum = 0;
     std::string parts;
     for (std::size_t c = 0; c < done_.size(); ++c) {
       sum += done_[c];
-      parts += fmt::format(" {}:{:3.0f}%", c + 1, 100.0 * static_cast<double>(done_[c]) / static_cast<double>(total));
+      parts += fmt::format(" {}:{:3.0f}% lp__ {:.7g}", c + 1, 100.0 * static_cast<double>(done_[c]) / static_cast<double>(total), lp_[c]);
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     double rate = static_cast<double>(sum) / std::max(seconds, 1e-9);
@@ -49,9 +53,15 @@ class progress_display {
   void finish() {
     if (enabled_) fmt::print(stderr, "\n");
   }
+  // A line of its own above the status line.
+  void note(const std::string& text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fmt::print(stderr, "{}{}\n", enabled_ ? "\r\033[K" : "", text);
+  }
 
  private:
   std::vector<long> done_;
+  std::vector<double> lp_;
   bool enabled_;
   std::mutex mutex_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
@@ -62,7 +72,8 @@ std::vector<std::string> metadata(const model_inputs& in, const infer_options& o
                                     "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
   for (const auto& s : in.sets) lines.push_back("set: " + s);
   lines.push_back(fmt::format("seed: {}", o.run.seed));
-  lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}", o.run.chains, o.run.warmup, o.run.draws, o.run.thin));
+  lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}, threads per chain: {}", o.run.chains, o.run.warmup,
+                              o.run.draws, o.run.thin, o.run.threads));
   for (const auto& p : plan) lines.push_back("sampler: " + p.variable + " " + p.kind + " (" + p.reason + ")");
   return lines;
 }
@@ -72,18 +83,25 @@ std::vector<std::string> metadata(const model_inputs& in, const infer_options& o
 int run_infer(const model_inputs& in, const infer_options& o) {
   return guarded([&] {
     loaded l = load(in);
-    runtime::data_table init;
+    runtime::data_table init, heldout;
     if (!o.init.empty()) init = runtime::read_data_file(o.init);
+    if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
     samplers::run_options ro = o.run;
     ro.monitors = o.monitor;
     ro.overrides = parse_overrides(o.samplers);
     ro.init = o.init.empty() ? nullptr : &init;
+    ro.heldout = o.heldout.empty() ? nullptr : &heldout;
     progress_display progress(o.run.chains, !o.quiet && isatty(STDERR_FILENO));
-    ro.progress = [&](int c, long done, long total) { progress.update(c, done, total); };
+    if (!o.quiet)
+      ro.heldout_report = [&](int c, long it, double perplexity) {
+        progress.note(fmt::format("chain {} iteration {}: held-out perplexity {:.6g}", c + 1, it, perplexity));
+      };
+    if (!o.quiet && isatty(STDERR_FILENO))
+      ro.progress = [&](int c, long done, long total, double lp) { progress.update(c, done, total, lp); };
     runtime::install_interrupt_handlers();
     std::unique_ptr<runtime::draws_writer> writer;
     auto format = o.format == "stan" ? runtime::draws_format::stan : runtime::draws_format::ppl;
-    samplers::run_result r = samplers::run(*l.model, l.data, ro, [&](const std::vector<std::string>& columns, const std::vector<samplers::plan_line>& plan) {
+    samplers::run_result r = samplers::run(*l.model, std::move(l.data), ro, [&](const std::vector<std::string>& columns, const std::vector<samplers::plan_line>& plan) {
       std::vector<std::string> names = columns;
       if (format == runtime::draws_format::stan)
         for (auto& n : names) {
@@ -110,6 +128,9 @@ int run_infer(const model_inputs& in, const infer_options& o) {
       for (std::size_t c = 0; c < r.reports.size(); ++c)
         for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
       for (const auto& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+      if (ro.heldout)
+        for (std::size_t c = 0; c < r.heldout_perplexity.size(); ++c)
+          fmt::print("# chain {} held-out perplexity (document completion): {:.6g}\n", c + 1, r.heldout_perplexity[c]);
     } else {
       fmt::print(stderr, "too few draws for a summary\n");
     }

@@ -40,6 +40,15 @@ int main(int argc, char** argv) {
   infer->add_option("--warmup", inf.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
   infer->add_option("--draws", inf.run.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
   infer->add_option("--thin", inf.run.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
+  infer->add_option("--threads", inf.run.threads,
+                    "threads per chain for samplers that can share one chain's work (LDA: AD-LDA, an approximation)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  infer->add_option("--heldout", inf.heldout,
+                    "held-out documents to score by document completion (LDA): a data file with the same columns")
+      ->check(CLI::ExistingFile);
+  infer->add_option("--heldout-every", inf.run.heldout_every, "iterations between held-out scores (default: a tenth of the run)")
+      ->check(CLI::Range(1L, 1000000000L));
   infer->add_option("--seed", inf.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
   infer->add_option("--init", inf.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
   infer->add_option("--monitor", inf.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');

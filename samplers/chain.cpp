@@ -1,6 +1,9 @@
 #include "samplers/chain.hpp"
 
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <thread>
 
@@ -73,9 +76,12 @@ std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::gr
   return out;
 }
 
-void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, const run_options& o, int index) {
+// `take`: the table `data` is, to move the arrays from (the last chain built).
+void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, runtime::data_table* take,
+                 const run_options& o, int index) {
   c.rng = chain_rng(o.seed, index);
-  c.graph = std::make_unique<runtime::graph>(m, data, c.rng);
+  c.graph = take ? std::make_unique<runtime::graph>(m, std::move(*take), c.rng)
+               : std::make_unique<runtime::graph>(m, data, c.rng);
   if (o.init) apply_init(*c.graph, *o.init);
   auto assignments = plan(*c.graph, o.overrides);
   std::sort(assignments.begin(), assignments.end(),
@@ -85,6 +91,15 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
     c.sampled.push_back(a.variable);
   }
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
+  sampler_settings settings;
+  settings.threads = o.threads;
+  settings.heldout = o.heldout;
+  settings.recorded.assign(m.variables.size(), 0);
+  for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
+  for (auto& s : c.samplers) s->configure(settings);
+  if (o.heldout && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); }))
+    throw std::invalid_argument("--heldout: no sampler of this model scores held-out data (document completion needs LDA's "
+                                "structure, which `ppl plan` shows as `collapsed` for z, theta and phi)");
 }
 
 // lp__: the log joint density, with collapsed variables' terms replaced by the
@@ -96,8 +111,24 @@ double log_joint(chain& c) {
   return marginal + c.graph->log_density(skip);
 }
 
-void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, runtime::draws_writer* writer, long& completed) {
+// Progress reports: about every 1% of the run, and at least every 50 iterations.
+long progress_every(long total) { return std::clamp(total / 100, 1L, 50L); }
+
+// The held-out score of chain `index` at iteration `it`, from a stream of its own so that
+// asking for it leaves the draws unchanged.
+double heldout_score(chain& c, const run_options& o, int index, long it) {
+  std::seed_seq seq{static_cast<std::uint32_t>(o.seed), static_cast<std::uint32_t>(o.seed >> 32), static_cast<std::uint32_t>(index),
+                    static_cast<std::uint32_t>(it), 0x68656c64u};
+  runtime::rng rng(seq);
+  for (auto& s : c.samplers)
+    if (s->scores_heldout()) return s->heldout_perplexity(rng);
+  return NAN;
+}
+
+void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, runtime::draws_writer* writer, long& completed,
+               double& perplexity) {
   long total = o.warmup + o.draws * o.thin;
+  const long heldout_every = o.heldout_every > 0 ? o.heldout_every : std::max(1L, total / 10);
   std::vector<double> row;
   auto& storage = out.chains[static_cast<std::size_t>(index)];
   for (long it = 1; it <= total && !runtime::interrupted(); ++it) {
@@ -105,9 +136,17 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     for (auto& s : c.samplers) s->step(c.rng, warmup);
     c.graph->update_derived();
     completed = it;
-    if (o.progress && (it % 50 == 0 || it == total)) o.progress(index, it, total);
-    if (warmup || (it - o.warmup) % o.thin != 0) continue;
-    row.assign(1, log_joint(c));
+    if (o.heldout && (it % heldout_every == 0 || it == total)) {
+      perplexity = heldout_score(c, o, index, it);
+      if (writer) writer->note(index + 1, fmt::format("chain {} iteration {}: held-out perplexity {:.6g}", index + 1, it, perplexity));
+      if (o.heldout_report) o.heldout_report(index, it, perplexity);
+    }
+    const bool kept = !warmup && (it - o.warmup) % o.thin == 0;
+    const bool report = o.progress && (it % progress_every(total) == 0 || it == total);
+    const double lp = kept || report ? log_joint(c) : 0;
+    if (report) o.progress(index, it, total, lp);
+    if (!kept) continue;
+    row.assign(1, lp);
     for (int v : c.monitored) {
       const auto& d = c.graph->value(v).data;
       row.insert(row.end(), d.begin(), d.end());
@@ -152,10 +191,13 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
   return plan_lines(g, overrides);
 }
 
-run_result run(const lang::ir::model& m, const runtime::data_table& data, const run_options& o,
+run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
                const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
   std::vector<chain> chains(static_cast<std::size_t>(o.chains));
-  on_threads(o.chains, [&](int c) { build_chain(chains[static_cast<std::size_t>(c)], m, data, o, c); });
+  // The first chain's graph is built last and takes the data's arrays: one copy of a
+  // corpus fewer.
+  on_threads(o.chains - 1, [&](int c) { build_chain(chains[static_cast<std::size_t>(c + 1)], m, data, nullptr, o, c + 1); });
+  build_chain(chains[0], m, data, &data, o, 0);
   run_result result;
   result.plan = plan_lines(*chains[0].graph, o.overrides);
   result.draws.columns.push_back("lp__");
@@ -166,9 +208,11 @@ run_result run(const lang::ir::model& m, const runtime::data_table& data, const 
   }
   result.draws.chains.resize(chains.size());
   result.completed.assign(chains.size(), 0);
+  result.heldout_perplexity.assign(chains.size(), NAN);
   runtime::draws_writer* writer = open_writer ? open_writer(result.draws.columns, result.plan) : nullptr;
   on_threads(o.chains, [&](int c) {
-    run_chain(chains[static_cast<std::size_t>(c)], c, o, result.draws, writer, result.completed[static_cast<std::size_t>(c)]);
+    run_chain(chains[static_cast<std::size_t>(c)], c, o, result.draws, writer, result.completed[static_cast<std::size_t>(c)],
+              result.heldout_perplexity[static_cast<std::size_t>(c)]);
   });
   if (writer) writer->flush();
   result.interrupted = runtime::interrupted();

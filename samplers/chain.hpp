@@ -21,13 +21,19 @@ struct run_options {
   long warmup = 1000;
   long draws = 1000;
   long thin = 1;
+  int threads = 1;  // threads per chain for samplers that can use them (LDA's AD-LDA)
   std::uint64_t seed = 1;
   std::vector<std::string> monitors;             // empty: every unknown and derived variable
   std::map<std::string, std::string> overrides;  // --sampler name=kind
   const runtime::data_table* init = nullptr;     // initial values of unknowns (--init)
-  // Called with (chain, iterations done, iterations in total) now and then, from the
+  const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
+  long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
+  // Called with (chain, iterations done, iterations in total, lp__) now and then, from the
   // chain's thread.
-  std::function<void(int, long, long)> progress;
+  std::function<void(int, long, long, double)> progress;
+  // Called with (chain, iteration, perplexity) for each held-out score, from the chain's
+  // thread.
+  std::function<void(int, long, double)> heldout_report;
 };
 
 struct plan_line {
@@ -41,6 +47,7 @@ struct run_result {
   std::vector<plan_line> plan;
   std::vector<std::vector<std::string>> reports;  // per chain, per sampler: "theta: acceptance 0.23"
   std::vector<long> completed;                    // iterations finished per chain
+  std::vector<double> heldout_perplexity;         // per chain, the last held-out score
   bool interrupted = false;
 };
 
@@ -49,8 +56,9 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
                                      const std::map<std::string, std::string>& overrides);
 
 // Runs the chains. `open_writer` is called once the columns are known and returns the
-// writer to stream rows to (or null).
-run_result run(const lang::ir::model& m, const runtime::data_table& data, const run_options& options,
+// writer to stream rows to (or null). The data is taken by value so that a caller done
+// with it can move it in: the graphs then hold the only copy of the largest arrays.
+run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& options,
                const std::function<runtime::draws_writer*(const std::vector<std::string>& columns,
                                                           const std::vector<plan_line>& plan)>& open_writer);
 

@@ -3,11 +3,16 @@
 // posterior means (c + alpha) / (c. + sum alpha) after every sweep.
 #include "samplers/collapsed.hpp"
 
+#include <fmt/core.h>
+
 #include <boost/random/uniform_01.hpp>
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "runtime/blanket.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/lda.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::samplers {
@@ -119,13 +124,220 @@ concentrations read_prior(runtime::graph& g, int variable) {
   return c;
 }
 
+// For every element n of z (in the order of z's statement): its element of z (`element`
+// stays empty while that is n itself, as when z is declared in a loop over its own
+// elements), its row of theta and (with phi) its word. Built from the statements'
+// instances one at a time, so that a corpus costs no more than these arrays.
+struct token_index {
+  std::vector<std::uint32_t> element, row, word;
+  std::uint32_t element_of(std::size_t n) const { return element.empty() ? static_cast<std::uint32_t>(n) : element[n]; }
+};
+
+token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtime::index_t theta_width) {
+  const auto& m = g.model();
+  token_index t;
+  const statement& zs = m.statements[static_cast<std::size_t>(s.z_statement)];
+  const double* theta_base = g.value(s.theta).data.data();
+  const std::size_t z_size = g.value(s.z).data.size();
+  if (z_size >= 0xffffffffu) throw std::invalid_argument("collapsed: z has more than 2^32 - 1 elements");
+  t.row.reserve(z_size);
+  g.visit_instances(zs, [&](const runtime::index_t* l) {
+    const auto offset = static_cast<std::uint32_t>(g.instance_target(zs, l).first);
+    const std::size_t n = t.row.size();
+    if (t.element.empty() && offset != n) {  // not z's own order: keep every element from here on
+      t.element.resize(n);
+      for (std::size_t i = 0; i < n; ++i) t.element[i] = static_cast<std::uint32_t>(i);
+    }
+    if (!t.element.empty()) t.element.push_back(offset);
+    t.row.push_back(static_cast<std::uint32_t>((g.args_at(zs, l)[0].data - theta_base) / theta_width));
+  });
+  if (s.phi < 0) return t;
+  // The child w[...] ~ Categorical(phi[z[...]]): which token each instance observes.
+  std::vector<std::uint32_t> position;
+  if (!t.element.empty()) {
+    position.assign(z_size, 0);
+    for (std::size_t n = 0; n < t.element.size(); ++n) position[t.element[n]] = static_cast<std::uint32_t>(n);
+  }
+  const statement& c = m.statements[static_cast<std::size_t>(s.child_statement)];
+  const double* z_base = g.value(s.z).data.data();
+  const auto& words = g.value(c.target).data;
+  t.word.assign(t.row.size(), 0);
+  g.visit_instances(c, [&](const runtime::index_t* l) {
+    const auto at = static_cast<std::size_t>(g.eval_at(c, l, *c.args[0]->indices[0].lo).data - z_base);
+    const std::size_t n = position.empty() ? at : position[at];
+    t.word[n] = static_cast<std::uint32_t>(words[static_cast<std::size_t>(g.instance_target(c, l).first)]) - 1;
+  });
+  return t;
+}
+
+// lp__ replaces the terms of theta, z (and phi, w) with the collapsed marginal.
+void mark_collapsed(const lang::ir::model& m, const collapsed_structure& s, std::vector<char>& skip) {
+  skip.resize(m.statements.size(), 0);
+  for (int v : {s.theta, s.z, s.phi})
+    if (v >= 0)
+      for (int si : m.variables[static_cast<std::size_t>(v)].statements) skip[static_cast<std::size_t>(si)] = 1;
+  if (s.phi >= 0) skip[static_cast<std::size_t>(s.child_statement)] = 1;
+}
+
+// The concentrations of a Dirichlet prior when every row has the same (LDA's symmetric or
+// per-topic alpha, and eta); nothing otherwise.
+std::optional<std::vector<double>> shared_concentrations(runtime::graph& g, int variable) {
+  std::optional<std::vector<double>> row;
+  bool same = true;
+  for (int si : g.model().variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = g.model().statements[static_cast<std::size_t>(si)];
+    g.visit_instances(s, [&](const runtime::index_t* l) {
+      const runtime::view& a = g.args_at(s, l)[0];
+      if (!row) row.emplace(a.begin(), a.end());
+      else same = same && std::equal(a.begin(), a.end(), row->begin(), row->end());
+    });
+  }
+  if (!same) row.reset();
+  return row;
+}
+
+// Which of theta and phi are monitored: their means are written only then.
+struct written {
+  bool theta = true, phi = true;
+};
+
+// LDA with the same prior on every document and every topic: the counts and sweeps of
+// lda.hpp, with the kernel chosen by the number of topics.
+class lda_sampler final : public sampler {
+ public:
+  lda_sampler(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta)
+      : graph_(g), s_(s), engine_(corpus(g, s, std::move(alpha), std::move(eta)), g.values()[static_cast<std::size_t>(s.z)].data.data()) {
+    kernel_ = engine_.data().topics >= lda::sparse_from_topics ? lda::kernel::sparse : lda::kernel::dense;
+  }
+
+  void configure(const sampler_settings& settings) override {
+    threads_ = settings.threads;
+    written_.theta = settings.monitored(s_.theta);
+    written_.phi = settings.monitored(s_.phi);
+    if (settings.heldout) heldout_ = heldout_documents(*settings.heldout);
+  }
+
+  bool scores_heldout() const override { return !heldout_.doc_start.empty(); }
+  double heldout_perplexity(runtime::rng& rng) override { return engine_.complete(heldout_, rng).perplexity(); }
+
+  void step(runtime::rng& rng, bool) override {
+    engine_.sweep(rng, kernel_, threads_);
+    if (written_.theta) engine_.theta_means(graph_.values()[static_cast<std::size_t>(s_.theta)].data.data());
+    if (written_.phi) engine_.phi_means(graph_.values()[static_cast<std::size_t>(s_.phi)].data.data());
+  }
+
+  std::string report() const override {
+    std::string r = kernel_ == lda::kernel::sparse ? "sparse kernel (SparseLDA)" : "dense kernel";
+    if (threads_ > 1) r += ", AD-LDA on " + std::to_string(threads_) + " threads (counts merged after each sweep)";
+    return r;
+  }
+
+  double marginal_log_density(std::vector<char>& skip) override {
+    mark_collapsed(graph_.model(), s_, skip);
+    return engine_.log_joint();
+  }
+
+ private:
+  // The held-out documents: the columns named like the data that chooses theta's row
+  // (`doc` in theta[doc[n]]) and the observed words, document ids from 1.
+  lda::held_out heldout_documents(const runtime::data_table& table) const {
+    const auto& m = graph_.model();
+    const expr& row = *m.statements[static_cast<std::size_t>(s_.z_statement)].args[0]->indices[0].lo;
+    if (row.which != expr::kind::index || row.args[0]->which != expr::kind::variable ||
+        m.variables[static_cast<std::size_t>(row.args[0]->slot)].role != lang::ir::role::data)
+      throw std::invalid_argument("--heldout: theta's row must be chosen by a data array, as in theta[doc[n]]");
+    const std::string& doc_name = m.variables[static_cast<std::size_t>(row.args[0]->slot)].name;
+    const std::string& word_name = m.variables[static_cast<std::size_t>(m.statements[static_cast<std::size_t>(s_.child_statement)].target)].name;
+    auto column = [&](const std::string& name) -> const runtime::tensor& {
+      const runtime::data_value* v = table.find(name);
+      if (!v) throw std::invalid_argument("--heldout: the held-out data has no `" + name + "`");
+      if (v->value.shape.rank != 1) throw std::invalid_argument("--heldout: `" + name + "` must be a 1-D array");
+      return v->value;
+    };
+    const runtime::tensor &docs = column(doc_name), &words = column(word_name);
+    if (docs.size() != words.size())
+      throw std::invalid_argument("--heldout: `" + doc_name + "` has " + std::to_string(docs.size()) + " values but `" +
+                                  word_name + "` has " + std::to_string(words.size()));
+    const std::uint32_t V = engine_.data().words;
+    std::uint64_t documents = 0;
+    for (runtime::index_t i = 0; i < docs.size(); ++i) {
+      const double d = docs.data[static_cast<std::size_t>(i)], w = words.data[static_cast<std::size_t>(i)];
+      if (!(d >= 1 && d < 4e9 && d == std::floor(d)))
+        throw std::invalid_argument("--heldout: `" + doc_name + "[" + std::to_string(i + 1) + "]` must be a positive integer");
+      if (!(w >= 1 && w <= V && w == std::floor(w)))
+        throw std::invalid_argument("--heldout: `" + word_name + "[" + std::to_string(i + 1) + "]` is " + fmt::format("{}", w) +
+                                    "; the model's words are 1.." + std::to_string(V));
+      documents = std::max(documents, static_cast<std::uint64_t>(d));
+    }
+    // Tokens grouped by document, in their order (a counting sort).
+    lda::held_out out;
+    out.doc_start.assign(documents + 1, 0);
+    for (double d : docs.data) ++out.doc_start[static_cast<std::size_t>(d)];
+    for (std::uint64_t d = 0; d < documents; ++d) out.doc_start[d + 1] += out.doc_start[d];
+    std::vector<std::uint64_t> next(out.doc_start.begin(), out.doc_start.end() - 1);
+    out.word.resize(words.data.size());
+    for (std::size_t i = 0; i < words.data.size(); ++i)
+      out.word[next[static_cast<std::size_t>(docs.data[i]) - 1]++] = static_cast<std::uint32_t>(words.data[i]) - 1;
+    return out;
+  }
+
+  static lda::corpus corpus(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta) {
+    lda::corpus c;
+    c.topics = static_cast<std::uint32_t>(alpha.size());
+    c.documents = static_cast<std::uint32_t>(g.value(s.theta).data.size() / alpha.size());
+    c.words = static_cast<std::uint32_t>(eta.size());
+    c.alpha = std::move(alpha);
+    c.eta = std::move(eta);
+    token_index t = index_tokens(g, s, c.topics);
+    // Tokens grouped by document, in their order within a document (a counting sort,
+    // which leaves data already in document order as it is).
+    c.doc_start.assign(c.documents + 1, 0);
+    for (std::uint32_t r : t.row) ++c.doc_start[r + 1];
+    for (std::uint32_t d = 0; d < c.documents; ++d) c.doc_start[d + 1] += c.doc_start[d];
+    if (std::is_sorted(t.row.begin(), t.row.end())) {
+      c.word = std::move(t.word);
+      c.z_index = std::move(t.element);
+      return c;
+    }
+    c.word.resize(t.word.size());
+    c.z_index.resize(t.word.size());
+    std::vector<std::uint64_t> next(c.doc_start.begin(), c.doc_start.end() - 1);
+    for (std::size_t n = 0; n < t.row.size(); ++n) {
+      const std::uint64_t at = next[t.row[n]]++;
+      c.word[at] = t.word[n];
+      c.z_index[at] = t.element_of(n);
+    }
+    return c;
+  }
+
+  runtime::graph& graph_;
+  collapsed_structure s_;
+  lda::engine engine_;
+  lda::kernel kernel_;
+  int threads_ = 1;
+  written written_;
+  lda::held_out heldout_;
+};
+
 class collapsed_sampler final : public sampler {
  public:
   collapsed_sampler(runtime::graph& g, const collapsed_structure& s) : graph_(g), s_(s), theta_(read_prior(g, s.theta)) {
     if (s.phi >= 0) phi_ = read_prior(g, s.phi);
     else blanket_ = std::make_unique<runtime::blanket>(g, s.z);
-    index_elements();
+    token_index t = index_tokens(g, s, theta_.width);
+    if (t.element.empty()) {
+      t.element.resize(t.row.size());
+      for (std::size_t n = 0; n < t.row.size(); ++n) t.element[n] = static_cast<std::uint32_t>(n);
+    }
+    element_ = std::move(t.element);
+    row_ = std::move(t.row);
+    word_ = std::move(t.word);
     count_all();
+  }
+
+  void configure(const sampler_settings& settings) override {
+    written_.theta = settings.monitored(s_.theta);
+    written_.phi = s_.phi >= 0 && settings.monitored(s_.phi);
   }
 
   void step(runtime::rng& rng, bool) override {
@@ -145,60 +357,21 @@ class collapsed_sampler final : public sampler {
       if (blanket_) blanket_->update(static_cast<runtime::index_t>(element_[n]));
       move(n, k, +1);
     }
-    write_means(s_.theta, theta_, theta_counts_, row_counts_);
-    if (s_.phi >= 0) write_means(s_.phi, phi_, phi_counts_, topic_counts_);
+    if (written_.theta) write_means(s_.theta, theta_, theta_counts_, row_counts_);
+    if (written_.phi) write_means(s_.phi, phi_, phi_counts_, topic_counts_);
   }
 
   // log p(z) with theta integrated out (and log p(w | z) with phi integrated out): a
   // Dirichlet-multinomial term per row, sum_k lgamma(c_k + a_k) - lgamma(a_k) +
   // lgamma(sum a) - lgamma(c. + sum a). Replaces the terms of theta, z (and phi, w).
   double marginal_log_density(std::vector<char>& skip) override {
-    const auto& m = graph_.model();
-    skip.resize(m.statements.size(), 0);
-    for (int v : {s_.theta, s_.z, s_.phi})
-      if (v >= 0)
-        for (int si : m.variables[static_cast<std::size_t>(v)].statements) skip[static_cast<std::size_t>(si)] = 1;
+    mark_collapsed(graph_.model(), s_, skip);
     double lp = dirichlet_multinomial(theta_, theta_counts_, row_counts_);
-    if (s_.phi >= 0) {
-      skip[static_cast<std::size_t>(s_.child_statement)] = 1;
-      lp += dirichlet_multinomial(phi_, phi_counts_, topic_counts_);
-    }
+    if (s_.phi >= 0) lp += dirichlet_multinomial(phi_, phi_counts_, topic_counts_);
     return lp;
   }
 
  private:
-  // For every element n of z: its theta row, and (with phi) its word.
-  void index_elements() {
-    const auto& m = graph_.model();
-    const statement& zs = m.statements[static_cast<std::size_t>(s_.z_statement)];
-    const double* theta_base = graph_.value(s_.theta).data.data();
-    std::vector<runtime::index_t> loops = graph_.instance_table(zs);
-    std::size_t count = zs.loops.empty() ? 1 : loops.size() / zs.loops.size();
-    std::vector<long> position(graph_.value(s_.z).data.size(), -1);
-    for (std::size_t i = 0; i < count; ++i) {
-      const runtime::index_t* l = loops.data() + i * zs.loops.size();
-      auto [offset, size] = graph_.instance_target(zs, l);
-      const auto& args = graph_.args_at(zs, l);
-      position[static_cast<std::size_t>(offset)] = static_cast<long>(element_.size());
-      element_.push_back(static_cast<std::size_t>(offset));
-      row_.push_back(static_cast<std::size_t>((args[0].data - theta_base) / theta_.width));
-    }
-    if (s_.phi < 0) return;
-    const statement& c = m.statements[static_cast<std::size_t>(s_.child_statement)];
-    const double* z_base = graph_.value(s_.z).data.data();
-    const auto& words = graph_.value(c.target).data;
-    word_.assign(element_.size(), 0);
-    loops = graph_.instance_table(c);
-    count = c.loops.empty() ? 1 : loops.size() / c.loops.size();
-    for (std::size_t i = 0; i < count; ++i) {
-      const runtime::index_t* l = loops.data() + i * c.loops.size();
-      runtime::view zv = graph_.eval_at(c, l, *c.args[0]->indices[0].lo);
-      long n = position[static_cast<std::size_t>(zv.data - z_base)];
-      auto [offset, size] = graph_.instance_target(c, l);
-      word_[static_cast<std::size_t>(n)] = static_cast<std::size_t>(words[static_cast<std::size_t>(offset)]) - 1;
-    }
-  }
-
   void count_all() {
     theta_counts_.assign(theta_.alpha.size(), 0.0);
     row_counts_.assign(theta_.row_sum.size(), 0.0);
@@ -209,7 +382,6 @@ class collapsed_sampler final : public sampler {
     const auto& z = graph_.value(s_.z).data;
     for (std::size_t n = 0; n < row_.size(); ++n) move(n, static_cast<runtime::index_t>(z[element_[n]]) - 1, +1);
   }
-
   void move(std::size_t n, runtime::index_t k, double delta) {
     auto w = static_cast<std::size_t>(theta_.width);
     theta_counts_[row_[n] * w + static_cast<std::size_t>(k)] += delta;
@@ -252,9 +424,10 @@ class collapsed_sampler final : public sampler {
 
   runtime::graph& graph_;
   collapsed_structure s_;
+  written written_;
   concentrations theta_, phi_;
   std::unique_ptr<runtime::blanket> blanket_;
-  std::vector<std::size_t> element_, row_, word_;
+  std::vector<std::uint32_t> element_, row_, word_;
   std::vector<double> theta_counts_, row_counts_, phi_counts_, topic_counts_, score_;
 };
 
@@ -284,6 +457,10 @@ class collapsed_factory final : public factory {
     std::string reason;
     auto s = find_collapsed(g.model(), v, reason);
     if (v != s->z) return std::make_unique<integrated_out>();
+    if (s->phi >= 0) {
+      auto alpha = shared_concentrations(g, s->theta), eta = shared_concentrations(g, s->phi);
+      if (alpha && eta) return std::make_unique<lda_sampler>(g, *s, std::move(*alpha), std::move(*eta));
+    }
     return std::make_unique<collapsed_sampler>(g, *s);
   }
 };

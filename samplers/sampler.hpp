@@ -6,15 +6,31 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/graph.hpp"
 #include "runtime/random.hpp"
 
 namespace ppl::samplers {
 
+// What the chain tells its samplers once they are made.
+struct sampler_settings {
+  int threads = 1;            // threads a sampler may use within its chain (--threads)
+  std::vector<char> recorded;  // per variable: its values are written to the draws
+  const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
+  bool monitored(int v) const { return v >= 0 && static_cast<std::size_t>(v) < recorded.size() && recorded[static_cast<std::size_t>(v)]; }
+};
+
 class sampler {
  public:
   virtual ~sampler() = default;
+  // Called once before the first step. A sampler that keeps a variable's values elsewhere
+  // (LDA's counts) writes them to the graph only when they are recorded.
+  virtual void configure(const sampler_settings& /*settings*/) {}
+  // Whether configure() took settings.heldout: the sampler can score held-out data (LDA's
+  // document completion); and that score, as a perplexity, at the current state.
+  virtual bool scores_heldout() const { return false; }
+  virtual double heldout_perplexity(runtime::rng& /*rng*/) { return 0; }
   // One update of the variable given everything else; adaptation only when `warmup`.
   virtual void step(runtime::rng& rng, bool warmup) = 0;
   // Acceptance statistics for the summary; empty when not Metropolis-type.
