@@ -358,15 +358,22 @@ void engine::parallel_sweep(runtime::rng& rng, kernel k, int threads) {
 double engine::log_joint() const {
   const std::uint32_t K = c_.topics;
   double lp = 0;
-  std::vector<std::int32_t> nd(K);
+  // log p(z), token by token: lgamma(n + a) - lgamma(a) = sum_{c < n} log(a + c), so each
+  // token adds log(alpha_k + the count of its topic before it in the document). O(tokens),
+  // where scanning every document's K counts would be O(documents x K).
+  std::vector<std::int32_t> nd(K, 0);
   const bool symmetric_alpha = all_equal(c_.alpha);
-  const lgamma_counts alpha_terms(c_.alpha[0]), alpha_total(alpha_sum_);
+  std::vector<double> log_alpha_plus(symmetric_alpha ? 4096 : 0);
+  for (std::size_t c = 0; c < log_alpha_plus.size(); ++c) log_alpha_plus[c] = std::log(c_.alpha[0] + static_cast<double>(c));
+  const lgamma_counts alpha_total(alpha_sum_);
   for (std::uint32_t d = 0; d < c_.documents; ++d) {
-    count_document(d, nd.data());
     lp += std::lgamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
-    for (std::uint32_t k = 0; k < K; ++k)
-      if (nd[k] > 0)
-        lp += symmetric_alpha ? alpha_terms(nd[k]) - alpha_terms(0) : std::lgamma(nd[k] + c_.alpha[k]) - std::lgamma(c_.alpha[k]);
+    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
+      const std::uint32_t k = topic(n);
+      const auto c = static_cast<std::size_t>(nd[k]++);
+      lp += c < log_alpha_plus.size() ? log_alpha_plus[c] : std::log(c_.alpha[k] + static_cast<double>(c));
+    }
+    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) nd[topic(n)] = 0;
   }
   const bool symmetric_eta = all_equal(c_.eta);
   const lgamma_counts eta_terms(c_.eta[0]);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ppl infer` end to end: the coin's posterior mean from the draws file, `ppl summary` of
 # that file, the Stan format, --init, usage errors, and an interrupted run that leaves a
-# valid draws file with every finished iteration.
+# valid draws file with every finished iteration; LDA's topics, held-out perplexity and
+# AD-LDA threads.
 set -euo pipefail
 ppl=$1
 examples=$2
@@ -71,5 +72,35 @@ grep -m 1 -v '^#' "$tmp/lda.csv" | grep -q '^chain,iteration,lp__,"phi\[1,1\]","
 [ "$(grep -c '^phi\[' "$tmp/topics.txt")" = 20 ]
 if grep -qE '^phi\[[0-9]+\]  [0-9]+ ' "$tmp/topics.txt"; then echo "FAIL: topics show ids, not words"; exit 1; fi
 "$ppl" summary "$tmp/lda.csv" > /dev/null
+
+# Held-out perplexity: scored every 10 iterations into the draws file, after the summary,
+# between 1 and the vocabulary's size, and without changing the draws.
+lda_run() { "$ppl" infer "$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 2 --warmup 10 --draws 10 --quiet "$@"; }
+lda_run -o "$tmp/plain.csv" > /dev/null
+lda_run --heldout "$examples/lda/heldout.csv" --heldout-every 10 -o "$tmp/heldout.csv" > "$tmp/heldout.out"
+[ "$(grep -c '^# chain [12] iteration \(10\|20\): held-out perplexity' "$tmp/heldout.csv")" = 4 ]
+grep -q '^# chain 2 held-out perplexity (document completion): ' "$tmp/heldout.out"
+python3 - "$tmp/heldout.csv" "$tmp/plain.csv" <<'PY'
+import sys
+notes = [float(l.split()[-1]) for l in open(sys.argv[1]) if "held-out perplexity" in l]
+assert all(1 < p < 3786 for p in notes), notes
+rows = lambda f: sorted(l for l in open(f) if not l.startswith("#"))  # chains interleave
+assert rows(sys.argv[1]) == rows(sys.argv[2]), "scoring held-out data changed the draws"
+PY
+set +e
+"$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --heldout "$examples/coin/data.csv" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q 'no sampler of this model scores held-out data' "$tmp/err"
+printf 'doc,word\n1,2\n1,4000\n' > "$tmp/bad_heldout.csv"
+set +e
+lda_run --heldout "$tmp/bad_heldout.csv" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q "word\[2\]. is 4000; the model's words are 1..3786" "$tmp/err"
+
+# AD-LDA on two threads: reported, and the same seed gives the same draws.
+lda_run --threads 2 -o "$tmp/threads_a.csv" > "$tmp/threads.out"
+lda_run --threads 2 -o "$tmp/threads_b.csv" > /dev/null
+grep -q 'AD-LDA on 2 threads' "$tmp/threads.out"
+cmp <(grep -v '^#' "$tmp/threads_a.csv" | sort) <(grep -v '^#' "$tmp/threads_b.csv" | sort)
 
 echo "infer: all checks passed"
