@@ -446,9 +446,18 @@ class collapsed_factory final : public factory {
     if (!s) return {false, reason};
     const auto& m = g.model();
     auto name = [&](int x) { return m.variables[static_cast<std::size_t>(x)].name; };
-    if (v == s->z)
-      return {true, "categorical; " + name(s->theta) + (s->phi >= 0 ? " and " + name(s->phi) : "") +
-                        " integrated out, drawn from counts"};
+    if (v == s->z) {
+      std::string how = "categorical; " + name(s->theta) + (s->phi >= 0 ? " and " + name(s->phi) : "") +
+                        " integrated out, drawn from counts";
+      if (s->phi >= 0 && shared_concentrations(g, s->theta) && shared_concentrations(g, s->phi)) {
+        const auto& theta = g.value(s->theta);
+        const auto topics = static_cast<std::uint32_t>(theta.shape[theta.shape.rank - 1]);
+        how += topics >= lda::sparse_from_topics
+                   ? " (sparse kernel: " + std::to_string(topics) + " topics >= " + std::to_string(lda::sparse_from_topics) + ")"
+                   : " (dense kernel: " + std::to_string(topics) + " topics < " + std::to_string(lda::sparse_from_topics) + ")";
+      }
+      return {true, how};
+    }
     int child = v == s->theta ? s->z_statement : s->child_statement;
     return {true, "only children: " + name(m.statements[static_cast<std::size_t>(child)].target) +
                       " (categorical); Rao-Blackwellised means from counts"};
