@@ -42,4 +42,13 @@ int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
 int run_summary(const std::string& draws_path, const std::vector<std::string>& show);
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);
 
+struct heatmap_options {
+  std::string draws_path, variable, output;
+  long draw = 0;              // 0: the posterior mean; -1: the last draw; n: draw n
+  int chain = 1;
+  std::vector<double> range;  // LOW HIGH, or empty for the values' own range
+  int cell = 0;               // pixels per element; 0: about 512 pixels across
+};
+int run_heatmap(const heatmap_options& opt);
+
 }  // namespace ppl::cli

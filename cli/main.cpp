@@ -79,6 +79,18 @@ int main(int argc, char** argv) {
   topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt)")->check(CLI::ExistingFile);
   topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(CLI::Range(1, 1000));
 
+  ppl::cli::heatmap_options heat;
+  std::string heat_draw = "mean";
+  auto* heatmap = app.add_subcommand("heatmap", "draw a monitored matrix (a spin field, a mean field) as an SVG or PNG heat map");
+  heatmap->add_option("DRAWS", heat.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
+  heatmap->add_option("NAME", heat.variable, "the matrix, e.g. s")->required();
+  heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->required();
+  heatmap->add_option("--draw", heat_draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
+  heatmap->add_option("--chain", heat.chain, "the chain the draws come from")->capture_default_str()->check(CLI::Range(1, 256));
+  heatmap->add_option("--range", heat.range, "LOW HIGH: the values mapped to blue and red (default: the values' own range)")
+      ->expected(2);
+  heatmap->add_option("--cell", heat.cell, "pixels per element (default: about 512 pixels across)")->check(CLI::Range(1, 100));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -93,5 +105,19 @@ int main(int argc, char** argv) {
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
   if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
+  if (heatmap->parsed()) {
+    if (heat_draw == "last") heat.draw = -1;
+    else if (heat_draw != "mean") {
+      try {
+        std::size_t used = 0;
+        heat.draw = std::stol(heat_draw, &used);
+        if (used != heat_draw.size() || heat.draw < 1) throw std::invalid_argument(heat_draw);
+      } catch (const std::exception&) {
+        std::cerr << "--draw: expected mean, last or a draw number from 1, got " << heat_draw << "\n";
+        return 2;
+      }
+    }
+    return ppl::cli::run_heatmap(heat);
+  }
   return 2;
 }

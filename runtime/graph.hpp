@@ -41,8 +41,10 @@ class graph {
   // Redraws every unknown (and simulated observation) from its prior given its parents,
   // in dependency order, and recomputes derived variables: one ancestral draw of the model.
   void draw_prior(rng& rng);
-  // Recomputes the derived variables from the current unknowns.
+  // Recomputes the derived variables from the current unknowns; or only those marked in
+  // `needed` (by variable).
   void update_derived();
+  void update_derived(const std::vector<char>& needed);
 
   // log p(everything) at the current values, factor terms included.
   double log_density();

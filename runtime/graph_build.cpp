@@ -182,4 +182,11 @@ void graph::update_derived() {
       run_statement(s, nullptr, false);
 }
 
+void graph::update_derived(const std::vector<char>& needed) {
+  for (const statement& s : model_.statements)
+    if (s.which == statement::kind::assign && model_.variables[static_cast<std::size_t>(s.target)].role == role::derived &&
+        needed[static_cast<std::size_t>(s.target)])
+      run_statement(s, nullptr, false);
+}
+
 }  // namespace ppl::runtime

@@ -10,6 +10,7 @@
 #include "runtime/graph.hpp"
 #include "runtime/interrupt.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
 
 namespace ppl::samplers {
 
@@ -31,6 +32,7 @@ struct chain {
   std::vector<int> sampled;  // the variable of each sampler
   runtime::rng rng;
   std::vector<int> monitored;
+  std::vector<char> derived_every, derived_kept;  // derived variables recomputed each iteration, at kept ones
 };
 
 runtime::rng chain_rng(std::uint64_t seed, int c) {
@@ -91,6 +93,22 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
     c.sampled.push_back(a.variable);
   }
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
+  // Derived variables: those a density reads are recomputed every iteration (samplers keep
+  // them current themselves, but whole-model evaluations read them); those only recorded
+  // (and what they read) only at the iterations that are kept. An observable such as a
+  // site-energy array then costs nothing during warmup or between thinned draws.
+  auto with_inputs = [&](std::vector<char> needed) {
+    for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
+      if (it->which == lang::ir::statement::kind::assign && needed[static_cast<std::size_t>(it->target)])
+        for (int r : lang::ir::statement_reads(*it)) needed[static_cast<std::size_t>(r)] = 1;
+    return needed;
+  };
+  std::vector<char> density(m.variables.size(), 0), recorded(m.variables.size(), 0);
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (m.variables[v].role == role::derived && feeds_density(m, static_cast<int>(v))) density[v] = 1;
+  for (int v : c.monitored) recorded[static_cast<std::size_t>(v)] = 1;
+  c.derived_every = with_inputs(density);
+  c.derived_kept = with_inputs(recorded);
   sampler_settings settings;
   settings.threads = o.threads;
   settings.heldout = o.heldout;
@@ -134,7 +152,7 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
   for (long it = 1; it <= total && !runtime::interrupted(); ++it) {
     bool warmup = it <= o.warmup;
     for (auto& s : c.samplers) s->step(c.rng, warmup);
-    c.graph->update_derived();
+    c.graph->update_derived(c.derived_every);
     completed = it;
     if (o.heldout && (it % heldout_every == 0 || it == total)) {
       perplexity = heldout_score(c, o, index, it);
@@ -146,6 +164,7 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     const double lp = kept || report ? log_joint(c) : 0;
     if (report) o.progress(index, it, total, lp);
     if (!kept) continue;
+    c.graph->update_derived(c.derived_kept);
     row.assign(1, lp);
     for (int v : c.monitored) {
       const auto& d = c.graph->value(v).data;

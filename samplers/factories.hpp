@@ -12,6 +12,7 @@ namespace ppl::samplers {
 std::unique_ptr<factory> make_ancestral_factory();
 std::unique_ptr<factory> make_collapsed_factory();
 std::unique_ptr<factory> make_conjugate_factory();
+std::unique_ptr<factory> make_cluster_factory();
 std::unique_ptr<factory> make_gibbs_factory();
 std::unique_ptr<factory> make_slice_factory();
 std::unique_ptr<factory> make_rwmh_factory();

@@ -6,6 +6,7 @@
 
 #include "runtime/blanket.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/spins.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::samplers {
@@ -62,15 +63,41 @@ class gibbs_sampler final : public sampler {
   std::vector<double> values_, log_p_;
 };
 
+// Pairwise ±1 models: the chromatic heat-bath of spins.hpp, on --threads threads.
+class spin_gibbs_sampler final : public sampler {
+ public:
+  spin_gibbs_sampler(runtime::graph& g, int v, spins::pairwise_model m)
+      : engine_(std::move(m), g.values()[static_cast<std::size_t>(v)].data.data()) {}
+  void configure(const sampler_settings& settings) override { threads_ = settings.threads; }
+  void step(runtime::rng& rng, bool) override { engine_.sweep(rng, threads_); }
+  std::string report() const override {
+    return "chromatic heat-bath, " + std::to_string(engine_.colours()) + " colours" +
+           (threads_ > 1 ? ", " + std::to_string(threads_) + " threads" : "");
+  }
+
+ private:
+  spins::heat_bath engine_;
+  int threads_ = 1;
+};
+
 class gibbs_factory final : public factory {
  public:
   std::string_view kind() const override { return "gibbs"; }
   claim can_sample(runtime::graph& g, int v) const override {
     std::string reason;
     bool ok = finite_support(g, v, reason);
-    return {ok, ok ? reason + ", enumerated" : reason};
+    if (!ok) return {false, reason};
+    std::string ignored;
+    if (auto m = spins::find_pairwise(g, v, ignored))
+      return {true, reason + "; pairwise factors: heat-bath by colour classes (" +
+                        std::to_string(spins::colour_classes(*m).size()) + " colours), O(degree) per site"};
+    return {true, reason + ", enumerated"};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<gibbs_sampler>(g, v); }
+  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
+    std::string ignored;
+    if (auto m = spins::find_pairwise(g, v, ignored)) return std::make_unique<spin_gibbs_sampler>(g, v, std::move(*m));
+    return std::make_unique<gibbs_sampler>(g, v);
+  }
 };
 
 }  // namespace

@@ -357,33 +357,44 @@ void engine::parallel_sweep(runtime::rng& rng, kernel k, int threads) {
 // (log p(w | z)); topics or words with a zero count add nothing to the first sum.
 double engine::log_joint() const {
   const std::uint32_t K = c_.topics;
-  double lp = 0;
-  // log p(z), token by token: lgamma(n + a) - lgamma(a) = sum_{c < n} log(a + c), so each
-  // token adds log(alpha_k + the count of its topic before it in the document). O(tokens),
-  // where scanning every document's K counts would be O(documents x K).
-  std::vector<std::int32_t> nd(K, 0);
-  const bool symmetric_alpha = all_equal(c_.alpha);
+  const bool symmetric_alpha = all_equal(c_.alpha), symmetric_eta = all_equal(c_.eta);
   std::vector<double> log_alpha_plus(symmetric_alpha ? 4096 : 0);
   for (std::size_t c = 0; c < log_alpha_plus.size(); ++c) log_alpha_plus[c] = std::log(c_.alpha[0] + static_cast<double>(c));
-  const lgamma_counts alpha_total(alpha_sum_);
-  for (std::uint32_t d = 0; d < c_.documents; ++d) {
-    lp += std::lgamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
-    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
-      const std::uint32_t k = topic(n);
-      const auto c = static_cast<std::size_t>(nd[k]++);
-      lp += c < log_alpha_plus.size() ? log_alpha_plus[c] : std::log(c_.alpha[k] + static_cast<double>(c));
+  const lgamma_counts alpha_total(alpha_sum_), eta_terms(c_.eta[0]);
+  // Shared between the threads of a parallel sweep when there are some: documents and
+  // words in equal ranges.
+  const std::size_t T = pool_ ? pool_->size() : 1;
+  std::vector<double> parts(T, 0.0);
+  auto part = [&](std::size_t b) {
+    double lp = 0;
+    // log p(z), token by token: lgamma(n + a) - lgamma(a) = sum_{c < n} log(a + c), so
+    // each token adds log(alpha_k + the count of its topic before it in the document).
+    // O(tokens), where scanning every document's K counts would be O(documents x K).
+    std::vector<std::int32_t> nd(K, 0);
+    for (std::uint64_t d = c_.documents * b / T; d < c_.documents * (b + 1) / T; ++d) {
+      lp += std::lgamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
+      for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
+        const std::uint32_t k = topic(n);
+        const auto c = static_cast<std::size_t>(nd[k]++);
+        lp += c < log_alpha_plus.size() ? log_alpha_plus[c] : std::log(c_.alpha[k] + static_cast<double>(c));
+      }
+      for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) nd[topic(n)] = 0;
     }
-    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) nd[topic(n)] = 0;
-  }
-  const bool symmetric_eta = all_equal(c_.eta);
-  const lgamma_counts eta_terms(c_.eta[0]);
-  for (std::uint32_t k = 0; k < K; ++k) lp += std::lgamma(eta_sum_) - std::lgamma(counts_.nk[k] + eta_sum_);
-  for (std::uint32_t w = 0; w < c_.words; ++w) {
-    const std::int32_t* nw = counts_.nwk.data() + static_cast<std::size_t>(w) * K;
-    for (std::uint32_t k = 0; k < K; ++k)
-      if (nw[k] > 0)
-        lp += symmetric_eta ? eta_terms(nw[k]) - eta_terms(0) : std::lgamma(nw[k] + c_.eta[w]) - std::lgamma(c_.eta[w]);
-  }
+    // log p(w | z).
+    if (b == 0)
+      for (std::uint32_t k = 0; k < K; ++k) lp += std::lgamma(eta_sum_) - std::lgamma(counts_.nk[k] + eta_sum_);
+    for (std::uint64_t w = c_.words * b / T; w < c_.words * (b + 1) / T; ++w) {
+      const std::int32_t* nw = counts_.nwk.data() + w * K;
+      for (std::uint32_t k = 0; k < K; ++k)
+        if (nw[k] > 0)
+          lp += symmetric_eta ? eta_terms(nw[k]) - eta_terms(0) : std::lgamma(nw[k] + c_.eta[w]) - std::lgamma(c_.eta[w]);
+    }
+    parts[b] = lp;
+  };
+  if (T > 1) pool_->run(part);
+  else part(0);
+  double lp = 0;
+  for (double x : parts) lp += x;
   return lp;
 }
 

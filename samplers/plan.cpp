@@ -12,6 +12,7 @@ const std::vector<std::unique_ptr<factory>>& factories() {
     f.push_back(make_ancestral_factory());
     f.push_back(make_collapsed_factory());
     f.push_back(make_conjugate_factory());
+    f.push_back(make_cluster_factory());
     f.push_back(make_gibbs_factory());
     f.push_back(make_slice_factory());
     f.push_back(make_rwmh_factory());
