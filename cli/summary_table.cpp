@@ -17,8 +17,8 @@ std::string base_name(const std::string& column) { return column.substr(0, colum
 std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o) {
   std::map<std::string, std::size_t> count, shown;
   for (const auto& c : d.columns) ++count[base_name(c)];
-  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>6}\n", "name", "mean", "sd", "5%", "50%", "95%",
-             "mcse", "ess_bulk", "ess_tail", "rhat");
+  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}\n", "name", "mean", "sd", "5%", "50%", "95%",
+             "mcse", "ess_bulk", "ess_tail", "iat", "rhat");
   std::vector<std::string> warnings;
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
@@ -38,8 +38,12 @@ std::vector<std::string> print_summary(const runtime::draws& d, const table_opti
                    count[base] - 3, base, base);
       continue;
     }
-    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>6.3f}\n", name, s.mean,
-               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, s.rhat);
+    // The integrated autocorrelation time, in draws: how many draws one effective draw costs.
+    std::size_t draws = 0;
+    for (const auto& chain : chains) draws += chain.size();
+    const double iat = static_cast<double>(draws) / s.ess_bulk;
+    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>7.3g} {:>6.3f}\n", name, s.mean,
+               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, s.rhat);
   }
   if (bad_rhat)
     warnings.push_back(fmt::format("{} quantities have R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat, worst));

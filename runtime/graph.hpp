@@ -5,6 +5,7 @@
 // gives every unknown its shape and an initial value drawn from its prior, and evaluates
 // the joint log density and the log density of any element's Markov blanket.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +56,15 @@ class graph {
   // `variable` (its own prior term and every term that reads it, factors included),
   // found by scanning. Samplers use runtime::blanket, which indexes them once.
   double log_density_blanket(int variable, index_t element);
+
+  // Results of structural analyses (a sampler factory's reading of the model's terms),
+  // kept for the graph's life under a key of the analysis's choosing: the data cannot
+  // change, so neither can they. Factories are asked more than once per graph.
+  std::shared_ptr<const void> analysis(const std::string& key) const {
+    auto it = analyses_.find(key);
+    return it == analyses_.end() ? nullptr : it->second;
+  }
+  void keep_analysis(const std::string& key, std::shared_ptr<const void> value) { analyses_[key] = std::move(value); }
 
   // ---- one instance of a statement at a time (for samplers and the blanket index) ----
   // Loop values of every instance of a statement, flattened (loops.size() per instance).
@@ -122,6 +132,7 @@ class graph {
   std::vector<std::vector<index_t>> plate_offsets_;
   std::vector<double> gathered_;
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
+  std::map<std::string, std::shared_ptr<const void>> analyses_;
 };
 
 }  // namespace ppl::runtime

@@ -14,7 +14,10 @@ namespace {
 class cluster_sampler final : public sampler {
  public:
   cluster_sampler(runtime::graph& g, int v, spins::pairwise_model m)
-      : engine_(std::move(m), g.values()[static_cast<std::size_t>(v)].data.data()) {}
+      : graph_(g), x_(g.values()[static_cast<std::size_t>(v)].data.data()), engine_(std::move(m), x_) {}
+  double marginal_log_density(std::vector<char>& skip) override {
+    return spins::marginal_log_density(engine_.model(), x_, skip, graph_.model().statements.size());
+  }
   void step(runtime::rng& rng, bool) override {
     engine_.sweep(rng);
     size_sum_ += engine_.mean_cluster_size();
@@ -25,6 +28,8 @@ class cluster_sampler final : public sampler {
   }
 
  private:
+  runtime::graph& graph_;
+  double* x_;
   spins::swendsen_wang engine_;
   double size_sum_ = 0;
   long sweeps_ = 0;

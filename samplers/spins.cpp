@@ -35,19 +35,24 @@ struct pair_term {
 
 }  // namespace
 
-std::optional<pairwise_model> find_pairwise(runtime::graph& g, int variable, std::string& reason) {
+namespace {
+
+// The analysis itself, uncached.
+std::optional<pairwise_model> read_pairwise(runtime::graph& g, int variable, std::string& reason) {
   const auto& m = g.model();
   const auto& var = m.variables[static_cast<std::size_t>(variable)];
   if (var.role != role::unknown) return std::nullopt;
+  pairwise_model out;
   for (int si : var.statements) {
     const statement& s = m.statements[static_cast<std::size_t>(si)];
     if (s.which != statement::kind::sample || s.dist_name != "Spin") {
       reason = "its elements are not all Spin() unknowns";
       return std::nullopt;
     }
+    out.constant += g.statement_log_density(s);  // log(1/2) per spin, whatever the values
+    out.statements.push_back(si);
   }
   auto& x = g.values()[static_cast<std::size_t>(variable)].data;
-  pairwise_model out;
   out.sites = x.size();
   out.field.assign(out.sites, 0.0);
   std::vector<pair_term> pairs;
@@ -60,6 +65,7 @@ std::optional<pairwise_model> find_pairwise(runtime::graph& g, int variable, std
       reason = s.which == statement::kind::sample ? "a `~` statement reads it" : "a deterministic statement that feeds a density reads it";
       return std::nullopt;
     }
+    out.statements.push_back(si);
     bool ok = true;
     std::vector<std::uint32_t> elements;
     std::vector<double> values;
@@ -114,6 +120,7 @@ std::optional<pairwise_model> find_pairwise(runtime::graph& g, int variable, std
             values[c | bit] = plus - minus;
           }
       const double size = static_cast<double>(values.size());
+      out.constant += values[0] / size;
       for (std::size_t c = 1; c < values.size(); ++c) {
         const double coefficient = values[c] / size;
         const int order = __builtin_popcountll(c);
@@ -156,6 +163,43 @@ std::optional<pairwise_model> find_pairwise(runtime::graph& g, int variable, std
   }
   if (merged.empty()) out.min_coupling = 0;
   return out;
+}
+
+struct cached_analysis {
+  std::optional<pairwise_model> model;
+  std::string reason;
+};
+
+}  // namespace
+
+std::optional<pairwise_model> find_pairwise(runtime::graph& g, int variable, std::string& reason) {
+  const std::string key = "spins::pairwise " + std::to_string(variable);
+  auto cached = std::static_pointer_cast<const cached_analysis>(g.analysis(key));
+  if (!cached) {
+    auto fresh = std::make_shared<cached_analysis>();
+    fresh->model = read_pairwise(g, variable, fresh->reason);
+    g.keep_analysis(key, fresh);
+    cached = fresh;
+  }
+  if (!cached->model) reason = cached->reason;
+  return cached->model;
+}
+
+double log_density(const pairwise_model& m, const double* x) {
+  double lp = m.constant;
+  for (std::size_t i = 0; i < m.sites; ++i) {
+    double pairs = 0;
+    for (std::uint64_t e = m.start[i]; e < m.start[i + 1]; ++e)
+      if (m.neighbour[e] > i) pairs += m.coupling[e] * x[m.neighbour[e]];
+    lp += x[i] * (m.field[i] + pairs);
+  }
+  return lp;
+}
+
+double marginal_log_density(const pairwise_model& m, const double* x, std::vector<char>& skip, std::size_t statements) {
+  skip.resize(statements, 0);
+  for (int s : m.statements) skip[static_cast<std::size_t>(s)] = 1;
+  return log_density(m, x);
 }
 
 std::vector<std::vector<std::uint32_t>> colour_classes(const pairwise_model& m) {

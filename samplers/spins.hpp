@@ -26,12 +26,19 @@ struct pairwise_model {
   std::vector<std::uint64_t> start;       // site i's neighbours: [start[i], start[i + 1])
   std::vector<std::uint32_t> neighbour;   // both directions of every coupling
   std::vector<double> coupling;           // J for each entry of `neighbour`
+  double constant = 0;                    // the rest of log p(s): terms free of spins, and the Spin() priors
+  std::vector<int> statements;            // the statements these terms replace (factors and priors)
   double min_coupling = 0;                // the smallest J (the cluster sampler needs J >= 0)
   std::string min_coupling_between;       // "s[1, 2] and s[1, 3]", for messages
 };
 
 // The model of unknown `variable` when it has that form; `reason` says why not otherwise.
 std::optional<pairwise_model> find_pairwise(runtime::graph& g, int variable, std::string& reason);
+
+// log p(s) at spins x: constant + sum_i h_i x_i + sum_{i<j} J_ij x_i x_j, in O(couplings).
+double log_density(const pairwise_model& m, const double* x);
+// lp__ for a sampler of such a model: marks the statements the model replaces in `skip`.
+double marginal_log_density(const pairwise_model& m, const double* x, std::vector<char>& skip, std::size_t statements);
 
 // A greedy colouring: sites of one colour share no coupling (a checkerboard on a grid
 // with even sides). Returns the sites of each colour.
@@ -46,6 +53,7 @@ class heat_bath {
   heat_bath(pairwise_model m, double* spins);
   void sweep(runtime::rng& rng, int threads);
   std::size_t colours() const { return classes_.size(); }
+  const pairwise_model& model() const { return m_; }
 
  private:
   void update(const std::vector<std::uint32_t>& sites, std::size_t first, std::size_t last, std::uint64_t key);
@@ -71,6 +79,7 @@ class swendsen_wang {
   void sweep(runtime::rng& rng);
   // Mean cluster size of the last sweep, for the report.
   double mean_cluster_size() const { return mean_size_; }
+  const pairwise_model& model() const { return m_; }
 
  private:
   std::uint32_t root(std::uint32_t i);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "samplers/spins.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
 using namespace ppl::testing;
@@ -194,4 +195,22 @@ TEST_CASE("ising: a random-coupling binary MRF against enumeration") {
   const auto p = infer(mrf, {"n=8", w_json + "]", b_json + "]"}, o);
   CHECK(p.kind("x") == "gibbs");
   for (int i = 0; i < n; ++i) check_mean(p, "x[" + std::to_string(i + 1) + "]", mean[static_cast<std::size_t>(i)] / z);
+}
+
+TEST_CASE("ising: lp__ from the couplings equals the model's log density") {
+  const auto m = ppl::lang::compile({"ising.ppl", ising}, ppl::stdlib::library());
+  ppl::runtime::data_table data;
+  for (const char* set : {"L=5", "h=0.3", "beta=0.7"}) ppl::runtime::apply_set(data, set);
+  ppl::runtime::rng rng(3);
+  ppl::runtime::graph g(m, data, rng);
+  std::string reason;
+  const int s = m.find("s");
+  auto model = ppl::samplers::spins::find_pairwise(g, s, reason);
+  REQUIRE(model);
+  CHECK(model->min_coupling == doctest::Approx(0.7));
+  ppl::samplers::spins::heat_bath sampler(*model, g.values()[static_cast<std::size_t>(s)].data.data());
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    CHECK(ppl::samplers::spins::log_density(*model, g.value(s).data.data()) == doctest::Approx(g.log_density()).epsilon(1e-12));
+    sampler.sweep(rng, 1);
+  }
 }
