@@ -127,6 +127,7 @@ int run_infer(const model_inputs& in, const infer_options& o) {
       auto warnings = print_summary(r.draws, {20, o.show});
       for (std::size_t c = 0; c < r.reports.size(); ++c)
         for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
+
       for (const auto& w : warnings) fmt::print(stderr, "warning: {}\n", w);
       if (ro.heldout)
         for (std::size_t c = 0; c < r.heldout_perplexity.size(); ++c)
@@ -134,6 +135,8 @@ int run_infer(const model_inputs& in, const infer_options& o) {
     } else {
       fmt::print(stderr, "too few draws for a summary\n");
     }
+    for (std::size_t c = 0; c < r.warmup_seconds.size(); ++c)
+      fmt::print("# chain {} elapsed: warmup {:.3f} s, sampling {:.3f} s\n", c + 1, r.warmup_seconds[c], r.sampling_seconds[c]);
     return r.interrupted ? 130 : 0;
   });
 }

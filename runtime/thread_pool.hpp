@@ -2,6 +2,7 @@
 // A fixed team of threads that runs one job at a time, each thread on its own part:
 // for samplers that share one chain's sweep between threads (LDA's AD-LDA), where a sweep
 // has many short stages and starting threads for each would cost more than the work.
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -32,8 +33,8 @@ class thread_pool {
   std::mutex mutex_;
   std::condition_variable start_, done_;
   const std::function<void(std::size_t)>* job_ = nullptr;
-  std::uint64_t generation_ = 0;
-  std::size_t running_ = 0;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::size_t> running_{0};
   bool stopping_ = false;
   std::vector<std::exception_ptr> errors_;
 };

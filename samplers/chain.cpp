@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <thread>
@@ -144,13 +145,21 @@ double heldout_score(chain& c, const run_options& o, int index, long it) {
 }
 
 void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, runtime::draws_writer* writer, long& completed,
-               double& perplexity) {
+               double& perplexity, double& warmup_seconds, double& sampling_seconds) {
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  auto phase_start = std::chrono::steady_clock::now();
   long total = o.warmup + o.draws * o.thin;
   const long heldout_every = o.heldout_every > 0 ? o.heldout_every : std::max(1L, total / 10);
   std::vector<double> row;
   auto& storage = out.chains[static_cast<std::size_t>(index)];
   for (long it = 1; it <= total && !runtime::interrupted(); ++it) {
     bool warmup = it <= o.warmup;
+    if (it == o.warmup + 1) {
+      warmup_seconds = since(phase_start);
+      phase_start = std::chrono::steady_clock::now();
+    }
     for (auto& s : c.samplers) s->step(c.rng, warmup);
     c.graph->update_derived(c.derived_every);
     completed = it;
@@ -173,6 +182,8 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     storage.insert(storage.end(), row.begin(), row.end());
     if (writer) writer->write(index + 1, (it - o.warmup) / o.thin, row.data());
   }
+  if (completed <= o.warmup) warmup_seconds = since(phase_start);
+  else sampling_seconds = since(phase_start);
 }
 
 // Runs fn(c) for every chain on its own thread; rethrows the first failure.
@@ -228,10 +239,13 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
   result.draws.chains.resize(chains.size());
   result.completed.assign(chains.size(), 0);
   result.heldout_perplexity.assign(chains.size(), NAN);
+  result.warmup_seconds.assign(chains.size(), 0.0);
+  result.sampling_seconds.assign(chains.size(), 0.0);
   runtime::draws_writer* writer = open_writer ? open_writer(result.draws.columns, result.plan) : nullptr;
   on_threads(o.chains, [&](int c) {
     run_chain(chains[static_cast<std::size_t>(c)], c, o, result.draws, writer, result.completed[static_cast<std::size_t>(c)],
-              result.heldout_perplexity[static_cast<std::size_t>(c)]);
+              result.heldout_perplexity[static_cast<std::size_t>(c)], result.warmup_seconds[static_cast<std::size_t>(c)],
+              result.sampling_seconds[static_cast<std::size_t>(c)]);
   });
   if (writer) writer->flush();
   result.interrupted = runtime::interrupted();

@@ -48,6 +48,7 @@ struct run_result {
   std::vector<std::vector<std::string>> reports;  // per chain, per sampler: "theta: acceptance 0.23"
   std::vector<long> completed;                    // iterations finished per chain
   std::vector<double> heldout_perplexity;         // per chain, the last held-out score
+  std::vector<double> warmup_seconds, sampling_seconds;  // per chain, wall time of each phase
   bool interrupted = false;
 };
 
