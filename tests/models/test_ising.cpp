@@ -214,3 +214,18 @@ TEST_CASE("ising: lp__ from the couplings equals the model's log density") {
     sampler.sweep(rng, 1);
   }
 }
+
+TEST_CASE("ising: the chromatic heat-bath gives the same draws on one thread and on two") {
+  auto run = [](int threads) {
+    auto o = options(51, 20);
+    o.chains = 1;
+    o.warmup = 5;
+    o.threads = threads;
+    o.monitors = {"energy", "absmag"};
+    o.overrides["s"] = "gibbs";
+    return infer(ising, {"L=128", "h=0.05"}, o);  // colour classes of 8,192 sites: split between threads
+  };
+  const auto one = run(1), two = run(2);
+  CHECK(one.column("energy") == two.column("energy"));
+  CHECK(one.column("absmag") == two.column("absmag"));
+}
