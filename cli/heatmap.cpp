@@ -114,7 +114,7 @@ void write_png(const std::string& path, const grid& g, const std::vector<rgb>& c
     std::fwrite(type, 1, 4, f);
     std::fwrite(data.data(), 1, data.size(), f);
     uLong crc = crc32(0, reinterpret_cast<const Bytef*>(type), 4);
-    crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));
+    if (!data.empty()) crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));  // a null buffer would reset it
     const unsigned char c[4] = {static_cast<unsigned char>(crc >> 24), static_cast<unsigned char>(crc >> 16),
                                 static_cast<unsigned char>(crc >> 8), static_cast<unsigned char>(crc)};
     std::fwrite(c, 1, 4, f);

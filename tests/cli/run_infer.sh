@@ -103,4 +103,38 @@ lda_run --threads 2 -o "$tmp/threads_b.csv" > /dev/null
 grep -q 'AD-LDA on 2 threads' "$tmp/threads.out"
 cmp <(grep -v '^#' "$tmp/threads_a.csv" | sort) <(grep -v '^#' "$tmp/threads_b.csv" | sort)
 
+# Ising: the default kind is cluster, gibbs on request; a spin field as PNG and SVG.
+"$ppl" infer "$examples/ising/ising.ppl" --set L=8 --chains 1 --warmup 20 --draws 10 --monitor s,energy,absmag --quiet \
+  -o "$tmp/ising.csv" > "$tmp/ising.out"
+grep -q 'Swendsen-Wang' "$tmp/ising.out"
+grep -q '^energy ' "$tmp/ising.out"
+"$ppl" infer "$examples/ising/ising.ppl" --set L=8 --chains 1 --warmup 20 --draws 10 --monitor absmag --quiet \
+  --sampler s=gibbs --threads 2 > "$tmp/ising_gibbs.out"
+grep -q 'chromatic heat-bath, 2 colours, 2 threads' "$tmp/ising_gibbs.out"
+"$ppl" heatmap "$tmp/ising.csv" s --draw last --cell 3 -o "$tmp/field.png" > /dev/null
+"$ppl" heatmap "$tmp/ising.csv" s -o "$tmp/field.svg" > /dev/null
+python3 - "$tmp/field.png" "$tmp/field.svg" <<'PY'
+import struct, sys, zlib
+import xml.etree.ElementTree as ET
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, chunks = 8, {}
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    crc, = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+    assert zlib.crc32(kind + body) == crc, f"bad CRC in {kind}"
+    chunks[kind] = body
+    pos += 12 + length
+width, height = struct.unpack(">II", chunks[b"IHDR"][:8])
+assert (width, height) == (24, 24), (width, height)
+assert len(zlib.decompress(chunks[b"IDAT"])) == height * (1 + 3 * width)
+svg = ET.parse(sys.argv[2]).getroot()
+assert svg.tag.endswith("svg") and len(svg) == 64, len(svg)
+PY
+set +e
+"$ppl" heatmap "$tmp/ising.csv" energy -o "$tmp/bad.png" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q 'no matrix `energy`' "$tmp/err"
+
 echo "infer: all checks passed"

@@ -80,14 +80,7 @@ void check_energy_distribution(const posterior& p, const exact_torus& exact) {
   }
 }
 
-ppl::samplers::run_options options(std::uint64_t seed, long draws) {
-  ppl::samplers::run_options o;
-  o.chains = 2;
-  o.warmup = 200;
-  o.draws = draws;
-  o.seed = seed;
-  return o;
-}
+ppl::samplers::run_options options(std::uint64_t seed, long draws) { return two_chains(200, draws, seed); }
 
 }  // namespace
 

@@ -30,6 +30,16 @@ struct posterior {
   }
 };
 
+// Two chains of `draws` after `warmup`, from `seed`.
+inline samplers::run_options two_chains(long warmup, long draws, std::uint64_t seed) {
+  samplers::run_options o;
+  o.chains = 2;
+  o.warmup = warmup;
+  o.draws = draws;
+  o.seed = seed;
+  return o;
+}
+
 inline posterior infer(const std::string& text, const std::vector<std::string>& sets, samplers::run_options o) {
   static std::vector<std::unique_ptr<lang::ir::model>> keep;  // the results refer to nothing, but keep models alive
   auto m = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));

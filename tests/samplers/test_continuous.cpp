@@ -36,14 +36,7 @@ std::pair<double, double> logistic_reference() {
   return {ma / total, mb / total};
 }
 
-ppl::samplers::run_options options(long draws, std::uint64_t seed) {
-  ppl::samplers::run_options o;
-  o.chains = 2;
-  o.warmup = 500;
-  o.draws = draws;
-  o.seed = seed;
-  return o;
-}
+ppl::samplers::run_options options(long draws, std::uint64_t seed) { return two_chains(500, draws, seed); }
 
 }  // namespace
 
