@@ -79,7 +79,7 @@ std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::gr
   return out;
 }
 
-// `take`: the table `data` is, to move the arrays from (the last chain built).
+// `take`: the table `data` is, to move the arrays from (when there is one chain).
 void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, runtime::data_table* take,
                  const run_options& o, int index) {
   c.rng = chain_rng(o.seed, index);
@@ -224,10 +224,14 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
 run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
                const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
   std::vector<chain> chains(static_cast<std::size_t>(o.chains));
-  // The first chain's graph is built last and takes the data's arrays: one copy of a
-  // corpus fewer.
-  on_threads(o.chains - 1, [&](int c) { build_chain(chains[static_cast<std::size_t>(c + 1)], m, data, nullptr, o, c + 1); });
-  build_chain(chains[0], m, data, &data, o, 0);
+  // One chain takes the data's arrays (a large corpus is then held once); several copy
+  // them, built side by side, and the table is let go once they are built.
+  if (o.chains == 1) {
+    build_chain(chains[0], m, data, &data, o, 0);
+  } else {
+    on_threads(o.chains, [&](int c) { build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c); });
+    data = runtime::data_table();
+  }
   run_result result;
   result.plan = plan_lines(*chains[0].graph, o.overrides);
   result.draws.columns.push_back("lp__");

@@ -71,6 +71,24 @@ struct engine::scratch {
   std::vector<double> coef;
 };
 
+// The arrays a kernel touches at every token, loaded once per call. Read through the
+// engine's and the counts' members at every token instead, their headers can share cache
+// lines with what another thread writes, and each token would then pay a cache miss.
+struct engine::token_arrays {
+  const std::uint64_t* doc_start;
+  const std::uint32_t* word;
+  const std::uint32_t* z_index;  // null: token n is element n of z
+  const double* eta;
+  double* z;
+  std::int32_t* nwk;
+  std::uint32_t topic(std::uint64_t n) const { return static_cast<std::uint32_t>(z[z_index ? z_index[n] : n]) - 1; }
+  void set_topic(std::uint64_t n, std::uint32_t k) const { z[z_index ? z_index[n] : n] = k + 1.0; }
+};
+
+engine::token_arrays engine::arrays(topic_counts& t) const {
+  return {c_.doc_start.data(), c_.word.data(), c_.z_index.empty() ? nullptr : c_.z_index.data(), c_.eta.data(), z_, t.nwk.data()};
+}
+
 engine::engine(corpus c, double* z) : c_(std::move(c)), z_(z) {
   const std::uint32_t K = c_.topics;
   for (double a : c_.alpha) alpha_sum_ += a;
@@ -116,17 +134,19 @@ void engine::dense_documents(std::uint32_t first, std::uint32_t last, topic_coun
   const std::uint32_t K = c_.topics, B = (K + block - 1) / block;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
+  const token_arrays a = arrays(t);
   std::int32_t* nd = s.nd.data();
   std::int32_t* nk = t.nk.data();
   double* inv = t.inv.data();
   double* p = s.p.data();
   double* blocks = s.blocks.data();
   for (std::uint32_t d = first; d < last; ++d) {
-    count_document(d, nd);
-    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
-      const std::uint32_t w = c_.word[n], old = topic(n);
-      std::int32_t* nw = t.nwk.data() + static_cast<std::size_t>(w) * K;
-      const double ew = c_.eta[w];
+    std::fill(nd, nd + K, 0);
+    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) ++nd[a.topic(n)];
+    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
+      const std::uint32_t w = a.word[n], old = a.topic(n);
+      std::int32_t* nw = a.nwk + static_cast<std::size_t>(w) * K;
+      const double ew = a.eta[w];
       --nd[old], --nw[old], --nk[old];
       inv[old] = 1 / (nk[old] + E);
       double u = uniform(rng) * topic_weights(nd, nw, alpha, inv, ew, K, p, blocks);
@@ -138,7 +158,7 @@ void engine::dense_documents(std::uint32_t first, std::uint32_t last, topic_coun
       ++nd[k], ++nw[k], ++nk[k];
       inv[k] = 1 / (nk[k] + E);
       if (k != old) {
-        set_topic(n, k);
+        a.set_topic(n, k);
         if (log) log->push_back({w, static_cast<std::uint16_t>(old), static_cast<std::uint16_t>(k)});
       }
     }
@@ -157,6 +177,9 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
   const std::uint32_t K = c_.topics;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
+  const token_arrays a = arrays(t);
+  const std::uint16_t* lists = t.list.data();
+  const std::uint32_t* lengths = t.len.data();
   std::int32_t* nd = s.nd.data();
   std::int32_t* nk = t.nk.data();
   double* inv = t.inv.data();
@@ -170,7 +193,8 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
     coef[k] = alpha[k] * inv[k];
   }
   for (std::uint32_t d = first; d < last; ++d) {
-    count_document(d, nd);
+    std::fill(nd, nd + K, 0);
+    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) ++nd[a.topic(n)];
     std::uint32_t dlen = 0;
     double R = 0;
     for (std::uint32_t k = 0; k < K; ++k)
@@ -180,11 +204,11 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
         R += nd[k] * inv[k];
         coef[k] = (alpha[k] + nd[k]) * inv[k];
       }
-    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
-      const std::uint32_t w = c_.word[n], old = topic(n);
+    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
+      const std::uint32_t w = a.word[n], old = a.topic(n);
       const std::size_t row = static_cast<std::size_t>(w) * K;
-      std::int32_t* nw = t.nwk.data() + row;
-      const double ew = c_.eta[w];
+      std::int32_t* nw = a.nwk + row;
+      const double ew = a.eta[w];
       // Take the token out.
       S -= alpha[old] * inv[old];
       R -= nd[old] * inv[old];
@@ -200,8 +224,8 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
         dpos[moved] = i;
       }
       // The word bucket, term by term.
-      const std::uint16_t* wl = t.list.data() + row;
-      const std::uint32_t wlen = t.len[w];
+      const std::uint16_t* wl = lists + row;
+      const std::uint32_t wlen = lengths[w];
       double Q = 0;
       for (std::uint32_t i = 0; i < wlen; ++i) Q += q[i] = coef[wl[i]] * nw[wl[i]];
       double u = uniform(rng) * (Q + ew * (R + S));
@@ -244,7 +268,7 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
         dlist[dlen++] = static_cast<std::uint16_t>(k);
       }
       if (k != old) {
-        set_topic(n, k);
+        a.set_topic(n, k);
         if (log) log->push_back({w, static_cast<std::uint16_t>(old), static_cast<std::uint16_t>(k)});
       }
     }

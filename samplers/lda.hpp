@@ -111,6 +111,8 @@ class engine {
 
  private:
   struct scratch;
+  struct token_arrays;
+  token_arrays arrays(topic_counts& t) const;
   std::uint32_t topic(std::uint64_t n) const {
     return static_cast<std::uint32_t>(z_[c_.z_index.empty() ? n : c_.z_index[n]]) - 1;
   }
