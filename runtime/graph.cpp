@@ -9,7 +9,6 @@ using lang::ir::expr;
 using lang::ir::role;
 using lang::ir::statement;
 
-std::string element_label(const std::string& name, const shape& s, index_t flat);
 
 graph::graph(const lang::ir::model& m, const data_table& data, rng& rng, graph_options options)
     : graph(m, data, nullptr, rng, options) {}

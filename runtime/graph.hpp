@@ -18,6 +18,9 @@
 
 namespace ppl::runtime {
 
+// "y[3, 2]" for element `flat` of an array of shape `s`; "y" for a scalar (for messages).
+std::string element_label(const std::string& name, const shape& s, index_t flat);
+
 struct graph_options {
   // Observed variables absent from the data are drawn as a prior predictive instead of
   // being an error (for `ppl simulate`).
@@ -90,6 +93,9 @@ class graph {
   double statement_log_density(const lang::ir::statement& s);
   // Number of loop instances of a statement.
   index_t instance_count(const lang::ir::statement& s);
+  // The first element of `variable` outside the support its prior gives it, as "s[1, 2] = 5
+  // is outside the support of Spin"; empty when every element is inside (for --init).
+  std::string first_outside_support(int variable);
   // The support of the element `element` of unknown `variable`, from its prior.
   stdlib::support element_support(int variable, index_t element);
   // Calls fn(offset, size, support) for each block of an unknown defined by one instance.

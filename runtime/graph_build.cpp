@@ -11,7 +11,6 @@ using lang::ir::expr;
 using lang::ir::role;
 using lang::ir::statement;
 
-std::string element_label(const std::string& name, const shape& s, index_t flat);
 
 namespace {
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "runtime/graph.hpp"
+#include "stdlib/checks.hpp"
 
 namespace ppl::runtime {
 
@@ -228,6 +229,31 @@ stdlib::support graph::element_support(int variable, index_t element) {
   visit_supports(variable, [&](index_t offset, index_t size, const stdlib::support& s) {
     if (element >= offset && element < offset + size) found = s;
   });
+  return found;
+}
+
+}  // namespace ppl::runtime
+
+namespace ppl::runtime {
+
+std::string graph::first_outside_support(int variable) {
+  std::string found;
+  tensor& t = values_[static_cast<std::size_t>(variable)];
+  for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample) continue;
+    visit_instances(s, [&](const index_t* loops) {
+      if (!found.empty()) return;
+      const auto& args = args_at(s, loops);
+      const index_t offset = instance_target(s, loops).first;
+      view x{t.data.data() + offset, value_shape_of(s, args)};
+      bool finite = true;
+      for (double v : x) finite = finite && !std::isnan(v);
+      if (!finite || !s.dist->in_support(args, x))
+        found = element_label(model_.variables[static_cast<std::size_t>(variable)].name, t.shape, offset) + " = " +
+                stdlib::format_number(x[0]) + " is outside the support of " + s.dist_name;
+    });
+  }
   return found;
 }
 

@@ -51,6 +51,7 @@ void apply_init(runtime::graph& g, const runtime::data_table& init) {
     if (!(t.shape == value.value.shape))
       throw std::invalid_argument("--init: `" + name + "` has shape " + value.value.shape.str() + " but the model gives it " + t.shape.str());
     t.data = value.value.data;
+    if (std::string outside = g.first_outside_support(v); !outside.empty()) throw std::invalid_argument("--init: " + outside);
   }
   g.update_derived();
 }

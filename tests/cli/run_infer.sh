@@ -34,6 +34,18 @@ head -n 20 "$tmp/stan_1.csv" | grep -q '^lp__,p$'
 echo '{"p": 0.25}' > "$tmp/init.json"
 "$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --init "$tmp/init.json" --draws 10 --warmup 0 --quiet > /dev/null
 
+# Initial values outside an unknown's support are refused, not sampled from.
+echo '{"p": 1.5}' > "$tmp/bad_init.json"
+set +e
+"$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --init "$tmp/bad_init.json" -q > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q -- '--init: p = 1.5 is outside the support of Beta' "$tmp/err"
+echo '{"s": [[1, 1], [1, 0]]}' > "$tmp/bad_spins.json"
+set +e
+"$ppl" infer "$examples/ising/ising.ppl" --set L=2 --init "$tmp/bad_spins.json" -q > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q -- '--init: s\[2, 2\] = 0 is outside the support of Spin' "$tmp/err"
+
 # Usage errors exit 2 and name the problem.
 set +e
 "$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --sampler p=gibbs > /dev/null 2> "$tmp/err"; rc=$?
