@@ -1,6 +1,8 @@
 // `collapsed`: collapsed Gibbs sampling of categorical unknowns with their Dirichlet
-// parents integrated out (see collapsed.hpp). theta (and phi) hold the Rao–Blackwellised
-// posterior means (c + alpha) / (c. + sum alpha) after every sweep.
+// parents integrated out (see collapsed.hpp). theta (and phi), when recorded, hold the
+// Rao–Blackwellised posterior means (c + alpha) / (c. + sum alpha) after every sweep. LDA
+// with the same prior on every document and topic goes to the engine of lda.hpp; other
+// shapes (theta alone, priors that differ by row) to the general sampler here.
 #include "samplers/collapsed.hpp"
 
 #include <fmt/core.h>
