@@ -230,7 +230,7 @@ class lda_sampler final : public sampler {
 
   std::string report() const override {
     std::string r = kernel_ == lda::kernel::sparse ? "sparse kernel (SparseLDA)" : "dense kernel";
-    if (threads_ > 1) r += ", AD-LDA on " + std::to_string(threads_) + " threads (counts merged after each sweep)";
+    if (threads_ > 1) r += ", AD-LDA on " + std::to_string(threads_) + " threads (counts exchanged " + std::to_string(engine_.sync_stages) + " times per sweep)";
     return r;
   }
 
