@@ -14,8 +14,6 @@ namespace {
 
 constexpr std::uint32_t block = 8;  // topics per block of the dense kernel's search
 
-double uniform(runtime::rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
 // lgamma(n + offset) for counts n, tabulated for small n when the offset is shared.
 class lgamma_counts {
  public:
@@ -71,22 +69,26 @@ struct engine::scratch {
   std::vector<double> coef;
 };
 
-// The arrays a kernel touches at every token, loaded once per call. Read through the
-// engine's and the counts' members at every token instead, their headers can share cache
-// lines with what another thread writes, and each token would then pay a cache miss.
+// The corpus's arrays and z, as the kernels touch them at every token, loaded once per
+// call. Read through the engine's members at every token instead, their headers can share
+// cache lines with what another thread writes, and each token would then pay a cache miss.
 struct engine::token_arrays {
   const std::uint64_t* doc_start;
   const std::uint32_t* word;
   const std::uint32_t* z_index;  // null: token n is element n of z
   const double* eta;
   double* z;
-  std::int32_t* nwk;
   std::uint32_t topic(std::uint64_t n) const { return static_cast<std::uint32_t>(z[z_index ? z_index[n] : n]) - 1; }
   void set_topic(std::uint64_t n, std::uint32_t k) const { z[z_index ? z_index[n] : n] = k + 1.0; }
+  // Document d's topic counts, rebuilt from z.
+  void count_document(std::uint32_t d, std::uint32_t topics, std::int32_t* nd) const {
+    std::fill(nd, nd + topics, 0);
+    for (std::uint64_t n = doc_start[d]; n < doc_start[d + 1]; ++n) ++nd[topic(n)];
+  }
 };
 
-engine::token_arrays engine::arrays(topic_counts& t) const {
-  return {c_.doc_start.data(), c_.word.data(), c_.z_index.empty() ? nullptr : c_.z_index.data(), c_.eta.data(), z_, t.nwk.data()};
+engine::token_arrays engine::arrays() const {
+  return {c_.doc_start.data(), c_.word.data(), c_.z_index.empty() ? nullptr : c_.z_index.data(), c_.eta.data(), z_};
 }
 
 engine::engine(corpus c, double* z) : c_(std::move(c)), z_(z) {
@@ -95,18 +97,15 @@ engine::engine(corpus c, double* z) : c_(std::move(c)), z_(z) {
   for (double e : c_.eta) eta_sum_ += e;
   counts_.nwk.assign(static_cast<std::size_t>(c_.words) * K, 0);
   counts_.nk.assign(K, 0);
+  const token_arrays a = arrays();
   for (std::uint64_t n = 0; n < c_.word.size(); ++n) {
-    const std::uint32_t k = topic(n);
+    const std::uint32_t k = a.topic(n);
     ++counts_.nwk[static_cast<std::size_t>(c_.word[n]) * K + k];
     ++counts_.nk[k];
   }
   derive(counts_, false);
 }
 
-void engine::count_document(std::uint32_t d, std::int32_t* nd) const {
-  std::fill(nd, nd + c_.topics, 0);
-  for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) ++nd[topic(n)];
-}
 
 // inv from nk; the sparse kernel's word lists from nwk when asked.
 void engine::derive(topic_counts& t, bool lists) const {
@@ -134,22 +133,22 @@ void engine::dense_documents(std::uint32_t first, std::uint32_t last, topic_coun
   const std::uint32_t K = c_.topics, B = (K + block - 1) / block;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
-  const token_arrays a = arrays(t);
+  const token_arrays a = arrays();
+  std::int32_t* nwk = t.nwk.data();
   std::int32_t* nd = s.nd.data();
   std::int32_t* nk = t.nk.data();
   double* inv = t.inv.data();
   double* p = s.p.data();
   double* blocks = s.blocks.data();
   for (std::uint32_t d = first; d < last; ++d) {
-    std::fill(nd, nd + K, 0);
-    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) ++nd[a.topic(n)];
+    a.count_document(d, K, nd);
     for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
       const std::uint32_t w = a.word[n], old = a.topic(n);
-      std::int32_t* nw = a.nwk + static_cast<std::size_t>(w) * K;
+      std::int32_t* nw = nwk + static_cast<std::size_t>(w) * K;
       const double ew = a.eta[w];
       --nd[old], --nw[old], --nk[old];
       inv[old] = 1 / (nk[old] + E);
-      double u = uniform(rng) * topic_weights(nd, nw, alpha, inv, ew, K, p, blocks);
+      double u = runtime::unit_uniform(rng) * topic_weights(nd, nw, alpha, inv, ew, K, p, blocks);
       std::uint32_t b = 0;
       while (b + 1 < B && u >= blocks[b]) u -= blocks[b++];
       std::uint32_t k = b * block;
@@ -177,7 +176,8 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
   const std::uint32_t K = c_.topics;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
-  const token_arrays a = arrays(t);
+  const token_arrays a = arrays();
+  std::int32_t* nwk = t.nwk.data();
   const std::uint16_t* lists = t.list.data();
   const std::uint32_t* lengths = t.len.data();
   std::int32_t* nd = s.nd.data();
@@ -193,8 +193,7 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
     coef[k] = alpha[k] * inv[k];
   }
   for (std::uint32_t d = first; d < last; ++d) {
-    std::fill(nd, nd + K, 0);
-    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) ++nd[a.topic(n)];
+    a.count_document(d, K, nd);
     std::uint32_t dlen = 0;
     double R = 0;
     for (std::uint32_t k = 0; k < K; ++k)
@@ -207,7 +206,7 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
     for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
       const std::uint32_t w = a.word[n], old = a.topic(n);
       const std::size_t row = static_cast<std::size_t>(w) * K;
-      std::int32_t* nw = a.nwk + row;
+      std::int32_t* nw = nwk + row;
       const double ew = a.eta[w];
       // Take the token out.
       S -= alpha[old] * inv[old];
@@ -228,7 +227,7 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
       const std::uint32_t wlen = lengths[w];
       double Q = 0;
       for (std::uint32_t i = 0; i < wlen; ++i) Q += q[i] = coef[wl[i]] * nw[wl[i]];
-      double u = uniform(rng) * (Q + ew * (R + S));
+      double u = runtime::unit_uniform(rng) * (Q + ew * (R + S));
       std::uint32_t k = K;
       if (u < Q) {
         std::uint32_t i = 0;
@@ -388,6 +387,7 @@ double engine::log_joint() const {
   // Shared between the threads of a parallel sweep when there are some: documents and
   // words in equal ranges.
   const std::size_t T = pool_ ? pool_->size() : 1;
+  const token_arrays a = arrays();
   std::vector<double> parts(T, 0.0);
   auto part = [&](std::size_t b) {
     double lp = 0;
@@ -397,12 +397,12 @@ double engine::log_joint() const {
     std::vector<std::int32_t> nd(K, 0);
     for (std::uint64_t d = c_.documents * b / T; d < c_.documents * (b + 1) / T; ++d) {
       lp += std::lgamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
-      for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
-        const std::uint32_t k = topic(n);
+      for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
+        const std::uint32_t k = a.topic(n);
         const auto c = static_cast<std::size_t>(nd[k]++);
         lp += c < log_alpha_plus.size() ? log_alpha_plus[c] : std::log(c_.alpha[k] + static_cast<double>(c));
       }
-      for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) nd[topic(n)] = 0;
+      for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) nd[a.topic(n)] = 0;
     }
     // log p(w | z).
     if (b == 0)
@@ -442,7 +442,7 @@ completion engine::complete(const held_out& heldout, runtime::rng& rng, int swee
     if (last - first < 2) continue;
     std::fill(nd.begin(), nd.end(), 0);
     z.resize(observed);
-    for (auto& k : z) ++nd[k = static_cast<std::uint32_t>(uniform(rng) * K)];
+    for (auto& k : z) ++nd[k = static_cast<std::uint32_t>(runtime::unit_uniform(rng) * K)];
     std::fill(theta.begin(), theta.end(), 0.0);
     int kept = 0;
     for (int s = 0; s < sweeps; ++s) {
@@ -451,7 +451,7 @@ completion engine::complete(const held_out& heldout, runtime::rng& rng, int swee
         --nd[z[i]];
         double total = 0;
         for (std::uint32_t k = 0; k < K; ++k) p[k] = total += (nd[k] + c_.alpha[k]) * pw[k];
-        const double u = uniform(rng) * total;
+        const double u = runtime::unit_uniform(rng) * total;
         std::uint32_t k = 0;
         while (k + 1 < K && p[k] <= u) ++k;
         ++nd[z[i] = k];
@@ -475,8 +475,9 @@ completion engine::complete(const held_out& heldout, runtime::rng& rng, int swee
 void engine::theta_means(double* out) const {
   const std::uint32_t K = c_.topics;
   std::vector<std::int32_t> nd(K);
+  const token_arrays a = arrays();
   for (std::uint32_t d = 0; d < c_.documents; ++d) {
-    count_document(d, nd.data());
+    a.count_document(d, K, nd.data());
     const double total = static_cast<double>(c_.doc_start[d + 1] - c_.doc_start[d]) + alpha_sum_;
     for (std::uint32_t k = 0; k < K; ++k) out[static_cast<std::size_t>(d) * K + k] = (nd[k] + c_.alpha[k]) / total;
   }

@@ -112,12 +112,7 @@ class engine {
  private:
   struct scratch;
   struct token_arrays;
-  token_arrays arrays(topic_counts& t) const;
-  std::uint32_t topic(std::uint64_t n) const {
-    return static_cast<std::uint32_t>(z_[c_.z_index.empty() ? n : c_.z_index[n]]) - 1;
-  }
-  void set_topic(std::uint64_t n, std::uint32_t k) { z_[c_.z_index.empty() ? n : c_.z_index[n]] = k + 1.0; }
-  void count_document(std::uint32_t d, std::int32_t* nd) const;
+  token_arrays arrays() const;
   void derive(topic_counts& t, bool lists) const;
   // Sweeps documents [first, last) against counts `t`; moves are logged when `log` is given.
   void dense_documents(std::uint32_t first, std::uint32_t last, topic_counts& t, runtime::rng& rng, scratch& s,

@@ -23,10 +23,9 @@ double hashed_uniform(std::uint64_t key, std::uint64_t site) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
-  return static_cast<double>(z >> 11) * 0x1.0p-53;
+  return runtime::unit_uniform(z);
 }
 
-double uniform(runtime::rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 struct pair_term {
   std::uint32_t a, b;
@@ -290,7 +289,7 @@ void swendsen_wang::sweep(runtime::rng& rng) {
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::uint64_t e = m_.start[i]; e < m_.start[i + 1]; ++e) {
       const std::uint32_t j = m_.neighbour[e];
-      if (j <= i || x_[i] != x_[j] || uniform(rng) >= bond_probability_[e]) continue;
+      if (j <= i || x_[i] != x_[j] || runtime::unit_uniform(rng) >= bond_probability_[e]) continue;
       const std::uint32_t a = root(i), b = root(j);
       if (a != b) parent_[std::max(a, b)] = std::min(a, b);
     }
@@ -302,7 +301,7 @@ void swendsen_wang::sweep(runtime::rng& rng) {
     const std::uint32_t r = root(i);
     if (r == i) {
       ++clusters;
-      x_[i] = uniform(rng) * (1 + std::exp(-2 * cluster_field_[i])) < 1 ? 1.0 : -1.0;
+      x_[i] = runtime::unit_uniform(rng) * (1 + std::exp(-2 * cluster_field_[i])) < 1 ? 1.0 : -1.0;
     } else {
       x_[i] = x_[r];
     }
