@@ -109,6 +109,17 @@ inline void collect_reads(const expr* e, std::vector<int>& out) {
   }
 }
 
+// Whether an expression reads a loop variable anywhere (its value can differ between the
+// instances of a plate).
+inline bool uses_loop_variable(const expr& e) {
+  if (e.which == expr::kind::loop_var) return true;
+  for (const auto& a : e.args)
+    if (uses_loop_variable(*a)) return true;
+  for (const auto& ix : e.indices)
+    if ((ix.lo && uses_loop_variable(*ix.lo)) || (ix.hi && uses_loop_variable(*ix.hi))) return true;
+  return false;
+}
+
 // Every variable a statement reads: loop bounds, indices, arguments and value.
 inline std::vector<int> statement_reads(const statement& s) {
   std::vector<int> out;

@@ -10,7 +10,13 @@ namespace ppl::runtime {
 using lang::ir::expr;
 using lang::ir::index_item;
 
-evaluator::evaluator(const lang::ir::model& m) : model_(m), scratch_(static_cast<std::size_t>(m.expr_count)) {}
+evaluator::evaluator(const lang::ir::model& m)
+    : model_(m),
+      scratch_(static_cast<std::size_t>(m.expr_count)),
+      results_(static_cast<std::size_t>(m.expr_count)),
+      frozen_(static_cast<std::size_t>(m.expr_count), 0),
+      adjoint_(static_cast<std::size_t>(m.expr_count)),
+      held_(static_cast<std::size_t>(m.expr_count)) {}
 
 namespace {
 
@@ -23,6 +29,14 @@ view scalar_view(std::vector<double>& buffer, double x) {
 }  // namespace
 
 view evaluator::eval(const expr& e, frame& f) {
+  const auto id = static_cast<std::size_t>(e.id);
+  if (frozen_[id]) return results_[id];
+  view result = evaluate(e, f);
+  results_[id] = result;
+  return result;
+}
+
+view evaluator::evaluate(const expr& e, frame& f) {
   auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
   switch (e.which) {
     case expr::kind::int_const:

@@ -4,6 +4,8 @@
 // evaluating a statement inside a plate allocates nothing in the steady state; indexing a
 // variable on its leading dimensions returns a view into its storage without copying.
 // One evaluator per thread (chain): the scratch buffers are its state.
+#include <array>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +42,20 @@ class evaluator {
   explicit evaluator(const lang::ir::model& m);
 
   view eval(const lang::ir::expr& e, frame& f);
+
+  // ---- reverse mode (automatic differentiation; runtime/evaluator_backward.cpp) ----
+  // After eval(e, f), adds the adjoint `d_out` of e's value (e's size) through every node
+  // of e that depends on an unknown, down to the variables: adjoints[v], when not null,
+  // receives d(objective)/d(values of v), row-major like the values. Functions contribute
+  // through stdlib::function::backward; indexing scatters into the selected elements.
+  void backward(const lang::ir::expr& e, frame& f, const double* d_out, std::span<double* const> adjoints);
+  // Hoisting a sub-expression out of a plate: freeze(e) after evaluating it keeps its value,
+  // so that later evaluations of expressions containing e reuse it without recomputing,
+  // and backward() collects e's adjoint (summed over the plate's instances) instead of
+  // passing it on. thaw(e) ends that and returns the collected adjoint, to be passed to
+  // backward(e, ...) once.
+  void freeze(const lang::ir::expr& e);
+  const double* thaw(const lang::ir::expr& e);
   // An integer-valued scalar expression (indices, loop bounds).
   index_t eval_index(const lang::ir::expr& e, frame& f);
 
@@ -47,6 +63,26 @@ class evaluator {
   read_log* log = nullptr;
 
  private:
+  // Which elements an index expression selects from its base.
+ public:
+  struct selection {
+    index_t first = 0;  // 0-based
+    index_t count = 1;
+    bool keep = false;  // a range keeps its dimension, a single index drops it
+  };
+  struct index_plan {
+    view base;
+    std::array<selection, max_rank> sel{};
+    shape out;
+    index_t offset = 0;       // of the first selected element
+    bool contiguous = true;   // the selection is one block of the base: out is a view
+  };
+  view evaluate(const lang::ir::expr& e, frame& f);
+
+ private:
+  index_plan plan_index(const lang::ir::expr& e, frame& f);
+  // Adds `from` (the selection's size) into the selected elements of the base's adjoint.
+  static void scatter_add(const index_plan& p, const double* from, double* base_adjoint);
   view eval_index_expr(const lang::ir::expr& e, frame& f);
   view eval_call(const lang::ir::expr& e, frame& f);
   view eval_vector(const lang::ir::expr& e, frame& f);
@@ -57,6 +93,10 @@ class evaluator {
 
   const lang::ir::model& model_;
   std::vector<std::vector<double>> scratch_;  // by expression id
+  std::vector<view> results_;                  // by id: the value of the last evaluation
+  std::vector<char> frozen_;                   // by id: hoisted (see freeze)
+  std::vector<std::vector<double>> adjoint_;   // by id: the adjoint during backward()
+  std::vector<std::vector<double>> held_;      // by id: a frozen node's collected adjoint
 };
 
 }  // namespace ppl::runtime

@@ -11,11 +11,7 @@ using lang::ir::index_item;
 
 namespace {
 
-struct selection {
-  index_t first = 0;   // 0-based
-  index_t count = 1;
-  bool keep = false;   // a range keeps its dimension, a single index drops it
-};
+using selection_array = std::array<evaluator::selection, max_rank>;
 
 std::string describe(const expr& base, const lang::ir::model& m) {
   if (base.which == expr::kind::variable) return "`" + m.variables[static_cast<std::size_t>(base.slot)].name + "`";
@@ -23,7 +19,7 @@ std::string describe(const expr& base, const lang::ir::model& m) {
 }
 
 // Copies the selected elements of `src` to `out`, dimension by dimension.
-void gather(const view& src, const std::array<selection, max_rank>& sel, int dim, index_t offset, double*& out) {
+void gather(const view& src, const selection_array& sel, int dim, index_t offset, double*& out) {
   if (dim == src.shape.rank) {
     *out++ = src.data[offset];
     return;
@@ -35,14 +31,38 @@ void gather(const view& src, const std::array<selection, max_rank>& sel, int dim
 
 }  // namespace
 
-view evaluator::eval_index_expr(const expr& e, frame& f) {
+void evaluator::scatter_add(const index_plan& p, const double* from, double* base_adjoint) {
+  if (p.contiguous) {
+    for (index_t i = 0; i < p.out.size(); ++i) base_adjoint[p.offset + i] += from[i];
+    return;
+  }
+  // The reverse of gather: walk the selection in the same order, adding instead of reading.
+  struct walker {
+    const index_plan& p;
+    double* to;
+    const double*& from;
+    void go(int dim, index_t offset) {
+      if (dim == p.base.shape.rank) {
+        to[offset] += *from++;
+        return;
+      }
+      index_t stride = p.base.shape.stride(dim);
+      const auto& s = p.sel[static_cast<std::size_t>(dim)];
+      for (index_t k = 0; k < s.count; ++k) go(dim + 1, offset + (s.first + k) * stride);
+    }
+  };
+  walker{p, base_adjoint, from}.go(0, 0);
+}
+
+evaluator::index_plan evaluator::plan_index(const expr& e, frame& f) {
   const expr& base_expr = *e.args[0];
+  index_plan p;
   // A variable is read through this index, not whole: take its storage without logging.
-  view base = base_expr.which == expr::kind::variable ? (*f.values)[static_cast<std::size_t>(base_expr.slot)].as_view()
-                                                      : eval(base_expr, f);
-  std::array<selection, max_rank> sel{};
+  p.base = base_expr.which == expr::kind::variable ? (*f.values)[static_cast<std::size_t>(base_expr.slot)].as_view()
+                                                   : eval(base_expr, f);
+  const view& base = p.base;
+  auto& sel = p.sel;
   int rank = base.shape.rank;
-  bool contiguous = true;
   bool seen_range = false;
   for (int d = 0; d < rank; ++d) {
     auto& s = sel[static_cast<std::size_t>(d)];
@@ -59,7 +79,7 @@ view evaluator::eval_index_expr(const expr& e, frame& f) {
         throw eval_error(item.lo->pos, "index " + std::to_string(j) + " is out of range 1.." + std::to_string(extent) +
                                            " for dimension " + std::to_string(d + 1) + " of " + describe(base_expr, model_));
       s = {j - 1, 1, false};
-      if (seen_range) contiguous = false;
+      if (seen_range) p.contiguous = false;
     } else {
       index_t lo = item.lo ? eval_index(*item.lo, f) : 1;
       index_t hi = item.hi ? eval_index(*item.hi, f) : extent;
@@ -68,30 +88,34 @@ view evaluator::eval_index_expr(const expr& e, frame& f) {
                                     std::to_string(extent) + " for dimension " + std::to_string(d + 1) + " of " +
                                     describe(base_expr, model_));
       s = {lo - 1, hi - lo + 1, true};
-      if (s.count != extent) contiguous = false;  // a partial range: gather (simple and safe)
+      if (s.count != extent) p.contiguous = false;  // a partial range: gather (simple and safe)
       seen_range = true;
     }
   }
-  shape out_shape;
-  index_t offset = 0;
   for (int d = 0; d < rank; ++d) {
     const auto& s = sel[static_cast<std::size_t>(d)];
-    offset += s.first * base.shape.stride(d);
-    if (s.keep) out_shape.dims[static_cast<std::size_t>(out_shape.rank++)] = s.count;
+    p.offset += s.first * base.shape.stride(d);
+    if (s.keep) p.out.dims[static_cast<std::size_t>(p.out.rank++)] = s.count;
   }
-  if (contiguous) {
-    if (log && base_expr.which == expr::kind::variable) note_read(base_expr.slot, base.data + offset, out_shape.size(), f);
-    return {base.data + offset, out_shape};
+  return p;
+}
+
+view evaluator::eval_index_expr(const expr& e, frame& f) {
+  const expr& base_expr = *e.args[0];
+  index_plan p = plan_index(e, f);
+  if (p.contiguous) {
+    if (log && base_expr.which == expr::kind::variable) note_read(base_expr.slot, p.base.data + p.offset, p.out.size(), f);
+    return {p.base.data + p.offset, p.out};
   }
   auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
-  buffer.resize(static_cast<std::size_t>(out_shape.size()));
+  buffer.resize(static_cast<std::size_t>(p.out.size()));
   double* out = buffer.data();
-  gather(base, sel, 0, 0, out);
+  gather(p.base, p.sel, 0, 0, out);
   if (log && base_expr.which == expr::kind::variable) {
     // Conservative: a strided selection counts as reading the whole variable.
-    note_read(base_expr.slot, base.data, base.size(), f);
+    note_read(base_expr.slot, p.base.data, p.base.size(), f);
   }
-  return {buffer.data(), out_shape};
+  return {buffer.data(), p.out};
 }
 
 }  // namespace ppl::runtime

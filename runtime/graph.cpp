@@ -40,18 +40,7 @@ void graph::visit_instances(const statement& s, const std::function<void(const i
 // valid, and a vector's check costs as much as the term (a 3,786-word simplex in LDA), so
 // it is not re-checked; should such a value be invalid anyway, the density is NaN, which
 // every sampler treats as -inf.
-namespace {
-
-bool uses_loop_variable(const expr& e) {
-  if (e.which == expr::kind::loop_var) return true;
-  for (const auto& a : e.args)
-    if (uses_loop_variable(*a)) return true;
-  for (const auto& ix : e.indices)
-    if ((ix.lo && uses_loop_variable(*ix.lo)) || (ix.hi && uses_loop_variable(*ix.hi))) return true;
-  return false;
-}
-
-}  // namespace
+using lang::ir::uses_loop_variable;
 
 void graph::mark_checks() {
   needs_check_.assign(model_.statements.size(), 0);

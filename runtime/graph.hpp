@@ -60,6 +60,18 @@ class graph {
   // found by scanning. Samplers use runtime::blanket, which indexes them once.
   double log_density_blanket(int variable, index_t element);
 
+  // ---- gradients (runtime/graph_gradient.cpp) ----
+  // The terms of the joint that involve the unknowns marked in `wrt` (by variable), and
+  // their gradient with respect to those unknowns' values, by reverse-mode automatic
+  // differentiation: gradient[v] is resized to v's size and overwritten for each marked v.
+  // Derived variables computed from them are recomputed first (the graph is left
+  // consistent) and differentiated through. Terms reading none of them are left out: they
+  // are constant for a sampler of `wrt`. Within a plate, a sub-expression that depends on
+  // unknowns but not on the loop variables (W1' in a network's layer) is evaluated once
+  // and its adjoint summed over the instances before being passed on. The result is -inf
+  // (or NaN) when the state is outside the support, and the gradient is then unspecified.
+  double log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient);
+
   // Results of structural analyses (a sampler factory's reading of the model's terms),
   // kept for the graph's life under a key of the analysis's choosing: the data cannot
   // change, so neither can they. Factories are asked more than once per graph.
@@ -139,6 +151,11 @@ class graph {
   std::vector<double> gathered_;
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
   std::map<std::string, std::shared_ptr<const void>> analyses_;
+  struct gradient_plan;
+  std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked
+  const gradient_plan& plan_gradient(const std::vector<char>& wrt);
+  double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
+                            std::span<double* const> adjoints, bool reverse);
 };
 
 }  // namespace ppl::runtime
