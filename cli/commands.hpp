@@ -51,4 +51,13 @@ struct heatmap_options {
 };
 int run_heatmap(const heatmap_options& opt);
 
+struct diagnose_options {
+  std::uint64_t seed = 1;
+  double epsilon = 1e-4;  // finite-difference step, relative (roundoff grows as it shrinks)
+  double error = 1e-5;    // largest relative error accepted (else exit status 1)
+  long repeat = 0;        // gradient evaluations to time
+  int show = 10;          // coordinates listed, worst first
+};
+int run_diagnose(const model_inputs& in, const diagnose_options& opt);
+
 }  // namespace ppl::cli

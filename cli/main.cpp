@@ -52,7 +52,15 @@ int main(int argc, char** argv) {
   infer->add_option("--seed", inf.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
   infer->add_option("--init", inf.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
   infer->add_option("--monitor", inf.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
-  infer->add_option("--sampler", inf.samplers, "force a sampler kind: NAME=KIND (ancestral, conjugate, gibbs, slice, rwmh)");
+  infer->add_option("--sampler", inf.samplers,
+                    "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc)");
+  std::string metric = "diag";
+  infer->add_option("--metric", metric, "nuts and hmc: the adapted metric, diag (variances) or dense (covariance)")
+      ->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
+  infer->add_option("--target-accept", inf.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
+      ->capture_default_str()->check(CLI::Range(0.05, 0.999));
+  infer->add_option("--max-depth", inf.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
+      ->capture_default_str()->check(CLI::Range(1, 20));
   infer->add_option("--show", inf.show, "list every element of these arrays in the summary")->delimiter(',');
   infer->add_option("--output,-o", inf.output, "draws file (CSV), streamed as draws are made");
   infer->add_option("--format", inf.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
@@ -91,6 +99,21 @@ int main(int argc, char** argv) {
       ->expected(2);
   heatmap->add_option("--cell", heat.cell, "pixels per element (default: about 512 pixels across)")->check(CLI::Range(1, 100));
 
+  ppl::cli::model_inputs diag_in;
+  ppl::cli::diagnose_options diag;
+  auto* diagnose = app.add_subcommand(
+      "diagnose", "check the gradient of the log density against finite differences at a prior draw, and time it");
+  add_model_inputs(diagnose, diag_in);
+  diagnose->add_option("--seed", diag.seed, "random seed of the prior draw")->capture_default_str();
+  diagnose->add_option("--epsilon", diag.epsilon, "finite-difference step, relative to the coordinate")->capture_default_str()
+      ->check(CLI::Range(1e-12, 1.0));
+  diagnose->add_option("--error", diag.error, "largest relative error accepted (exit status 1 beyond)")->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  diagnose->add_option("--repeat", diag.repeat, "time this many gradient evaluations")->capture_default_str()
+      ->check(CLI::Range(0L, 1000000000L));
+  diagnose->add_option("--show", diag.show, "coordinates listed, worst agreement first")->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -101,7 +124,11 @@ int main(int argc, char** argv) {
   }
   if (check->parsed()) return ppl::cli::run_check(check_in);
   if (simulate->parsed()) return ppl::cli::run_simulate(sim_in, sim);
-  if (infer->parsed()) return ppl::cli::run_infer(infer_in, inf);
+  if (infer->parsed()) {
+    inf.run.dense_metric = metric == "dense";
+    return ppl::cli::run_infer(infer_in, inf);
+  }
+  if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
   if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);

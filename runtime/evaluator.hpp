@@ -55,6 +55,11 @@ class evaluator {
   // passing it on. thaw(e) ends that and returns the collected adjoint, to be passed to
   // backward(e, ...) once.
   void freeze(const lang::ir::expr& e);
+  // Where the adjoint of e's value can be added directly, with nothing to pass on: a frozen
+  // node's collected adjoint, a variable's adjoint, or a block of it for a contiguous
+  // index of a variable (null when that variable takes no adjoint); `found` is false when
+  // e needs its own buffer and a backward() after.
+  double* adjoint_in_place(const lang::ir::expr& e, frame& f, std::span<double* const> adjoints, bool& found);
   const double* thaw(const lang::ir::expr& e);
   // An integer-valued scalar expression (indices, loop bounds).
   index_t eval_index(const lang::ir::expr& e, frame& f);

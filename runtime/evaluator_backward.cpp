@@ -28,6 +28,21 @@ const double* evaluator::thaw(const expr& e) {
   return held_[id].data();
 }
 
+double* evaluator::adjoint_in_place(const expr& e, frame& f, std::span<double* const> adjoints, bool& found) {
+  found = true;
+  const auto id = static_cast<std::size_t>(e.id);
+  if (frozen_[id]) return held_[id].data();
+  if (e.which == expr::kind::variable) return adjoints[static_cast<std::size_t>(e.slot)];
+  if (e.which == expr::kind::index && e.args[0]->which == expr::kind::variable) {
+    double* to = adjoints[static_cast<std::size_t>(e.args[0]->slot)];
+    if (!to) return nullptr;
+    index_plan p = plan_index(e, f);
+    if (p.contiguous) return to + p.offset;
+  }
+  found = false;
+  return nullptr;
+}
+
 void evaluator::backward(const expr& e, frame& f, const double* d_out, std::span<double* const> adjoints) {
   if (!e.depends_on_unknown) return;
   const auto id = static_cast<std::size_t>(e.id);
@@ -75,18 +90,23 @@ void evaluator::backward(const expr& e, frame& f, const double* d_out, std::span
       constexpr std::size_t max_args = 8;
       std::array<view, max_args> args;
       std::array<double*, max_args> slots{};
+      std::array<char, max_args> pending{};  // slots that are buffers, passed on after the call
       const std::size_t n = e.args.size();
       for (std::size_t i = 0; i < n; ++i) {
         const expr& a = *e.args[i];
         args[i] = results_[static_cast<std::size_t>(a.id)];
         if (!a.depends_on_unknown) continue;
+        bool in_place = false;
+        slots[i] = adjoint_in_place(a, f, adjoints, in_place);
+        if (in_place) continue;
         auto& buffer = adjoint_[static_cast<std::size_t>(a.id)];
         buffer.assign(static_cast<std::size_t>(args[i].size()), 0.0);
         slots[i] = buffer.data();
+        pending[i] = 1;
       }
       e.fn->backward(std::span<const view>(args.data(), n), results_[id], d_out, std::span<double* const>(slots.data(), n));
       for (std::size_t i = 0; i < n; ++i)
-        if (slots[i]) backward(*e.args[i], f, slots[i], adjoints);
+        if (pending[i]) backward(*e.args[i], f, slots[i], adjoints);
       return;
     }
   }

@@ -153,6 +153,7 @@ class graph {
   std::map<std::string, std::shared_ptr<const void>> analyses_;
   struct gradient_plan;
   std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked
+  std::vector<std::vector<double>> term_adjoints_;  // a term's arguments' adjoints, reused
   const gradient_plan& plan_gradient(const std::vector<char>& wrt);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);

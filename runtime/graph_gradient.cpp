@@ -7,6 +7,7 @@
 // definitions are visited in reverse, each passing its collected adjoint on to what it
 // reads. Instances of a definition run in reverse too, so x[i] = f(x[i - 1]) works.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "runtime/graph.hpp"
@@ -122,7 +123,8 @@ double graph::differentiate_term(const statement& s, const std::vector<const exp
   const auto index = static_cast<std::size_t>(&s - model_.statements.data());
   double total = 0;
   bool first = true;
-  std::vector<std::vector<double>> arg_adjoints(s.args.size());
+  auto& arg_adjoints = term_adjoints_;
+  if (arg_adjoints.size() < s.args.size()) arg_adjoints.resize(s.args.size());
   auto instance = [&] {
     if (first) {
       for (const expr* h : hoisted) {
@@ -156,14 +158,19 @@ double graph::differentiate_term(const statement& s, const std::vector<const exp
     const index_t offset = target_offset(s, value.size());
     stdlib::gradient_out g;
     if (double* to = slots[static_cast<std::size_t>(s.target)]) g.value = to + offset;
+    std::array<char, 4> pending{};
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!s.args[i]->depends_on_unknown) continue;
+      bool in_place = false;
+      g.params[i] = eval_.adjoint_in_place(*s.args[i], frame_, slots, in_place);
+      if (in_place) continue;
       arg_adjoints[i].assign(static_cast<std::size_t>(args[i].size()), 0.0);
       g.params[i] = arg_adjoints[i].data();
+      pending[i] = 1;
     }
     total += s.dist->log_density(args, view{values_[static_cast<std::size_t>(s.target)].data.data() + offset, value}, true, &g);
     for (std::size_t i = 0; i < args.size(); ++i)
-      if (g.params[i]) eval_.backward(*s.args[i], frame_, g.params[i], slots);
+      if (pending[i]) eval_.backward(*s.args[i], frame_, g.params[i], slots);
   };
   try {
     if (reverse && !s.loops.empty()) {

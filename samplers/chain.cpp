@@ -30,7 +30,7 @@ std::string shape_label(const std::string& name, const runtime::shape& s) {
 struct chain {
   std::unique_ptr<runtime::graph> graph;
   std::vector<std::unique_ptr<sampler>> samplers;
-  std::vector<int> sampled;  // the variable of each sampler
+  std::vector<std::string> sampled;  // the variables of each sampler, for its report: "b1, W1"
   runtime::rng rng;
   std::vector<int> monitored;
   std::vector<char> derived_every, derived_kept;  // derived variables recomputed each iteration, at kept ones
@@ -90,9 +90,9 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   auto assignments = plan(*c.graph, o.overrides);
   std::sort(assignments.begin(), assignments.end(),
             [&](const assignment& a, const assignment& b) { return first_statement(m, a.variable) < first_statement(m, b.variable); });
-  for (const auto& a : assignments) {
-    c.samplers.push_back(a.chosen->make(*c.graph, a.variable));
-    c.sampled.push_back(a.variable);
+  for (auto& made : make_samplers(*c.graph, assignments)) {
+    c.samplers.push_back(std::move(made.made));
+    c.sampled.push_back(made.names);
   }
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
   // Derived variables: those a density reads are recomputed every iteration (samplers keep
@@ -114,6 +114,10 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   sampler_settings settings;
   settings.threads = o.threads;
   settings.heldout = o.heldout;
+  settings.warmup = o.warmup;
+  settings.dense_metric = o.dense_metric;
+  settings.target_accept = o.target_accept;
+  settings.max_depth = o.max_depth;
   settings.recorded.assign(m.variables.size(), 0);
   for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
   for (auto& s : c.samplers) s->configure(settings);
@@ -215,6 +219,28 @@ std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string,
 
 }  // namespace
 
+std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<assignment>& assignments) {
+  // A kind that joins its variables into one block (NUTS) gets one sampler for all of them,
+  // at the place of the first.
+  const auto& m = g.model();
+  std::vector<made_sampler> out;
+  std::vector<char> done(assignments.size(), 0);
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    if (done[i]) continue;
+    const factory* f = assignments[i].chosen;
+    std::vector<int> block{assignments[i].variable};
+    for (std::size_t j = i + 1; f->joins_block() && j < assignments.size(); ++j)
+      if (assignments[j].chosen == f) {
+        block.push_back(assignments[j].variable);
+        done[j] = 1;
+      }
+    std::string names;
+    for (int v : block) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
+    out.push_back({f->joins_block() ? f->make_block(g, block) : f->make(g, block.front()), names});
+  }
+  return out;
+}
+
 std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::data_table& data,
                                      const std::map<std::string, std::string>& overrides) {
   runtime::rng rng(1);
@@ -258,7 +284,7 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
     std::vector<std::string> lines;
     for (std::size_t k = 0; k < c.samplers.size(); ++k) {
       std::string r = c.samplers[k]->report();
-      if (!r.empty()) lines.push_back(m.variables[static_cast<std::size_t>(c.sampled[k])].name + ": " + r);
+      if (!r.empty()) lines.push_back(c.sampled[k] + ": " + r);
     }
     result.reports.push_back(lines);
   }

@@ -13,6 +13,7 @@
 #include "lang/ir.hpp"
 #include "runtime/data.hpp"
 #include "runtime/draws.hpp"
+#include "samplers/factories.hpp"
 
 namespace ppl::samplers {
 
@@ -25,6 +26,9 @@ struct run_options {
   std::uint64_t seed = 1;
   std::vector<std::string> monitors;             // empty: every unknown and derived variable
   std::map<std::string, std::string> overrides;  // --sampler name=kind
+  bool dense_metric = false;                     // --metric dense (nuts, hmc)
+  double target_accept = 0.8;                    // --target-accept (nuts, hmc)
+  int max_depth = 10;                            // --max-depth (nuts)
   const runtime::data_table* init = nullptr;     // initial values of unknowns (--init)
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
@@ -51,6 +55,15 @@ struct run_result {
   std::vector<double> warmup_seconds, sampling_seconds;  // per chain, wall time of each phase
   bool interrupted = false;
 };
+
+// The samplers of one chain from the plan, in the plan's order; the variables of a kind
+// that joins blocks (NUTS) share one sampler, placed at the first of them. `names` lists
+// a sampler's variables ("W1, b1") for its report.
+struct made_sampler {
+  std::unique_ptr<sampler> made;
+  std::string names;
+};
+std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<assignment>& assignments);
 
 // The sampler assignment, for `ppl plan` (builds one graph).
 std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::data_table& data,

@@ -14,8 +14,10 @@ std::unique_ptr<factory> make_collapsed_factory();
 std::unique_ptr<factory> make_conjugate_factory();
 std::unique_ptr<factory> make_cluster_factory();
 std::unique_ptr<factory> make_gibbs_factory();
+std::unique_ptr<factory> make_nuts_factory();
 std::unique_ptr<factory> make_slice_factory();
 std::unique_ptr<factory> make_rwmh_factory();
+std::unique_ptr<factory> make_hmc_factory();
 
 // All factories in priority order: the first that can sample a variable claims it.
 const std::vector<std::unique_ptr<factory>>& factories();

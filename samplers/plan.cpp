@@ -14,8 +14,10 @@ const std::vector<std::unique_ptr<factory>>& factories() {
     f.push_back(make_conjugate_factory());
     f.push_back(make_cluster_factory());
     f.push_back(make_gibbs_factory());
+    f.push_back(make_nuts_factory());
     f.push_back(make_slice_factory());
     f.push_back(make_rwmh_factory());
+    f.push_back(make_hmc_factory());  // claims what nuts does: only chosen with --sampler
     return f;
   }();
   return all;

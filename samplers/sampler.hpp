@@ -18,6 +18,11 @@ struct sampler_settings {
   int threads = 1;            // threads a sampler may use within its chain (--threads)
   std::vector<char> recorded;  // per variable: its values are written to the draws
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
+  long warmup = 0;             // warmup iterations: adaptation happens during these
+  // Hamiltonian samplers (--metric, --target-accept, --max-depth).
+  bool dense_metric = false;
+  double target_accept = 0.8;
+  int max_depth = 10;
   bool monitored(int v) const { return v >= 0 && static_cast<std::size_t>(v) < recorded.size() && recorded[static_cast<std::size_t>(v)]; }
 };
 
@@ -51,6 +56,12 @@ class factory {
   virtual std::string_view kind() const = 0;
   virtual claim can_sample(runtime::graph& g, int variable) const = 0;
   virtual std::unique_ptr<sampler> make(runtime::graph& g, int variable) const = 0;
+  // A kind that updates its variables jointly (NUTS): every variable it claims in a model
+  // goes to one sampler, made by make_block.
+  virtual bool joins_block() const { return false; }
+  virtual std::unique_ptr<sampler> make_block(runtime::graph& g, const std::vector<int>& variables) const {
+    return make(g, variables.front());
+  }
 };
 
 }  // namespace ppl::samplers

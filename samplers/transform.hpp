@@ -4,6 +4,7 @@
 //   (-inf, inf): x = y          [a, inf): x = a + exp(y)
 //   (-inf, b]:   x = b - exp(y) [a, b]:   x = a + (b - a) inv_logit(y)
 #include <cmath>
+#include <vector>
 
 #include "stdlib/distribution.hpp"
 
@@ -28,6 +29,21 @@ class transform {
   double log_jacobian(double y) const {
     if (has_lo() && has_hi()) return std::log(hi_ - lo_) - std::log1p(std::exp(-y)) - std::log1p(std::exp(y));
     if (has_lo() || has_hi()) return y;
+    return 0;
+  }
+  // dx/dy, and the derivative of log |dx/dy| in y (for gradient-based samplers).
+  double derivative(double y) const {
+    if (has_lo() && has_hi()) {
+      const double z = 1 / (1 + std::exp(-y));
+      return (hi_ - lo_) * z * (1 - z);
+    }
+    if (has_lo()) return std::exp(y);
+    if (has_hi()) return -std::exp(y);
+    return 1;
+  }
+  double log_jacobian_derivative(double y) const {
+    if (has_lo() && has_hi()) return 1 - 2 / (1 + std::exp(-y));
+    if (has_lo() || has_hi()) return 1;
     return 0;
   }
 
@@ -66,6 +82,24 @@ struct simplex_transform {
     }
     x[k - 1] = rest;
     return log_jacobian;
+  }
+  // Reverse mode through to_constrained: given dL/dx (k values), adds to dy (k - 1 values)
+  // the gradient in y of L(x(y)) + log |dx/dy|. With r_i the stick left before element i
+  // (r_0 = 1), x_i = r_i z_i and r_(i+1) = r_i (1 - z_i), the adjoints run from the last
+  // element back.
+  static void backward(const double* y, std::size_t k, const double* dx, double* dy) {
+    std::vector<double> rest(k), z(k);
+    rest[0] = 1;
+    for (std::size_t i = 0; i + 1 < k; ++i) {
+      z[i] = 1 / (1 + std::exp(-(y[i] - std::log(static_cast<double>(k - i - 1)))));
+      rest[i + 1] = rest[i] * (1 - z[i]);
+    }
+    double d_rest = dx[k - 1];  // adjoint of r_(i+1), starting with r_(k-1) = x_(k-1)
+    for (std::size_t i = k - 1; i-- > 0;) {
+      // d/dz_i of L and of log r_i + log z_i + log(1 - z_i), times dz/du = z (1 - z).
+      dy[i] += (dx[i] - d_rest) * rest[i] * z[i] * (1 - z[i]) + 1 - 2 * z[i];
+      d_rest = dx[i] * z[i] + d_rest * (1 - z[i]) + 1 / rest[i];
+    }
   }
 };
 

@@ -9,7 +9,7 @@ using factory = std::unique_ptr<distribution> (*)();
 constexpr factory distribution_table[] = {
     make_bernoulli,   make_beta,         make_binomial,   make_categorical,
     make_cauchy,      make_dirichlet,    make_exponential, make_gamma,
-    make_half_normal, make_inverse_gamma, make_log_normal, make_multi_normal,
+    make_half_cauchy, make_half_normal, make_inverse_gamma, make_log_normal, make_multi_normal,
     make_multinomial, make_negative_binomial, make_normal, make_poisson,
     make_spin,        make_student_t,    make_uniform,
 };

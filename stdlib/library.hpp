@@ -14,6 +14,7 @@ std::unique_ptr<distribution> make_cauchy();
 std::unique_ptr<distribution> make_dirichlet();
 std::unique_ptr<distribution> make_exponential();
 std::unique_ptr<distribution> make_gamma();
+std::unique_ptr<distribution> make_half_cauchy();
 std::unique_ptr<distribution> make_half_normal();
 std::unique_ptr<distribution> make_inverse_gamma();
 std::unique_ptr<distribution> make_log_normal();

@@ -21,13 +21,19 @@ struct sbc_case {
   std::string parameter;              // the variable whose rank is tested (a scalar)
   std::string kind;                   // the sampler kind expected for it
   std::map<std::string, std::string> overrides;
+  long thin = 4;  // between the draws whose ranks are taken: enough to make them nearly independent
 };
 
 // Runs a fresh chain on `g` and returns the rank of `truth` among L draws thinned by T.
 long rank_of(runtime::graph& g, int parameter, double truth, const std::map<std::string, std::string>& overrides,
              runtime::rng& rng, long warmup, long draws, long thin) {
   std::vector<std::unique_ptr<samplers::sampler>> run;
-  for (const auto& a : samplers::plan(g, overrides)) run.push_back(a.chosen->make(g, a.variable));
+  samplers::sampler_settings settings;
+  settings.warmup = warmup;
+  for (auto& made : samplers::make_samplers(g, samplers::plan(g, overrides))) {
+    made.made->configure(settings);
+    run.push_back(std::move(made.made));
+  }
   long below = 0, ties = 0;
   for (long it = 1; it <= warmup + draws * thin; ++it) {
     for (auto& s : run) s->step(rng, it <= warmup);
@@ -62,7 +68,7 @@ void run_sbc(const sbc_case& c) {
       for (const auto& a : samplers::plan(posterior, c.overrides))
         if (a.variable == parameter) CHECK(std::string(a.chosen->kind()) == c.kind);
     }
-    counts[static_cast<std::size_t>(rank_of(posterior, parameter, truth, c.overrides, rng, 100, draws, 4) * bins / (draws + 1))]++;
+    counts[static_cast<std::size_t>(rank_of(posterior, parameter, truth, c.overrides, rng, 100, draws, c.thin) * bins / (draws + 1))]++;
   }
   double expected = static_cast<double>(replications) / bins, stat = 0;
   for (int k : counts) stat += (k - expected) * (k - expected) / expected;
@@ -90,7 +96,14 @@ TEST_CASE("SBC: collapsed") {
 
 TEST_CASE("SBC: slice") {
   run_sbc({"slice", "data y: real[N]\nmu ~ Normal(0, 1)\ns ~ HalfNormal(1)\nfor n in 1:N { y[n] ~ Normal(mu, s) }\n", {"N=5"}, "s",
-           "slice", {}});
+           "slice", {{"s", "slice"}}});
+}
+
+TEST_CASE("SBC: nuts on a linear regression") {
+  run_sbc({"nuts",
+           "data x: real[N]\ndata y: real[N]\nalpha ~ Normal(0, 1)\nbeta ~ Normal(0, 1)\nsigma ~ HalfNormal(1)\n"
+           "for n in 1:N { y[n] ~ Normal(alpha + beta * x[n], sigma) }\n",
+           {"N=6", "x=[-1.5, -0.7, 0.1, 0.4, 1.2, 2.0]"}, "beta", "nuts", {{"alpha", "nuts"}, {"beta", "nuts"}}, 2});
 }
 
 TEST_CASE("SBC: rwmh") {

@@ -1,0 +1,149 @@
+#include "samplers/unconstrained.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "samplers/structure.hpp"
+
+namespace ppl::samplers {
+
+using lang::ir::expr;
+using lang::ir::statement;
+
+unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> variables)
+    : graph_(g), variables_(std::move(variables)) {
+  const auto& m = g.model();
+  wrt_.assign(m.variables.size(), 0);
+  derived_.assign(m.variables.size(), 0);
+  for (int v : variables_) {
+    wrt_[static_cast<std::size_t>(v)] = 1;
+    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+      if (s.kind == stdlib::support_kind::simplex) {
+        simplexes_.push_back({v, offset, size, dimension_});
+        dimension_ += size - 1;
+      } else {
+        for (runtime::index_t e = offset; e < offset + size; ++e) scalars_.push_back({v, e, transform(s), dimension_++});
+      }
+    });
+  }
+  // Derived variables computed (transitively) from the block, in dependency order.
+  std::vector<char> reached = wrt_;
+  for (const auto& s : m.statements) {
+    if (s.which != statement::kind::assign || m.variables[static_cast<std::size_t>(s.target)].role != lang::ir::role::derived) continue;
+    for (int r : lang::ir::statement_reads(s))
+      if (reached[static_cast<std::size_t>(r)]) reached[static_cast<std::size_t>(s.target)] = 1;
+  }
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v];
+}
+
+Eigen::VectorXd unconstrained_target::position() const {
+  Eigen::VectorXd y(dimension_);
+  for (const auto& b : scalars_)
+    y[b.position] = b.t.to_unconstrained(graph_.value(b.variable).data[static_cast<std::size_t>(b.element)]);
+  for (const auto& b : simplexes_)
+    simplex_transform::to_unconstrained(graph_.value(b.variable).data.data() + b.offset, static_cast<std::size_t>(b.size),
+                                        y.data() + b.position);
+  return y;
+}
+
+double unconstrained_target::write(const Eigen::VectorXd& y) {
+  auto& values = graph_.values();
+  double log_jacobian = 0;
+  for (const auto& b : scalars_) {
+    values[static_cast<std::size_t>(b.variable)].data[static_cast<std::size_t>(b.element)] = b.t.to_constrained(y[b.position]);
+    log_jacobian += b.t.log_jacobian(y[b.position]);
+  }
+  for (const auto& b : simplexes_)
+    log_jacobian += simplex_transform::to_constrained(y.data() + b.position, static_cast<std::size_t>(b.size),
+                                                      values[static_cast<std::size_t>(b.variable)].data.data() + b.offset);
+  return log_jacobian;
+}
+
+double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) {
+  const double log_jacobian = write(y);
+  const double lp = graph_.log_density_gradient(wrt_, gradient_) + log_jacobian;
+  gradient.resize(dimension_);
+  for (const auto& b : scalars_) {
+    const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
+    gradient[b.position] = dx * b.t.derivative(y[b.position]) + b.t.log_jacobian_derivative(y[b.position]);
+  }
+  for (const auto& b : simplexes_) {
+    gradient.segment(b.position, b.size - 1).setZero();
+    simplex_transform::backward(y.data() + b.position, static_cast<std::size_t>(b.size),
+                                gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position);
+  }
+  return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
+}
+
+void unconstrained_target::set(const Eigen::VectorXd& y) {
+  write(y);
+  graph_.update_derived(derived_);
+}
+
+std::string unconstrained_target::coordinate_label(long i) const {
+  const auto& m = graph_.model();
+  for (const auto& b : scalars_)
+    if (b.position == i)
+      return runtime::element_label(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape, b.element);
+  for (const auto& b : simplexes_)
+    if (i >= b.position && i < b.position + b.size - 1)
+      return runtime::element_label(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape,
+                                    b.offset + (i - b.position));
+  return "?";
+}
+
+namespace {
+
+// The first call of a non-differentiable function on a value computed from `from`.
+const expr* rough_call(const expr* e, const std::vector<char>& from) {
+  if (!e || !e->depends_on_unknown) return nullptr;
+  if (e->which == expr::kind::call && !e->fn->differentiable()) {
+    std::vector<int> reads;
+    lang::ir::collect_reads(e, reads);
+    for (int r : reads)
+      if (from[static_cast<std::size_t>(r)]) return e;
+  }
+  for (const auto& a : e->args)
+    if (const expr* found = rough_call(a.get(), from)) return found;
+  return nullptr;
+}
+
+}  // namespace
+
+bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
+  bool continuous = true;
+  g.visit_supports(variable, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
+    if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::real_vector &&
+        s.kind != stdlib::support_kind::simplex)
+      continuous = false;
+  });
+  if (!continuous) {
+    reason = "not continuous";
+    return false;
+  }
+  const auto& m = g.model();
+  std::vector<char> from(m.variables.size(), 0);
+  from[static_cast<std::size_t>(variable)] = 1;
+  for (const auto& s : m.statements) {
+    bool reads = false;
+    for (int r : lang::ir::statement_reads(s)) reads = reads || from[static_cast<std::size_t>(r)];
+    if (!reads) continue;
+    if (s.which == statement::kind::assign) {
+      if (!feeds_density(m, s.target)) continue;
+      from[static_cast<std::size_t>(s.target)] = 1;
+    }
+    const expr* rough = rough_call(s.value.get(), from);
+    for (const auto& a : s.args)
+      if (!rough) rough = rough_call(a.get(), from);
+    if (rough) {
+      reason = "reaches the density through `" + std::string(rough->fn->name()) + "` (line " +
+               std::to_string(lang::locate(m.source.text, rough->pos).line) + "), which has no gradient";
+      return false;
+    }
+  }
+  reason = "smooth and continuous";
+  return true;
+}
+
+}  // namespace ppl::samplers

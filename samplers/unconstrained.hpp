@@ -1,0 +1,62 @@
+#pragma once
+// A block of continuous unknowns seen on the unconstrained scale, as gradient-based samplers
+// need it: a point y in R^d, the block's values x = f(y) element by element (log for a
+// lower bound, logit for an interval, stick-breaking for a simplex; samplers/transform.hpp),
+// and the target log p(x) + log |det df/dy| with its gradient in y, from the graph's
+// reverse-mode pass (graph::log_density_gradient) and the transforms' chain rule.
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "runtime/graph.hpp"
+#include "samplers/transform.hpp"
+
+namespace ppl::samplers {
+
+class unconstrained_target {
+ public:
+  unconstrained_target(runtime::graph& g, std::vector<int> variables);
+
+  long dimension() const { return dimension_; }
+  const std::vector<int>& variables() const { return variables_; }
+  // The block's current values, unconstrained.
+  Eigen::VectorXd position() const;
+  // Sets the block to f(y) and returns the target at y (-inf outside the support or when
+  // the density is NaN); `gradient` gets its gradient in y.
+  double log_density(const Eigen::VectorXd& y, Eigen::VectorXd& gradient);
+  // Sets the block to f(y) and brings the derived variables computed from it up to date,
+  // without differentiating: how a sampler leaves the graph at the point it chose.
+  void set(const Eigen::VectorXd& y);
+  // "W1[2, 3]" for coordinate i of y (a simplex's coordinates name its first K - 1 elements).
+  std::string coordinate_label(long i) const;
+
+ private:
+  double write(const Eigen::VectorXd& y);  // sets the values; returns log |J|
+
+  struct scalar_block {
+    int variable;
+    runtime::index_t element;
+    transform t;
+    long position;
+  };
+  struct simplex_block {
+    int variable;
+    runtime::index_t offset, size;
+    long position;
+  };
+  runtime::graph& graph_;
+  std::vector<int> variables_;
+  std::vector<char> wrt_;
+  std::vector<char> derived_;  // derived variables that read the block (kept up to date by set)
+  std::vector<scalar_block> scalars_;
+  std::vector<simplex_block> simplexes_;
+  long dimension_ = 0;
+  std::vector<std::vector<double>> gradient_;  // by variable, in x
+};
+
+// Whether every element of the variable is continuous (an interval, a real vector or a
+// simplex), and the variable reaches every term through differentiable functions only;
+// sets `reason` either way (for `ppl plan`).
+bool smooth_block(runtime::graph& g, int variable, std::string& reason);
+
+}  // namespace ppl::samplers
