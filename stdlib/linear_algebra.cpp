@@ -19,6 +19,17 @@ using vector_out = Eigen::Map<Eigen::VectorXd>;
 matrix_in as_matrix(const view& v) { return {v.data, v.rows(), v.cols()}; }
 vector_in as_vector(const view& v) { return {v.data, v.size()}; }
 
+// to += a b' for a row-major rows x cols `to`, row by row: each row is contiguous, so the
+// update is one vectorised axpy per row (an Eigen outer-product expression would build a
+// column-major temporary and add it with strided reads).
+void add_outer(double* to, const double* a, index_t rows, const double* b, index_t cols) {
+  for (index_t i = 0; i < rows; ++i) {
+    const double ai = a[i];
+    double* row = to + i * cols;
+    for (index_t j = 0; j < cols; ++j) row[j] += ai * b[j];
+  }
+}
+
 scalar_kind both_integer(const type_sig& a, const type_sig& b) {
   return a.kind == scalar_kind::integer && b.kind == scalar_kind::integer ? scalar_kind::integer : scalar_kind::real;
 }
@@ -64,12 +75,12 @@ class product final : public function {
     if (y.shape.rank == 0) return scaling_backward(y, x, d_out, d[1], d[0]);
     if (x.shape.rank == 2 && y.shape.rank == 1) {
       const vector_in g(d_out, x.rows());  // d(M v) = dM v + M dv
-      if (d[0]) matrix_out(d[0], x.rows(), x.cols()) += g * as_vector(y).transpose();
+      if (d[0]) add_outer(d[0], g.data(), x.rows(), y.data, x.cols());
       if (d[1]) vector_out(d[1], y.size()) += as_matrix(x).transpose() * g;
     } else if (x.shape.rank == 1) {
       const vector_in g(d_out, y.cols());  // d(M' v) = dM' v + M' dv
       if (d[0]) vector_out(d[0], x.size()) += as_matrix(y) * g;
-      if (d[1]) matrix_out(d[1], y.rows(), y.cols()) += as_vector(x) * g.transpose();
+      if (d[1]) add_outer(d[1], x.data, y.rows(), g.data(), y.cols());
     } else {
       const matrix_in g(d_out, x.rows(), y.cols());  // d(A B) = dA B + A dB
       if (d[0]) matrix_out(d[0], x.rows(), x.cols()) += g * as_matrix(y).transpose();
