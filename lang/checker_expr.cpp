@@ -79,6 +79,16 @@ expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args,
     std::string hint = closest_name(name, lib_.function_names());
     fail(pos, "unknown function `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
   }
+  // M' * v is v * M (v' M as a vector): the same numbers without materialising the
+  // transpose, and a product whose loops and adjoint run along M's rows (a network's
+  // layer W' x costs half as much this way).
+  if (name == "*" && args.size() == 2 && args[1]->type.rank == 1 && args[0]->which == expr::kind::call &&
+      (args[0]->fn->name() == "'" || args[0]->fn->name() == "transpose") && args[0]->args.size() == 1 &&
+      args[0]->args[0]->type.rank == 2) {
+    expr_ptr matrix = std::move(args[0]->args[0]);
+    args[0] = std::move(args[1]);
+    args[1] = std::move(matrix);
+  }
   std::vector<type_sig> types;
   for (const auto& a : args) types.push_back(a->type);
   stdlib::type_result r = fn->result_type(types);

@@ -51,6 +51,18 @@ class unary_map final : public function {
 // A scalar operand is broadcast by reading its one element at every position (stride 0).
 index_t stride_of(const view& v) { return v.shape.rank == 0 ? 0 : 1; }
 
+// to += c d (stride 1), or to[0] += c sum(d) (stride 0: a broadcast scalar operand).
+void scaled_add(double* to, index_t stride, double c, const double* d, index_t n) {
+  if (!to) return;
+  if (stride == 0) {
+    double total = 0;
+    for (index_t i = 0; i < n; ++i) total += d[i];
+    to[0] += c * total;
+    return;
+  }
+  for (index_t i = 0; i < n; ++i) to[i] += c * d[i];
+}
+
 class binary_map final : public function {
  public:
   explicit binary_map(const binary_math& m) : m_(m) {}
@@ -81,6 +93,13 @@ class binary_map final : public function {
     if (!m_.df) return;
     const view &a = args[0], &b = args[1];
     const index_t sa = stride_of(a), sb = stride_of(b);
+    if (m_.constant_partials) {
+      double ca = 0, cb = 0;
+      m_.df(0, 0, 0, ca, cb);
+      scaled_add(d_args[0], sa, ca, d_out, out.size());
+      scaled_add(d_args[1], sb, cb, d_out, out.size());
+      return;
+    }
     for (index_t i = 0; i < out.size(); ++i) {
       double da = 0, db = 0;
       m_.df(a[i * sa], b[i * sb], out[i], da, db);

@@ -53,6 +53,9 @@ struct binary_math {
   result_kind kind;
   bool integer_only = false;
   const char* (*invalid)(double a, double b) = nullptr;
+  // The partial derivatives are constants (+, -): df is asked once and the adjoints are
+  // plain scaled sums, which vectorise.
+  bool constant_partials = false;
 };
 
 // Elementwise maps (elementwise.cpp): unary over any rank; binary over operands of one
