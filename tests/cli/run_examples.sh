@@ -28,6 +28,8 @@ expect_plan lda data.csv z collapsed
 expect_plan lda data.csv theta collapsed
 expect_plan lda data.csv phi collapsed
 expect_plan ising data.json s cluster
+expect_plan eight_schools data.json tau nuts
+expect_plan eight_schools data.json mu conjugate
 "$ppl" plan "$examples/ising/ising.ppl" "$examples/ising/data.json" --sampler s=gibbs | grep -q "heat-bath by colour classes (2 colours)" || { echo "FAIL: plan of ising with s=gibbs"; exit 1; }
 expect_plan bnn data.json W1 nuts
 expect_plan bnn data.json sigma_std nuts

@@ -149,30 +149,22 @@ set +e
 set -e
 [ "$rc" = 2 ] && grep -q 'no matrix `energy`' "$tmp/err"
 
-# NUTS: the eight-schools model mixes conjugate and nuts; the report names the block, the
+# NUTS: the eight-schools example mixes conjugate and nuts; the report names the block, the
 # step size and the divergences; --metric dense runs; a bad value is a usage error.
-cat > "$tmp/eight.ppl" <<'PPL'
-data y: real[J]
-data sigma: real[J]
-mu ~ Normal(0, 5)
-tau ~ HalfCauchy(5)
-for j in 1:J { eta[j] ~ Normal(0, 1) }
-for j in 1:J { theta[j] = mu + tau * eta[j] }
-for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
-PPL
-echo '{"J": 8, "y": [28, 8, -3, 7, -1, 1, 18, 12], "sigma": [15, 10, 16, 11, 9, 11, 10, 18]}' > "$tmp/eight.json"
-"$ppl" plan "$tmp/eight.ppl" "$tmp/eight.json" > "$tmp/plan.txt"
+eight="$examples/eight_schools/eight_schools.ppl"
+eight_data="$examples/eight_schools/data.json"
+"$ppl" plan "$eight" "$eight_data" > "$tmp/plan.txt"
 grep -q '^tau .* nuts ' "$tmp/plan.txt" && grep -q '^eta\[1:8\] .* nuts ' "$tmp/plan.txt" && grep -q '^mu .* conjugate ' "$tmp/plan.txt"
-"$ppl" infer "$tmp/eight.ppl" "$tmp/eight.json" --chains 2 --warmup 200 --draws 100 --metric dense --target-accept 0.9 -q > "$tmp/out.txt"
+"$ppl" infer "$eight" "$eight_data" --chains 2 --warmup 200 --draws 100 --metric dense --target-accept 0.9 -q > "$tmp/out.txt"
 grep -q '^# chain 1 tau, eta: nuts: step size .* divergent after warmup' "$tmp/out.txt"
-"$ppl" infer "$tmp/eight.ppl" "$tmp/eight.json" --chains 1 --warmup 100 --draws 50 --sampler tau=hmc --sampler eta=hmc -q | grep -q 'tau, eta: hmc: step size'
+"$ppl" infer "$eight" "$eight_data" --chains 1 --warmup 100 --draws 50 --sampler tau=hmc --sampler eta=hmc -q | grep -q 'tau, eta: hmc: step size'
 set +e
-"$ppl" infer "$tmp/eight.ppl" "$tmp/eight.json" --metric full -q > /dev/null 2> "$tmp/err"; rc=$?
+"$ppl" infer "$eight" "$eight_data" --metric full -q > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q -- '--metric' "$tmp/err"
 
 # diagnose: the gradient agrees with finite differences (exit 0) and is timed.
-"$ppl" diagnose "$tmp/eight.ppl" "$tmp/eight.json" --repeat 100 > "$tmp/diag.txt"
+"$ppl" diagnose "$eight" "$eight_data" --repeat 100 > "$tmp/diag.txt"
 grep -q '^10 coordinates (unconstrained)' "$tmp/diag.txt"
 grep -q '^100 gradient evaluations in' "$tmp/diag.txt"
 # A model with no smooth unknown says so (exit 1).

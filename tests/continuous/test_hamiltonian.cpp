@@ -7,6 +7,8 @@
 #include <Eigen/Dense>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <fstream>
+#include <stdexcept>
 #include <sstream>
 
 #include "tests/samplers/inference_fixture.hpp"
@@ -118,15 +120,15 @@ eight_moments eight_schools_exact() {
   return {e_mu, std::sqrt(e_mu2 / total - e_mu * e_mu), e_tau / total, e_theta1 / total};
 }
 
-const char* eight_schools = R"(
-data y: real[J]
-data sigma: real[J]
-mu ~ Normal(0, 5)
-tau ~ HalfCauchy(5)
-for j in 1:J { eta[j] ~ Normal(0, 1) }
-for j in 1:J { theta[j] = mu + tau * eta[j] }
-for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
-)";
+// examples/eight_schools/eight_schools.ppl, read once.
+std::string eight_schools_model() {
+  std::ifstream in(std::string(PPL_SOURCE_DIR) + "/examples/eight_schools/eight_schools.ppl");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) throw std::runtime_error("cannot read examples/eight_schools/eight_schools.ppl");
+  return text.str();
+}
+const std::string eight_schools = eight_schools_model();
 const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7, -1, 1, 18, 12]", "sigma=[15, 10, 16, 11, 9, 11, 10, 18]"};
 
 }  // namespace

@@ -40,22 +40,17 @@ ppl::samplers::run_options options(long draws, std::uint64_t seed) { return two_
 
 }  // namespace
 
-TEST_CASE("logistic regression: nuts (the default) against quadrature") {
+TEST_CASE("logistic regression: nuts (the default) and slice against quadrature") {
   auto [ea, eb] = logistic_reference();
-  auto p = infer(logistic, logistic_data, options(2000, 3));
-  CHECK(p.kind("a") == "nuts");
-  check_mean(p, "a", ea);
-  check_mean(p, "b", eb);
-}
-
-TEST_CASE("logistic regression: slice against quadrature") {
-  auto [ea, eb] = logistic_reference();
-  auto o = options(2000, 3);
-  o.overrides = {{"a", "slice"}, {"b", "slice"}};
-  auto p = infer(logistic, logistic_data, o);
-  CHECK(p.kind("a") == "slice");
-  check_mean(p, "a", ea);
-  check_mean(p, "b", eb);
+  for (const char* kind : {"nuts", "slice"}) {
+    INFO(kind);
+    auto o = options(2000, 3);
+    if (std::string(kind) != "nuts") o.overrides = {{"a", kind}, {"b", kind}};
+    auto p = infer(logistic, logistic_data, o);
+    CHECK(p.kind("a") == kind);
+    check_mean(p, "a", ea);
+    check_mean(p, "b", eb);
+  }
 }
 
 TEST_CASE("logistic regression: rwmh against quadrature") {
