@@ -154,6 +154,25 @@ class graph {
   struct gradient_plan;
   std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked
   std::vector<std::vector<double>> term_adjoints_;  // a term's arguments' adjoints, reused
+  // ---- a plate differentiated as one batch (runtime/graph_plate.cpp) ----
+  struct plate_range {
+    index_t first = 0, count = 0;  // 0-based first instance, number of instances
+  };
+  struct plate_value {
+    const double* data = nullptr;
+    shape per;             // the shape of one instance's value
+    bool batched = false;  // one value per instance, row after row (else one for all)
+  };
+  bool plate_batchable(const lang::ir::statement& s);
+  // False when the statement must go instance by instance after all (nothing is touched).
+  bool differentiate_plate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
+  plate_value plate_eval(const lang::ir::expr& e, const plate_range& r);
+  plate_value plate_compute(const lang::ir::expr& e, const plate_range& r);
+  void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);
+  std::vector<std::vector<double>> plate_values_, plate_adjoints_, plate_repeated_, plate_repeated_adjoint_;  // by expr id
+  std::vector<const double*> plate_data_;  // by expr id: the value of the last batch
+  std::vector<shape> plate_shapes_;
+  std::vector<const lang::ir::expr*> plate_invariants_;  // evaluated once; adjoints summed over the batch
   const gradient_plan& plan_gradient(const std::vector<char>& wrt);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);

@@ -48,6 +48,7 @@ struct graph::gradient_plan {
   struct step {
     const statement* s;
     std::vector<const expr*> hoisted;
+    bool batched = false;  // a plate differentiated as one batch (graph_plate.cpp)
   };
   std::vector<step> definitions;  // derived definitions to recompute and pass back through, in order
   std::vector<step> terms;        // the terms that involve a carrying variable
@@ -87,7 +88,7 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
         for (const auto& a : s.args) collect_hoisted(*a, -1, hoisted);
         if (s.value) collect_hoisted(*s.value, -1, hoisted);
       }
-      plan->terms.push_back({&s, std::move(hoisted)});
+      plan->terms.push_back({&s, std::move(hoisted), plate_batchable(s)});
     }
   }
   plan->adjoint.resize(n);
@@ -108,7 +109,9 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
   for (const auto& d : plan.definitions) run_statement(*d.s, nullptr, false);
   double total = 0;
   for (const auto& t : plan.terms) {
-    total += differentiate_term(*t.s, t.hoisted, plan.slots, false);
+    double term = 0;
+    if (!(t.batched && differentiate_plate(*t.s, plan.slots, term))) term = differentiate_term(*t.s, t.hoisted, plan.slots, false);
+    total += term;
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)

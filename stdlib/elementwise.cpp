@@ -43,6 +43,7 @@ class unary_map final : public function {
     for (index_t i = 0; i < x.size(); ++i) d_args[0][i] += m_.df(x[i], out[i]) * d_out[i];
   }
   bool differentiable() const override { return m_.df != nullptr; }
+  bool elementwise() const override { return true; }
 
  private:
   unary_math m_;
@@ -108,6 +109,7 @@ class binary_map final : public function {
     }
   }
   bool differentiable() const override { return m_.df != nullptr; }
+  bool elementwise() const override { return true; }
 
  private:
   void check_values(const view& a, const view& b) const {

@@ -50,6 +50,11 @@ class function {
   // True for functions whose result does not depend smoothly on their arguments
   // (comparisons, max, rounding); the checker uses it to refuse gradients through them.
   virtual bool differentiable() const { return true; }
+
+  // True for maps applied element by element (exp, tanh, +, .*): element i of the result
+  // depends only on element i of each argument, a scalar argument being broadcast. Such a
+  // function can be applied to a whole plate's values in one call (runtime/graph_plate.cpp).
+  virtual bool elementwise() const { return false; }
 };
 
 }  // namespace ppl::stdlib
