@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "samplers/factories.hpp"
-#include "samplers/transform.hpp"
+#include "samplers/unconstrained.hpp"
 
 namespace ppl::samplers {
 
@@ -19,15 +19,7 @@ constexpr long dense_limit = 50;  // larger blocks adapt a diagonal covariance
 
 class rwmh_sampler final : public sampler {
  public:
-  rwmh_sampler(runtime::graph& g, int v) : graph_(g), variable_(v) {
-    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
-      if (s.kind == stdlib::support_kind::simplex) {
-        simplexes_.push_back({offset, size, dimension_});
-        dimension_ += size - 1;
-      } else {
-        for (runtime::index_t e = offset; e < offset + size; ++e) transforms_.push_back({e, transform(s), dimension_++});
-      }
-    });
+  rwmh_sampler(runtime::graph& g, int v) : graph_(g), target_(g, {v}), dimension_(target_.dimension()) {
     auto d = static_cast<long>(dimension_);
     chol_ = Eigen::MatrixXd::Identity(d, d) * (2.38 / std::sqrt(static_cast<double>(d)));
     mean_ = Eigen::VectorXd::Zero(d);
@@ -39,11 +31,11 @@ class rwmh_sampler final : public sampler {
     Eigen::VectorXd y = current(), z(d);
     boost::random::normal_distribution<double> normal;
     for (long i = 0; i < d; ++i) z[i] = normal(rng);
-    double before = target(y);
+    double before = log_target(y);
     Eigen::VectorXd proposal = y + std::exp(log_scale_) * (chol_ * z);
-    double after = target(proposal);
+    double after = log_target(proposal);
     bool accept = std::log(boost::random::uniform_01<double>()(rng)) < after - before;
-    if (!accept) target(y);  // restore
+    if (!accept) log_target(y);  // restore
     if (warmup) adapt(accept ? proposal : y, accept);
     else {
       ++proposals_;
@@ -57,27 +49,12 @@ class rwmh_sampler final : public sampler {
   }
 
  private:
-  Eigen::VectorXd current() const {
-    const auto& x = graph_.value(variable_).data;
-    Eigen::VectorXd y(static_cast<long>(dimension_));
-    for (const auto& t : transforms_) y[t.position] = t.t.to_unconstrained(x[static_cast<std::size_t>(t.element)]);
-    for (const auto& b : simplexes_)
-      simplex_transform::to_unconstrained(x.data() + b.offset, static_cast<std::size_t>(b.size), y.data() + b.position);
-    return y;
-  }
+  Eigen::VectorXd current() const { return target_.position(); }
 
   // Sets the variable to y and returns the joint log density plus the Jacobian.
-  double target(const Eigen::VectorXd& y) {
-    auto& x = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    double jacobian = 0;
-    for (const auto& t : transforms_) {
-      x[static_cast<std::size_t>(t.element)] = t.t.to_constrained(y[t.position]);
-      jacobian += t.t.log_jacobian(y[t.position]);
-    }
-    for (const auto& b : simplexes_)
-      jacobian += simplex_transform::to_constrained(y.data() + b.position, static_cast<std::size_t>(b.size), x.data() + b.offset);
-    graph_.update_derived();
-    double lp = graph_.log_density() + jacobian;
+  double log_target(const Eigen::VectorXd& y) {
+    const double log_jacobian = target_.set_with_jacobian(y);
+    const double lp = graph_.log_density() + log_jacobian;
     return std::isnan(lp) ? -INFINITY : lp;
   }
 
@@ -100,18 +77,7 @@ class rwmh_sampler final : public sampler {
   }
 
   runtime::graph& graph_;
-  int variable_;
-  struct scalar_block {
-    runtime::index_t element;
-    transform t;
-    long position;  // in the unconstrained vector
-  };
-  struct simplex_block {
-    runtime::index_t offset, size;
-    long position;
-  };
-  std::vector<scalar_block> transforms_;
-  std::vector<simplex_block> simplexes_;
+  unconstrained_target target_;
   long dimension_ = 0;
   Eigen::MatrixXd chol_, scatter_;
   Eigen::VectorXd mean_;

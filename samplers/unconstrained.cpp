@@ -76,9 +76,12 @@ double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::Vector
   return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
 }
 
-void unconstrained_target::set(const Eigen::VectorXd& y) {
-  write(y);
+void unconstrained_target::set(const Eigen::VectorXd& y) { set_with_jacobian(y); }
+
+double unconstrained_target::set_with_jacobian(const Eigen::VectorXd& y) {
+  const double log_jacobian = write(y);
   graph_.update_derived(derived_);
+  return log_jacobian;
 }
 
 std::string unconstrained_target::coordinate_label(long i) const {

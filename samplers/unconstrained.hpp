@@ -1,6 +1,6 @@
 #pragma once
 // A block of continuous unknowns seen on the unconstrained scale, as gradient-based samplers
-// need it: a point y in R^d, the block's values x = f(y) element by element (log for a
+// (and rwmh) need it: a point y in R^d, the block's values x = f(y) element by element (log for a
 // lower bound, logit for an interval, stick-breaking for a simplex; samplers/transform.hpp),
 // and the target log p(x) + log |det df/dy| with its gradient in y, from the graph's
 // reverse-mode pass (graph::log_density_gradient) and the transforms' chain rule.
@@ -27,6 +27,9 @@ class unconstrained_target {
   // Sets the block to f(y) and brings the derived variables computed from it up to date,
   // without differentiating: how a sampler leaves the graph at the point it chose.
   void set(const Eigen::VectorXd& y);
+  // Sets the block to f(y) and brings the derived variables computed from it up to date;
+  // returns log |det df/dy|. For samplers that evaluate the whole joint (rwmh).
+  double set_with_jacobian(const Eigen::VectorXd& y);
   // "W1[2, 3]" for coordinate i of y (a simplex's coordinates name its first K - 1 elements).
   std::string coordinate_label(long i) const;
 
