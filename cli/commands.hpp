@@ -51,6 +51,13 @@ struct heatmap_options {
 };
 int run_heatmap(const heatmap_options& opt);
 
+struct plot_options {
+  std::string draws_path, output;
+  std::vector<std::string> names;  // scalars or arrays (an array stands for its elements)
+  int max_elements = 10;           // of each array
+};
+int run_plot(const plot_options& opt);
+
 struct diagnose_options {
   std::uint64_t seed = 1;
   double epsilon = 1e-4;  // finite-difference step, relative (roundoff grows as it shrinks)

@@ -2,7 +2,6 @@
 // (an Ising spin field) — as SVG or PNG. Colours run from blue (the smallest value)
 // through white to red (the largest), or over a range given with --range.
 #include <fmt/core.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +10,7 @@
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "cli/picture.hpp"
 #include "cli/session.hpp"
 #include "runtime/draws.hpp"
 
@@ -61,10 +61,6 @@ grid read_grid(const runtime::draws& d, const std::string& name, const heatmap_o
   return g;
 }
 
-struct rgb {
-  unsigned char r, g, b;
-};
-
 // Blue (0) - white (0.5) - red (1).
 rgb colour(double t) {
   t = std::clamp(std::isfinite(t) ? t : 0.5, 0.0, 1.0);
@@ -73,78 +69,10 @@ rgb colour(double t) {
   return {mix(255, 178, 2 * t - 1), mix(255, 24, 2 * t - 1), mix(255, 43, 2 * t - 1)};
 }
 
-void write_svg(const std::string& path, const grid& g, const std::vector<rgb>& cells, int cell) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw std::invalid_argument("heatmap: cannot write " + path);
-  std::fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%zu\" height=\"%zu\" shape-rendering=\"crispEdges\">\n",
-               g.cols * static_cast<std::size_t>(cell), g.rows * static_cast<std::size_t>(cell));
-  for (std::size_t i = 0; i < g.rows; ++i)
-    for (std::size_t j = 0; j < g.cols; ++j) {
-      const rgb& c = cells[i * g.cols + j];
-      std::fprintf(f, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" fill=\"#%02x%02x%02x\"/>\n", j * static_cast<std::size_t>(cell),
-                   i * static_cast<std::size_t>(cell), cell, cell, c.r, c.g, c.b);
-    }
-  std::fprintf(f, "</svg>\n");
-  if (std::fclose(f) != 0) throw std::invalid_argument("heatmap: cannot write " + path);
-}
-
-// A PNG (ISO/IEC 15948): signature, IHDR, one zlib-compressed IDAT of filter-0 RGB rows, IEND.
-void write_png(const std::string& path, const grid& g, const std::vector<rgb>& cells, int cell) {
-  const std::size_t width = g.cols * static_cast<std::size_t>(cell), height = g.rows * static_cast<std::size_t>(cell);
-  std::vector<unsigned char> raw;
-  raw.reserve(height * (1 + 3 * width));
-  for (std::size_t y = 0; y < height; ++y) {
-    raw.push_back(0);
-    for (std::size_t x = 0; x < width; ++x) {
-      const rgb& c = cells[(y / static_cast<std::size_t>(cell)) * g.cols + x / static_cast<std::size_t>(cell)];
-      raw.insert(raw.end(), {c.r, c.g, c.b});
-    }
-  }
-  uLongf packed_size = compressBound(static_cast<uLong>(raw.size()));
-  std::vector<unsigned char> packed(packed_size);
-  if (compress2(packed.data(), &packed_size, raw.data(), static_cast<uLong>(raw.size()), 9) != Z_OK)
-    throw std::runtime_error("heatmap: compression failed");
-  packed.resize(packed_size);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::invalid_argument("heatmap: cannot write " + path);
-  auto chunk = [&](const char* type, const std::vector<unsigned char>& data) {
-    const unsigned char length[4] = {static_cast<unsigned char>(data.size() >> 24), static_cast<unsigned char>(data.size() >> 16),
-                                     static_cast<unsigned char>(data.size() >> 8), static_cast<unsigned char>(data.size())};
-    std::fwrite(length, 1, 4, f);
-    std::fwrite(type, 1, 4, f);
-    std::fwrite(data.data(), 1, data.size(), f);
-    uLong crc = crc32(0, reinterpret_cast<const Bytef*>(type), 4);
-    if (!data.empty()) crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));  // a null buffer would reset it
-    const unsigned char c[4] = {static_cast<unsigned char>(crc >> 24), static_cast<unsigned char>(crc >> 16),
-                                static_cast<unsigned char>(crc >> 8), static_cast<unsigned char>(crc)};
-    std::fwrite(c, 1, 4, f);
-  };
-  const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  std::fwrite(signature, 1, 8, f);
-  auto be32 = [](std::size_t v) {
-    return std::vector<unsigned char>{static_cast<unsigned char>(v >> 24), static_cast<unsigned char>(v >> 16),
-                                      static_cast<unsigned char>(v >> 8), static_cast<unsigned char>(v)};
-  };
-  std::vector<unsigned char> header = be32(width);
-  auto h = be32(height);
-  header.insert(header.end(), h.begin(), h.end());
-  header.insert(header.end(), {8, 2, 0, 0, 0});  // 8-bit RGB, deflate, no filter, no interlace
-  chunk("IHDR", header);
-  chunk("IDAT", packed);
-  chunk("IEND", {});
-  if (std::fclose(f) != 0) throw std::invalid_argument("heatmap: cannot write " + path);
-}
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 }  // namespace
 
 int run_heatmap(const heatmap_options& o) {
   return guarded([&] {
-    const bool png = ends_with(o.output, ".png");
-    if (!png && !ends_with(o.output, ".svg")) throw std::invalid_argument("heatmap: --output must end in .svg or .png");
     std::vector<std::string> meta;
     const runtime::draws d = runtime::read_draws(o.draws_path, meta);
     const grid g = read_grid(d, o.variable, o);
@@ -154,8 +82,11 @@ int run_heatmap(const heatmap_options& o) {
     std::vector<rgb> cells;
     for (double v : g.values) cells.push_back(colour(hi > lo ? (v - lo) / (hi - lo) : 0.5));
     const int cell = o.cell > 0 ? o.cell : static_cast<int>(std::max<std::size_t>(1, 512 / std::max(g.rows, g.cols)));
-    if (png) write_png(o.output, g, cells, cell);
-    else write_svg(o.output, g, cells, cell);
+    auto picture = make_canvas(o.output, static_cast<int>(g.cols) * cell, static_cast<int>(g.rows) * cell, "heatmap");
+    for (std::size_t i = 0; i < g.rows; ++i)
+      for (std::size_t j = 0; j < g.cols; ++j)
+        picture->rect(static_cast<double>(j) * cell, static_cast<double>(i) * cell, cell, cell, cells[i * g.cols + j]);
+    picture->save(o.output);
     fmt::print("{}: {} x {} {}, {} .. {} (blue to red)\n", o.output, g.rows, g.cols,
                o.draw == 0 ? "posterior means" : (o.draw < 0 ? "values of the last draw" : fmt::format("values of draw {}", o.draw)), lo, hi);
     return 0;

@@ -99,6 +99,14 @@ int main(int argc, char** argv) {
       ->expected(2);
   heatmap->add_option("--cell", heat.cell, "pixels per element (default: about 512 pixels across)")->check(CLI::Range(1, 100));
 
+  ppl::cli::plot_options plot_opt;
+  auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
+  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
+  plot->add_option("NAME", plot_opt.names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
+  plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->required();
+  plot->add_option("--max-elements", plot_opt.max_elements, "elements of each array plotted")->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+
   ppl::cli::model_inputs diag_in;
   ppl::cli::diagnose_options diag;
   auto* diagnose = app.add_subcommand(
@@ -128,6 +136,7 @@ int main(int argc, char** argv) {
     inf.run.dense_metric = metric == "dense";
     return ppl::cli::run_infer(infer_in, inf);
   }
+  if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
   if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show);

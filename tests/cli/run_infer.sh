@@ -125,25 +125,9 @@ grep -q '^energy ' "$tmp/ising.out"
 grep -q 'chromatic heat-bath, 2 colours, 2 threads' "$tmp/ising_gibbs.out"
 "$ppl" heatmap "$tmp/ising.csv" s --draw last --cell 3 -o "$tmp/field.png" > /dev/null
 "$ppl" heatmap "$tmp/ising.csv" s -o "$tmp/field.svg" > /dev/null
-python3 - "$tmp/field.png" "$tmp/field.svg" <<'PY'
-import struct, sys, zlib
-import xml.etree.ElementTree as ET
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, chunks = 8, {}
-while pos < len(data):
-    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + length]
-    crc, = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-    assert zlib.crc32(kind + body) == crc, f"bad CRC in {kind}"
-    chunks[kind] = body
-    pos += 12 + length
-width, height = struct.unpack(">II", chunks[b"IHDR"][:8])
-assert (width, height) == (24, 24), (width, height)
-assert len(zlib.decompress(chunks[b"IDAT"])) == height * (1 + 3 * width)
-svg = ET.parse(sys.argv[2]).getroot()
-assert svg.tag.endswith("svg") and len(svg) == 64, len(svg)
-PY
+check="python3 $(dirname "$0")/check_picture.py"
+$check "$tmp/field.png" 24 24
+$check "$tmp/field.svg" rect=64
 set +e
 "$ppl" heatmap "$tmp/ising.csv" energy -o "$tmp/bad.png" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
@@ -162,6 +146,20 @@ set +e
 "$ppl" infer "$eight" "$eight_data" --metric full -q > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q -- '--metric' "$tmp/err"
+
+# plot: trace, density and rank plots; an array stands for its first elements.
+"$ppl" infer "$eight" "$eight_data" --chains 2 --warmup 100 --draws 50 -q -o "$tmp/eight.csv" > /dev/null
+"$ppl" plot "$tmp/eight.csv" mu eta --max-elements 2 -o "$tmp/plot.png" | grep -q '3 quantities, 2 chains'
+"$ppl" plot "$tmp/eight.csv" tau -o "$tmp/plot.svg" > /dev/null
+# Width: 84 axis + 360 trace + 26 + 220 density + 26 + 2 x 140 ranks + 12; height: 12 + 3 x 152 + 14.
+$check "$tmp/plot.png" 1008 482
+# One quantity, 2 chains: a background, 30 pooled bars, 2 x 20 rank bars; 2 traces, 2 step
+# lines, 2 expected-count lines and 4 frames; 8 labels (2 titles, 2 rank titles, 4 axis values).
+$check "$tmp/plot.svg" rect=71 polyline=10 text=8
+set +e
+"$ppl" plot "$tmp/eight.csv" nothing -o "$tmp/x.svg" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] && grep -q 'no column `nothing`' "$tmp/err"
 
 # diagnose: the gradient agrees with finite differences (exit 0) and is timed.
 "$ppl" diagnose "$eight" "$eight_data" --repeat 100 > "$tmp/diag.txt"
