@@ -35,11 +35,12 @@ struct infer_options {
   std::string output;                  // draws file
   std::string format = "ppl";          // or "stan"
   bool quiet = false;
+  bool histograms = false;             // text histograms in the summary even when not on a terminal
 };
 
 int run_infer(const model_inputs& in, const infer_options& opt);
 int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
-int run_summary(const std::string& draws_path, const std::vector<std::string>& show);
+int run_summary(const std::string& draws_path, const std::vector<std::string>& show, bool histograms);
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);
 
 struct heatmap_options {

@@ -124,7 +124,7 @@ int run_infer(const model_inputs& in, const infer_options& o) {
     bool enough = true;
     for (std::size_t c = 0; c < r.draws.chains.size(); ++c) enough = enough && r.draws.rows(c) >= 4;
     if (enough) {
-      auto warnings = print_summary(r.draws, {20, o.show});
+      auto warnings = print_summary(r.draws, {20, o.show, want_histograms(o.histograms)});
       for (std::size_t c = 0; c < r.reports.size(); ++c)
         for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
 
@@ -150,12 +150,12 @@ int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) 
   });
 }
 
-int run_summary(const std::string& path, const std::vector<std::string>& show) {
+int run_summary(const std::string& path, const std::vector<std::string>& show, bool histograms) {
   return guarded([&] {
     std::vector<std::string> meta;
     runtime::draws d = runtime::read_draws(path, meta);
     for (const auto& m : meta) fmt::print("# {}\n", m);
-    for (const auto& w : print_summary(d, {20, show})) fmt::print(stderr, "warning: {}\n", w);
+    for (const auto& w : print_summary(d, {20, show, want_histograms(histograms)})) fmt::print(stderr, "warning: {}\n", w);
     return 0;
   });
 }

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   infer->add_option("--format", inf.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
       ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
   infer->add_flag("--quiet,-q", inf.quiet, "no progress display");
+  infer->add_flag("--histograms", inf.histograms, "a text histogram of each scalar in the summary (default: on a terminal)");
 
   ppl::cli::model_inputs plan_in;
   std::vector<std::string> plan_samplers;
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
   auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
   summary->add_option("DRAWS", summary_path, "a draws file written by ppl infer")->required()->check(CLI::ExistingFile);
   summary->add_option("--show", summary_show, "list every element of these arrays")->delimiter(',');
+  bool summary_histograms = false;
+  summary->add_flag("--histograms", summary_histograms, "a text histogram of each scalar (default: on a terminal)");
 
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
@@ -139,7 +142,7 @@ int main(int argc, char** argv) {
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
-  if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show);
+  if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show, summary_histograms);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   if (heatmap->parsed()) {
     if (heat_draw == "last") heat.draw = -1;

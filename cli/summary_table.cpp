@@ -1,7 +1,10 @@
 #include "cli/summary_table.hpp"
 
 #include <fmt/core.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "runtime/diagnostics.hpp"
@@ -14,11 +17,32 @@ std::string base_name(const std::string& column) { return column.substr(0, colum
 
 }  // namespace
 
+bool want_histograms(bool asked) { return asked || isatty(STDOUT_FILENO) != 0; }
+
+std::string text_histogram(std::vector<double> draws) {
+  static const char* const blocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+  constexpr int bins = 10;
+  draws.erase(std::remove_if(draws.begin(), draws.end(), [](double v) { return !std::isfinite(v); }), draws.end());
+  if (draws.empty()) return std::string(bins, ' ');
+  std::sort(draws.begin(), draws.end());
+  const double lo = draws[draws.size() / 100], hi = draws[draws.size() - 1 - draws.size() / 100];
+  std::vector<double> counts(bins, 0.0);
+  for (double v : draws) {
+    if (v < lo || v > hi) continue;
+    const int b = hi > lo ? static_cast<int>((v - lo) / (hi - lo) * bins) : bins / 2;
+    counts[static_cast<std::size_t>(std::clamp(b, 0, bins - 1))] += 1;
+  }
+  const double top = *std::max_element(counts.begin(), counts.end());
+  std::string out;
+  for (double c : counts) out += blocks[c > 0 ? std::max(1L, std::lround(8 * c / top)) : 0];
+  return out;
+}
+
 std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o) {
   std::map<std::string, std::size_t> count, shown;
   for (const auto& c : d.columns) ++count[base_name(c)];
-  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}\n", "name", "mean", "sd", "5%", "50%", "95%",
-             "mcse", "ess_bulk", "ess_tail", "iat", "rhat");
+  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", "5%", "50%", "95%",
+             "mcse", "ess_bulk", "ess_tail", "iat", "rhat", o.histograms ? "  distribution" : "");
   std::vector<std::string> warnings;
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
@@ -42,8 +66,14 @@ std::vector<std::string> print_summary(const runtime::draws& d, const table_opti
     std::size_t draws = 0;
     for (const auto& chain : chains) draws += chain.size();
     const double iat = static_cast<double>(draws) / s.ess_bulk;
-    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>7.3g} {:>6.3f}\n", name, s.mean,
-               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, s.rhat);
+    std::string histogram;
+    if (o.histograms) {
+      std::vector<double> pooled;
+      for (const auto& chain : chains) pooled.insert(pooled.end(), chain.begin(), chain.end());
+      histogram = "  " + text_histogram(std::move(pooled));
+    }
+    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>7.3g} {:>6.3f}{}\n", name, s.mean,
+               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, s.rhat, histogram);
   }
   if (bad_rhat)
     warnings.push_back(fmt::format("{} quantities have R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat, worst));

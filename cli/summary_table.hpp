@@ -10,10 +10,19 @@ namespace ppl::cli {
 struct table_options {
   std::size_t max_rows_per_variable = 20;  // larger arrays are summarised compactly
   std::vector<std::string> show;           // print every element of these variables
+  bool histograms = false;                 // a text histogram of each scalar's draws
 };
 
+// Whether the summary gets histograms: when asked for (--histograms), or by default when
+// standard output is a terminal.
+bool want_histograms(bool asked);
+
+// Ten bars of block characters (U+2581..U+2588) for the draws between their 1% and 99%
+// quantiles, each bar's height in eighths of the tallest: "▁▃▆█▇▄▂▁  ".
+std::string text_histogram(std::vector<double> draws);
+
 // Prints one row per scalar column (name, mean, sd, 5%, 50%, 95%, mcse, ess_bulk,
-// ess_tail, rhat) and warnings for R-hat > 1.01 or ESS < 400. Returns the warnings.
+// ess_tail, iat, rhat, and with histograms a text histogram) and warnings for R-hat > 1.01 or ESS < 400. Returns the warnings.
 std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o);
 
 }  // namespace ppl::cli

@@ -161,6 +161,18 @@ set +e
 set -e
 [ "$rc" = 2 ] && grep -q 'no column `nothing`' "$tmp/err"
 
+# The summary's text histograms: asked for with --histograms (and by default on a
+# terminal only, so not here); ten bars, the tallest a full block.
+"$ppl" summary "$tmp/eight.csv" --histograms > "$tmp/hist.txt"
+grep -q ' rhat  distribution$' "$tmp/hist.txt"
+python3 - "$tmp/hist.txt" <<'PY'
+import sys
+row = next(l for l in open(sys.argv[1], encoding="utf-8") if l.startswith("mu "))
+bars = row.rstrip("\n")[-10:]
+assert len(bars) == 10 and "\u2588" in bars and set(bars) <= set(" \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"), bars
+PY
+"$ppl" summary "$tmp/eight.csv" | grep -q ' rhat$'
+
 # diagnose: the gradient agrees with finite differences (exit 0) and is timed.
 "$ppl" diagnose "$eight" "$eight_data" --repeat 100 > "$tmp/diag.txt"
 grep -q '^10 coordinates (unconstrained)' "$tmp/diag.txt"
