@@ -7,6 +7,10 @@
 
 #include "samplers/chain.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace ppl::cli {
 
 struct model_inputs {
@@ -36,9 +40,13 @@ struct infer_options {
   std::string format = "ppl";          // or "stan"
   bool quiet = false;
   bool histograms = false;             // text histograms in the summary even when not on a terminal
+  std::string metric = "diag";         // nuts and hmc: diag or dense
 };
 
 int run_infer(const model_inputs& in, const infer_options& opt);
+// The options of `ppl infer` (also those of the REPL's `sample`).
+void add_infer_options(CLI::App* cmd, infer_options& opt);
+int run_repl(const model_inputs& in, bool script);
 int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
 int run_summary(const std::string& draws_path, const std::vector<std::string>& show, bool histograms);
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);

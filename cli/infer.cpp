@@ -81,12 +81,16 @@ std::vector<std::string> metadata(const model_inputs& in, const infer_options& o
 }  // namespace
 
 int run_infer(const model_inputs& in, const infer_options& o) {
-  return guarded([&] {
-    loaded l = load(in);
+  return guarded([&] { return infer_loaded(load(in), in, o, nullptr); });
+}
+
+int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
+  {
     runtime::data_table init, heldout;
     if (!o.init.empty()) init = runtime::read_data_file(o.init);
     if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
     samplers::run_options ro = o.run;
+    ro.dense_metric = o.metric == "dense";
     ro.monitors = o.monitor;
     ro.overrides = parse_overrides(o.samplers);
     ro.init = o.init.empty() ? nullptr : &init;
@@ -137,8 +141,9 @@ int run_infer(const model_inputs& in, const infer_options& o) {
     }
     for (std::size_t c = 0; c < r.warmup_seconds.size(); ++c)
       fmt::print("# chain {} elapsed: warmup {:.3f} s, sampling {:.3f} s\n", c + 1, r.warmup_seconds[c], r.sampling_seconds[c]);
+    if (keep) *keep = std::move(r.draws);
     return r.interrupted ? 130 : 0;
-  });
+  }
 }
 
 int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) {

@@ -5,6 +5,44 @@
 #include "cli/commands.hpp"
 #include "runtime/version.hpp"
 
+namespace ppl::cli {
+
+void add_infer_options(CLI::App* cmd, infer_options& o) {
+  cmd->add_option("--chains", o.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--warmup", o.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
+  cmd->add_option("--draws", o.run.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
+  cmd->add_option("--thin", o.run.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
+  cmd->add_option("--threads", o.run.threads,
+                    "threads per chain for samplers that can share one chain's work (LDA: AD-LDA, an approximation)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--heldout", o.heldout,
+                    "held-out documents to score by document completion (LDA): a data file with the same columns")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--heldout-every", o.run.heldout_every, "iterations between held-out scores (default: a tenth of the run)")
+      ->check(CLI::Range(1L, 1000000000L));
+  cmd->add_option("--seed", o.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
+  cmd->add_option("--init", o.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
+  cmd->add_option("--monitor", o.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
+  cmd->add_option("--sampler", o.samplers,
+                    "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc)");
+  cmd->add_option("--metric", o.metric, "nuts and hmc: the adapted metric, diag (variances) or dense (covariance)")
+      ->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
+  cmd->add_option("--target-accept", o.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
+      ->capture_default_str()->check(CLI::Range(0.05, 0.999));
+  cmd->add_option("--max-depth", o.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
+      ->capture_default_str()->check(CLI::Range(1, 20));
+  cmd->add_option("--show", o.show, "list every element of these arrays in the summary")->delimiter(',');
+  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made");
+  cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
+      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
+  cmd->add_flag("--quiet,-q", o.quiet, "no progress display");
+  cmd->add_flag("--histograms", o.histograms, "a text histogram of each scalar in the summary (default: on a terminal)");
+
+}
+
+}  // namespace ppl::cli
+
 namespace {
 
 void add_model_inputs(CLI::App* cmd, ppl::cli::model_inputs& in) {
@@ -36,37 +74,7 @@ int main(int argc, char** argv) {
   ppl::cli::infer_options inf;
   auto* infer = app.add_subcommand("infer", "sample the posterior: samplers chosen by structure, parallel chains, diagnostics");
   add_model_inputs(infer, infer_in);
-  infer->add_option("--chains", inf.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(CLI::Range(1, 256));
-  infer->add_option("--warmup", inf.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
-  infer->add_option("--draws", inf.run.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
-  infer->add_option("--thin", inf.run.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
-  infer->add_option("--threads", inf.run.threads,
-                    "threads per chain for samplers that can share one chain's work (LDA: AD-LDA, an approximation)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
-  infer->add_option("--heldout", inf.heldout,
-                    "held-out documents to score by document completion (LDA): a data file with the same columns")
-      ->check(CLI::ExistingFile);
-  infer->add_option("--heldout-every", inf.run.heldout_every, "iterations between held-out scores (default: a tenth of the run)")
-      ->check(CLI::Range(1L, 1000000000L));
-  infer->add_option("--seed", inf.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
-  infer->add_option("--init", inf.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
-  infer->add_option("--monitor", inf.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
-  infer->add_option("--sampler", inf.samplers,
-                    "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc)");
-  std::string metric = "diag";
-  infer->add_option("--metric", metric, "nuts and hmc: the adapted metric, diag (variances) or dense (covariance)")
-      ->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
-  infer->add_option("--target-accept", inf.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
-      ->capture_default_str()->check(CLI::Range(0.05, 0.999));
-  infer->add_option("--max-depth", inf.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
-      ->capture_default_str()->check(CLI::Range(1, 20));
-  infer->add_option("--show", inf.show, "list every element of these arrays in the summary")->delimiter(',');
-  infer->add_option("--output,-o", inf.output, "draws file (CSV), streamed as draws are made");
-  infer->add_option("--format", inf.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
-      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
-  infer->add_flag("--quiet,-q", inf.quiet, "no progress display");
-  infer->add_flag("--histograms", inf.histograms, "a text histogram of each scalar in the summary (default: on a terminal)");
+  ppl::cli::add_infer_options(infer, inf);
 
   ppl::cli::model_inputs plan_in;
   std::vector<std::string> plan_samplers;
@@ -102,6 +110,14 @@ int main(int argc, char** argv) {
       ->expected(2);
   heatmap->add_option("--cell", heat.cell, "pixels per element (default: about 512 pixels across)")->check(CLI::Range(1, 100));
 
+  ppl::cli::model_inputs repl_in;
+  bool repl_script = false;
+  auto* repl = app.add_subcommand("repl", "an interactive session: build a model, sample it, query the draws (type help)");
+  repl->add_option("MODEL", repl_in.model_path, "a model to start from (.ppl)")->check(CLI::ExistingFile);
+  repl->add_option("DATA", repl_in.data_path, "its data: CSV or JSON")->check(CLI::ExistingFile);
+  repl->add_option("--set", repl_in.sets, "set a data value: --set K=50 (repeatable)");
+  repl->add_flag("--script", repl_script, "read standard input as a script even on a terminal (no prompts, no line editing)");
+
   ppl::cli::plot_options plot_opt;
   auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
   plot->add_option("DRAWS", plot_opt.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
@@ -135,10 +151,8 @@ int main(int argc, char** argv) {
   }
   if (check->parsed()) return ppl::cli::run_check(check_in);
   if (simulate->parsed()) return ppl::cli::run_simulate(sim_in, sim);
-  if (infer->parsed()) {
-    inf.run.dense_metric = metric == "dense";
-    return ppl::cli::run_infer(infer_in, inf);
-  }
+  if (infer->parsed()) return ppl::cli::run_infer(infer_in, inf);
+  if (repl->parsed()) return ppl::cli::run_repl(repl_in, repl_script);
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);

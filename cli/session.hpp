@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "lang/ir.hpp"
 #include "runtime/data.hpp"
+#include "runtime/draws.hpp"
 
 namespace ppl::cli {
 
@@ -18,6 +19,10 @@ struct loaded {
 // Reads, parses and checks the model and reads the data. Throws lang::source_error, or
 // std::invalid_argument for a malformed --set (a usage error).
 loaded load(const model_inputs& in);
+
+// `ppl infer` on a loaded model: runs the chains, streams the draws, prints the summary;
+// `keep`, when given, receives the draws (the REPL's `sample`). Returns the exit status.
+int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep);
 
 // Runs a command body, turning errors into messages on stderr and exit statuses.
 int guarded(const std::function<int()>& body);

@@ -5,4 +5,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   g++ cmake make libboost-dev libeigen3-dev doctest-dev libcli11-dev libfmt-dev \
-  nlohmann-json3-dev zlib1g-dev python3 >/dev/null
+  nlohmann-json3-dev zlib1g-dev libedit-dev python3 >/dev/null
