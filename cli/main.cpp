@@ -17,7 +17,7 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_option("--heldout", o.heldout,
-                    "held-out documents to score by document completion (LDA): a data file with the same columns")
+                    "held-out documents to score by document completion (LDA): a data file with the same columns (default: none)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--heldout-every", o.run.heldout_every, "iterations between held-out scores (default: a tenth of the run)")
       ->check(CLI::Range(1L, 1000000000L));
@@ -25,18 +25,18 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--init", o.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
   cmd->add_option("--monitor", o.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
   cmd->add_option("--sampler", o.samplers,
-                    "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc)");
+                    "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc; default: chosen by structure, as ppl plan shows)");
   cmd->add_option("--metric", o.metric, "nuts and hmc: the adapted metric, diag (variances) or dense (covariance)")
       ->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
   cmd->add_option("--target-accept", o.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
       ->capture_default_str()->check(CLI::Range(0.05, 0.999));
   cmd->add_option("--max-depth", o.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
       ->capture_default_str()->check(CLI::Range(1, 20));
-  cmd->add_option("--show", o.show, "list every element of these arrays in the summary")->delimiter(',');
-  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made");
+  cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
+  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made (default: none, the summary only)");
   cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
       ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
-  cmd->add_flag("--quiet,-q", o.quiet, "no progress display");
+  cmd->add_flag("--quiet,-q", o.quiet, "no progress display (default: progress on a terminal)");
   cmd->add_flag("--histograms", o.histograms, "a text histogram of each scalar in the summary (default: on a terminal)");
 
 }
@@ -48,7 +48,7 @@ namespace {
 void add_model_inputs(CLI::App* cmd, ppl::cli::model_inputs& in) {
   cmd->add_option("MODEL", in.model_path, "the model (.ppl)")->required()->check(CLI::ExistingFile);
   cmd->add_option("DATA", in.data_path, "data: CSV (header row) or JSON (Stan's format)")->check(CLI::ExistingFile);
-  cmd->add_option("--set", in.sets, "set a data value: --set K=50 (repeatable; overrides the data file)");
+  cmd->add_option("--set", in.sets, "set a data value: --set K=50 (repeatable; overrides the data file; default: none)");
 }
 
 }  // namespace
@@ -80,13 +80,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> plan_samplers;
   auto* plan = app.add_subcommand("plan", "show the sampler chosen for every unknown, and why");
   add_model_inputs(plan, plan_in);
-  plan->add_option("--sampler", plan_samplers, "force a sampler kind: NAME=KIND");
+  plan->add_option("--sampler", plan_samplers, "force a sampler kind: NAME=KIND (default: chosen by structure)");
 
   std::string summary_path;
   std::vector<std::string> summary_show;
   auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
   summary->add_option("DRAWS", summary_path, "a draws file written by ppl infer")->required()->check(CLI::ExistingFile);
-  summary->add_option("--show", summary_show, "list every element of these arrays")->delimiter(',');
+  summary->add_option("--show", summary_show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
   bool summary_histograms = false;
   summary->add_flag("--histograms", summary_histograms, "a text histogram of each scalar (default: on a terminal)");
 
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   auto* topics = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
   topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix")->required()->check(CLI::ExistingFile);
   topics->add_option("--variable", topics_variable, "the matrix: one distribution per row")->capture_default_str();
-  topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt)")->check(CLI::ExistingFile);
+  topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt; default: column numbers)")->check(CLI::ExistingFile);
   topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(CLI::Range(1, 1000));
 
   ppl::cli::heatmap_options heat;
@@ -115,8 +115,8 @@ int main(int argc, char** argv) {
   auto* repl = app.add_subcommand("repl", "an interactive session: build a model, sample it, query the draws (type help)");
   repl->add_option("MODEL", repl_in.model_path, "a model to start from (.ppl)")->check(CLI::ExistingFile);
   repl->add_option("DATA", repl_in.data_path, "its data: CSV or JSON")->check(CLI::ExistingFile);
-  repl->add_option("--set", repl_in.sets, "set a data value: --set K=50 (repeatable)");
-  repl->add_flag("--script", repl_script, "read standard input as a script even on a terminal (no prompts, no line editing)");
+  repl->add_option("--set", repl_in.sets, "set a data value: --set K=50 (repeatable; default: none)");
+  repl->add_flag("--script", repl_script, "read standard input as a script even on a terminal (no prompts, no line editing; default: off)");
 
   ppl::cli::plot_options plot_opt;
   auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
@@ -141,6 +141,18 @@ int main(int argc, char** argv) {
   diagnose->add_option("--show", diag.show, "coordinates listed, worst agreement first")->capture_default_str()
       ->check(CLI::Range(0, 1000000));
 
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const auto* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "error: unknown command `" << argv[1] << "` (commands: " << names << ")\nRun with --help for more information.\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
