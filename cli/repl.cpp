@@ -27,6 +27,7 @@
 #include "lang/checker.hpp"
 #include "runtime/diagnostics.hpp"
 #include "runtime/interrupt.hpp"
+#include "runtime/version.hpp"
 #include "runtime/graph.hpp"
 #include "samplers/chain.hpp"
 #include "stdlib/registry.hpp"
@@ -484,7 +485,7 @@ int run_repl(const model_inputs& in, bool script) {
   using_history();
   read_history(history.c_str());
   rl_attempted_completion_function = complete;
-  fmt::print("ppl {} — type help for the commands, quit to leave\n", "repl");
+  fmt::print("ppl {} — type help for the commands, quit to leave\n", runtime::version());
   std::string pending;
   while (true) {
     char* raw = readline(pending.empty() ? "ppl> " : "...> ");
