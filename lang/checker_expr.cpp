@@ -94,6 +94,10 @@ expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args,
   stdlib::type_result r = fn->result_type(types);
   if (auto* msg = std::get_if<std::string>(&r)) fail(pos, *msg);
   auto e = new_expr(expr::kind::call, pos);
+  for (const auto& a : args) e->depth = std::max(e->depth, a->depth + 1);
+  if (e->depth > ir::max_expression_depth)
+    fail(pos, "this expression is more than " + std::to_string(ir::max_expression_depth) +
+                  " operations deep; compute it in steps (a sum of many terms: sum() of a vector)");
   e->fn = fn;
   e->type = std::get<type_sig>(r);
   e->args = std::move(args);

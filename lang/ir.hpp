@@ -39,7 +39,12 @@ struct expr {
   std::vector<expr_ptr> args;   // call arguments; index: args[0] is the base; literal items
   std::vector<index_item> indices;       // index
   bool depends_on_unknown = false;       // reads an unknown or derived variable
+  int depth = 1;                         // of the tree below (calls count; bounded by the checker)
 };
+
+// The deepest expression tree the checker accepts: evaluation and differentiation recurse
+// once per level.
+constexpr int max_expression_depth = 1000;
 
 enum class role {
   data,              // declared with `data` (or a size bound by a declaration)

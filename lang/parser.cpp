@@ -24,9 +24,45 @@ std::string found_at(const std::string& text, std::size_t offset) {
   return "'" + text.substr(offset, end - offset) + "'";
 }
 
+// The parser recurses once per level of brackets, prefix operator or `^`: text nested
+// deeper than this is refused before parsing, so that no input can exhaust the stack
+// (a million opening parentheses is a few megabytes).
+constexpr int max_nesting = 256;
+
+void check_nesting(const source_file& src) {
+  const std::string& t = src.text;
+  int depth = 0, run = 0, powers = 0;  // brackets open; prefix operators in a row; `^` on this line
+  bool comment = false, operand_before = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (comment) {
+      comment = c != '\n';
+      continue;
+    }
+    if (c == '#') {
+      comment = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (c == '\n' && depth == 0) powers = 0;
+      continue;
+    }
+    const bool prefix = (c == '-' || c == '+' || c == '!') && !operand_before;
+    run = prefix ? run + 1 : 0;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') depth = std::max(0, depth - 1);
+    if (c == '^') ++powers;
+    if (depth > max_nesting || run > max_nesting || powers > max_nesting)
+      fail_at(src, i, "the text is nested more than " + std::to_string(max_nesting) +
+                          " levels deep (brackets, prefix operators or powers); write it in steps");
+    operand_before = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ')' || c == ']' || c == '}' || c == '\'';
+  }
+}
+
 }  // namespace
 
 ast::program parse(const source_file& src) {
+  check_nesting(src);
   ast::program prog;
   iterator first = src.text.begin();
   const iterator last = src.text.end();

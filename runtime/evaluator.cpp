@@ -75,6 +75,11 @@ view evaluator::eval_call(const expr& e, frame& f) {
   auto& buffer = scratch_[static_cast<std::size_t>(e.id)];
   try {
     shape s = e.fn->result_shape(span);
+    double elements = 1;
+    for (int d = 0; d < s.rank; ++d) elements *= static_cast<double>(s.dims[static_cast<std::size_t>(d)]);
+    if (elements > static_cast<double>(index_t{1} << 28))
+      throw eval_error(e.pos, "the result would have " + std::to_string(static_cast<long long>(elements)) +
+                                  " elements, more than the limit of 268435456 (2^28)");
     buffer.resize(static_cast<std::size_t>(s.size()));
     e.fn->eval(span, buffer.data());
     return {buffer.data(), s};

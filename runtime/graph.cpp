@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/core.h>
+
 namespace ppl::runtime {
 
 using lang::ir::expr;
@@ -80,6 +82,7 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
     return;
   }
   std::vector<index_t> hi(depth);
+  std::vector<double> runs(depth);  // instances of the loops down to each level, as entered
   std::size_t level = 0;
   auto enter = [&](std::size_t k) {
     const auto& l = s.loops[k];
@@ -89,6 +92,10 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
     } catch (const eval_error& e) {
       fail_in(s, e.pos, e.what());
     }
+    const double extent = std::max(0.0, static_cast<double>(hi[k]) - static_cast<double>(frame_.loop[static_cast<std::size_t>(l.slot)]) + 1);
+    runs[k] = extent * (k ? runs[k - 1] : 1.0);
+    if (runs[k] > static_cast<double>(max_elements))
+      lang::fail_at(model_.source, l.hi->pos, fmt::format("the loops here would run {:.3g} times, more than the limit of {} (2^28)", runs[k], max_elements));
   };
   enter(0);
   while (true) {

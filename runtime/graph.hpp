@@ -21,6 +21,11 @@ namespace ppl::runtime {
 // "y[3, 2]" for element `flat` of an array of shape `s`; "y" for a scalar (for messages).
 std::string element_label(const std::string& name, const shape& s, index_t flat);
 
+// The most elements a variable may have and the most times a statement's loops may run:
+// 2^28 (2 GiB of doubles). Larger sizes are refused before anything is allocated or run,
+// as a typo (an extra 000) rather than a model.
+constexpr index_t max_elements = index_t{1} << 28;
+
 struct graph_options {
   // Observed variables absent from the data are drawn as a prior predictive instead of
   // being an error (for `ppl simulate`).

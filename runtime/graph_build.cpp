@@ -76,6 +76,11 @@ void graph::allocate(int v) {
       for (int d = 0; d < value.rank; ++d) s.dims[static_cast<std::size_t>(k + d)] = value[d];
     });
   }
+  double elements = 1;
+  for (int d = 0; d < s.rank; ++d) elements *= static_cast<double>(s.dims[static_cast<std::size_t>(d)]);
+  if (elements > static_cast<double>(max_elements))
+    lang::fail_at(model_.source, var.pos, "`" + var.name + "` would have " + std::to_string(static_cast<long long>(elements)) +
+                                             " elements, more than the limit of " + std::to_string(max_elements) + " (2^28)");
   values_[static_cast<std::size_t>(v)] = tensor(s, std::nan(""));
   defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(s.size()), 0);
 }
