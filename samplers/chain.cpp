@@ -80,6 +80,10 @@ std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::gr
   return out;
 }
 
+double log_joint(chain& c);
+[[noreturn]] void fail_at_start(runtime::graph& g, bool from_init);
+constexpr int max_initial_attempts = 100;
+
 // `take`: the table `data` is, to move the arrays from (when there is one chain).
 void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, runtime::data_table* take,
                  const run_options& o, int index) {
@@ -90,10 +94,6 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   auto assignments = plan(*c.graph, o.overrides);
   std::sort(assignments.begin(), assignments.end(),
             [&](const assignment& a, const assignment& b) { return first_statement(m, a.variable) < first_statement(m, b.variable); });
-  for (auto& made : make_samplers(*c.graph, assignments)) {
-    c.samplers.push_back(std::move(made.made));
-    c.sampled.push_back(made.names);
-  }
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
   // Derived variables: those a density reads are recomputed every iteration (samplers keep
   // them current themselves, but whole-model evaluations read them); those only recorded
@@ -120,10 +120,39 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.max_depth = o.max_depth;
   settings.recorded.assign(m.variables.size(), 0);
   for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
-  for (auto& s : c.samplers) s->configure(settings);
+  // The chain must start where the log density is finite (every sampler compares against
+  // it): a start from the prior that is not is drawn again, up to 100 times; values from
+  // --init are not. Samplers keep state read from the graph (LDA's counts), so they are
+  // made again for each start.
+  for (int attempt = 1;; ++attempt) {
+    c.samplers.clear();
+    c.sampled.clear();
+    for (auto& made : make_samplers(*c.graph, assignments)) {
+      c.samplers.push_back(std::move(made.made));
+      c.sampled.push_back(made.names);
+    }
+    for (auto& s : c.samplers) s->configure(settings);
+    if (std::isfinite(log_joint(c))) break;
+    if (o.init || attempt == max_initial_attempts) fail_at_start(*c.graph, o.init != nullptr);
+    c.graph->draw_prior(c.rng);
+  }
   if (o.heldout && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); }))
     throw std::invalid_argument("--heldout: no sampler of this model scores held-out data (document completion needs LDA's "
                                 "structure, which `ppl plan` shows as `collapsed` for z, theta and phi)");
+}
+
+// No finite start: names the first term whose log density is not finite.
+[[noreturn]] void fail_at_start(runtime::graph& g, bool from_init) {
+  const auto& m = g.model();
+  const std::string tried = from_init ? "at the values given with --init"
+                                      : "at every initial value tried (" + std::to_string(max_initial_attempts) + " draws from the prior)";
+  for (const auto& s : m.statements) {
+    if (s.which == lang::ir::statement::kind::assign) continue;
+    const double lp = g.statement_log_density(s);
+    if (!std::isfinite(lp))
+      lang::fail_at(m.source, s.pos, std::string("the log density of this statement is ") + (std::isnan(lp) ? "NaN" : "-inf") + " " + tried);
+  }
+  lang::fail_at(m.source, 0, "the log density is not finite " + tried);
 }
 
 // lp__: the log joint density, with collapsed variables' terms replaced by the
