@@ -34,6 +34,7 @@ class rwmh_sampler final : public sampler {
     double before = log_target(y);
     Eigen::VectorXd proposal = y + std::exp(log_scale_) * (chol_ * z);
     double after = log_target(proposal);
+    if (!warmup && !std::isfinite(after)) ++non_finite_;  // rejected below: exp(-inf) is 0
     bool accept = std::log(boost::random::uniform_01<double>()(rng)) < after - before;
     if (!accept) log_target(y);  // restore
     if (warmup) adapt(accept ? proposal : y, accept);
@@ -45,7 +46,9 @@ class rwmh_sampler final : public sampler {
 
   std::string report() const override {
     if (proposals_ == 0) return {};
-    return "acceptance " + std::to_string(static_cast<double>(accepted_) / static_cast<double>(proposals_)).substr(0, 5);
+    std::string out = "acceptance " + std::to_string(static_cast<double>(accepted_) / static_cast<double>(proposals_)).substr(0, 5);
+    if (non_finite_ > 0) out += ", " + std::to_string(non_finite_) + " proposals with a non-finite log density rejected";
+    return out;
   }
 
  private:
@@ -83,6 +86,7 @@ class rwmh_sampler final : public sampler {
   Eigen::VectorXd mean_;
   double log_scale_ = 0;
   long iterations_ = 0, proposals_ = 0, accepted_ = 0;
+  long non_finite_ = 0;  // proposals whose log density was NaN or -inf
 };
 
 class rwmh_factory final : public factory {

@@ -42,8 +42,21 @@ class slice_sampler final : public sampler {
     graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)] = el.t.to_constrained(y);
     blanket_.update(el.index);
     double lp = blanket_.log_density(el.index) + el.t.log_jacobian(y);
-    return std::isnan(lp) ? -INFINITY : lp;
+    if (std::isnan(lp)) {
+      ++not_a_number_;  // treated as outside the slice
+      return -INFINITY;
+    }
+    return lp;
   }
+
+ public:
+  std::string report() const override {
+    if (not_a_number_ == 0) return {};
+    return std::to_string(not_a_number_) + " points with a NaN log density (warmup included), treated as outside the slice";
+  }
+
+ private:
+  long not_a_number_ = 0;
 
   void update(element& el, runtime::rng& rng, bool warmup) {
     boost::random::uniform_01<double> uniform;

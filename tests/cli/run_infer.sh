@@ -183,6 +183,9 @@ set +e
 "$ppl" infer "$tmp/never.ppl" -q > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ "$rc" = 1 ] && grep -q 'never.ppl:2:1: error: the log density of this statement is NaN at every initial value tried (100 draws from the prior)' "$tmp/err"
+# During sampling such states are rejected, and counted in the samplers' reports.
+"$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=rwmh -q 2> /dev/null | grep -q '^# chain 1 a: acceptance .*, [0-9]* proposals with a non-finite log density rejected$'
+"$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=slice -q 2> /dev/null | grep -q '^# chain 1 a: [0-9]* points with a NaN log density'
 echo '{"a": -1}' > "$tmp/negative.json"
 set +e
 "$ppl" infer "$tmp/half.ppl" --init "$tmp/negative.json" -q > /dev/null 2> "$tmp/err"; rc=$?
