@@ -25,5 +25,21 @@ for data in "$dir"/data/*.csv "$dir"/data/*.json; do
   name=$(basename "${data%.*}")
   check_case "$dir/data" "$dir/data/$name.expected" "$ppl" check model.ppl "$(basename "$data")"
 done
+# Command lines: tests/errors/run/NAME.args holds the exit status on its first line and
+# the arguments on its second, run from that folder.
+for args in "$dir"/run/*.args; do
+  name=$(basename "$args" .args)
+  status=$(sed -n 1p "$args")
+  read -r -a argv <<< "$(sed -n 2p "$args")"
+  out=$(cd "$dir/run" && "$ppl" "${argv[@]}" 2>&1 >/dev/null); rc=$?
+  if [ "$rc" != "$status" ] || [ "$(printf '%s\n' "$out" | head -1)" != "$(cat "$dir/run/$name.expected")" ]; then
+    echo "FAIL run/$name (exit $rc, expected $status)"; printf '  got:      %s\n  expected: %s\n' "$(printf '%s\n' "$out" | head -1)" "$(cat "$dir/run/$name.expected")"
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+done
+# The catalogue (docs/errors.md) is generated from these cases and must be current.
+if ! python3 "$dir/../../scripts/error_catalogue.py" --check; then fail=$((fail + 1)); fi
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
