@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lang/diagnostics.hpp"
 #include "runtime/tensor.hpp"
 
 namespace ppl::runtime {
@@ -46,6 +47,11 @@ data_table read_csv(const std::string& path);
 
 // JSON in Stan's data format: an object of numbers and row-major nested arrays.
 data_table read_json(const std::string& path);
+
+// The same from text already in memory (the fuzzers' entry points); `src.name` names it in
+// messages.
+data_table parse_csv(const lang::source_file& src);
+data_table parse_json(const lang::source_file& src);
 
 // Chooses by extension: .json, otherwise CSV.
 data_table read_data_file(const std::string& path);

@@ -234,8 +234,10 @@ void add_matrix(data_table& table, const std::string& prefix, numbered members, 
 
 }  // namespace
 
-data_table read_csv(const std::string& path) {
-  lang::source_file src{path, read_text(path)};
+data_table read_csv(const std::string& path) { return parse_csv({path, read_text(path)}); }
+
+data_table parse_csv(const lang::source_file& src) {
+  const std::string& path = src.name;
   csv_columns cols;
   read_rows(src, cols, read_header(src, cols));
   data_table table;

@@ -160,8 +160,10 @@ data_value json_value(const json& j, const std::string& name, const std::string&
   return v;
 }
 
-data_table read_json(const std::string& path) {
-  lang::source_file src{path, read_file(path)};
+data_table read_json(const std::string& path) { return parse_json({path, read_file(path)}); }
+
+data_table parse_json(const lang::source_file& src) {
+  const std::string& path = src.name;
   json doc = parse(src);
   if (!doc.is_object()) lang::fail_at(src, src.text.find_first_not_of(" \t\r\n"), "the JSON data must be an object of named values");
   auto keys = top_level_keys(src.text);
