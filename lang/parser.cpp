@@ -29,6 +29,14 @@ std::string found_at(const std::string& text, std::size_t offset) {
 // (a million opening parentheses is a few megabytes).
 constexpr int max_nesting = 256;
 
+std::string fmt_byte(char c) {
+  static const char* hex = "0123456789abcdef";
+  const auto b = static_cast<unsigned char>(c);
+  return std::string("the byte 0x") + hex[b >> 4] + hex[b & 15];
+}
+
+// Also refuses bytes outside ASCII except in comments (the grammar's character classes are
+// ASCII ones).
 void check_nesting(const source_file& src) {
   const std::string& t = src.text;
   int depth = 0, run = 0, powers = 0;  // brackets open; prefix operators in a row; `^` on this line
@@ -43,6 +51,8 @@ void check_nesting(const source_file& src) {
       comment = true;
       continue;
     }
+    if (static_cast<unsigned char>(c) >= 0x80)
+      fail_at(src, i, fmt_byte(c) + " is not an ASCII character; names and operators are ASCII (comments may hold any text)");
     if (std::isspace(static_cast<unsigned char>(c))) {
       if (c == '\n' && depth == 0) powers = 0;
       continue;

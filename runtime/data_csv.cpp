@@ -131,8 +131,11 @@ const char* read_integer(const char* p, const char* stop, double& x) {
   const bool negative = p < stop && *p == '-';
   const char* digits = p + negative;
   std::int64_t v = 0;
-  for (p = digits; p < stop && static_cast<unsigned char>(*p - '0') < 10; ++p) v = v * 10 + (*p - '0');
-  if (p == digits || p - digits > 15) return nullptr;
+  for (p = digits; p < stop && static_cast<unsigned char>(*p - '0') < 10; ++p) {
+    if (p - digits == 15) return nullptr;  // 16 digits or more: the general reader (and no overflow here)
+    v = v * 10 + (*p - '0');
+  }
+  if (p == digits) return nullptr;
   p = skip_blanks(p, stop);
   x = static_cast<double>(negative ? -v : v);
   return ends_cell(p, stop) ? p : nullptr;
