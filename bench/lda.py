@@ -13,7 +13,7 @@ Figures:
   2. K=200: ppl picks the sparse kernel; sweeps per second against the reference (target
      >= 3) and the final log p(w, z) after the same number of sweeps from a random start,
      against two reference runs with different seeds (their difference is the noise).
-  3. K=50 on two threads (AD-LDA) against one thread (target >= 1.7), and its final
+  3. K=50 on two threads (partitioned AD-LDA) against one thread (target >= 1.7), and its final
      log p(w, z) against the serial sampler's.
 
 The reference times its own sampling loop (the faster of two runs at K=50). ppl's rate is
@@ -54,14 +54,16 @@ def reference(args, k, sweeps, seed=1):
     return float(fields["sweeps_per_second"]), float(fields["log_joint"]), mb
 
 
-def ppl(args, k, sweeps, threads=1, seed=1, warmup=5):
+def ppl(args, k, sweeps, threads=1, seed=1, warmup=5, init=None):
     """One run: `warmup` sweeps, then `sweeps` draws; returns (seconds of the draws as ppl
-    reports them, final lp__, peak MB)."""
+    reports them, final lp__, peak MB). init: a file of initial values (default: a draw
+    from the prior)."""
     with tempfile.TemporaryDirectory() as tmp:
         draws = os.path.join(tmp, "draws.csv")
         out, _, mb = run([args.ppl, "infer", os.path.join(ROOT, "examples", "lda", "lda.ppl"), args.corpus,
                           "--set", f"K={k}", "--chains", "1", "--warmup", str(warmup), "--draws", str(sweeps),
-                          "--threads", str(threads), "--seed", str(seed), "--quiet", "--output", draws])
+                          "--threads", str(threads), "--seed", str(seed), "--quiet", "--output", draws]
+                         + (["--init", init] if init else []))
         line = next(l for l in out.splitlines() if "elapsed: warmup" in l)
         seconds = float(line.split("sampling ")[1].split(" s")[0])
         with open(draws) as f:
@@ -75,6 +77,20 @@ def ppl_rate(args, k, sweeps, threads=1, warmup=5):
     machine's speed varies between runs)."""
     runs = [ppl(args, k, sweeps, threads, warmup=warmup) for _ in range(args.repeats)]
     return sweeps / min(r[0] for r in runs), runs[0][1], max(r[2] for r in runs)
+
+
+def uniform_topics(path, corpus, k, seed):
+    """Writes an --init file that gives every token a topic drawn uniformly from 1..k, the
+    reference's start, so that final log p(w, z) compare from the same kind of start."""
+    import gzip
+    import random
+    opener = gzip.open if corpus.endswith(".gz") else open
+    with opener(corpus, "rt") as f:
+        tokens = sum(1 for _ in f) - 1
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        f.write("z\n")
+        f.write("".join(f"{rng.randrange(k) + 1}\n" for _ in range(tokens)))
 
 
 def main():
@@ -96,7 +112,7 @@ def main():
     print(f"  peak memory: reference {ref_mb:.0f} MB, ppl {mb:.0f} MB, allowed {1.5 * ref_mb + 50:.0f} MB")
 
     rate2, lp_parallel, _ = ppl_rate(args, 50, args.sweeps, threads=2)
-    print(f"K=50, AD-LDA on two threads: {rate2:.3f} sweeps/s, {rate2 / rate:.2f} x one thread (target >= 1.7)")
+    print(f"K=50, partitioned AD-LDA on two threads: {rate2:.3f} sweeps/s, {rate2 / rate:.2f} x one thread (target >= 1.7)")
     if args.late:
         # Past the first sweeps fewer tokens change topic, and the threads have fewer moves
         # to exchange: the rate of a long run.
@@ -110,11 +126,20 @@ def main():
         ref_rate, ref_lp, _ = reference(args, 200, 5 + args.sweeps, seed=1)
         args.repeats = 1
         _, ref_lp2, _ = reference(args, 200, 5 + args.sweeps, seed=2)
-        rate, lp, _ = ppl_rate(args, 200, args.sweeps)
+        rate, _, _ = ppl_rate(args, 200, args.sweeps)
         print(f"K=200: reference {ref_rate:.3f} sweeps/s, ppl (sparse) {rate:.3f} sweeps/s, ratio {rate / ref_rate:.2f} (target >= 3)")
+        # Final log p(w, z) from the reference's kind of start (uniform topics), two seeds each.
+        lps = []
+        with tempfile.TemporaryDirectory() as tmp:
+            for seed in (1, 2):
+                init = os.path.join(tmp, f"init{seed}.csv")
+                uniform_topics(init, args.corpus, 200, seed)
+                lps.append(ppl(args, 200, args.sweeps, seed=seed, init=init)[1])
         noise = abs(ref_lp - ref_lp2)
-        print(f"  final log p(w, z) after {5 + args.sweeps} sweeps: reference {ref_lp:.1f} and {ref_lp2:.1f} (seeds 1, 2), "
-              f"ppl {lp:.1f}; ppl - mean(reference) = {lp - (ref_lp + ref_lp2) / 2:+.1f}, noise {noise:.1f}")
+        ref_mean, ppl_mean = (ref_lp + ref_lp2) / 2, sum(lps) / 2
+        print(f"  final log p(w, z) after {5 + args.sweeps} sweeps from uniform topics: reference {ref_lp:.1f} and {ref_lp2:.1f}, "
+              f"ppl {lps[0]:.1f} and {lps[1]:.1f} (seeds 1, 2); mean difference {ppl_mean - ref_mean:+.1f} "
+              f"({(ppl_mean - ref_mean) / abs(ref_mean):+.3%}); spread between seeds: reference {noise:.1f}, ppl {abs(lps[0] - lps[1]):.1f}")
 
 
 if __name__ == "__main__":

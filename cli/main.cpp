@@ -13,7 +13,7 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--draws", o.run.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
   cmd->add_option("--thin", o.run.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
   cmd->add_option("--threads", o.run.threads,
-                    "threads per chain for samplers that can share one chain's work (LDA: AD-LDA, an approximation)")
+                    "threads per chain for samplers that can share one chain's work (LDA: partitioned AD-LDA, an approximation; the heat-bath of a +-1 model, exact)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_option("--heldout", o.heldout,

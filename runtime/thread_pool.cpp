@@ -8,7 +8,9 @@ namespace {
 
 // How long a thread keeps polling before it sleeps. Waking a sleeping thread costs far more
 // on a virtual machine (the host must schedule an idle virtual CPU) than a stage of a
-// sweep lasts, so threads poll through the short gaps between stages.
+// sweep lasts, so threads poll through the short gaps between stages. A polling thread
+// yields its processor every few microseconds, so that with more threads than processors
+// (several chains, or more --threads than cores) the thread being waited for can run.
 constexpr std::chrono::microseconds poll_for{2000};
 
 template <typename Ready>
@@ -16,7 +18,10 @@ bool poll(Ready ready) {
   const auto until = std::chrono::steady_clock::now() + poll_for;
   for (int i = 0;; ++i) {
     if (ready()) return true;
-    if ((i & 255) == 255 && std::chrono::steady_clock::now() > until) return false;
+    if ((i & 255) == 255) {
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::yield();
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif

@@ -1,6 +1,6 @@
 #pragma once
 // A fixed team of threads that runs one job at a time, each thread on its own part:
-// for samplers that share one chain's sweep between threads (LDA's AD-LDA), where a sweep
+// for samplers that share one chain's sweep between threads (LDA's parallel sweep, the Ising heat-bath), where a sweep
 // has many short stages and starting threads for each would cost more than the work.
 #include <atomic>
 #include <condition_variable>

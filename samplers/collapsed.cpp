@@ -230,7 +230,8 @@ class lda_sampler final : public sampler {
 
   std::string report() const override {
     std::string r = kernel_ == lda::kernel::sparse ? "sparse kernel (SparseLDA)" : "dense kernel";
-    if (threads_ > 1) r += ", AD-LDA on " + std::to_string(threads_) + " threads (counts exchanged " + std::to_string(engine_.sync_stages) + " times per sweep)";
+    if (const int t = engine_.threads_used(threads_); t > 1)
+      r += ", partitioned AD-LDA on " + std::to_string(t) + " threads (topic totals merged " + std::to_string(engine_.merges_per_sweep(t)) + " times per sweep)";
     return r;
   }
 

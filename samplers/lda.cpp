@@ -72,14 +72,21 @@ struct engine::scratch {
 // The corpus's arrays and z, as the kernels touch them at every token, loaded once per
 // call. Read through the engine's members at every token instead, their headers can share
 // cache lines with what another thread writes, and each token would then pay a cache miss.
+// A parallel sweep reads its own copy of word and z_index, reordered within each document
+// so that the tokens of a word group are together, and sweeps one group at a time.
 struct engine::token_arrays {
   const std::uint64_t* doc_start;
   const std::uint32_t* word;
   const std::uint32_t* z_index;  // null: token n is element n of z
   const double* eta;
   double* z;
+  // The tokens to sweep in document d: [part_start[d * stride + offset], the next).
+  const std::uint64_t* part_start;
+  std::size_t stride = 1, offset = 0;
   std::uint32_t topic(std::uint64_t n) const { return static_cast<std::uint32_t>(z[z_index ? z_index[n] : n]) - 1; }
   void set_topic(std::uint64_t n, std::uint32_t k) const { z[z_index ? z_index[n] : n] = k + 1.0; }
+  std::uint64_t first(std::uint32_t d) const { return part_start[d * stride + offset]; }
+  std::uint64_t last(std::uint32_t d) const { return part_start[d * stride + offset + 1]; }
   // Document d's topic counts, rebuilt from z.
   void count_document(std::uint32_t d, std::uint32_t topics, std::int32_t* nd) const {
     std::fill(nd, nd + topics, 0);
@@ -88,8 +95,31 @@ struct engine::token_arrays {
 };
 
 engine::token_arrays engine::arrays() const {
-  return {c_.doc_start.data(), c_.word.data(), c_.z_index.empty() ? nullptr : c_.z_index.data(), c_.eta.data(), z_};
+  return {c_.doc_start.data(), c_.word.data(), c_.z_index.empty() ? nullptr : c_.z_index.data(), c_.eta.data(), z_,
+          c_.doc_start.data()};
 }
+
+// How a parallel sweep divides the corpus between T threads (see lda.hpp).
+struct engine::partition {
+  std::size_t threads = 0, chunks = 0;  // chunks: merges of the topic totals per stage
+  std::vector<std::uint32_t> block_start;  // documents of thread p's block: [block_start[p], block_start[p + 1])
+  std::vector<std::uint32_t> group_start;  // words of group g: [group_start[g], group_start[g + 1])
+  std::vector<std::uint32_t> word, z_index;  // per token, grouped by word group within each document
+  std::vector<std::uint64_t> cell_start;     // document d's tokens of group g: from cell_start[d * (T + 1) + g]
+  // The documents of the j-th chunk of block p's tokens in group g, an equal share of them:
+  // from chunk_start[(p * T + g) * (chunks + 1) + j].
+  std::vector<std::uint32_t> chunk_start;
+};
+
+// A thread's own part of a parallel sweep, allocated by the thread that uses it.
+struct engine::thread_state {
+  explicit thread_state(std::uint32_t k) : space(k), nk(k), inv(k), start(k), delta{std::vector<std::int32_t>(k), std::vector<std::int32_t>(k)} {}
+  scratch space;
+  std::vector<std::int32_t> nk;
+  std::vector<double> inv;
+  std::vector<std::int32_t> start;     // nk when the stage began
+  std::vector<std::int32_t> delta[2];  // what the thread's last two stages changed in nk
+};
 
 engine::engine(corpus c, double* z) : c_(std::move(c)), z_(z) {
   const std::uint32_t K = c_.topics;
@@ -105,6 +135,8 @@ engine::engine(corpus c, double* z) : c_(std::move(c)), z_(z) {
   }
   derive(counts_, false);
 }
+
+engine::~engine() = default;
 
 
 // inv from nk; the sparse kernel's word lists from nwk when asked.
@@ -128,21 +160,22 @@ void engine::derive(topic_counts& t, bool lists) const {
 
 // The dense kernel: every topic's weight, in a loop the compiler vectorises, then block
 // sums so that the search walks K / 8 blocks and at most 8 topics.
-void engine::dense_documents(std::uint32_t first, std::uint32_t last, topic_counts& t, runtime::rng& rng, scratch& s,
-                             std::vector<topic_move>* log) {
+void engine::dense_documents(const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
+                             runtime::rng& rng, scratch& s) {
   const std::uint32_t K = c_.topics, B = (K + block - 1) / block;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
-  const token_arrays a = arrays();
-  std::int32_t* nwk = t.nwk.data();
+  std::int32_t* nwk = t.nwk;
   std::int32_t* nd = s.nd.data();
-  std::int32_t* nk = t.nk.data();
-  double* inv = t.inv.data();
+  std::int32_t* nk = t.nk;
+  double* inv = t.inv;
   double* p = s.p.data();
   double* blocks = s.blocks.data();
   for (std::uint32_t d = first; d < last; ++d) {
+    const std::uint64_t end = a.last(d);
+    if (a.first(d) == end) continue;
     a.count_document(d, K, nd);
-    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
+    for (std::uint64_t n = a.first(d); n < end; ++n) {
       const std::uint32_t w = a.word[n], old = a.topic(n);
       std::int32_t* nw = nwk + static_cast<std::size_t>(w) * K;
       const double ew = a.eta[w];
@@ -156,10 +189,7 @@ void engine::dense_documents(std::uint32_t first, std::uint32_t last, topic_coun
       while (k + 1 < end && u >= p[k]) u -= p[k++];
       ++nd[k], ++nw[k], ++nk[k];
       inv[k] = 1 / (nk[k] + E);
-      if (k != old) {
-        a.set_topic(n, k);
-        if (log) log->push_back({w, static_cast<std::uint16_t>(old), static_cast<std::uint16_t>(k)});
-      }
+      if (k != old) a.set_topic(n, k);
     }
   }
 }
@@ -171,18 +201,18 @@ void engine::dense_documents(std::uint32_t first, std::uint32_t last, topic_coun
 // S = sum alpha_k c_k is kept up to date across the sweep, R = sum n_dk c_k across a
 // document, and coef_k = (alpha_k + n_dk) c_k for every topic; q is summed afresh over the
 // word's list for every token.
-void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_counts& t, runtime::rng& rng, scratch& s,
-                              std::vector<topic_move>* log) {
+void engine::sparse_documents(const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
+                              runtime::rng& rng, scratch& s) {
   const std::uint32_t K = c_.topics;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
-  const token_arrays a = arrays();
-  std::int32_t* nwk = t.nwk.data();
-  const std::uint16_t* lists = t.list.data();
-  const std::uint32_t* lengths = t.len.data();
+  std::int32_t* nwk = t.nwk;
+  std::uint16_t* lists = t.list;
+  std::uint16_t* positions = t.pos;
+  std::uint32_t* lengths = t.len;
   std::int32_t* nd = s.nd.data();
-  std::int32_t* nk = t.nk.data();
-  double* inv = t.inv.data();
+  std::int32_t* nk = t.nk;
+  double* inv = t.inv;
   double* coef = s.coef.data();
   double* q = s.p.data();
   std::uint16_t* dlist = s.doc_list.data();
@@ -192,7 +222,19 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
     S += alpha[k] * inv[k];
     coef[k] = alpha[k] * inv[k];
   }
+  // A word's list of topics with n_wk > 0, and each topic's position in it.
+  auto list_add = [&](std::size_t row, std::uint32_t w, std::uint32_t k) {
+    positions[row + k] = static_cast<std::uint16_t>(lengths[w]);
+    lists[row + lengths[w]++] = static_cast<std::uint16_t>(k);
+  };
+  auto list_remove = [&](std::size_t row, std::uint32_t w, std::uint32_t k) {
+    const std::uint16_t i = positions[row + k], moved = lists[row + --lengths[w]];
+    lists[row + i] = moved;
+    positions[row + moved] = i;
+  };
   for (std::uint32_t d = first; d < last; ++d) {
+    const std::uint64_t end = a.last(d);
+    if (a.first(d) == end) continue;
     a.count_document(d, K, nd);
     std::uint32_t dlen = 0;
     double R = 0;
@@ -203,7 +245,7 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
         R += nd[k] * inv[k];
         coef[k] = (alpha[k] + nd[k]) * inv[k];
       }
-    for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
+    for (std::uint64_t n = a.first(d); n < end; ++n) {
       const std::uint32_t w = a.word[n], old = a.topic(n);
       const std::size_t row = static_cast<std::size_t>(w) * K;
       std::int32_t* nw = nwk + row;
@@ -216,7 +258,7 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
       S += alpha[old] * inv[old];
       R += nd[old] * inv[old];
       coef[old] = (alpha[old] + nd[old]) * inv[old];
-      if (nw[old] == 0) t.list_remove(row, w, old);
+      if (nw[old] == 0) list_remove(row, w, old);
       if (nd[old] == 0) {
         const std::uint16_t i = dpos[old], moved = dlist[--dlen];
         dlist[i] = moved;
@@ -261,118 +303,203 @@ void engine::sparse_documents(std::uint32_t first, std::uint32_t last, topic_cou
       S += alpha[k] * inv[k];
       R += nd[k] * inv[k];
       coef[k] = (alpha[k] + nd[k]) * inv[k];
-      if (nw[k] == 1) t.list_add(row, w, k);
+      if (nw[k] == 1) list_add(row, w, k);
       if (nd[k] == 1) {
         dpos[k] = static_cast<std::uint16_t>(dlen);
         dlist[dlen++] = static_cast<std::uint16_t>(k);
       }
-      if (k != old) {
-        a.set_topic(n, k);
-        if (log) log->push_back({w, static_cast<std::uint16_t>(old), static_cast<std::uint16_t>(k)});
-      }
+      if (k != old) a.set_topic(n, k);
     }
     for (std::uint32_t i = 0; i < dlen; ++i) coef[dlist[i]] = alpha[dlist[i]] * inv[dlist[i]];
   }
 }
 
-void engine::documents(kernel k, std::uint32_t first, std::uint32_t last, topic_counts& t, runtime::rng& rng, scratch& s,
-                       std::vector<topic_move>* log) {
-  if (k == kernel::sparse) sparse_documents(first, last, t, rng, s, log);
-  else dense_documents(first, last, t, rng, s, log);
+void engine::documents(kernel k, const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
+                       runtime::rng& rng, scratch& s) {
+  if (k == kernel::sparse) sparse_documents(a, first, last, t, rng, s);
+  else dense_documents(a, first, last, t, rng, s);
 }
 
 void engine::sweep(runtime::rng& rng, kernel k, int threads) {
   const bool lists = k == kernel::sparse;
   if (lists && c_.topics > 65535) throw std::invalid_argument("the sparse LDA kernel takes at most 65535 topics");
-  if (lists && !lists_ready_) {
-    derive(counts_, true);
-    copies_ready_ = false;
-  }
+  if (lists && !lists_ready_) derive(counts_, true);
   lists_ready_ = lists;
-  threads = static_cast<int>(std::min<std::uint32_t>(static_cast<std::uint32_t>(std::max(threads, 1)), c_.documents));
-  if (threads > 1) return parallel_sweep(rng, k, threads);
-  copies_ready_ = false;
+  const auto T = static_cast<std::size_t>(threads_used(threads));
+  if (T > 1) return parallel_sweep(rng, k, T);
   scratch s(c_.topics);
-  documents(k, 0, c_.documents, counts_, rng, s);
+  documents(k, arrays(), 0, c_.documents, counts_.view(), rng, s);
 }
 
-// Moves another thread made, applied to a copy of the counts.
-void engine::replay(topic_counts& t, const std::vector<topic_move>& moves, bool lists) const {
-  const std::uint32_t K = c_.topics;
-  for (const topic_move& m : moves) {
-    const std::size_t row = static_cast<std::size_t>(m.word) * K;
-    if (--t.nwk[row + m.from] == 0 && lists) t.list_remove(row, m.word, m.from);
-    if (++t.nwk[row + m.to] == 1 && lists) t.list_add(row, m.word, m.to);
-    --t.nk[m.from];
-    ++t.nk[m.to];
+int engine::threads_used(int threads) const {
+  return static_cast<int>(std::min<std::uint32_t>(static_cast<std::uint32_t>(std::max(threads, 1)), std::max(c_.documents, 1u)));
+}
+
+int engine::merges_per_sweep(int threads) const {
+  return (std::max(sync_stages, 1) + threads - 1) / threads * threads;
+}
+
+namespace {
+
+// Splits [0, total) at the T - 1 points where a running count reaches equal shares:
+// returns the T + 1 ends. count(i) is item i's weight.
+template <typename Count>
+std::vector<std::uint32_t> equal_shares(std::uint32_t total, std::size_t T, Count count) {
+  std::uint64_t sum = 0;
+  for (std::uint32_t i = 0; i < total; ++i) sum += count(i);
+  std::vector<std::uint32_t> ends{0};
+  std::uint64_t running = 0;
+  for (std::uint32_t i = 0; i < total && ends.size() < T; ++i) {
+    running += count(i);
+    while (ends.size() < T && running * T >= sum * ends.size()) ends.push_back(i + 1);
   }
+  while (ends.size() < T + 1) ends.push_back(total);
+  ends.back() = total;
+  return ends;
 }
 
-void engine::parallel_sweep(runtime::rng& rng, kernel k, int threads) {
-  const bool lists = k == kernel::sparse;
-  const auto T = static_cast<std::size_t>(threads);
-  // Blocks of documents with about the same number of tokens.
-  if (block_start_.size() != T + 1) {
-    block_start_.assign(1, 0);
-    const std::uint64_t tokens = c_.word.size();
-    for (std::size_t b = 1; b < T; ++b) {
-      auto it = std::lower_bound(c_.doc_start.begin(), c_.doc_start.end() - 1, tokens * b / T);
-      block_start_.push_back(std::max(block_start_.back(), static_cast<std::uint32_t>(it - c_.doc_start.begin())));
+}  // namespace
+
+// Documents into T blocks of equal tokens; words into T ranges chosen so that the stages
+// are balanced: a stage lasts as long as its largest cell (block p, group (p + s) mod T),
+// so the ranges start at equal token shares and each boundary then moves to where the sum
+// over stages of the largest cell is least (a few passes of coordinate descent).
+std::unique_ptr<engine::partition> engine::make_partition(std::size_t T, std::size_t chunks) const {
+  auto part = std::make_unique<partition>();
+  partition& P = *part;
+  P.threads = T;
+  P.chunks = chunks;
+  P.block_start = equal_shares(c_.documents, T, [&](std::uint32_t d) { return c_.doc_start[d + 1] - c_.doc_start[d]; });
+  // Tokens of each word in each block: prefix[p][w] = tokens of block p with word < w.
+  std::vector<std::vector<std::uint64_t>> prefix(T, std::vector<std::uint64_t>(c_.words + 1, 0));
+  for (std::size_t p = 0; p < T; ++p)
+    for (std::uint64_t n = c_.doc_start[P.block_start[p]]; n < c_.doc_start[P.block_start[p + 1]]; ++n) ++prefix[p][c_.word[n] + 1];
+  std::vector<std::uint64_t> word_tokens(c_.words, 0);
+  for (std::size_t p = 0; p < T; ++p)
+    for (std::uint32_t w = 0; w < c_.words; ++w) {
+      word_tokens[w] += prefix[p][w + 1];
+      prefix[p][w + 1] += prefix[p][w];
     }
-    block_start_.push_back(c_.documents);
-    copies_ready_ = false;
+  P.group_start = equal_shares(c_.words, T, [&](std::uint32_t w) { return word_tokens[w]; });
+  auto cost = [&](const std::vector<std::uint32_t>& g) {
+    std::uint64_t total = 0;
+    for (std::size_t stage = 0; stage < T; ++stage) {
+      std::uint64_t largest = 0;
+      for (std::size_t p = 0; p < T; ++p) {
+        const std::size_t q = (p + stage) % T;
+        largest = std::max(largest, prefix[p][g[q + 1]] - prefix[p][g[q]]);
+      }
+      total += largest;
+    }
+    return total;
+  };
+  if (T <= 8)
+    for (int pass = 0; pass < 3; ++pass)
+      for (std::size_t i = 1; i < T; ++i) {
+        std::vector<std::uint32_t> g = P.group_start;
+        std::uint32_t best = g[i];
+        std::uint64_t best_cost = cost(g);
+        for (std::uint32_t w = g[i - 1]; w <= g[i + 1]; ++w) {
+          g[i] = w;
+          if (const std::uint64_t c = cost(g); c < best_cost) best_cost = c, best = w;
+        }
+        P.group_start[i] = best;
+      }
+  std::vector<std::uint32_t> group(c_.words);
+  for (std::size_t g = 0; g < T; ++g)
+    std::fill(group.begin() + P.group_start[g], group.begin() + P.group_start[g + 1], static_cast<std::uint32_t>(g));
+  // Each document's tokens reordered by group (a counting sort, stable within a group).
+  const std::uint64_t N = c_.word.size();
+  P.word.resize(N);
+  P.z_index.resize(N);
+  P.cell_start.resize(static_cast<std::size_t>(c_.documents) * (T + 1));
+  std::vector<std::uint64_t> next(T);
+  for (std::uint32_t d = 0; d < c_.documents; ++d) {
+    std::uint64_t* cells = P.cell_start.data() + static_cast<std::size_t>(d) * (T + 1);
+    std::fill(cells, cells + T + 1, 0);
+    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) ++cells[group[c_.word[n]] + 1];
+    cells[0] = c_.doc_start[d];
+    for (std::size_t g = 0; g < T; ++g) next[g] = cells[g + 1] += cells[g];
+    for (std::size_t g = 0; g < T; ++g) next[g] = cells[g];
+    for (std::uint64_t n = c_.doc_start[d]; n < c_.doc_start[d + 1]; ++n) {
+      const std::uint64_t to = next[group[c_.word[n]]]++;
+      P.word[to] = c_.word[n];
+      P.z_index[to] = c_.z_index.empty() ? static_cast<std::uint32_t>(n) : c_.z_index[n];
+    }
   }
-  for (auto& l : logs_) l.resize(T);
+  // Chunks: the documents of a cell split into equal shares of the cell's tokens.
+  P.chunk_start.resize(T * T * (chunks + 1));
+  for (std::size_t p = 0; p < T; ++p)
+    for (std::size_t g = 0; g < T; ++g) {
+      const std::uint32_t first = P.block_start[p];
+      const std::vector<std::uint32_t> ends = equal_shares(P.block_start[p + 1] - first, chunks, [&](std::uint32_t i) {
+        const std::size_t cell = static_cast<std::size_t>(first + i) * (T + 1) + g;
+        return P.cell_start[cell + 1] - P.cell_start[cell];
+      });
+      for (std::size_t j = 0; j <= chunks; ++j) P.chunk_start[(p * T + g) * (chunks + 1) + j] = first + ends[j];
+    }
+  return part;
+}
+
+void engine::parallel_sweep(runtime::rng& rng, kernel k, std::size_t T) {
+  const auto chunks = static_cast<std::size_t>(merges_per_sweep(static_cast<int>(T))) / T;
+  if (!partition_ || partition_->threads != T || partition_->chunks != chunks) partition_ = make_partition(T, chunks);
+  const partition& P = *partition_;
+  const std::uint32_t K = c_.topics;
   // One stream per thread, seeded from the chain's stream.
   std::vector<runtime::rng> streams;
   for (std::size_t b = 0; b < T; ++b) {
     std::seed_seq seq{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(b)};
     streams.emplace_back(seq);
   }
-  auto counts_of = [&](std::size_t b) -> topic_counts& { return b == 0 ? counts_ : copies_[b - 1]; };
   if (!pool_ || pool_->size() != T) pool_ = std::make_unique<runtime::thread_pool>(T);
-  auto on_threads = [&](const std::function<void(std::size_t)>& fn) { pool_->run(fn); };
-  if (!copies_ready_) {
-    // Each thread copies the counts itself, so that its copy sits in its own memory.
-    copies_.resize(T - 1);
-    on_threads([&](std::size_t b) {
-      if (b > 0) copies_[b - 1] = topic_counts(counts_);
-    });
-    copies_ready_ = true;
+  if (states_.size() != T) {
+    states_.clear();
+    states_.resize(T);
   }
-  // The documents of thread b's block in a stage: an equal share of the block's tokens.
-  auto stage_start = [&](std::size_t b, std::uint64_t stage, std::uint64_t stages) {
-    const std::uint64_t first = c_.doc_start[block_start_[b]], last = c_.doc_start[block_start_[b + 1]];
-    auto it = std::lower_bound(c_.doc_start.begin() + block_start_[b], c_.doc_start.begin() + block_start_[b + 1],
-                               first + (last - first) * stage / stages);
-    return static_cast<std::uint32_t>(it - c_.doc_start.begin());
-  };
-  // Thread b brings its copy up to date with the moves the others logged in a stage.
-  auto catch_up = [&](std::size_t b, const std::vector<std::vector<topic_move>>& logs) {
-    topic_counts& t = counts_of(b);
-    for (std::size_t other = 0; other < T; ++other)
-      if (other != b) replay(t, logs[other], lists);
-    derive(t, false);
-  };
-  // Stage s logs into logs_[s % 2] while catching up from logs_[(s - 1) % 2], so one
-  // barrier per stage suffices.
-  const auto stages = static_cast<std::uint64_t>(std::max(sync_stages, 1));
-  for (std::uint64_t stage = 0; stage < stages; ++stage) {
-    on_threads([&](std::size_t b) {
-      if (stage > 0) catch_up(b, logs_[(stage - 1) % 2]);
-      // The thread's stream, log and working space are local: next to the other threads'
-      // in memory, they would share cache lines written at every token.
+  const count_view shared = counts_.view();
+  const std::size_t steps = T * chunks;
+  for (std::size_t step = 0; step < steps; ++step) {
+    pool_->run([&](std::size_t b) {
+      if (!states_[b]) states_[b] = std::make_unique<thread_state>(K);
+      thread_state& st = *states_[b];
+      if (step == 0) {
+        st.nk = counts_.nk;
+        st.inv = counts_.inv;
+      } else {
+        // The other threads' changes to the topic totals in the last step.
+        for (std::size_t other = 0; other < T; ++other)
+          if (other != b) {
+            const std::int32_t* delta = states_[other]->delta[(step - 1) % 2].data();
+            for (std::uint32_t t = 0; t < K; ++t) st.nk[t] += delta[t];
+          }
+        for (std::uint32_t t = 0; t < K; ++t) st.inv[t] = 1 / (st.nk[t] + eta_sum_);
+      }
+      st.start = st.nk;
+      const std::size_t g = (b + step / chunks) % T, j = step % chunks;
+      token_arrays a = arrays();
+      a.word = P.word.data();
+      a.z_index = P.z_index.data();
+      a.part_start = P.cell_start.data();
+      a.stride = T + 1;
+      a.offset = g;
+      const std::uint32_t* chunk = P.chunk_start.data() + (b * T + g) * (chunks + 1) + j;
+      count_view view = shared;
+      view.nk = st.nk.data();
+      view.inv = st.inv.data();
+      // The stream is copied to the stack: next to the other threads' in memory it would
+      // share cache lines written at every token.
       runtime::rng stream = streams[b];
-      scratch space(c_.topics);
-      std::vector<topic_move> log;
-      log.swap(logs_[stage % 2][b]);
-      log.clear();
-      documents(k, stage_start(b, stage, stages), stage_start(b, stage + 1, stages), counts_of(b), stream, space, &log);
-      log.swap(logs_[stage % 2][b]);
+      documents(k, a, chunk[0], chunk[1], view, stream, st.space);
       streams[b] = stream;
+      std::int32_t* delta = st.delta[step % 2].data();
+      for (std::uint32_t t = 0; t < K; ++t) delta[t] = st.nk[t] - st.start[t];
     });
   }
-  on_threads([&](std::size_t b) { catch_up(b, logs_[(stages - 1) % 2]); });
+  counts_.nk = states_[0]->nk;
+  for (std::size_t other = 1; other < T; ++other)
+    for (std::uint32_t t = 0; t < K; ++t) counts_.nk[t] += states_[other]->delta[(steps - 1) % 2][t];
+  derive(counts_, false);
 }
 
 // Both terms are Dirichlet-multinomials, sum_k lgamma(n_k + a_k) - lgamma(a_k) +
