@@ -41,11 +41,21 @@ struct infer_options {
   bool quiet = false;
   bool histograms = false;             // text histograms in the summary even when not on a terminal
   std::string metric = "diag";         // nuts and hmc: diag or dense
+  // `ppl infer` from the command line (not the REPL's sample) saves its state beside a
+  // draws file in the ppl format, to be resumed (cli/resume.hpp).
+  std::vector<std::string> args;       // its arguments after `infer`; empty: nothing saved
+  double checkpoint_every = 60;        // seconds between saves
+  const struct saved_run* resume = nullptr;  // the run to continue
 };
 
 int run_infer(const model_inputs& in, const infer_options& opt);
+// `ppl infer --resume DRAWS`: continues the run that wrote DRAWS with its own arguments;
+// `current` gives the options that may change (--quiet, --histograms, --show).
+int resume_infer(const std::string& draws_path, const infer_options& current);
 // The options of `ppl infer` (also those of the REPL's `sample`).
 void add_infer_options(CLI::App* cmd, infer_options& opt);
+// The model inputs and options of `ppl infer` from its arguments (those a saved run keeps).
+void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& in, infer_options& opt);
 int run_repl(const model_inputs& in, bool script);
 int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
 int run_summary(const std::string& draws_path, const std::vector<std::string>& show, bool histograms);

@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <mutex>
 
+#include "cli/resume.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
 #include "runtime/interrupt.hpp"
@@ -105,6 +107,44 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
     runtime::install_interrupt_handlers();
     std::unique_ptr<runtime::draws_writer> writer;
     auto format = o.format == "stan" ? runtime::draws_format::stan : runtime::draws_format::ppl;
+    // The run's saved state (cli/resume.hpp): continued from --resume, or begun here.
+    const bool saving = !o.args.empty() && !o.output.empty() && format == runtime::draws_format::ppl;
+    saved_run state;
+    std::vector<std::string> resume_from;
+    runtime::draws earlier;
+    if (o.resume) {
+      state = *o.resume;
+      earlier = cut_draws(o.output, state);
+      resume_from = state.chains;
+      ro.resume = &resume_from;
+      ro.resumed_draws = &earlier;
+    } else if (saving) {
+      state.args = o.args;
+      state.directory = std::filesystem::current_path().string();
+      state.model_hash = file_fingerprint(in.model_path);
+      state.data_hash = file_fingerprint(in.data_path);
+      state.warmup = o.run.warmup;
+      state.thin = o.run.thin;
+      state.completed.assign(static_cast<std::size_t>(o.run.chains), 0);
+      state.chains.assign(static_cast<std::size_t>(o.run.chains), std::string());
+    }
+    std::mutex state_mutex;
+    bool save_failed = false;
+    if (saving) {
+      ro.checkpoint_seconds = o.checkpoint_every;
+      ro.checkpoint = [&](int c, long done, const std::string& chain_state) {
+        std::lock_guard<std::mutex> lock(state_mutex);
+        state.completed[static_cast<std::size_t>(c)] = done;
+        state.chains[static_cast<std::size_t>(c)] = chain_state;
+        if (writer) writer->flush();  // the draws the state counts are on disk before it is
+        try {
+          write_saved_run(state_path(o.output), state);
+        } catch (const std::exception& e) {
+          if (!save_failed) progress.note(fmt::format("warning: the run's state is not saved: {}", e.what()));
+          save_failed = true;
+        }
+      };
+    }
     samplers::run_result r = samplers::run(*l.model, std::move(l.data), ro, [&](const std::vector<std::string>& columns, const std::vector<samplers::plan_line>& plan) {
       std::vector<std::string> names = columns;
       if (format == runtime::draws_format::stan)
@@ -113,7 +153,11 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
           std::replace(n.begin(), n.end(), ',', '.');
           n.erase(std::remove(n.begin(), n.end(), ']'), n.end());
         }
-      writer = std::make_unique<runtime::draws_writer>(o.output, format, o.run.chains, metadata(in, o, plan), names);
+      writer = std::make_unique<runtime::draws_writer>(o.output, format, o.run.chains, metadata(in, o, plan), names,
+                                                       o.resume != nullptr);
+      if (o.resume)
+        for (std::size_t c = 0; c < state.completed.size(); ++c)
+          writer->note(static_cast<int>(c) + 1, fmt::format("chain {} iteration {}: resumed", c + 1, state.completed[c]));
       return writer.get();
     });
     progress.finish();
@@ -124,6 +168,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
       std::string done;
       for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
       fmt::print(stderr, "interrupted: {}; every finished draw is kept{}\n", done, o.output.empty() ? "" : " in " + o.output);
+      if (saving && !save_failed) fmt::print(stderr, "continue with: ppl infer --resume {}\n", o.output);
     }
     bool enough = true;
     for (std::size_t c = 0; c < r.draws.chains.size(); ++c) enough = enough && r.draws.rows(c) >= 4;
@@ -144,6 +189,32 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
     if (keep) *keep = std::move(r.draws);
     return r.interrupted ? 130 : 0;
   }
+}
+
+int resume_infer(const std::string& draws_path, const infer_options& current) {
+  return guarded([&] {
+    const saved_run saved = read_saved_run(state_path(draws_path));
+    const std::string draws = std::filesystem::absolute(draws_path).string();
+    std::error_code ec;
+    std::filesystem::current_path(saved.directory, ec);
+    if (ec) throw std::invalid_argument("--resume: cannot enter " + saved.directory + ", the directory the run began in");
+    model_inputs in;
+    infer_options o;
+    parse_infer_arguments(saved.args, in, o);
+    o.quiet = current.quiet;
+    o.histograms = current.histograms;
+    if (!current.show.empty()) o.show = current.show;
+    o.output = draws;
+    o.args = saved.args;
+    o.resume = &saved;
+    if (saved.chains.size() != static_cast<std::size_t>(o.run.chains))
+      throw std::invalid_argument("--resume: the saved state has " + std::to_string(saved.chains.size()) + " chains, the run's arguments " +
+                                  std::to_string(o.run.chains));
+    for (const auto& [path, hash] : {std::pair{in.model_path, saved.model_hash}, std::pair{in.data_path, saved.data_hash}})
+      if (file_fingerprint(path) != hash)
+        throw std::invalid_argument("--resume: " + path + " has changed since the run began; a run continues only with the model and data it began with");
+    return infer_loaded(load(in), in, o, nullptr);
+  });
 }
 
 int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) {

@@ -1,5 +1,6 @@
 // `ppl`: the command line. Option parsing is CLI11's; each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -45,13 +46,40 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
 
 namespace {
 
-void add_model_inputs(CLI::App* cmd, ppl::cli::model_inputs& in) {
-  cmd->add_option("MODEL", in.model_path, "the model (.ppl)")->required()->check(CLI::ExistingFile);
+void add_model_inputs(CLI::App* cmd, ppl::cli::model_inputs& in, bool required = true) {
+  auto* model = cmd->add_option("MODEL", in.model_path, "the model (.ppl)")->check(CLI::ExistingFile);
+  if (required) model->required();
   cmd->add_option("DATA", in.data_path, "data: CSV (header row) or JSON (Stan's format)")->check(CLI::ExistingFile);
   cmd->add_option("--set", in.sets, "set a data value: --set K=50 (repeatable; overrides the data file; default: none)");
 }
 
+// The options of `ppl infer` alone: those of the REPL's `sample` and saving the run.
+void add_infer_command(CLI::App* cmd, ppl::cli::model_inputs& in, ppl::cli::infer_options& o) {
+  add_model_inputs(cmd, in, false);
+  ppl::cli::add_infer_options(cmd, o);
+  cmd->add_option("--checkpoint-every", o.checkpoint_every,
+                  "seconds between saves of the run's state beside the draws file (DRAWS.csv.state), for --resume; 0: every iteration")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+}
+
 }  // namespace
+
+namespace ppl::cli {
+
+void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& in, infer_options& o) {
+  CLI::App app{"ppl infer"};
+  add_infer_command(&app, in, o);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw std::invalid_argument(std::string("--resume: the saved arguments no longer parse: ") + e.what());
+  }
+  if (in.model_path.empty()) throw std::invalid_argument("--resume: the saved arguments name no model");
+}
+
+}  // namespace ppl::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"ppl: a probabilistic programming language"};
@@ -73,8 +101,12 @@ int main(int argc, char** argv) {
   ppl::cli::model_inputs infer_in;
   ppl::cli::infer_options inf;
   auto* infer = app.add_subcommand("infer", "sample the posterior: samplers chosen by structure, parallel chains, diagnostics");
-  add_model_inputs(infer, infer_in);
-  ppl::cli::add_infer_options(infer, inf);
+  add_infer_command(infer, infer_in, inf);
+  std::string infer_resume;
+  infer->add_option("--resume", infer_resume,
+                    "continue the interrupted run that wrote this draws file, from its saved state, with its own model, data and options "
+                    "(only --quiet, --histograms and --show may be given with it; default: none)")
+      ->check(CLI::ExistingFile);
 
   ppl::cli::model_inputs plan_in;
   std::vector<std::string> plan_samplers;
@@ -163,7 +195,26 @@ int main(int argc, char** argv) {
   }
   if (check->parsed()) return ppl::cli::run_check(check_in);
   if (simulate->parsed()) return ppl::cli::run_simulate(sim_in, sim);
-  if (infer->parsed()) return ppl::cli::run_infer(infer_in, inf);
+  if (infer->parsed()) {
+    if (!infer_resume.empty()) {
+      // Everything else comes from the saved run.
+      for (const CLI::Option* opt : infer->get_options())
+        if (opt->count() > 0 && opt->get_name() != "--resume" && opt->get_name() != "--quiet" && opt->get_name() != "--histograms" &&
+            opt->get_name() != "--show" && opt->get_name() != "--help") {
+          std::cerr << "error: --resume continues a run with its own model, data and options; " << opt->get_name()
+                    << " cannot be given with it\n";
+          return 2;
+        }
+      return ppl::cli::resume_infer(infer_resume, inf);
+    }
+    if (infer_in.model_path.empty()) {
+      std::cerr << "error: infer needs a MODEL (or --resume DRAWS.csv)\nRun with --help for more information.\n";
+      return 2;
+    }
+    char** command = std::find_if(argv + 1, argv + argc, [](const char* a) { return std::string_view(a) == "infer"; });
+    inf.args.assign(command + 1, argv + argc);
+    return ppl::cli::run_infer(infer_in, inf);
+  }
   if (repl->parsed()) return ppl::cli::run_repl(repl_in, repl_script);
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);

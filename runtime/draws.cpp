@@ -30,7 +30,7 @@ std::vector<std::vector<double>> draws::column(std::size_t c) const {
 }
 
 draws_writer::draws_writer(const std::string& path, draws_format format, int chains, const std::vector<std::string>& metadata,
-                           const std::vector<std::string>& columns)
+                           const std::vector<std::string>& columns, bool append)
     : format_(format), width_(columns.size()) {
   if (path.empty()) return;
   if (format == draws_format::ppl) {
@@ -40,9 +40,10 @@ draws_writer::draws_writer(const std::string& path, draws_format format, int cha
     for (int c = 1; c <= chains; ++c) paths_.push_back(stem + "_" + std::to_string(c) + ".csv");
   }
   for (const auto& p : paths_) {
-    std::FILE* f = std::fopen(p.c_str(), "w");
+    std::FILE* f = std::fopen(p.c_str(), append ? "a" : "w");
     if (!f) throw std::invalid_argument("cannot write the draws file " + p);
     files_.push_back(f);
+    if (append) continue;
     for (const auto& line : metadata) fmt::print(f, "# {}\n", line);
     // Names with commas (theta[2,3]) are quoted, as CSV requires.
     std::string header = format == draws_format::ppl ? "chain,iteration," : "";
@@ -69,9 +70,11 @@ void draws_writer::write(int chain, long iteration, const double* values) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::FILE* f = files_[format_ == draws_format::ppl ? 0 : static_cast<std::size_t>(chain - 1)];
   std::fwrite(row.data(), 1, row.size(), f);
-  if (++rows_since_flush_ >= 200) {
+  const auto now = std::chrono::steady_clock::now();
+  if (++rows_since_flush_ >= 200 || now - last_flush_ >= std::chrono::seconds(1)) {
     for (auto* file : files_) std::fflush(file);
     rows_since_flush_ = 0;
+    last_flush_ = now;
   }
 }
 

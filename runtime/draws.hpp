@@ -3,6 +3,7 @@
 // they are made (DESIGN.md, requirement 7). The file starts with `#` comment lines of
 // metadata, then a header `chain,iteration,lp__,theta[1,2],...`; with the Stan format,
 // one file per chain with Stan's column names (`theta.1.2`) and no chain column.
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -30,14 +31,15 @@ struct draws {
 class draws_writer {
  public:
   // Opens the file(s); `metadata` lines are written as `# line`. An empty path writes
-  // nothing.
+  // nothing. `append`: add rows to a file written before (a resumed run), without metadata
+  // or header.
   draws_writer(const std::string& path, draws_format format, int chains, const std::vector<std::string>& metadata,
-               const std::vector<std::string>& columns);
+               const std::vector<std::string>& columns, bool append = false);
   ~draws_writer();
   draws_writer(const draws_writer&) = delete;
   draws_writer& operator=(const draws_writer&) = delete;
 
-  // One row; thread-safe. Flushed every few rows and at the end.
+  // One row; thread-safe. Flushed every 200 rows or every second, and at the end.
   void write(int chain, long iteration, const double* values);
   // A comment line `# text` among the rows (to chain's file in Stan's format), read back
   // by read_draws as metadata.
@@ -53,6 +55,7 @@ class draws_writer {
   std::size_t width_;
   std::mutex mutex_;
   long rows_since_flush_ = 0;
+  std::chrono::steady_clock::time_point last_flush_ = std::chrono::steady_clock::now();
 };
 
 // Reads a draws file written by draws_writer (ppl format) back, for `ppl summary`.

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <sstream>
 #include <thread>
 
 #include "runtime/graph.hpp"
@@ -84,13 +85,70 @@ double log_joint(chain& c);
 [[noreturn]] void fail_at_start(runtime::graph& g, bool from_init);
 constexpr int max_initial_attempts = 100;
 
-// `take`: the table `data` is, to move the arrays from (when there is one chain).
-void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, runtime::data_table* take,
+// A chain's saved state: the iterations it has done, its random stream, the values of
+// every unknown, then what each sampler keeps (sampler::persist). Derived values are
+// recomputed from the unknowns, and samplers rebuild what they derive from them.
+std::string save_chain(chain& c, long completed) {
+  runtime::archive a;
+  std::ostringstream stream;
+  stream << c.rng;
+  std::string rng_text = stream.str();
+  a(completed, rng_text);
+  const auto& m = c.graph->model();
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (m.variables[v].role == role::unknown) a(c.graph->values()[v].data);
+  auto samplers = static_cast<std::uint64_t>(c.samplers.size());
+  a(samplers);
+  for (auto& s : c.samplers) s->persist(a);
+  return a.bytes();
+}
+
+// The first part of a saved state, before the samplers are made: the iterations done, the
+// random stream and the unknowns' values, set in the chain's graph. Returns the
+// iterations done.
+long load_chain_values(chain& c, runtime::archive& a) {
+  long completed = 0;
+  std::string rng_text;
+  a(completed, rng_text);
+  std::istringstream stream(rng_text);
+  stream >> c.rng;
+  if (!stream) throw std::runtime_error("the saved state is truncated or corrupt");
+  const auto& m = c.graph->model();
+  std::vector<double> saved;
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    if (m.variables[v].role != role::unknown) continue;
+    a(saved);
+    auto& data = c.graph->values()[v].data;
+    if (saved.size() != data.size())
+      throw std::runtime_error("the saved state does not fit the model: `" + m.variables[v].name + "` has " +
+                               std::to_string(saved.size()) + " values, the model gives it " + std::to_string(data.size()));
+    std::copy(saved.begin(), saved.end(), data.begin());
+  }
+  c.graph->update_derived();
+  return completed;
+}
+
+// The rest: each sampler's own state.
+void load_chain_samplers(chain& c, runtime::archive& a) {
+  std::uint64_t samplers = 0;
+  a(samplers);
+  if (samplers != c.samplers.size()) throw std::runtime_error("the saved state does not fit the model's samplers");
+  for (auto& s : c.samplers) s->persist(a);
+  if (!a.done()) throw std::runtime_error("the saved state does not fit the model's samplers");
+}
+
+// `take`: the table `data` is, to move the arrays from (when there is one chain). Returns
+// the iterations the chain has done: 0, or those of the saved state it resumes.
+long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, runtime::data_table* take,
                  const run_options& o, int index) {
   c.rng = chain_rng(o.seed, index);
   c.graph = take ? std::make_unique<runtime::graph>(m, std::move(*take), c.rng)
                : std::make_unique<runtime::graph>(m, data, c.rng);
   if (o.init) apply_init(*c.graph, *o.init);
+  const std::string* saved = o.resume && !(*o.resume)[static_cast<std::size_t>(index)].empty()
+                                 ? &(*o.resume)[static_cast<std::size_t>(index)] : nullptr;
+  runtime::archive state(saved ? *saved : std::string());
+  const long completed = saved ? load_chain_values(c, state) : 0;
   auto assignments = plan(*c.graph, o.overrides);
   std::sort(assignments.begin(), assignments.end(),
             [&](const assignment& a, const assignment& b) { return first_statement(m, a.variable) < first_statement(m, b.variable); });
@@ -132,6 +190,10 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
       c.sampled.push_back(made.names);
     }
     for (auto& s : c.samplers) s->configure(settings);
+    if (saved) {
+      load_chain_samplers(c, state);
+      break;
+    }
     if (std::isfinite(log_joint(c))) break;
     if (o.init || attempt == max_initial_attempts) fail_at_start(*c.graph, o.init != nullptr);
     c.graph->draw_prior(c.rng);
@@ -139,6 +201,7 @@ void build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   if (o.heldout && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); }))
     throw std::invalid_argument("--heldout: no sampler of this model scores held-out data (document completion needs LDA's "
                                 "structure, which `ppl plan` shows as `collapsed` for z, theta and phi)");
+  return completed;
 }
 
 // No finite start: names the first term whose log density is not finite.
@@ -184,11 +247,16 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
   auto phase_start = std::chrono::steady_clock::now();
+  auto last_checkpoint = phase_start;
   long total = o.warmup + o.draws * o.thin;
   const long heldout_every = o.heldout_every > 0 ? o.heldout_every : std::max(1L, total / 10);
   std::vector<double> row;
   auto& storage = out.chains[static_cast<std::size_t>(index)];
-  for (long it = 1; it <= total && !runtime::interrupted(); ++it) {
+  auto checkpoint = [&] {
+    o.checkpoint(index, completed, save_chain(c, completed));
+    last_checkpoint = std::chrono::steady_clock::now();
+  };
+  for (long it = completed + 1; it <= total && !runtime::interrupted(); ++it) {
     bool warmup = it <= o.warmup;
     if (it == o.warmup + 1) {
       warmup_seconds = since(phase_start);
@@ -206,16 +274,19 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     const bool report = o.progress && (it % progress_every(total) == 0 || it == total);
     const double lp = kept || report ? log_joint(c) : 0;
     if (report) o.progress(index, it, total, lp);
-    if (!kept) continue;
-    c.graph->update_derived(c.derived_kept);
-    row.assign(1, lp);
-    for (int v : c.monitored) {
-      const auto& d = c.graph->value(v).data;
-      row.insert(row.end(), d.begin(), d.end());
+    if (kept) {
+      c.graph->update_derived(c.derived_kept);
+      row.assign(1, lp);
+      for (int v : c.monitored) {
+        const auto& d = c.graph->value(v).data;
+        row.insert(row.end(), d.begin(), d.end());
+      }
+      storage.insert(storage.end(), row.begin(), row.end());
+      if (writer) writer->write(index + 1, (it - o.warmup) / o.thin, row.data());
     }
-    storage.insert(storage.end(), row.begin(), row.end());
-    if (writer) writer->write(index + 1, (it - o.warmup) / o.thin, row.data());
+    if (o.checkpoint && it < total && since(last_checkpoint) >= o.checkpoint_seconds) checkpoint();
   }
+  if (o.checkpoint) checkpoint();
   if (completed <= o.warmup) warmup_seconds = since(phase_start);
   else sampling_seconds = since(phase_start);
 }
@@ -280,15 +351,19 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
 run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
                const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
   std::vector<chain> chains(static_cast<std::size_t>(o.chains));
+  if (o.resume && o.resume->size() != chains.size()) throw std::invalid_argument("the saved state has a different number of chains");
+  run_result result;
+  result.completed.assign(chains.size(), 0);
   // One chain takes the data's arrays (a large corpus is then held once); several copy
   // them, built side by side, and the table is let go once they are built.
   if (o.chains == 1) {
-    build_chain(chains[0], m, data, &data, o, 0);
+    result.completed[0] = build_chain(chains[0], m, data, &data, o, 0);
   } else {
-    on_threads(o.chains, [&](int c) { build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c); });
+    on_threads(o.chains, [&](int c) {
+      result.completed[static_cast<std::size_t>(c)] = build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c);
+    });
     data = runtime::data_table();
   }
-  run_result result;
   result.plan = plan_lines(*chains[0].graph, o.overrides);
   result.draws.columns.push_back("lp__");
   for (int v : chains[0].monitored) {
@@ -297,7 +372,11 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
       result.draws.columns.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, t.shape, i));
   }
   result.draws.chains.resize(chains.size());
-  result.completed.assign(chains.size(), 0);
+  if (o.resumed_draws) {
+    if (o.resumed_draws->columns != result.draws.columns) throw std::invalid_argument("the draws file's columns are not the model's");
+    for (std::size_t c = 0; c < chains.size() && c < o.resumed_draws->chains.size(); ++c)
+      result.draws.chains[c] = o.resumed_draws->chains[c];
+  }
   result.heldout_perplexity.assign(chains.size(), NAN);
   result.warmup_seconds.assign(chains.size(), 0.0);
   result.sampling_seconds.assign(chains.size(), 0.0);

@@ -38,6 +38,16 @@ struct run_options {
   // Called with (chain, iteration, perplexity) for each held-out score, from the chain's
   // thread.
   std::function<void(int, long, double)> heldout_report;
+  // Saving a run to resume it: called with (chain, iterations done, the chain's saved
+  // state) from the chain's thread, when `checkpoint_seconds` have passed since the last
+  // call (0: after every iteration) and when the chain stops, finished or interrupted.
+  std::function<void(int, long, const std::string&)> checkpoint;
+  double checkpoint_seconds = 60;
+  // Chains to continue rather than start: per chain, a state given to `checkpoint` (empty:
+  // start that chain afresh), and the draws it had kept (rows of `columns`, as in
+  // runtime::draws), which the result then includes.
+  const std::vector<std::string>* resume = nullptr;
+  const runtime::draws* resumed_draws = nullptr;
 };
 
 struct plan_line {

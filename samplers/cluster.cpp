@@ -23,6 +23,7 @@ class cluster_sampler final : public sampler {
     size_sum_ += engine_.mean_cluster_size();
     ++sweeps_;
   }
+  void persist(runtime::archive& a) override { a(size_sum_, sweeps_); }
   std::string report() const override {
     return fmt::format("Swendsen-Wang, mean cluster size {:.3g}", sweeps_ ? size_sum_ / static_cast<double>(sweeps_) : 0.0);
   }

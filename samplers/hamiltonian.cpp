@@ -70,6 +70,7 @@ class metric {
     return dense_ ? Eigen::VectorXd(covariance_ * p) : Eigen::VectorXd(diagonal_.cwiseProduct(p));
   }
   double kinetic(const Eigen::VectorXd& p) const { return 0.5 * p.dot(velocity(p)); }
+  void persist(runtime::archive& a) { a(dense_, diagonal_, covariance_, chol_); }
 
  private:
   bool dense_ = false;
@@ -96,6 +97,7 @@ struct dual_averaging {
     return std::exp(x);
   }
   double final_step() const { return std::exp(x_bar); }
+  void persist(runtime::archive& a) { a(target, mu, s_bar, x_bar, count); }
 };
 
 // Stan's warmup windows: an initial buffer (step size only), windows of doubling length
@@ -129,6 +131,7 @@ class windows {
     }
     return true;
   }
+  void persist(runtime::archive& a) { a(warmup_, init_, term_, base_, size_, end_); }
 
  private:
   long warmup_ = 0, init_ = 0, term_ = 0, base_ = 0, size_ = 0, end_ = -1;
@@ -175,6 +178,14 @@ class hamiltonian_sampler final : public sampler {
       sum_depth_ += static_cast<double>(depth_);
       sum_leapfrogs_ += static_cast<double>(leapfrogs_);
     }
+  }
+
+  void persist(runtime::archive& a) override {
+    metric_.persist(a);
+    adapt_.persist(a);
+    windows_.persist(a);
+    a(warmup_, warmup_iteration_, max_depth_, step_size_, divergent_, depth_, leapfrogs_, collected_, mean_, m2_diag_, m2_,
+      kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_);
   }
 
   std::string report() const override {

@@ -44,6 +44,8 @@ class rwmh_sampler final : public sampler {
     }
   }
 
+  void persist(runtime::archive& a) override { a(chol_, scatter_, mean_, log_scale_, iterations_, proposals_, accepted_, non_finite_); }
+
   std::string report() const override {
     if (proposals_ == 0) return {};
     std::string out = "acceptance " + std::to_string(static_cast<double>(accepted_) / static_cast<double>(proposals_)).substr(0, 5);

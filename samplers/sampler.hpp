@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/archive.hpp"
 #include "runtime/graph.hpp"
 #include "runtime/random.hpp"
 
@@ -43,6 +44,13 @@ class sampler {
   // A sampler that integrates variables out replaces their statements' terms in lp__
   // with the marginal it keeps: it marks them in `skip` and returns the marginal's log.
   virtual double marginal_log_density(std::vector<char>& /*skip*/) { return 0; }
+  // What the sampler keeps from one step to the next beyond the graph's values — adapted
+  // step sizes and proposals, their running estimates, the counts its report gives —
+  // written to or read from a run's saved state (`ppl infer --resume`). A resumed chain
+  // makes its samplers afresh from the saved values, so what they derive from the values
+  // (LDA's counts) is rebuilt, not saved. It must list everything else: a resumed run
+  // gives the same draws as one never interrupted (tests/samplers/test_resume.cpp).
+  virtual void persist(runtime::archive& /*a*/) {}
 };
 
 struct claim {

@@ -50,6 +50,11 @@ class slice_sampler final : public sampler {
   }
 
  public:
+  void persist(runtime::archive& a) override {
+    a(not_a_number_);
+    for (auto& el : elements_) a(el.width, el.moved, el.moves);
+  }
+
   std::string report() const override {
     if (not_a_number_ == 0) return {};
     return std::to_string(not_a_number_) + " points with a NaN log density (warmup included), treated as outside the slice";

@@ -1,0 +1,128 @@
+#include "cli/resume.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "runtime/archive.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+constexpr std::string_view magic = "ppl saved run 1\n";
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// The leading integer of `text` at `pos` (advanced past it), or false.
+bool integer_at(std::string_view text, std::size_t& pos, long& value) {
+  auto r = std::from_chars(text.data() + pos, text.data() + text.size(), value);
+  if (r.ec != std::errc()) return false;
+  pos = static_cast<std::size_t>(r.ptr - text.data());
+  return true;
+}
+
+}  // namespace
+
+std::string state_path(const std::string& draws_path) { return draws_path + ".state"; }
+
+void write_saved_run(const std::string& path, const saved_run& s) {
+  runtime::archive a;
+  saved_run copy = s;
+  a(copy.args, copy.directory, copy.model_hash, copy.data_hash, copy.warmup, copy.thin, copy.completed, copy.chains);
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << magic << a.bytes();
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write the saved state " + temporary);
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) throw std::runtime_error("cannot write the saved state " + path + ": " + ec.message());
+}
+
+saved_run read_saved_run(const std::string& path) {
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe)
+    throw std::invalid_argument("--resume: there is no saved state " + path +
+                                " (a run saves one beside its draws file when it writes one with --output in the ppl format)");
+  const std::string bytes = read_file(path);
+  if (bytes.compare(0, magic.size(), magic) != 0) throw std::invalid_argument("--resume: " + path + " is not a saved run of ppl");
+  saved_run s;
+  try {
+    runtime::archive a(bytes.substr(magic.size()));
+    a(s.args, s.directory, s.model_hash, s.data_hash, s.warmup, s.thin, s.completed, s.chains);
+    if (!a.done() || s.completed.size() != s.chains.size()) throw std::runtime_error("");
+  } catch (const std::runtime_error&) {
+    throw std::invalid_argument("--resume: the saved state " + path + " is truncated or corrupt");
+  }
+  return s;
+}
+
+std::uint64_t file_fingerprint(const std::string& path) {
+  if (path.empty()) return 0;
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char ch : read_file(path)) h = (h ^ ch) * 1099511628211ull;
+  return h;
+}
+
+runtime::draws cut_draws(const std::string& path, const saved_run& s) {
+  const std::string text = read_file(path);
+  if (text.empty()) throw std::invalid_argument("--resume: cannot read the draws file " + path);
+  auto kept = [&](long chain) -> long {
+    if (chain < 1 || static_cast<std::size_t>(chain) > s.completed.size()) return -1;
+    const long done = s.completed[static_cast<std::size_t>(chain - 1)];
+    return done > s.warmup ? (done - s.warmup) / s.thin : 0;
+  };
+  std::string out;
+  out.reserve(text.size());
+  bool header = false;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a row cut short by a kill: not counted
+    const std::string_view line(text.data() + pos, end - pos);
+    bool keep = true;
+    if (!header) {
+      header = !line.empty() && line[0] != '#';
+    } else if (!line.empty() && line[0] == '#') {
+      // "# chain C iteration I: ..." notes (held-out scores) about iterations not counted go.
+      std::size_t at = 8;
+      long chain = 0, iteration = 0;
+      if (line.starts_with("# chain ") && integer_at(line, at, chain) && line.substr(at).starts_with(" iteration ")) {
+        at += 11;
+        if (integer_at(line, at, iteration) && chain >= 1 && static_cast<std::size_t>(chain) <= s.completed.size())
+          keep = iteration <= s.completed[static_cast<std::size_t>(chain - 1)];
+      }
+    } else {
+      std::size_t at = 0;
+      long chain = 0, iteration = 0;
+      keep = integer_at(line, at, chain) && at < line.size() && line[at++] == ',' && integer_at(line, at, iteration) &&
+             iteration >= 1 && iteration <= kept(chain);
+    }
+    if (keep) out.append(text, pos, end - pos + 1);
+    pos = end + 1;
+  }
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream f(temporary, std::ios::binary | std::ios::trunc);
+    f << out;
+    f.flush();
+    if (!f) throw std::runtime_error("cannot write " + temporary);
+  }
+  std::filesystem::rename(temporary, path);
+  std::vector<std::string> metadata;
+  return runtime::read_draws(path, metadata);
+}
+
+}  // namespace ppl::cli

@@ -1,0 +1,101 @@
+#pragma once
+// A binary archive for a run's saved state (`ppl infer --resume`): one class both writes
+// and reads, so a sampler lists the fields it keeps once, in one function, and saving and
+// loading cannot disagree about their order:
+//
+//   void persist(runtime::archive& a) override { a(step_size_, count_, mean_); }
+//
+// Numbers are stored as their bytes (a state file is read back by the same build on the
+// same machine), vectors and strings with their length first. Reading past the end, or a
+// length that does not fit what is left, throws.
+#include <Eigen/Dense>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ppl::runtime {
+
+class archive {
+ public:
+  // An archive to write into.
+  archive() = default;
+  // An archive that reads `bytes`.
+  explicit archive(std::string bytes) : bytes_(std::move(bytes)), reading_(true) {}
+
+  bool reading() const { return reading_; }
+  const std::string& bytes() const { return bytes_; }
+  // Whether a reading archive has been read to its end.
+  bool done() const { return at_ == bytes_.size(); }
+
+  template <typename... T>
+  void operator()(T&... values) {
+    (field(values), ...);
+  }
+
+ private:
+  template <typename T>
+  void field(T& x) {
+    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+      raw(&x, sizeof x);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      sized(x);
+    } else if constexpr (std::is_base_of_v<Eigen::PlainObjectBase<T>, T>) {
+      std::int64_t rows = x.rows(), cols = x.cols();
+      raw(&rows, sizeof rows);
+      raw(&cols, sizeof cols);
+      if (reading_) {
+        check(rows >= 0 && cols >= 0 && (rows == 0 || cols == 0 || static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) <= left() / sizeof(double)));
+        x.resize(rows, cols);
+      }
+      raw(x.data(), static_cast<std::size_t>(x.size()) * sizeof(double));
+    } else {
+      sized(x);  // a std::vector
+    }
+  }
+
+  // A vector or string: its length, then its elements.
+  template <typename C>
+  void sized(C& c) {
+    std::uint64_t n = c.size();
+    raw(&n, sizeof n);
+    using E = typename C::value_type;
+    if constexpr (std::is_arithmetic_v<E>) {
+      if (reading_) {
+        check(n <= left() / sizeof(E));
+        c.resize(static_cast<std::size_t>(n));
+      }
+      raw(c.data(), static_cast<std::size_t>(n) * sizeof(E));
+    } else {
+      if (reading_) {
+        check(n <= left());
+        c.resize(static_cast<std::size_t>(n));
+      }
+      for (auto& e : c) field(e);
+    }
+  }
+
+  void raw(void* p, std::size_t n) {
+    if (n == 0) return;
+    if (reading_) {
+      check(n <= left());
+      std::memcpy(p, bytes_.data() + at_, n);
+      at_ += n;
+    } else {
+      bytes_.append(static_cast<const char*>(p), n);
+    }
+  }
+
+  std::size_t left() const { return bytes_.size() - at_; }
+  static void check(bool ok) {
+    if (!ok) throw std::runtime_error("the saved state is truncated or corrupt");
+  }
+
+  std::string bytes_;
+  std::size_t at_ = 0;
+  bool reading_ = false;
+};
+
+}  // namespace ppl::runtime
