@@ -35,14 +35,32 @@ class gibbs_sampler final : public sampler {
         x[static_cast<std::size_t>(e)] = values_[k];
         blanket_.update(e);
         log_p_[k] = blanket_.log_density(e);
-        if (std::isnan(log_p_[k])) log_p_[k] = -INFINITY;
+        if (std::isnan(log_p_[k])) {
+          log_p_[k] = -INFINITY;  // a fault in the model at this value: counted, and never drawn
+          ++not_a_number_;
+        }
         best = std::max(best, log_p_[k]);
       }
       // With every value impossible (an invalid state elsewhere), stay put.
-      if (best == -INFINITY) x[static_cast<std::size_t>(e)] = current;
-      else x[static_cast<std::size_t>(e)] = values_[pick(best, rng)];
+      if (best == -INFINITY) {
+        x[static_cast<std::size_t>(e)] = current;
+        ++stuck_;
+      } else {
+        x[static_cast<std::size_t>(e)] = values_[pick(best, rng)];
+      }
       blanket_.update(e);
     }
+  }
+
+ public:
+  void persist(runtime::archive& a) override { a(not_a_number_, stuck_); }
+
+  std::string report() const override {
+    std::string out;
+    if (not_a_number_ > 0) out = std::to_string(not_a_number_) + " values with a NaN log density (warmup included), never drawn";
+    if (stuck_ > 0)
+      out += (out.empty() ? "" : "; ") + std::to_string(stuck_) + " updates where no value had a finite log density, the element kept";
+    return out;
   }
 
  private:
@@ -61,6 +79,7 @@ class gibbs_sampler final : public sampler {
   runtime::blanket blanket_;
   std::vector<std::pair<runtime::index_t, stdlib::support>> supports_;
   std::vector<double> values_, log_p_;
+  long not_a_number_ = 0, stuck_ = 0;
 };
 
 // Pairwise ±1 models: the chromatic heat-bath of spins.hpp, on --threads threads.

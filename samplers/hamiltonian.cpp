@@ -162,6 +162,7 @@ class hamiltonian_sampler final : public sampler {
       // The other samplers moved the state where this block's density is not finite; stay.
       target_.set(z.q);
       count(false, warmup);
+      ++not_finite_start_;
       return;
     }
     if (step_size_ <= 0) {
@@ -185,7 +186,7 @@ class hamiltonian_sampler final : public sampler {
     adapt_.persist(a);
     windows_.persist(a);
     a(warmup_, warmup_iteration_, max_depth_, step_size_, divergent_, depth_, leapfrogs_, collected_, mean_, m2_diag_, m2_,
-      kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_);
+      kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_, not_finite_start_);
   }
 
   std::string report() const override {
@@ -200,6 +201,9 @@ class hamiltonian_sampler final : public sampler {
       out += divergent_kept_.size() > 20 ? " ...)" : ")";
     }
     if (divergent_warmup_ > 0) out += fmt::format(", {} during warmup", divergent_warmup_);
+    if (not_finite_start_ > 0)
+      out += fmt::format("; {} transitions skipped (warmup included): the other samplers left the block where its log density is not finite",
+                         not_finite_start_);
     return out;
   }
 
@@ -457,6 +461,7 @@ class hamiltonian_sampler final : public sampler {
   long kept_ = 0, divergent_warmup_ = 0;
   std::vector<long> divergent_kept_;
   double sum_accept_ = 0, sum_depth_ = 0, sum_leapfrogs_ = 0;
+  long not_finite_start_ = 0;
 };
 
 class hamiltonian_factory final : public factory {

@@ -186,6 +186,8 @@ set -e
 # During sampling such states are rejected, and counted in the samplers' reports.
 "$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=rwmh -q 2> /dev/null | grep -q '^# chain 1 a: acceptance .*, [0-9]* proposals with a non-finite log density rejected$'
 "$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=slice -q 2> /dev/null | grep -q '^# chain 1 a: [0-9]* points with a NaN log density'
+printf 'z ~ Bernoulli(0.5)\nfactor log(z - 0.5)\n' > "$tmp/nan_gibbs.ppl"
+"$ppl" infer "$tmp/nan_gibbs.ppl" --chains 1 --warmup 10 --draws 10 -q 2> /dev/null | grep -q '^# chain 1 z: 20 values with a NaN log density (warmup included), never drawn$'
 echo '{"a": -1}' > "$tmp/negative.json"
 set +e
 "$ppl" infer "$tmp/half.ppl" --init "$tmp/negative.json" -q > /dev/null 2> "$tmp/err"; rc=$?
