@@ -8,14 +8,6 @@ using namespace ppl::testing;
 
 namespace {
 
-const char* logistic = R"(
-data x: real[N]
-data y: int[N]
-a ~ Normal(0, 2)
-b ~ Normal(0, 2)
-for n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }
-)";
-const std::vector<std::string> logistic_data = {"x=[-2,-1.5,-1,-0.5,0,0.5,1,1.5,2,2.5]", "y=[0,0,1,0,0,1,1,0,1,1]"};
 
 // Posterior means of a and b by quadrature on a fine grid.
 std::pair<double, double> logistic_reference() {

@@ -8,12 +8,12 @@
 #include <mutex>
 #include <sstream>
 
-#include "lang/checker.hpp"
 #include "runtime/interrupt.hpp"
-#include "samplers/chain.hpp"
-#include "stdlib/registry.hpp"
+#include "tests/samplers/inference_fixture.hpp"
 
 using namespace ppl;
+using ppl::testing::logistic;
+using ppl::testing::logistic_data;
 
 namespace {
 
@@ -31,14 +31,6 @@ std::string example(const std::string& path) {
   return os.str();
 }
 
-const char* logistic = R"(
-data x: real[N]
-data y: int[N]
-a ~ Normal(0, 2)
-b ~ Normal(0, 2)
-for n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }
-)";
-const std::vector<std::string> logistic_data = {"x=[-2,-1.5,-1,-0.5,0,0.5,1,1.5,2,2.5]", "y=[0,0,1,0,0,1,1,0,1,1]"};
 
 std::vector<case_t> cases() {
   return {
