@@ -41,8 +41,8 @@ struct infer_options {
   bool quiet = false;
   bool histograms = false;             // text histograms in the summary even when not on a terminal
   std::string metric = "diag";         // nuts and hmc: diag or dense
-  // `ppl infer` from the command line (not the REPL's sample) saves its state beside a
-  // draws file in the ppl format, to be resumed (cli/resume.hpp).
+  // `ppl infer` from the command line (not the REPL's sample) saves its state beside its
+  // draws file, to be resumed (cli/resume.hpp).
   std::vector<std::string> args;       // its arguments after `infer`; empty: nothing saved
   double checkpoint_every = 60;        // seconds between saves
   const struct saved_run* resume = nullptr;  // the run to continue

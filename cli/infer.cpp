@@ -108,13 +108,13 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
     std::unique_ptr<runtime::draws_writer> writer;
     auto format = o.format == "stan" ? runtime::draws_format::stan : runtime::draws_format::ppl;
     // The run's saved state (cli/resume.hpp): continued from --resume, or begun here.
-    const bool saving = !o.args.empty() && !o.output.empty() && format == runtime::draws_format::ppl;
+    const bool saving = !o.args.empty() && !o.output.empty();
     saved_run state;
     std::vector<std::string> resume_from;
     runtime::draws earlier;
     if (o.resume) {
       state = *o.resume;
-      earlier = cut_draws(o.output, state);
+      earlier = cut_draws(o.output, state, format);
       resume_from = state.chains;
       ro.resume = &resume_from;
       ro.resumed_draws = &earlier;

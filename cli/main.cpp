@@ -105,8 +105,7 @@ int main(int argc, char** argv) {
   std::string infer_resume;
   infer->add_option("--resume", infer_resume,
                     "continue the interrupted run that wrote this draws file, from its saved state, with its own model, data and options "
-                    "(only --quiet, --histograms and --show may be given with it; default: none)")
-      ->check(CLI::ExistingFile);
+                    "(only --quiet, --histograms and --show may be given with it; default: none)");
 
   ppl::cli::model_inputs plan_in;
   std::vector<std::string> plan_samplers;

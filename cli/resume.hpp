@@ -1,6 +1,6 @@
 #pragma once
-// Saving and resuming `ppl infer` runs. A run that writes a draws file in the ppl format
-// keeps its state beside it, in DRAWS.csv.state: the arguments it was started with and
+// Saving and resuming `ppl infer` runs. A run that writes a draws file keeps its state
+// beside it, in DRAWS.csv.state (named after --output, in Stan's format too): the arguments it was started with and
 // the directory it ran in, fingerprints of the model and data files, and each chain's
 // saved state (samplers/chain.hpp) with the iterations it had done. The chains save it
 // every --checkpoint-every seconds and when they stop; the draws file is flushed first, so
@@ -33,8 +33,9 @@ void write_saved_run(const std::string& path, const saved_run& s);
 saved_run read_saved_run(const std::string& path);
 // A fingerprint of a file's bytes (FNV-1a, 64 bits); 0 for no file.
 std::uint64_t file_fingerprint(const std::string& path);
-// Cuts the draws file back to the draws the state counts — chain c's rows up to its last
-// kept iteration, with comment lines about later iterations dropped — and returns them.
-runtime::draws cut_draws(const std::string& path, const saved_run& s);
+// Cuts the draws file (or, in Stan's format, each chain's file) back to the draws the
+// state counts — chain c's rows up to its last kept iteration, with comment lines about
+// later iterations dropped — and returns them, columns named as ppl names them.
+runtime::draws cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format);
 
 }  // namespace ppl::cli

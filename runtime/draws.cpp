@@ -29,16 +29,19 @@ std::vector<std::vector<double>> draws::column(std::size_t c) const {
   return out;
 }
 
+std::vector<std::string> draws_paths(const std::string& path, draws_format format, int chains) {
+  if (format == draws_format::ppl) return {path};
+  std::string stem = path.size() > 4 && path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
+  std::vector<std::string> out;
+  for (int c = 1; c <= chains; ++c) out.push_back(stem + "_" + std::to_string(c) + ".csv");
+  return out;
+}
+
 draws_writer::draws_writer(const std::string& path, draws_format format, int chains, const std::vector<std::string>& metadata,
                            const std::vector<std::string>& columns, bool append)
     : format_(format), width_(columns.size()) {
   if (path.empty()) return;
-  if (format == draws_format::ppl) {
-    paths_.push_back(path);
-  } else {
-    std::string stem = path.size() > 4 && path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
-    for (int c = 1; c <= chains; ++c) paths_.push_back(stem + "_" + std::to_string(c) + ".csv");
-  }
+  paths_ = draws_paths(path, format, chains);
   for (const auto& p : paths_) {
     std::FILE* f = std::fopen(p.c_str(), append ? "a" : "w");
     if (!f) throw std::invalid_argument("cannot write the draws file " + p);

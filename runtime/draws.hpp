@@ -18,6 +18,10 @@ enum class draws_format { ppl, stan };
 // "theta[2,3]" (or "theta.2.3" for Stan) for element `flat` of a shape.
 std::string element_column(const std::string& name, const shape& s, index_t flat, draws_format f = draws_format::ppl);
 
+// The files a draws_writer writes for `path`: itself, or in Stan's format one per chain,
+// FILE_1.csv, FILE_2.csv, ...
+std::vector<std::string> draws_paths(const std::string& path, draws_format format, int chains);
+
 struct draws {
   std::vector<std::string> columns;          // lp__ first, then the monitored scalars
   std::vector<std::vector<double>> chains;   // per chain: iterations x columns, row-major

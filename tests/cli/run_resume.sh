@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Long runs (issue 8): a run stopped by SIGINT, SIGTERM or SIGKILL and continued with
 # `ppl infer --resume DRAWS.csv` ends with exactly the draws file of a run never stopped
-# (same seed): NUTS on eight schools (adaptation state), and LDA's collapsed sampler on two
-# threads (2 x 71,134 topics in the state). SIGKILL leaves what the last periodic save
+# (same seed): NUTS on eight schools (adaptation state; also in Stan's format, a file per
+# chain), and LDA's collapsed sampler on two threads (2 x 71,134 topics in the state). SIGKILL leaves what the last periodic save
 # (--checkpoint-every) counted, and a draws file that may run past it. Also: a model
 # changed since the run began is refused.
 set -euo pipefail
@@ -14,14 +14,15 @@ cd "$tmp"
 
 rows() { if [ -e "$1" ]; then grep -vc '^#' "$1" || true; else echo 0; fi; }
 
-# check NAME SIGNAL MIN_ROWS ARGS...: the uninterrupted run, then one stopped by SIGNAL once
-# its draws file has MIN_ROWS lines, resumed; the two files must hold the same rows.
+# check NAME FULL SIGNAL MIN_ROWS ARGS...: the uninterrupted run (FULL.csv, made once per
+# FULL), then one stopped by SIGNAL once its draws file has MIN_ROWS lines, resumed; the two
+# must hold the same rows.
 check() {
-  local name=$1 signal=$2 min_rows=$3; shift 3
-  "$ppl" infer "$@" --quiet -o "$name.full.csv" > /dev/null 2>&1
+  local name=$1 full=$2 signal=$3 min_rows=$4; shift 4
+  [ -e "$full.csv" ] || [ -e "${full}_1.csv" ] || "$ppl" infer "$@" --quiet -o "$full.csv" > /dev/null 2>&1
   "$ppl" infer "$@" --quiet -o "$name.csv" --checkpoint-every 0.05 > "$name.out" 2> "$name.err" &
   local pid=$! waited=0
-  until [ "$(rows "$name.csv")" -ge "$min_rows" ] && [ -e "$name.csv.state" ]; do
+  until { [ "$(rows "$name.csv")" -ge "$min_rows" ] || [ "$(rows "${name}_1.csv")" -ge "$min_rows" ]; } && [ -e "$name.csv.state" ]; do
     sleep 0.02
     waited=$((waited + 1))
     [ "$waited" -lt 1500 ] || { echo "FAIL $name: no draws after 30 s"; exit 1; }
@@ -37,26 +38,33 @@ check() {
   esac
   local before total
   before=$(rows "$name.csv")
-  total=$(rows "$name.full.csv")
+  total=$(rows "$full.csv")
+  if [ -e "${full}_1.csv" ]; then before=$(rows "${name}_1.csv"); total=$(rows "${full}_1.csv"); fi
   [ "$before" -lt "$total" ] || { echo "FAIL $name: the run ended before the signal ($before rows)"; exit 1; }
   "$ppl" infer --resume "$name.csv" --quiet > "$name.resumed.out" 2> "$name.resumed.err" ||
     { echo "FAIL $name: resume failed"; cat "$name.resumed.err"; exit 1; }
-  if ! cmp -s <(grep -v '^#' "$name.full.csv" | sort) <(grep -v '^#' "$name.csv" | sort); then
-    echo "FAIL $name: the resumed run's draws differ from the uninterrupted run's"
-    diff <(grep -v '^#' "$name.full.csv" | sort) <(grep -v '^#' "$name.csv" | sort) | head -5
-    exit 1
-  fi
-  grep -q '^# chain 1 iteration [0-9]*: resumed' "$name.csv"
+  # In Stan's format, one file per chain, compared in order.
+  local pairs=("$full.csv:$name.csv") sorted=sort
+  if [ -e "${full}_1.csv" ]; then pairs=("${full}_1.csv:${name}_1.csv" "${full}_2.csv:${name}_2.csv") sorted=cat; fi
+  for pair in "${pairs[@]}"; do
+    if ! cmp -s <(grep -v '^#' "${pair%%:*}" | $sorted) <(grep -v '^#' "${pair##*:}" | $sorted); then
+      echo "FAIL $name: the resumed run's draws differ from the uninterrupted run's (${pair##*:})"
+      diff <(grep -v '^#' "${pair%%:*}" | $sorted) <(grep -v '^#' "${pair##*:}" | $sorted) | head -5
+      exit 1
+    fi
+    grep -q '^# chain [12] iteration [0-9]*: resumed' "${pair##*:}"
+  done
   echo "$name: stopped by SIG$signal after $((before - 1)) draws, resumed to $((total - 1)), same draws"
 }
 
-schools=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 300 --draws 1000 --seed 7)
+schools=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 300 --draws 4000 --seed 7)
 lda=("$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 2 --warmup 20 --draws 150 --threads 2 --seed 3)
-check schools_int INT 1 "${schools[@]}"
-check schools_term TERM 400 "${schools[@]}"
-check schools_kill KILL 700 "${schools[@]}"
-check lda_int INT 3 "${lda[@]}"
-check lda_kill KILL 40 "${lda[@]}"
+check schools_int schools INT 1 "${schools[@]}"
+check schools_term schools TERM 2 "${schools[@]}"
+check schools_kill schools KILL 2 "${schools[@]}"
+check lda_int lda INT 3 "${lda[@]}"
+check lda_kill lda KILL 40 "${lda[@]}"
+check schools_stan stan_full KILL 2 "${schools[@]}" --format stan
 
 # A resumed run needs the model it began with.
 cp "$examples/coin/coin.ppl" "$examples/coin/data.csv" .
