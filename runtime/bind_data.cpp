@@ -102,6 +102,10 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   lang::ir::collect_reads(var.default_value.get(), reads);
   for (int r : reads)
     if (!model_.variables[static_cast<std::size_t>(r)].is_size) bind_declared(r, data, take);
+  const data_value* given = data.find(var.name);
+  const bool may_be_missing = var.observed && options_.allow_missing_observations;
+  if (!given && !var.default_value && !may_be_missing)
+    lang::fail_at(model_.source, var.pos, "no value for data `" + var.name + "`: it is not in the data and has no default");
   // Every size the declaration uses must be known by now.
   for (const auto& dim : var.dims) {
     int sv = size_variable(*dim);
@@ -121,7 +125,7 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   }
   tensor& t = values_[static_cast<std::size_t>(v)];
   std::string origin;
-  if (const data_value* d = data.find(var.name)) {
+  if (const data_value* d = given) {
     if (take) t = std::move(take->find(var.name)->value);
     else t = d->value;
     origin = d->origin;
@@ -135,13 +139,10 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
     t.shape = x.shape;
     t.data.assign(x.begin(), x.end());
     origin = "its default";
-  } else if (var.observed && options_.allow_missing_observations) {
+  } else {  // an observation simulated (may_be_missing)
     missing_[static_cast<std::size_t>(v)] = 1;
     t = tensor(declared, std::nan(""));
     return;
-  } else {
-    lang::fail_at(model_.source, var.pos, "no value for data `" + var.name +
-                                              "`: it is not in the data and has no default");
   }
   if (!(t.shape == declared))
     lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with shape " + declared.str() + " but " +
