@@ -30,7 +30,8 @@ int run_diagnose(const model_inputs& in, const diagnose_options& opt) {
       else skipped += fmt::format("  {}: {}\n", m.variables[v].name, reason);
     }
     if (block.empty()) {
-      fmt::print(stderr, "diagnose: no unknown of this model is smooth and continuous\n{}", skipped);
+      fmt::print(stderr, "error: diagnose: no unknown of this model is smooth and continuous, so there is no gradient to check:\n{}",
+                 skipped);
       return 1;
     }
     samplers::unconstrained_target target(g, block);

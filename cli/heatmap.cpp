@@ -38,11 +38,15 @@ grid read_grid(const runtime::draws& d, const std::string& name, const heatmap_o
   }
   if (cells.empty())
     throw std::invalid_argument("heatmap: the draws have no matrix `" + name + "` (columns " + name + "[i,j]); monitor it with --monitor " + name);
-  if (cells.size() != g.rows * g.cols) throw std::invalid_argument("heatmap: `" + name + "` is missing some of its elements");
+  if (cells.size() != g.rows * g.cols)
+    throw std::invalid_argument(fmt::format("heatmap: the draws have only {} of the {} x {} elements of `{}` (columns {}[i,j])", cells.size(),
+                                            g.rows, g.cols, name, name));
+  if (d.chains.empty()) throw std::invalid_argument("heatmap: the draws file has no draws");
   if (o.chain < 1 || static_cast<std::size_t>(o.chain) > d.chains.size())
-    throw std::invalid_argument(fmt::format("heatmap: --chain {} but the file has {} chains", o.chain, d.chains.size()));
+    throw std::invalid_argument(fmt::format("heatmap: --chain {} but the draws have {} chain{}", o.chain, d.chains.size(),
+                                            d.chains.size() == 1 ? "" : "s"));
   const std::size_t chain = static_cast<std::size_t>(o.chain - 1), rows = d.rows(chain);
-  if (rows == 0) throw std::invalid_argument("heatmap: the chain has no draws");
+  if (rows == 0) throw std::invalid_argument(fmt::format("heatmap: chain {} has no draws", o.chain));
   if (o.draw > static_cast<long>(rows)) throw std::invalid_argument(fmt::format("heatmap: --draw {} but chain {} has {} draws", o.draw, o.chain, rows));
   g.values.assign(g.rows * g.cols, 0.0);
   const std::size_t width = d.columns.size();
@@ -78,7 +82,7 @@ int run_heatmap(const heatmap_options& o) {
     const grid g = read_grid(d, o.variable, o);
     double lo = o.range.size() == 2 ? o.range[0] : *std::min_element(g.values.begin(), g.values.end());
     double hi = o.range.size() == 2 ? o.range[1] : *std::max_element(g.values.begin(), g.values.end());
-    if (o.range.size() == 2 && !(lo < hi)) throw std::invalid_argument("heatmap: --range needs LOW < HIGH");
+    if (o.range.size() == 2 && !(lo < hi)) throw std::invalid_argument(fmt::format("heatmap: --range needs LOW < HIGH, got {} and {}", lo, hi));
     std::vector<rgb> cells;
     for (double v : g.values) cells.push_back(colour(hi > lo ? (v - lo) / (hi - lo) : 0.5));
     const int cell = o.cell > 0 ? o.cell : static_cast<int>(std::max<std::size_t>(1, 512 / std::max(g.rows, g.cols)));

@@ -182,7 +182,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
         for (std::size_t c = 0; c < r.heldout_perplexity.size(); ++c)
           fmt::print("# chain {} held-out perplexity (document completion): {:.6g}\n", c + 1, r.heldout_perplexity[c]);
     } else {
-      fmt::print(stderr, "too few draws for a summary\n");
+      fmt::print(stderr, "warning: too few draws for a summary (it needs at least 4 per chain)\n");
     }
     for (std::size_t c = 0; c < r.warmup_seconds.size(); ++c)
       fmt::print("# chain {} elapsed: warmup {:.3f} s, sampling {:.3f} s\n", c + 1, r.warmup_seconds[c], r.sampling_seconds[c]);

@@ -1,28 +1,74 @@
 // `ppl`: the command line. Option parsing is CLI11's; each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/session.hpp"
 #include "runtime/version.hpp"
 
 namespace ppl::cli {
 
+namespace {
+
+// CLI11's own range check reads a word as out of range ("Value many not in range 1 to
+// 1000") and prints real bounds with six decimals (1e-12 as "0.000000"); these say what
+// is expected, and what was given.
+CLI::Validator whole(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        long long x = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (r.ec == std::errc() && r.ptr == s.data() + s.size() && x >= lo && x <= hi) return "";
+        return fmt::format("expected a whole number from {} to {}, got {}", lo, hi, s);
+      },
+      fmt::format("INT in [{} - {}]", lo, hi));
+}
+
+CLI::Validator real(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        double x = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (r.ec == std::errc() && r.ptr == s.data() + s.size() && x >= lo && x <= hi) return "";
+        if (std::isinf(lo)) return fmt::format("expected a number, got {}", s);
+        return fmt::format("expected a number from {:g} to {:g}, got {}", lo, hi, s);
+      },
+      std::isinf(lo) ? std::string() : fmt::format("FLOAT in [{:g} - {:g}]", lo, hi));
+}
+
+CLI::Validator seed() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        unsigned long long x = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), x);
+        if (r.ec == std::errc() && r.ptr == s.data() + s.size()) return "";
+        return "expected a whole number from 0 to 18446744073709551615, got " + s;
+      },
+      "");
+}
+
+}  // namespace
+
 void add_infer_options(CLI::App* cmd, infer_options& o) {
-  cmd->add_option("--chains", o.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(CLI::Range(1, 256));
-  cmd->add_option("--warmup", o.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(CLI::Range(0L, 1000000000L));
-  cmd->add_option("--draws", o.run.draws, "draws kept per chain")->capture_default_str()->check(CLI::Range(1L, 1000000000L));
-  cmd->add_option("--thin", o.run.thin, "keep every n-th draw")->capture_default_str()->check(CLI::Range(1L, 1000000L));
+  cmd->add_option("--chains", o.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(whole(1, 256));
+  cmd->add_option("--warmup", o.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(whole(0, 1000000000));
+  cmd->add_option("--draws", o.run.draws, "draws kept per chain")->capture_default_str()->check(whole(1, 1000000000));
+  cmd->add_option("--thin", o.run.thin, "keep every n-th draw")->capture_default_str()->check(whole(1, 1000000));
   cmd->add_option("--threads", o.run.threads,
                     "threads per chain for samplers that can share one chain's work (LDA: partitioned AD-LDA, an approximation; the heat-bath of a +-1 model, exact)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(whole(1, 256));
   cmd->add_option("--heldout", o.heldout,
                     "held-out documents to score by document completion (LDA): a data file with the same columns (default: none)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--heldout-every", o.run.heldout_every, "iterations between held-out scores (default: a tenth of the run)")
-      ->check(CLI::Range(1L, 1000000000L));
-  cmd->add_option("--seed", o.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str();
+      ->check(whole(1, 1000000000));
+  cmd->add_option("--seed", o.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str()->check(seed());
   cmd->add_option("--init", o.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
   cmd->add_option("--monitor", o.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
   cmd->add_option("--sampler", o.samplers,
@@ -30,9 +76,9 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--metric", o.metric, "nuts and hmc: the adapted metric, diag (variances) or dense (covariance)")
       ->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
   cmd->add_option("--target-accept", o.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
-      ->capture_default_str()->check(CLI::Range(0.05, 0.999));
+      ->capture_default_str()->check(real(0.05, 0.999));
   cmd->add_option("--max-depth", o.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
-      ->capture_default_str()->check(CLI::Range(1, 20));
+      ->capture_default_str()->check(whole(1, 20));
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
   cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made (default: none, the summary only)");
   cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
@@ -45,6 +91,14 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
 }  // namespace ppl::cli
 
 namespace {
+
+using ppl::cli::real;
+using ppl::cli::whole;
+
+// Usage errors read like every other error of ppl: "error: " and what is wrong.
+std::string usage_failure(const CLI::App*, const CLI::Error& e) {
+  return ppl::cli::usage_error_line(e.what()) + "Run with --help for more information.\n";
+}
 
 void add_model_inputs(CLI::App* cmd, ppl::cli::model_inputs& in, bool required = true) {
   auto* model = cmd->add_option("MODEL", in.model_path, "the model (.ppl)")->check(CLI::ExistingFile);
@@ -60,7 +114,7 @@ void add_infer_command(CLI::App* cmd, ppl::cli::model_inputs& in, ppl::cli::infe
   cmd->add_option("--checkpoint-every", o.checkpoint_every,
                   "seconds between saves of the run's state beside the draws file (DRAWS.csv.state), for --resume; 0: every iteration")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(real(0, 1e9));
 }
 
 }  // namespace
@@ -85,6 +139,7 @@ int main(int argc, char** argv) {
   CLI::App app{"ppl: a probabilistic programming language"};
   app.set_version_flag("--version", ppl::runtime::version());
   app.require_subcommand(1);
+  app.failure_message(usage_failure);
 
   ppl::cli::model_inputs check_in;
   auto* check = app.add_subcommand("check", "parse and check a model; with data, build its graph and describe it");
@@ -94,8 +149,8 @@ int main(int argc, char** argv) {
   ppl::cli::simulate_options sim;
   auto* simulate = app.add_subcommand("simulate", "draw every unknown and observation from the prior (ancestral sampling)");
   add_model_inputs(simulate, sim_in);
-  simulate->add_option("--draws", sim.draws, "number of draws")->capture_default_str()->check(CLI::Range(1L, 100000000L));
-  simulate->add_option("--seed", sim.seed, "random seed")->capture_default_str();
+  simulate->add_option("--draws", sim.draws, "number of draws")->capture_default_str()->check(whole(1, 100000000));
+  simulate->add_option("--seed", sim.seed, "random seed")->capture_default_str()->check(ppl::cli::seed());
   simulate->add_option("--output,-o", sim.output, "CSV file to write (default: standard output)");
 
   ppl::cli::model_inputs infer_in;
@@ -127,7 +182,7 @@ int main(int argc, char** argv) {
   topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix")->required()->check(CLI::ExistingFile);
   topics->add_option("--variable", topics_variable, "the matrix: one distribution per row")->capture_default_str();
   topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt; default: column numbers)")->check(CLI::ExistingFile);
-  topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(CLI::Range(1, 1000));
+  topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(whole(1, 1000));
 
   ppl::cli::heatmap_options heat;
   std::string heat_draw = "mean";
@@ -136,10 +191,11 @@ int main(int argc, char** argv) {
   heatmap->add_option("NAME", heat.variable, "the matrix, e.g. s")->required();
   heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->required();
   heatmap->add_option("--draw", heat_draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
-  heatmap->add_option("--chain", heat.chain, "the chain the draws come from")->capture_default_str()->check(CLI::Range(1, 256));
+  heatmap->add_option("--chain", heat.chain, "the chain the draws come from")->capture_default_str()->check(whole(1, 256));
   heatmap->add_option("--range", heat.range, "LOW HIGH: the values mapped to blue and red (default: the values' own range)")
-      ->expected(2);
-  heatmap->add_option("--cell", heat.cell, "pixels per element (default: about 512 pixels across)")->check(CLI::Range(1, 100));
+      ->expected(2)
+      ->check(real(-INFINITY, INFINITY));
+  heatmap->add_option("--cell", heat.cell, "pixels per element (default: about 512 pixels across)")->check(whole(1, 100));
 
   ppl::cli::model_inputs repl_in;
   bool repl_script = false;
@@ -155,34 +211,36 @@ int main(int argc, char** argv) {
   plot->add_option("NAME", plot_opt.names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
   plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->required();
   plot->add_option("--max-elements", plot_opt.max_elements, "elements of each array plotted")->capture_default_str()
-      ->check(CLI::Range(1, 1000));
+      ->check(whole(1, 1000));
 
   ppl::cli::model_inputs diag_in;
   ppl::cli::diagnose_options diag;
   auto* diagnose = app.add_subcommand(
       "diagnose", "check the gradient of the log density against finite differences at a prior draw, and time it");
   add_model_inputs(diagnose, diag_in);
-  diagnose->add_option("--seed", diag.seed, "random seed of the prior draw")->capture_default_str();
+  diagnose->add_option("--seed", diag.seed, "random seed of the prior draw")->capture_default_str()->check(ppl::cli::seed());
   diagnose->add_option("--epsilon", diag.epsilon, "finite-difference step, relative to the coordinate")->capture_default_str()
-      ->check(CLI::Range(1e-12, 1.0));
+      ->check(real(1e-12, 1.0));
   diagnose->add_option("--error", diag.error, "largest relative error accepted (exit status 1 beyond)")->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(real(0, 1.0));
   diagnose->add_option("--repeat", diag.repeat, "time this many gradient evaluations")->capture_default_str()
-      ->check(CLI::Range(0L, 1000000000L));
+      ->check(whole(0, 1000000000));
   diagnose->add_option("--show", diag.show, "coordinates listed, worst agreement first")->capture_default_str()
-      ->check(CLI::Range(0, 1000000));
+      ->check(whole(0, 1000000));
 
-  if (argc > 1 && argv[1][0] != '-') {
-    bool known = false;
-    std::string names;
-    for (const auto* sub : app.get_subcommands({})) {
-      known = known || sub->get_name() == argv[1];
-      names += (names.empty() ? "" : ", ") + sub->get_name();
-    }
-    if (!known) {
-      std::cerr << "error: unknown command `" << argv[1] << "` (commands: " << names << ")\nRun with --help for more information.\n";
-      return 2;
-    }
+  std::string names;
+  bool known = false;
+  for (const auto* sub : app.get_subcommands({})) {
+    known = known || (argc > 1 && sub->get_name() == argv[1]);
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  if (argc == 1) {
+    std::cerr << "error: a command is required (commands: " << names << ")\nRun with --help for more information.\n";
+    return 2;
+  }
+  if (argv[1][0] != '-' && !known) {
+    std::cerr << "error: unknown command `" << argv[1] << "` (commands: " << names << ")\nRun with --help for more information.\n";
+    return 2;
   }
   try {
     app.parse(argc, argv);
@@ -228,7 +286,8 @@ int main(int argc, char** argv) {
         heat.draw = std::stol(heat_draw, &used);
         if (used != heat_draw.size() || heat.draw < 1) throw std::invalid_argument(heat_draw);
       } catch (const std::exception&) {
-        std::cerr << "--draw: expected mean, last or a draw number from 1, got " << heat_draw << "\n";
+        std::cerr << "error: --draw: expected mean, last or a draw number from 1, got " << heat_draw
+                  << "\nRun with --help for more information.\n";
         return 2;
       }
     }

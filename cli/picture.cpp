@@ -4,14 +4,21 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 namespace ppl::cli {
 
 namespace {
+
+// "cannot write PATH: No such file or directory", from errno as the failed call left it.
+[[noreturn]] void cannot_write(const std::string& path) {
+  throw std::invalid_argument("cannot write " + path + ": " + std::strerror(errno));
+}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -44,10 +51,10 @@ class svg_canvas final : public canvas {
   }
   void save(const std::string& path) override {
     std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) throw std::invalid_argument("cannot write " + path);
+    if (!f) cannot_write(path);
     std::fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" shape-rendering=\"crispEdges\">\n%s</svg>\n",
                  width_, height_, body_.c_str());
-    if (std::fclose(f) != 0) throw std::invalid_argument("cannot write " + path);
+    if (std::fclose(f) != 0) cannot_write(path);
   }
 
  private:
@@ -187,7 +194,7 @@ void png_canvas::save(const std::string& path) {
     throw std::runtime_error("PNG compression failed");
   packed.resize(packed_size);
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::invalid_argument("cannot write " + path);
+  if (!f) cannot_write(path);
   auto chunk = [&](const char* type, const std::vector<unsigned char>& data) {
     const unsigned char length[4] = {static_cast<unsigned char>(data.size() >> 24), static_cast<unsigned char>(data.size() >> 16),
                                      static_cast<unsigned char>(data.size() >> 8), static_cast<unsigned char>(data.size())};
@@ -213,7 +220,7 @@ void png_canvas::save(const std::string& path) {
   chunk("IHDR", header);
   chunk("IDAT", packed);
   chunk("IEND", {});
-  if (std::fclose(f) != 0) throw std::invalid_argument("cannot write " + path);
+  if (std::fclose(f) != 0) cannot_write(path);
 }
 
 }  // namespace

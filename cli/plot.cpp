@@ -34,7 +34,8 @@ std::vector<std::size_t> columns_of(const runtime::draws& d, const std::string& 
     if (col == name || (col.size() > name.size() && col.compare(0, name.size(), name) == 0 && col[name.size()] == '['))
       out.push_back(c);
   }
-  if (out.empty()) throw std::invalid_argument("plot: the draws have no column `" + name + "`; monitor it with --monitor");
+  if (out.empty())
+    throw std::invalid_argument("plot: the draws have no column `" + name + "`; monitor it with --monitor " + name.substr(0, name.find('[')));
   if (out.size() > static_cast<std::size_t>(max_elements)) out.resize(static_cast<std::size_t>(max_elements));
   return out;
 }
@@ -159,8 +160,11 @@ int run_plot(const plot_options& o) {
       columns.insert(columns.end(), c.begin(), c.end());
     }
     const std::size_t chains = d.chains.size();
+    if (chains == 0) throw std::invalid_argument("plot: the draws file has no draws");
     for (std::size_t k = 0; k < chains; ++k)
-      if (d.rows(k) < 2) throw std::invalid_argument(fmt::format("plot: chain {} has fewer than 2 draws", k + 1));
+      if (d.rows(k) < 2)
+        throw std::invalid_argument(fmt::format("plot: chain {} has {} draw{}; a plot needs at least 2 per chain", k + 1, d.rows(k),
+                                                d.rows(k) == 1 ? "" : "s"));
     // Layout: a row per quantity; trace 360 px, density 220 px, ranks 130 px per chain.
     const double margin = 12, title = 16, axis = 84, row_h = 110, gap = 26;
     const double trace_w = 360, density_w = 220, rank_w = 130;

@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -155,7 +156,7 @@ class session {
       fail(e.what());
     } catch (const CLI::Success&) {
     } catch (const CLI::ParseError& e) {
-      fail(std::string("error: ") + e.what() + "\n");
+      fail(usage_error_line(e.what()));
     } catch (const std::exception& e) {
       fail(std::string("error: ") + e.what() + "\n");
     }
@@ -174,9 +175,9 @@ class session {
   }
 
   void load_command(const std::vector<std::string>& w) {
-    if (w.size() < 2 || w.size() > 3) throw std::invalid_argument("load MODEL [DATA]");
+    if (w.size() < 2 || w.size() > 3) throw std::invalid_argument("usage: load MODEL [DATA]");
     std::ifstream f(w[1], std::ios::binary);
-    if (!f) throw std::invalid_argument("cannot open " + w[1]);
+    if (!f) throw std::invalid_argument("load: cannot open " + w[1] + ": " + std::strerror(errno));
     std::ostringstream text;
     text << f.rdbuf();
     compile(w[1], text.str());
@@ -210,7 +211,7 @@ class session {
   }
 
   void read_command(const std::vector<std::string>& w) {
-    if (w.size() != 2) throw std::invalid_argument("read DATA");
+    if (w.size() != 2) throw std::invalid_argument("usage: read DATA");
     data_ = runtime::read_data_file(w[1]);
     for (const auto& s : sets_) runtime::apply_set(data_, s);
     fmt::print("data {}: {} variables\n", w[1], data_.values().size());
@@ -232,7 +233,12 @@ class session {
     app.add_option("--sampler", overrides, "force a sampler kind: NAME=KIND");
     parse(app, w);
     std::map<std::string, std::string> forced;
-    for (const auto& o : overrides) forced[o.substr(0, o.find('='))] = o.substr(o.find('=') + 1);
+    for (const auto& o : overrides) {
+      const auto eq = o.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == o.size())
+        throw std::invalid_argument("--sampler " + o + ": expected NAME=KIND, e.g. --sampler theta=slice");
+      forced[o.substr(0, eq)] = o.substr(eq + 1);
+    }
     for (const auto& p : samplers::describe_plan(model(), data_, forced)) fmt::print("{:<28} {:<10} {}\n", p.variable, p.kind, p.reason);
   }
 
@@ -279,10 +285,10 @@ class session {
   }
 
   void describe_command(const std::vector<std::string>& w) {
-    if (w.size() != 2) throw std::invalid_argument("describe NAME");
+    if (w.size() != 2) throw std::invalid_argument("usage: describe NAME");
     const auto& m = model();
     const int v = m.find(w[1]);
-    if (v < 0) throw std::invalid_argument("`" + w[1] + "` is not a variable of the model");
+    if (v < 0) throw std::invalid_argument("describe: `" + w[1] + "` is not a variable of the model");
     const auto& var = m.variables[static_cast<std::size_t>(v)];
     static const char* roles[] = {"data", "computed from data", "unknown", "derived from unknowns"};
     std::string role = roles[static_cast<int>(var.role)];

@@ -1,5 +1,8 @@
 #include "cli/session.hpp"
 
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -12,7 +15,7 @@ namespace ppl::cli {
 
 loaded load(const model_inputs& in) {
   std::ifstream f(in.model_path, std::ios::binary);
-  if (!f) throw lang::source_error({in.model_path, {}, "cannot open the model file", "", ""});
+  if (!f) throw lang::source_error({in.model_path, {}, std::string("cannot open the model file: ") + std::strerror(errno), "", ""});
   std::ostringstream os;
   os << f.rdbuf();
   lang::source_file src{in.model_path, os.str()};
@@ -21,6 +24,13 @@ loaded load(const model_inputs& in) {
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
   return out;
+}
+
+std::string usage_error_line(const std::string& what) {
+  std::string text = what;
+  if (text.size() > 1 && std::isupper(static_cast<unsigned char>(text[0])) && std::islower(static_cast<unsigned char>(text[1])))
+    text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return "error: " + text + "\n";
 }
 
 int guarded(const std::function<int()>& body) {

@@ -27,4 +27,8 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
 // Runs a command body, turning errors into messages on stderr and exit statuses.
 int guarded(const std::function<int()>& body);
 
+// A usage error of the option parser (CLI11) as ppl words every error: "error: the
+// following argument was not expected: --bogus" (CLI11 capitalises its sentences).
+std::string usage_error_line(const std::string& what);
+
 }  // namespace ppl::cli

@@ -3,6 +3,9 @@
 #include <fmt/core.h>
 #include <fmt/os.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include "cli/session.hpp"
 #include "lang/diagnostics.hpp"
 #include "runtime/graph.hpp"
@@ -41,7 +44,7 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
         columns.push_back(static_cast<int>(v));
     }
     std::FILE* out = opt.output.empty() ? stdout : std::fopen(opt.output.c_str(), "w");
-    if (!out) throw std::runtime_error("cannot write " + opt.output);
+    if (!out) throw std::invalid_argument("cannot write " + opt.output + ": " + std::strerror(errno));
     fmt::memory_buffer buf;
     fmt::format_to(std::back_inserter(buf), "draw");
     for (int v : columns)

@@ -44,6 +44,9 @@ std::vector<std::string> print_summary(const runtime::draws& d, const table_opti
   fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", "5%", "50%", "95%",
              "mcse", "ess_bulk", "ess_tail", "iat", "rhat", o.histograms ? "  distribution" : "");
   std::vector<std::string> warnings;
+  std::size_t rows = 0;
+  for (std::size_t c = 0; c < d.chains.size(); ++c) rows += d.rows(c);
+  if (rows == 0) warnings.push_back("there are no draws to summarise");
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
   for (std::size_t c = 0; c < d.columns.size(); ++c) {
@@ -76,8 +79,11 @@ std::vector<std::string> print_summary(const runtime::draws& d, const table_opti
                s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, s.rhat, histogram);
   }
   if (bad_rhat)
-    warnings.push_back(fmt::format("{} quantities have R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat, worst));
-  if (low_ess) warnings.push_back(fmt::format("{} quantities have a bulk or tail ESS below 400: estimates are imprecise", low_ess));
+    warnings.push_back(fmt::format("{} {} R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat,
+                                   bad_rhat == 1 ? "quantity has" : "quantities have", worst));
+  if (low_ess)
+    warnings.push_back(fmt::format("{} {} a bulk or tail ESS below 400: estimates are imprecise", low_ess,
+                                   low_ess == 1 ? "quantity has" : "quantities have"));
   return warnings;
 }
 

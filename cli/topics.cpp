@@ -55,7 +55,8 @@ int run_topics(const std::string& draws_path, const std::string& variable, const
     runtime::draws d = runtime::read_draws(draws_path, meta);
     auto rows = row_means(d, variable);
     if (rows.empty())
-      throw std::invalid_argument("the draws file has no columns " + variable + "[row,column]; run ppl infer with --monitor " + variable);
+      throw std::invalid_argument("topics: the draws have no matrix `" + variable + "` (columns " + variable + "[i,j]); monitor it with --monitor " +
+                                  variable + ", or name another with --variable");
     std::vector<std::string> labels = read_labels(labels_path);
     for (const auto& [r, row] : rows) {
       std::vector<std::pair<double, long>> entries;

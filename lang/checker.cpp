@@ -127,7 +127,7 @@ void checker::convert_data_decls() {
     for (const auto& dim : d->type.dims) var.dims.push_back(require_int_scalar(convert(dim), "a size"));
     for (const auto& b : d->type.bounds) {
       expr_ptr e = convert(b.value);
-      if (e->type.rank != 0) fail(e->pos, "a bound must be a scalar");
+      if (e->type.rank != 0) fail(e->pos, "a bound must be a scalar, not " + stdlib::to_string(e->type));
       (b.which == "lower" ? var.bounds.lower : var.bounds.upper) = std::move(e);
     }
     if (d->default_value) {
@@ -137,7 +137,7 @@ void checker::convert_data_decls() {
                                          stdlib::to_string(var.default_value->type) + " but `" + var.name +
                                          "` is declared " + stdlib::to_string(var.type));
       if (var.type.kind == scalar_kind::integer && var.default_value->type.kind != scalar_kind::integer)
-        fail(var.default_value->pos, "the default of `" + var.name + "` must be an integer");
+        fail(var.default_value->pos, "the default of `" + var.name + "` is real but `" + var.name + "` is declared int");
     }
   }
 }

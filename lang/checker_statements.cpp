@@ -71,7 +71,7 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
       fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be " +
                        describe_rank(params[k].rank) + ", not " + stdlib::to_string(a->type));
     if (params[k].kind == scalar_kind::integer && a->type.kind != scalar_kind::integer)
-      fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be an integer");
+      fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be an integer, not real");
     out.args.push_back(std::move(a));
   }
 }

@@ -29,6 +29,11 @@ std::string number(double x) {
   return os.str();
 }
 
+// "1 dimension", "2 dimensions"; a scalar has none.
+std::string dimensions(int rank) {
+  return rank == 0 ? "no dimensions (a scalar)" : std::to_string(rank) + (rank == 1 ? " dimension" : " dimensions");
+}
+
 // The size variable a declared dimension names directly (`N` in `int[N]`), or -1.
 int size_variable(const expr& dim) {
   return dim.which == expr::kind::variable ? dim.slot : -1;
@@ -69,9 +74,8 @@ void graph::bind_data(const data_table& data, data_table* take) {
     const data_value* d = data.find(var.name);
     if (var.is_size || !d || var.role != role::data) continue;
     if (d->value.shape.rank != var.type.rank)
-      lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with " + std::to_string(var.type.rank) +
-                                                " dimension(s) but " + d->origin + " gives " +
-                                                std::to_string(d->value.shape.rank));
+      lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with " + dimensions(var.type.rank) + " but " +
+                                                d->origin + " gives " + dimensions(d->value.shape.rank));
     for (int k = 0; k < var.type.rank; ++k) {
       int sv = size_variable(*var.dims[static_cast<std::size_t>(k)]);
       if (sv >= 0 && model_.variables[static_cast<std::size_t>(sv)].is_size)
@@ -98,6 +102,10 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   lang::ir::collect_reads(var.default_value.get(), reads);
   for (int r : reads)
     if (!model_.variables[static_cast<std::size_t>(r)].is_size) bind_declared(r, data, take);
+  const data_value* given = data.find(var.name);
+  const bool may_be_missing = var.observed && options_.allow_missing_observations;
+  if (!given && !var.default_value && !may_be_missing)
+    lang::fail_at(model_.source, var.pos, "no value for data `" + var.name + "`: it is not in the data and has no default");
   // Every size the declaration uses must be known by now.
   for (const auto& dim : var.dims) {
     int sv = size_variable(*dim);
@@ -110,12 +118,14 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   declared.rank = var.type.rank;
   for (int k = 0; k < var.type.rank; ++k) {
     index_t n = eval_.eval_index(*var.dims[static_cast<std::size_t>(k)], frame_);
-    if (n < 0) lang::fail_at(model_.source, var.dims[static_cast<std::size_t>(k)]->pos, "a size must not be negative, got " + std::to_string(n));
+    if (n < 0)
+      lang::fail_at(model_.source, var.dims[static_cast<std::size_t>(k)]->pos,
+                    "dimension " + std::to_string(k + 1) + " of `" + var.name + "` is " + std::to_string(n) + "; a size must not be negative");
     declared.dims[static_cast<std::size_t>(k)] = n;
   }
   tensor& t = values_[static_cast<std::size_t>(v)];
   std::string origin;
-  if (const data_value* d = data.find(var.name)) {
+  if (const data_value* d = given) {
     if (take) t = std::move(take->find(var.name)->value);
     else t = d->value;
     origin = d->origin;
@@ -129,13 +139,10 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
     t.shape = x.shape;
     t.data.assign(x.begin(), x.end());
     origin = "its default";
-  } else if (var.observed && options_.allow_missing_observations) {
+  } else {  // an observation simulated (may_be_missing)
     missing_[static_cast<std::size_t>(v)] = 1;
     t = tensor(declared, std::nan(""));
     return;
-  } else {
-    lang::fail_at(model_.source, var.pos, "no value for data `" + var.name +
-                                              "`: it is not in the data and has no default");
   }
   if (!(t.shape == declared))
     lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with shape " + declared.str() + " but " +
@@ -155,7 +162,7 @@ void graph::check_declared(int v) {
     if (std::isfinite(x) && !(var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x)) && x >= lower && x <= upper)
       continue;  // the common case: build the element's name only for a message
     std::string where = element_name(var.name, t.shape, i);
-    if (!std::isfinite(x)) lang::fail_at(model_.source, var.pos, where + " is not a finite number");
+    if (!std::isfinite(x)) lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is not a finite number");
     if (var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x))
       lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is not an integer, but `" + var.name + "` is declared int");
     if (x < lower) lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is below its declared lower bound " + number(lower));

@@ -2,6 +2,7 @@
 // place from one buffer with std::from_chars, without a string per cell, so the 2.2
 // million LDA tokens read in a fraction of a second.
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -40,7 +41,7 @@ std::size_t gzip_size_hint(const std::string& path) {
 std::string read_gzip(const std::string& path) {
   std::string text(gzip_size_hint(path) + 1, '\0');
   gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) fail_file(path, "cannot open the file");
+  if (!f) fail_file(path, std::string("cannot open the file: ") + std::strerror(errno));
   gzbuffer(f, 1 << 18);
   std::size_t used = 0;
   int n = 0;
@@ -63,7 +64,7 @@ std::string read_gzip(const std::string& path) {
 std::string read_text(const std::string& path) {
   if (ends_with(path, ".gz")) return read_gzip(path);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) fail_file(path, "cannot open the file");
+  if (!in) fail_file(path, std::string("cannot open the file: ") + std::strerror(errno));
   std::string text(static_cast<std::size_t>(in.tellg()), '\0');
   in.seekg(0);
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

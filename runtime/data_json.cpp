@@ -1,6 +1,8 @@
 // JSON data in Stan's format: an object of numbers and rectangular nested arrays, read
 // with nlohmann::json.
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -70,7 +72,7 @@ shape first_path_shape(const json& j, const std::string& name) {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw lang::source_error({path, {}, "cannot open the file", "", ""});
+  if (!in) throw lang::source_error({path, {}, std::string("cannot open the file: ") + std::strerror(errno), "", ""});
   std::string text(static_cast<std::size_t>(in.tellg()), '\0');
   in.seekg(0);
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

@@ -1,6 +1,10 @@
 #include "runtime/draws.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -44,7 +48,7 @@ draws_writer::draws_writer(const std::string& path, draws_format format, int cha
   paths_ = draws_paths(path, format, chains);
   for (const auto& p : paths_) {
     std::FILE* f = std::fopen(p.c_str(), append ? "a" : "w");
-    if (!f) throw std::invalid_argument("cannot write the draws file " + p);
+    if (!f) throw std::invalid_argument("cannot write the draws file " + p + ": " + std::strerror(errno));
     files_.push_back(f);
     if (append) continue;
     for (const auto& line : metadata) fmt::print(f, "# {}\n", line);
@@ -93,9 +97,15 @@ void draws_writer::flush() {
   for (auto* f : files_) std::fflush(f);
 }
 
+namespace {
+
+constexpr int max_chains = 256;  // as many as --chains allows
+
+}  // namespace
+
 draws read_draws(const std::string& path, std::vector<std::string>& metadata) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw lang::source_error({path, {}, "cannot open the draws file", "", ""});
+  if (!in) throw lang::source_error({path, {}, std::string("cannot open the draws file: ") + std::strerror(errno), "", ""});
   std::ostringstream os;
   os << in.rdbuf();
   lang::source_file src{path, os.str()};
@@ -123,22 +133,31 @@ draws read_draws(const std::string& path, std::vector<std::string>& metadata) {
       out.columns.assign(names.begin() + 2, names.end());
       header = true;
     } else {
+      // Cells are numbers separated by commas; a cell must be a number and nothing else.
       std::vector<double> row;
-      const char* p = line.data();
-      const char* last = line.data() + line.size();
-      while (p <= last) {
-        double x;
-        auto r = std::from_chars(p, last, x);
-        if (r.ec != std::errc()) lang::fail_at(src, pos + static_cast<std::size_t>(p - line.data()), "expected a number");
+      const std::size_t width = out.columns.size() + 2;
+      for (std::size_t at = 0;;) {
+        const std::size_t comma = std::min(line.find(',', at), line.size());
+        const std::string_view cell = line.substr(at, comma - at);
+        double x = 0;
+        auto r = std::from_chars(cell.data(), cell.data() + cell.size(), x);
+        if (r.ec != std::errc() || r.ptr != cell.data() + cell.size()) {
+          const std::size_t k = row.size();
+          const std::string column = k == 0 ? "chain" : k == 1 ? "iteration" : k < width ? out.columns[k - 2] : "";
+          lang::fail_at(src, pos + at, "\"" + std::string(cell) + "\" is not a number" + (column.empty() ? "" : " (column " + column + ")"));
+        }
         row.push_back(x);
-        p = r.ptr + 1;
-        if (r.ptr == last) break;
+        if (comma == line.size()) break;
+        at = comma + 1;
       }
-      if (row.size() != out.columns.size() + 2)
-        lang::fail_at(src, pos, "this row has " + std::to_string(row.size()) + " values but the header has " +
-                                    std::to_string(out.columns.size() + 2));
+      if (row.size() != width)
+        lang::fail_at(src, pos, "this row has " + std::to_string(row.size()) + " values but the header has " + std::to_string(width));
+      // A chain number is one that `ppl infer --chains` can write; anything else (0, -1,
+      // 2.5, 1e12) would index a chain that cannot exist.
+      if (!(row[0] >= 1 && row[0] <= static_cast<double>(max_chains) && row[0] == std::floor(row[0])))
+        lang::fail_at(src, pos, "the chain number " + fmt::format("{}", row[0]) + " is not a whole number from 1 to " +
+                                    std::to_string(max_chains));
       chain_col = static_cast<std::size_t>(row[0]);
-      if (chain_col < 1) lang::fail_at(src, pos, "chain numbers start at 1");
       if (out.chains.size() < chain_col) out.chains.resize(chain_col);
       out.chains[chain_col - 1].insert(out.chains[chain_col - 1].end(), row.begin() + 2, row.end());
     }

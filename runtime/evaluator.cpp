@@ -97,7 +97,8 @@ view evaluator::eval_vector(const expr& e, frame& f) {
   shape inner = items.front().shape;
   for (std::size_t i = 0; i < items.size(); ++i)
     if (!(items[i].shape == inner))
-      throw eval_error(e.args[i]->pos, "the elements of a vector literal have different sizes");
+      throw eval_error(e.args[i]->pos, "the elements of a vector literal have different shapes: " + inner.str() + " and " +
+                                         items[i].shape.str());
   buffer.resize(static_cast<std::size_t>(inner.size()) * items.size());
   double* out = buffer.data();
   for (const auto& v : items) out = std::copy(v.begin(), v.end(), out);

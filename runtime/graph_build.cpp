@@ -51,7 +51,7 @@ void graph::allocate(int v) {
         } catch (const eval_error& e) {
           fail_in(st, e.pos, e.what());
         }
-        if (j < 1) fail_in(st, st.target_indices[static_cast<std::size_t>(d)]->pos, "index " + std::to_string(j) + " is below 1");
+        if (j < 1) fail_in(st, st.target_indices[static_cast<std::size_t>(d)]->pos, "index " + std::to_string(j) + " is below 1; indices start at 1");
         s.dims[static_cast<std::size_t>(d)] = std::max(s.dims[static_cast<std::size_t>(d)], j);
       }
       if (value_known) return;

@@ -50,7 +50,8 @@ void apply_init(runtime::graph& g, const runtime::data_table& init) {
       throw std::invalid_argument("--init: `" + name + "` is not an unknown of the model");
     auto& t = g.values()[static_cast<std::size_t>(v)];
     if (!(t.shape == value.value.shape))
-      throw std::invalid_argument("--init: `" + name + "` has shape " + value.value.shape.str() + " but the model gives it " + t.shape.str());
+      throw std::invalid_argument("--init: `" + name + "` has shape " + (value.value.shape.rank ? value.value.shape.str() : "[] (a scalar)") +
+                                  " but the model gives it shape " + (t.shape.rank ? t.shape.str() : "[] (a scalar)"));
     t.data = value.value.data;
     if (std::string outside = g.first_outside_support(v); !outside.empty()) throw std::invalid_argument("--init: " + outside);
   }

@@ -24,6 +24,11 @@ using lang::ir::statement;
 
 namespace {
 
+// The sparse kernel keeps topic numbers in 16 bits (lda.cpp refuses more), so a model
+// with more topics than that runs the dense kernel, which has no such limit.
+constexpr std::uint32_t sparse_up_to_topics = 65535;
+bool sparse_kernel(std::uint32_t topics) { return topics >= lda::sparse_from_topics && topics <= sparse_up_to_topics; }
+
 // The variable an argument reads as `v` or `v[i, ...]` with single indices free of
 // unknowns; -1 otherwise.
 int direct_variable(const expr& e) {
@@ -209,7 +214,7 @@ class lda_sampler final : public sampler {
  public:
   lda_sampler(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta)
       : graph_(g), s_(s), engine_(corpus(g, s, std::move(alpha), std::move(eta)), g.values()[static_cast<std::size_t>(s.z)].data.data()) {
-    kernel_ = engine_.data().topics >= lda::sparse_from_topics ? lda::kernel::sparse : lda::kernel::dense;
+    kernel_ = sparse_kernel(engine_.data().topics) ? lda::kernel::sparse : lda::kernel::dense;
   }
 
   void configure(const sampler_settings& settings) override {
@@ -266,7 +271,8 @@ class lda_sampler final : public sampler {
     for (runtime::index_t i = 0; i < docs.size(); ++i) {
       const double d = docs.data[static_cast<std::size_t>(i)], w = words.data[static_cast<std::size_t>(i)];
       if (!(d >= 1 && d < 4e9 && d == std::floor(d)))
-        throw std::invalid_argument("--heldout: `" + doc_name + "[" + std::to_string(i + 1) + "]` must be a positive integer");
+        throw std::invalid_argument("--heldout: `" + doc_name + "[" + std::to_string(i + 1) + "]` is " + fmt::format("{}", d) +
+                                    "; documents are numbered from 1");
       if (!(w >= 1 && w <= V && w == std::floor(w)))
         throw std::invalid_argument("--heldout: `" + word_name + "[" + std::to_string(i + 1) + "]` is " + fmt::format("{}", w) +
                                     "; the model's words are 1.." + std::to_string(V));
@@ -455,8 +461,11 @@ class collapsed_factory final : public factory {
       if (s->phi >= 0 && shared_concentrations(g, s->theta) && shared_concentrations(g, s->phi)) {
         const auto& theta = g.value(s->theta);
         const auto topics = static_cast<std::uint32_t>(theta.shape[theta.shape.rank - 1]);
-        how += topics >= lda::sparse_from_topics
+        how += sparse_kernel(topics)
                    ? " (sparse kernel: " + std::to_string(topics) + " topics >= " + std::to_string(lda::sparse_from_topics) + ")"
+               : topics > sparse_up_to_topics
+                   ? " (dense kernel: " + std::to_string(topics) + " topics > " + std::to_string(sparse_up_to_topics) +
+                         ", the most the sparse kernel takes)"
                    : " (dense kernel: " + std::to_string(topics) + " topics < " + std::to_string(lda::sparse_from_topics) + ")";
       }
       return {true, how};

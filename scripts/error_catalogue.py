@@ -5,7 +5,8 @@ entry):
 
   tests/errors/NAME.ppl + NAME.expected             a malformed model (`ppl check NAME.ppl`)
   tests/errors/data/NAME.{csv,json} + NAME.expected  a malformed data file
-  tests/errors/run/NAME.args + NAME.expected        a command line (exit status, arguments)
+  tests/errors/run/NAME.args + NAME.expected        a command line (exit status, arguments),
+    [+ NAME.stdin]                                  with its standard input (a REPL script)
 
   python3 scripts/error_catalogue.py          rewrite docs/errors.md
   python3 scripts/error_catalogue.py --check  fail if docs/errors.md is not current
@@ -23,10 +24,14 @@ GROUPS = [
     ("Syntax", ("syntax",)),
     ("Names and types", ("undefined", "misspelt", "unknown", "redeclared", "function", "distribution", "wrong", "too",
                          "real", "int", "scalar", "vector", "mixed", "dot", "factor", "loop", "self", "cycle", "assign",
-                         "data")),
+                         "default", "defined", "data")),
     ("Data and values in the model", ("index", "bound", "bad", "missing")),
     ("Limits", ("limit",)),
 ]
+
+# The commands, in the order the run cases are listed under them; a case whose first
+# argument is none of them (no command, an unknown one) goes under "Any command".
+COMMANDS = ["check", "simulate", "plan", "infer", "repl", "diagnose", "summary", "topics", "plot", "heatmap"]
 
 
 def read(path):
@@ -47,10 +52,12 @@ def title(name):
     return name.replace("_", " ")
 
 
-def entry(name, kind, text, message, extra="", level="###"):
+def entry(name, kind, text, message, extra="", level="###", stdin=None):
     fence = "```"
-    return (f"{level} {title(name)}\n\n{extra}{kind}:\n\n{fence}\n{excerpt(text)}\n{fence}\n\nmessage (first line):\n\n"
-            f"{fence}\n{message.rstrip()}\n{fence}\n")
+    given = f"{kind}:\n\n{fence}\n{excerpt(text)}\n{fence}\n\n"
+    if stdin is not None:
+        given += f"standard input:\n\n{fence}\n{excerpt(stdin)}\n{fence}\n\n"
+    return f"{level} {title(name)}\n\n{extra}{given}message (first line):\n\n{fence}\n{message.rstrip()}\n{fence}\n"
 
 
 def catalogue():
@@ -80,14 +87,22 @@ def catalogue():
         if ext in (".csv", ".json") and os.path.exists(os.path.join(data_dir, name + ".expected")):
             parts.append(entry(name, f"data file `{f}`", read(os.path.join(data_dir, f)), read(os.path.join(data_dir, name + ".expected"))))
     run_dir = os.path.join(CASES, "run")
-    parts.append("## Command lines and runs\n\nRun in `tests/errors/run/`, whose small files (`coin.ppl`, `coin.csv`, `never.ppl`, "
-                 "`discrete.ppl`, `outside.json`, `draws.csv`, `broken.csv`) the commands name.\n")
+    parts.append("## Command lines and runs\n\nRun in `tests/errors/run/`, whose small models, data and draws files the "
+                 "commands name; a case with a standard input (a REPL script) shows it. Grouped by command.\n")
+    cases = {}
     for f in sorted(os.listdir(run_dir)):
-        if not f.endswith(".args"):
+        if f.endswith(".args"):
+            status, args = read(os.path.join(run_dir, f)).splitlines()[:2]
+            command = args.split()[0] if args.split() else ""
+            cases.setdefault(command if command in COMMANDS else "", []).append((f[:-5], status, args))
+    for command in [""] + COMMANDS:
+        if command not in cases:
             continue
-        name = f[:-5]
-        status, args = read(os.path.join(run_dir, f)).splitlines()[:2]
-        parts.append(entry(name, f"exit status {status}; command", "ppl " + args, read(os.path.join(run_dir, name + ".expected"))))
+        parts.append(f"### ppl {command}\n" if command else "### Any command\n")
+        for name, status, args in cases[command]:
+            stdin = os.path.join(run_dir, name + ".stdin")
+            parts.append(entry(name, f"exit status {status}; command", "ppl " + args, read(os.path.join(run_dir, name + ".expected")),
+                               level="####", stdin=read(stdin) if os.path.exists(stdin) else None))
     return "\n".join(parts)
 
 

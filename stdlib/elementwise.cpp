@@ -80,7 +80,8 @@ class binary_map final : public function {
   shape result_shape(std::span<const view> args) const override {
     const view &a = args[0], &b = args[1];
     if (a.shape.rank != 0 && b.shape.rank != 0 && !(a.shape == b.shape))
-      throw argument_error(display_name(m_.name) + ": operands have shapes " + a.shape.str() + " and " + b.shape.str());
+      throw argument_error(display_name(m_.name) + ": operands have shapes " + a.shape.str() + " and " + b.shape.str() +
+                           "; they must be the same, or one a scalar");
     if (m_.invalid) check_values(a, b);
     return a.shape.rank == 0 ? b.shape : a.shape;
   }

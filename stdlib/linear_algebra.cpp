@@ -51,7 +51,8 @@ class product final : public function {
     if (s0.rank == 0) return s1;
     if (s1.rank == 0) return s0;
     const index_t inner0 = s0.rank == 2 ? s0[1] : s0[0];
-    if (inner0 != s1[0]) throw argument_error("`*`: inner sizes differ: " + s0.str() + " * " + s1.str());
+    if (inner0 != s1[0]) throw argument_error("`*`: inner sizes differ: " + s0.str() + " * " + s1.str() +
+                           "; the left operand's last size must equal the right operand's first");
     if (s0.rank == 2 && s1.rank == 2) return shape::matrix(s0[0], s1[1]);
     return shape::vector(s0.rank == 2 ? s0[0] : s1[1]);
   }

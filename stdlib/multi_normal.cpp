@@ -47,7 +47,8 @@ class multi_normal final : public distribution {
   shape value_shape(std::span<const shape> p) const override {
     if (p[1][0] != p[0][0] || p[1][1] != p[0][0])
       throw parameter_error("MultiNormal: mu has size " + std::to_string(p[0][0]) + " but Sigma is " +
-                            std::to_string(p[1][0]) + " x " + std::to_string(p[1][1]));
+                            std::to_string(p[1][0]) + " x " + std::to_string(p[1][1]) + "; it must be " + std::to_string(p[0][0]) + " x " +
+                            std::to_string(p[0][0]));
     return p[0];
   }
   void check(std::span<const view> p) const override {

@@ -103,7 +103,7 @@ class extreme final : public function {
     return type_sig{integer ? scalar_kind::integer : scalar_kind::real, 0};
   }
   shape result_shape(std::span<const view> args) const override {
-    if (args.size() == 1 && args[0].size() == 0) throw argument_error(std::string(name()) + ": the array is empty");
+    if (args.size() == 1 && args[0].size() == 0) throw argument_error(std::string(name()) + " needs at least 1 value, got 0");
     return shape::scalar();
   }
   void eval(std::span<const view> args, double* out) const override { out[0] = *chosen(args); }
@@ -139,7 +139,7 @@ class softmax final : public function {
     return type_sig{scalar_kind::real, 1};
   }
   shape result_shape(std::span<const view> args) const override {
-    if (args[0].size() == 0) throw argument_error("softmax: the vector is empty");
+    if (args[0].size() == 0) throw argument_error("softmax needs at least 1 value, got 0");
     return args[0].shape;
   }
   void eval(std::span<const view> args, double* out) const override {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every malformed model tests/errors/NAME.ppl and data file tests/errors/data/NAME.{csv,json}
 # must make `ppl check` exit 1 with NAME.expected as the first line of its message
-# (file:line:col: error: ...). Run from the case's folder so paths in messages are short.
+# (file:line:col: error: ...), and every command line tests/errors/run/NAME.args must exit
+# with its status and print NAME.expected first on standard error. Run from the case's
+# folder so paths in messages are short.
 set -uo pipefail
 ppl=$1
 dir=$2
@@ -26,12 +28,15 @@ for data in "$dir"/data/*.csv "$dir"/data/*.json; do
   check_case "$dir/data" "$dir/data/$name.expected" "$ppl" check model.ppl "$(basename "$data")"
 done
 # Command lines: tests/errors/run/NAME.args holds the exit status on its first line and
-# the arguments on its second, run from that folder.
+# the arguments on its second, run from that folder; NAME.stdin, if there is one, is its
+# standard input (a REPL script), and otherwise standard input is empty.
 for args in "$dir"/run/*.args; do
   name=$(basename "$args" .args)
   status=$(sed -n 1p "$args")
   read -r -a argv <<< "$(sed -n 2p "$args")"
-  out=$(cd "$dir/run" && "$ppl" "${argv[@]}" 2>&1 >/dev/null); rc=$?
+  input=/dev/null
+  [ -f "$dir/run/$name.stdin" ] && input="$dir/run/$name.stdin"
+  out=$(cd "$dir/run" && "$ppl" "${argv[@]}" 2>&1 >/dev/null < "$input"); rc=$?
   if [ "$rc" != "$status" ] || [ "$(printf '%s\n' "$out" | head -1)" != "$(cat "$dir/run/$name.expected")" ]; then
     echo "FAIL run/$name (exit $rc, expected $status)"; printf '  got:      %s\n  expected: %s\n' "$(printf '%s\n' "$out" | head -1)" "$(cat "$dir/run/$name.expected")"
     fail=$((fail + 1))

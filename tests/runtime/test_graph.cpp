@@ -65,7 +65,10 @@ TEST_CASE("data errors name the variable and the index") {
   CHECK(error_of("data y: int[N]\ndata x: real[N]\n", {"y=[1,2]", "x=[1.0]"}) ==
         "test.ppl:2:14: error: size `N` is 2 from `y` (--set y=[1,2]) but 1 from `x` (--set x=[1.0])");
   CHECK(error_of("data y: int[N]\n", {"y=[1.5]"}) == "test.ppl:1:6: error: y[1] = 1.5 is not an integer, but `y` is declared int");
-  CHECK(error_of("data y: real[N]\n") == "test.ppl:1:14: error: the size `N` of `y` is unknown: give `y` in the data or set `N` with --set");
+  // Without a value or a default, the missing value is the error, not its unknown size.
+  CHECK(error_of("data y: real[N]\n") == "test.ppl:1:6: error: no value for data `y`: it is not in the data and has no default");
+  CHECK(error_of("data y: real[N] = rep(0.0, N)\n") ==
+        "test.ppl:1:14: error: the size `N` of `y` is unknown: give `y` in the data or set `N` with --set");
   CHECK(error_of("for i in 1:3 { x[i + 1] ~ Normal(0, 1) }\n") == "test.ppl:1:16: error: x[1] is never defined");
   CHECK(error_of("for i in 1:3 { x[1] ~ Normal(0, 1) }\n") == "test.ppl:1:16: error: x[1] is defined twice (when i = 2)");
 }

@@ -171,9 +171,9 @@ TEST_CASE("run-time shape and value errors") {
       {"sd", {vec({1})}, "sd needs at least 2 values, got 1"},
       {"mean", {vec({})}, "mean needs at least 1 value, got 0"},
       {"log_sum_exp", {vec({})}, "log_sum_exp needs at least 1 value"},
-      {"max", {vec({})}, "max: the array is empty"},
-      {"min", {vec({})}, "min: the array is empty"},
-      {"softmax", {vec({})}, "softmax: the vector is empty"},
+      {"max", {vec({})}, "max needs at least 1 value, got 0"},
+      {"min", {vec({})}, "min needs at least 1 value, got 0"},
+      {"softmax", {vec({})}, "softmax needs at least 1 value, got 0"},
       {"rep", {scalar(1), scalar(-1)}, "rep: the count n is -1; it must be a non-negative integer"},
   };
   for (const auto& c : cases) {

@@ -70,9 +70,9 @@ TEST_CASE("MultiNormal: shapes and support") {
   CHECK(d.value_support(views({vec({1, -1}), sigma_2})).kind == ppl::stdlib::support_kind::real_vector);
   CHECK(d.value_shape(std::vector<shape>{shape::vector(3), shape::matrix(3, 3)}) == shape::vector(3));
   CHECK_THROWS_WITH_AS(d.value_shape(std::vector<shape>{shape::vector(3), shape::matrix(2, 2)}),
-                       "MultiNormal: mu has size 3 but Sigma is 2 x 2", ppl::stdlib::parameter_error);
+                       "MultiNormal: mu has size 3 but Sigma is 2 x 2; it must be 3 x 3", ppl::stdlib::parameter_error);
   CHECK_THROWS_WITH_AS(d.value_shape(std::vector<shape>{shape::vector(2), shape::matrix(2, 3)}),
-                       "MultiNormal: mu has size 2 but Sigma is 2 x 3", ppl::stdlib::parameter_error);
+                       "MultiNormal: mu has size 2 but Sigma is 2 x 3; it must be 2 x 2", ppl::stdlib::parameter_error);
   CHECK(d.in_support(views({vec({1, -1}), sigma_2}), vec({1e300, -4}).as_view()));
   CHECK_FALSE(d.in_support(views({vec({1, -1}), sigma_2}), vec({NAN, -4}).as_view()));
 }
