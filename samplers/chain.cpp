@@ -257,7 +257,7 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     o.checkpoint(index, completed, save_chain(c, completed));
     last_checkpoint = std::chrono::steady_clock::now();
   };
-  for (long it = completed + 1; it <= total && !runtime::interrupted(); ++it) {
+  auto iteration = [&](long it) {
     bool warmup = it <= o.warmup;
     if (it == o.warmup + 1) {
       warmup_seconds = since(phase_start);
@@ -286,6 +286,17 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
       if (writer) writer->write(index + 1, (it - o.warmup) / o.thin, row.data());
     }
     if (o.checkpoint && it < total && since(last_checkpoint) >= o.checkpoint_seconds) checkpoint();
+  };
+  for (long it = completed + 1; it <= total && !runtime::interrupted(); ++it) {
+    try {
+      iteration(it);
+    } catch (const lang::source_error& e) {
+      // Where in the run it happened, under the message that says where in the model.
+      lang::diagnostic d = e.diag();
+      const std::string when = fmt::format("while sampling: chain {}, iteration {}{}", index + 1, it, it <= o.warmup ? " (warmup)" : "");
+      d.note = d.note.empty() ? when : d.note + "; " + when;
+      throw lang::source_error(d);
+    }
   }
   if (o.checkpoint) checkpoint();
   if (completed <= o.warmup) warmup_seconds = since(phase_start);

@@ -204,4 +204,11 @@ set +e
 set -e
 [ "$rc" = 1 ] && grep -q 'no unknown of this model is smooth and continuous' "$tmp/err"
 
+# An error while sampling says where in the model and where in the run.
+printf 'data v: real[3] = [1.0, 2.0, 3.0]\nk ~ Poisson(1)\ny = v[k + 1]\n' > "$tmp/index.ppl"
+set +e
+"$ppl" infer "$tmp/index.ppl" --chains 1 --quiet > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q '^note: while sampling: chain 1, iteration [0-9]*$' "$tmp/err"
+
 echo "infer: all checks passed"
