@@ -193,9 +193,13 @@ void png_canvas::save(const std::string& path) {
                                      static_cast<unsigned char>(data.size() >> 8), static_cast<unsigned char>(data.size())};
     std::fwrite(length, 1, 4, f);
     std::fwrite(type, 1, 4, f);
-    std::fwrite(data.data(), 1, data.size(), f);
     uLong crc = crc32(0, reinterpret_cast<const Bytef*>(type), 4);
-    if (!data.empty()) crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));  // a null buffer would reset it
+    // An empty chunk (IEND) has a null buffer: fwrite must not be given one, and crc32
+    // would take it as a request to reset.
+    if (!data.empty()) {
+      std::fwrite(data.data(), 1, data.size(), f);
+      crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));
+    }
     const unsigned char c[4] = {static_cast<unsigned char>(crc >> 24), static_cast<unsigned char>(crc >> 16),
                                 static_cast<unsigned char>(crc >> 8), static_cast<unsigned char>(crc)};
     std::fwrite(c, 1, 4, f);
