@@ -1,6 +1,7 @@
 #include "runtime/draws.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -131,8 +132,10 @@ draws read_draws(const std::string& path, std::vector<std::string>& metadata) {
       if (row.size() != out.columns.size() + 2)
         lang::fail_at(src, pos, "this row has " + std::to_string(row.size()) + " values but the header has " +
                                     std::to_string(out.columns.size() + 2));
+      // Checked as a double: converting -1, 1e30 or nan to an integer is undefined.
+      if (!(row[0] >= 1 && row[0] <= 65536) || row[0] != std::floor(row[0]))
+        lang::fail_at(src, pos, "chain numbers are whole numbers from 1 to 65536");
       chain_col = static_cast<std::size_t>(row[0]);
-      if (chain_col < 1) lang::fail_at(src, pos, "chain numbers start at 1");
       if (out.chains.size() < chain_col) out.chains.resize(chain_col);
       out.chains[chain_col - 1].insert(out.chains[chain_col - 1].end(), row.begin() + 2, row.end());
     }
