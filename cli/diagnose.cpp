@@ -55,7 +55,10 @@ int run_diagnose(const model_inputs& in, const diagnose_options& opt) {
       rows.push_back({i, grad[i], fd, std::fabs(grad[i] - fd) / std::max(1.0, std::fabs(fd))});
     }
     target.set(y);
-    std::sort(rows.begin(), rows.end(), [](const row& a, const row& b) { return a.error > b.error; });
+    // A NaN error (a NaN gradient) is the worst of all; as a plain double it would compare
+    // equal to everything, which is no ordering for std::sort.
+    auto badness = [](const row& r) { return std::isnan(r.error) ? INFINITY : r.error; };
+    std::sort(rows.begin(), rows.end(), [&](const row& a, const row& b) { return badness(a) > badness(b); });
     const double worst = rows.empty() ? 0 : rows.front().error;
     fmt::print("{:<24} {:>16} {:>16} {:>12}\n", "coordinate", "gradient", "finite diff.", "rel. error");
     for (std::size_t k = 0; k < rows.size() && k < static_cast<std::size_t>(opt.show); ++k)

@@ -125,25 +125,34 @@ std::uint16_t glyph(char c) {
   }
 }
 
+// A coordinate as a pixel index. Draws far off the scale (a draw of 1e300, NaN) must
+// still give an int, and converting such a double to one is undefined: clamp first, to a
+// range wide enough that lines keep their direction and narrow enough that their
+// differences cannot overflow.
+int pixel(double v) {
+  if (std::isnan(v)) return 0;
+  return static_cast<int>(std::lround(std::clamp(v, -1e6, 1e6)));
+}
+
 class png_canvas final : public canvas {
  public:
   png_canvas(int width, int height)
       : width_(width), height_(height), pixels_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height), rgb{255, 255, 255}) {}
 
   void rect(double x, double y, double w, double h, rgb fill) override {
-    const int x0 = std::max(0, static_cast<int>(std::lround(x))), y0 = std::max(0, static_cast<int>(std::lround(y)));
-    const int x1 = std::min(width_, static_cast<int>(std::lround(x + w))), y1 = std::min(height_, static_cast<int>(std::lround(y + h)));
+    const int x0 = std::max(0, pixel(x)), y0 = std::max(0, pixel(y));
+    const int x1 = std::min(width_, pixel(x + w)), y1 = std::min(height_, pixel(y + h));
     for (int j = y0; j < y1; ++j)
       for (int i = x0; i < x1; ++i) at(i, j) = fill;
   }
   void polyline(const std::vector<std::pair<double, double>>& points, rgb stroke) override {
     for (std::size_t k = 1; k < points.size(); ++k)
-      line(static_cast<int>(std::lround(points[k - 1].first)), static_cast<int>(std::lround(points[k - 1].second)),
-           static_cast<int>(std::lround(points[k].first)), static_cast<int>(std::lround(points[k].second)), stroke);
+      line(pixel(points[k - 1].first), pixel(points[k - 1].second),
+           pixel(points[k].first), pixel(points[k].second), stroke);
   }
   void text(double x, double y, const std::string& s, rgb colour) override {
-    int left = static_cast<int>(std::lround(x));
-    const int top = static_cast<int>(std::lround(y));
+    int left = pixel(x);
+    const int top = pixel(y);
     for (char c : s) {
       const std::uint16_t bits = glyph(c);
       for (int row = 0; row < 5; ++row)
@@ -200,9 +209,13 @@ void png_canvas::save(const std::string& path) {
                                      static_cast<unsigned char>(data.size() >> 8), static_cast<unsigned char>(data.size())};
     std::fwrite(length, 1, 4, f);
     std::fwrite(type, 1, 4, f);
-    std::fwrite(data.data(), 1, data.size(), f);
     uLong crc = crc32(0, reinterpret_cast<const Bytef*>(type), 4);
-    if (!data.empty()) crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));  // a null buffer would reset it
+    // An empty chunk (IEND) has a null buffer: fwrite must not be given one, and crc32
+    // would take it as a request to reset.
+    if (!data.empty()) {
+      std::fwrite(data.data(), 1, data.size(), f);
+      crc = crc32(crc, data.data(), static_cast<uInt>(data.size()));
+    }
     const unsigned char c[4] = {static_cast<unsigned char>(crc >> 24), static_cast<unsigned char>(crc >> 16),
                                 static_cast<unsigned char>(crc >> 8), static_cast<unsigned char>(crc)};
     std::fwrite(c, 1, 4, f);

@@ -77,8 +77,10 @@ void draw_trace(canvas& c, const panel& p, const std::vector<std::vector<double>
 std::vector<double> histogram(const std::vector<double>& x, double lo, double hi, int bins) {
   std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
   for (double v : x) {
-    int b = static_cast<int>((v - lo) / (hi - lo) * bins);
-    counts[static_cast<std::size_t>(std::clamp(b, 0, bins - 1))] += 1;
+    if (!std::isfinite(v)) continue;  // NaN has no bin, and converting it to int is undefined
+    // Halves keep hi - lo finite for any finite bounds (-1e308..1e308).
+    const double t = (v / 2 - lo / 2) / (hi / 2 - lo / 2) * bins;
+    counts[static_cast<std::size_t>(std::clamp(t, 0.0, bins - 1.0))] += 1;
   }
   return counts;
 }
@@ -118,10 +120,15 @@ std::vector<std::vector<double>> pooled_ranks(const std::vector<std::vector<doub
   std::vector<std::pair<double, std::size_t>> all;  // value, position in the concatenation
   for (const auto& x : chains)
     for (double v : x) all.push_back({v, all.size()});
-  std::sort(all.begin(), all.end());
+  // NaN last: with < alone it compares equal to everything, which is no ordering, and
+  // std::sort may then run past the ends of the array.
+  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    const bool na = std::isnan(a.first), nb = std::isnan(b.first);
+    return na != nb ? nb : na ? a.second < b.second : a < b;
+  });
   std::vector<double> rank(all.size());
   for (std::size_t i = 0; i < all.size();) {
-    std::size_t j = i;
+    std::size_t j = i + 1;  // from i itself, a NaN (equal to nothing) never moved on
     while (j < all.size() && all[j].first == all[i].first) ++j;
     for (std::size_t k = i; k < j; ++k) rank[all[k].second] = 0.5 * static_cast<double>(i + j - 1);
     i = j;

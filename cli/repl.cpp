@@ -392,7 +392,8 @@ class session {
       const std::string label = size == 1 && shape.rank == 0 ? line : runtime::element_column("", shape, i);
       std::vector<double> pooled;
       for (const auto& chain : values[static_cast<std::size_t>(i)]) pooled.insert(pooled.end(), chain.begin(), chain.end());
-      std::sort(pooled.begin(), pooled.end());
+      // NaN last (with < alone it is no ordering, and std::sort may run past the ends).
+      std::sort(pooled.begin(), pooled.end(), [](double a, double b) { return a < b || (!std::isnan(a) && std::isnan(b)); });
       auto quantile = [&](double q) { return pooled[static_cast<std::size_t>(std::lround(q * static_cast<double>(pooled.size() - 1)))]; };
       if (fn == "summary") {
         const auto s = runtime::summarize(values[static_cast<std::size_t>(i)]);

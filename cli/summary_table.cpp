@@ -29,8 +29,10 @@ std::string text_histogram(std::vector<double> draws) {
   std::vector<double> counts(bins, 0.0);
   for (double v : draws) {
     if (v < lo || v > hi) continue;
-    const int b = hi > lo ? static_cast<int>((v - lo) / (hi - lo) * bins) : bins / 2;
-    counts[static_cast<std::size_t>(std::clamp(b, 0, bins - 1))] += 1;
+    // Halves keep hi - lo finite for any finite bounds (-1e308..1e308), so that the cast
+    // never sees NaN or infinity, which it could not convert.
+    const double t = hi > lo ? (v / 2 - lo / 2) / (hi / 2 - lo / 2) * bins : bins / 2;
+    counts[static_cast<std::size_t>(std::clamp(t, 0.0, bins - 1.0))] += 1;
   }
   const double top = *std::max_element(counts.begin(), counts.end());
   std::string out;

@@ -21,7 +21,7 @@ struct tagged {
 };
 
 struct nil {};
-struct int_literal : tagged { long long value = 0; };
+struct int_literal : tagged { unsigned long long value = 0; };  // as parsed (x3::ulong_long): 2^64 - 1 must not wrap to -1
 struct real_literal : tagged { double value = 0; };
 struct identifier : tagged { std::string name; };
 

@@ -115,8 +115,17 @@ auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword
 // identifier -> (alpha | '_') (alnum | '_')*, not a keyword
 auto const identifier_def = !reserved >> name;
 auto const name_def = lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
+// Numbers as written: digits, a point, an exponent. Spirit's policies also read `nan` and
+// `inf`, and a parenthesised payload after `nan` that swallowed a comment (`nan(#)`) and
+// led past it; here those are names.
+struct number_policies : x3::strict_real_policies<double> {
+  template <typename It, typename Attribute>
+  static bool parse_nan(It&, It const&, Attribute&) { return false; }
+  template <typename It, typename Attribute>
+  static bool parse_inf(It&, It const&, Attribute&) { return false; }
+};
 auto const int_literal_def = lexeme[x3::ulong_long >> word_end];
-auto const real_literal_def = lexeme[x3::real_parser<double, x3::strict_real_policies<double>>{} >> word_end];
+auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
 
 // expression -> or_expr
 auto const expression_def = or_expr;
@@ -208,7 +217,10 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
                     loop_range, for_stmt, body, statement, program, tilde_or_equals,
                     in_keyword, end_of_program)
 
-// The skipper: white space and `#` comments to the end of the line.
-auto const skipper = x3::space | lexeme['#' >> *(char_ - x3::eol)];
+// The skipper: white space and `#` comments to the end of the line — the line feed, as for
+// skip_blank, check_nesting (parser.cpp) and line numbers. (x3::eol also ends a comment at
+// a lone '\r', and a byte outside ASCII after one then reached the ASCII character
+// classes, which assert on it.)
+auto const skipper = x3::space | lexeme['#' >> *(char_ - '\n')];
 
 }  // namespace ppl::lang::grammar

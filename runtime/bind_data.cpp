@@ -1,5 +1,6 @@
 // Binding data to `data` declarations: sizes, kinds, shapes, bounds and defaults.
 #include <cmath>
+#include <fmt/core.h>
 #include <sstream>
 
 #include "runtime/graph.hpp"
@@ -67,6 +68,10 @@ void graph::bind_data(const data_table& data, data_table* take) {
     if (!var.is_size || !d) continue;
     if (d->value.shape.rank != 0 || !d->integer || d->value.data[0] < 0)
       lang::fail_at(model_.source, var.pos, "size `" + var.name + "` must be a non-negative integer (" + d->origin + ")");
+    // Checked before the conversion, which is undefined for a double beyond the integers.
+    if (d->value.data[0] > static_cast<double>(max_elements))
+      lang::fail_at(model_.source, var.pos, fmt::format("size `{}` is {:.0f}, more than the limit of {} (2^28) ({})", var.name,
+                                                        d->value.data[0], max_elements, d->origin));
     bind_size(static_cast<int>(v), static_cast<index_t>(d->value.data[0]), d->origin, var.pos);
   }
   for (std::size_t v = 0; v < model_.variables.size(); ++v) {
@@ -117,7 +122,12 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   shape declared;
   declared.rank = var.type.rank;
   for (int k = 0; k < var.type.rank; ++k) {
-    index_t n = eval_.eval_index(*var.dims[static_cast<std::size_t>(k)], frame_);
+    index_t n = 0;
+    try {
+      n = eval_.eval_index(*var.dims[static_cast<std::size_t>(k)], frame_);
+    } catch (const eval_error& e) {  // a size of 1e300, an index out of range: at the place
+      lang::fail_at(model_.source, e.pos, e.what());
+    }
     if (n < 0)
       lang::fail_at(model_.source, var.dims[static_cast<std::size_t>(k)]->pos,
                     "dimension " + std::to_string(k + 1) + " of `" + var.name + "` is " + std::to_string(n) + "; a size must not be negative");

@@ -190,9 +190,13 @@ const char* read_row(const lang::source_file& src, csv_columns& cols, const char
 void read_rows(const lang::source_file& src, csv_columns& cols, std::size_t from) {
   const char* p = src.text.data() + std::min(from, src.text.size());
   const char* stop = src.text.data() + src.text.size();
-  // Reserving for every line up front avoids regrowing millions of doubles.
+  // Reserving for every line up front avoids regrowing millions of doubles. A row of n
+  // cells takes at least 2n bytes (a digit and a separator each), which bounds the rows
+  // however many blank lines there are: a wide header over a megabyte of line feeds must
+  // not reserve gigabytes.
   const auto lines = static_cast<std::size_t>(std::count(p, stop, '\n')) + 1;
-  for (auto& column : cols.values) column.reserve(lines);
+  const auto rows = std::min(lines, static_cast<std::size_t>(stop - p) / (2 * cols.names.size()) + 1);
+  for (auto& column : cols.values) column.reserve(rows);
   for (std::size_t row = 0; p < stop;) {
     const char* q = skip_blanks(p, stop);
     p = q == stop || *q == '\n' ? q : read_row(src, cols, p, ++row);

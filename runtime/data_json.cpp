@@ -93,6 +93,11 @@ std::string syntax_message(const lang::source_file& src, std::size_t& at, const 
 }
 
 json parse(const lang::source_file& src) {
+  // nlohmann stops at a NUL byte as at the end of the text, so `{"y": 1}` followed by a NUL
+  // and anything at all passed, and the key scan below then read what it had not checked.
+  // JSON allows a NUL nowhere (in strings it must be written \u0000).
+  if (auto nul = src.text.find('\0'); nul != std::string::npos)
+    lang::fail_at(src, nul, "invalid JSON: a NUL byte (0x00); JSON text cannot hold one");
   try {
     return json::parse(src.text);
   } catch (const json::parse_error& e) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <fmt/core.h>
 
 #include "stdlib/function.hpp"
 
@@ -59,11 +60,24 @@ view evaluator::evaluate(const expr& e, frame& f) {
   return {};
 }
 
+namespace {
+
+// Integers are stored as doubles, exact up to 2^53. A value beyond that (from data such as
+// 1e300, or a literal as large) or NaN is no index or size, and converting it to an
+// integer would be undefined; below the bound, index arithmetic cannot overflow either.
+index_t to_index(double x, std::size_t pos) {
+  constexpr double limit = 9007199254740992.0;  // 2^53
+  if (!(std::fabs(x) <= limit))
+    throw eval_error(pos, fmt::format("{} is not usable as an index or a size (an integer of at most 2^53 in magnitude)", x));
+  return static_cast<index_t>(x);
+}
+
+}  // namespace
+
 index_t evaluator::eval_index(const expr& e, frame& f) {
   if (e.which == expr::kind::loop_var) return f.loop[static_cast<std::size_t>(e.slot)];
-  if (e.which == expr::kind::int_const) return static_cast<index_t>(e.constant);
-  double x = eval(e, f).scalar();
-  return static_cast<index_t>(x);
+  if (e.which == expr::kind::int_const) return to_index(e.constant, e.pos);
+  return to_index(eval(e, f).scalar(), e.pos);
 }
 
 view evaluator::eval_call(const expr& e, frame& f) {
@@ -78,8 +92,7 @@ view evaluator::eval_call(const expr& e, frame& f) {
     double elements = 1;
     for (int d = 0; d < s.rank; ++d) elements *= static_cast<double>(s.dims[static_cast<std::size_t>(d)]);
     if (elements > static_cast<double>(index_t{1} << 28))
-      throw eval_error(e.pos, "the result would have " + std::to_string(static_cast<long long>(elements)) +
-                                  " elements, more than the limit of 268435456 (2^28)");
+      throw eval_error(e.pos, fmt::format("the result would have {:.0f} elements, more than the limit of 268435456 (2^28)", elements));
     buffer.resize(static_cast<std::size_t>(s.size()));
     e.fn->eval(span, buffer.data());
     return {buffer.data(), s};

@@ -1,6 +1,7 @@
 // Building nodes: shapes of unknown and computed variables, and their first values.
 #include <array>
 #include <cmath>
+#include <fmt/core.h>
 
 #include "runtime/graph.hpp"
 #include "stdlib/checks.hpp"
@@ -79,8 +80,8 @@ void graph::allocate(int v) {
   double elements = 1;
   for (int d = 0; d < s.rank; ++d) elements *= static_cast<double>(s.dims[static_cast<std::size_t>(d)]);
   if (elements > static_cast<double>(max_elements))
-    lang::fail_at(model_.source, var.pos, "`" + var.name + "` would have " + std::to_string(static_cast<long long>(elements)) +
-                                             " elements, more than the limit of " + std::to_string(max_elements) + " (2^28)");
+    lang::fail_at(model_.source, var.pos, fmt::format("`{}` would have {:.0f} elements, more than the limit of {} (2^28)",
+                                                      var.name, elements, max_elements));
   values_[static_cast<std::size_t>(v)] = tensor(s, std::nan(""));
   defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(s.size()), 0);
 }

@@ -32,6 +32,8 @@ inline void check_probability(std::string_view dist, std::string_view what, doub
 }
 inline void check_count(std::string_view dist, std::string_view what, double x) {
   if (!(x >= 0) || x != std::floor(x) || std::isinf(x)) parameter_fail(dist, what, x, "a non-negative integer");
+  // Doubles are exact integers up to 2^53, and a draw converts the count to an integer.
+  if (x > 0x1p53) parameter_fail(dist, what, x, "at most 2^53");
 }
 // Non-negative entries summing to one within a relative 1e-8.
 inline void check_simplex(std::string_view dist, std::string_view what, const view& p) {

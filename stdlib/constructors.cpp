@@ -26,6 +26,13 @@ class rep final : public function {
       message << "rep: the count n is " << n << "; it must be a non-negative integer";
       throw argument_error(message.str());
     }
+    // Larger counts are refused here, where converting them to an integer would be
+    // undefined; the evaluator refuses any result over 2^28 elements.
+    if (n > 0x1p53) {
+      std::ostringstream message;
+      message << "rep: the count n is " << n << ", more than the limit of 268435456 (2^28)";
+      throw argument_error(message.str());
+    }
     return shape::vector(static_cast<index_t>(n));
   }
   void eval(std::span<const view> a, double* out) const override {

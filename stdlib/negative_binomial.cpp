@@ -3,11 +3,11 @@
 //   log p(k) = log Gamma(k + alpha) - log Gamma(alpha) - log k!
 //              + alpha log(beta / (1 + beta)) - k log(1 + beta)
 #include <boost/math/special_functions/digamma.hpp>
-#include <boost/random/poisson_distribution.hpp>
 
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/poisson_draw.hpp"
 
 namespace ppl::stdlib {
 
@@ -43,8 +43,7 @@ class negative_binomial final : public scalar_distribution {
   // The mixture itself: a Gamma(alpha, beta) rate, then a Poisson count at that rate.
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     const double rate = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
-    // A tiny shape can give a rate that underflows to 0; its count is 0.
-    out[0] = rate > 0 ? static_cast<double>(boost::random::poisson_distribution<long long, double>(rate)(rng)) : 0.0;
+    out[0] = poisson_draw(rate, rng);  // a tiny shape can give a rate that underflows to 0; its count is 0
   }
 };
 

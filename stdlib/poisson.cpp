@@ -1,8 +1,7 @@
 // Poisson(lambda): counts with mean lambda. A rate of 0 is allowed (the point mass at 0).
-#include <boost/random/poisson_distribution.hpp>
-
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/poisson_draw.hpp"
 
 namespace ppl::stdlib {
 
@@ -32,13 +31,7 @@ class poisson final : public scalar_distribution {
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    const double lambda = p[0][0];
-    // Boost.Random requires a positive mean.
-    if (!(lambda > 0)) {
-      out[0] = 0;
-      return;
-    }
-    out[0] = static_cast<double>(boost::random::poisson_distribution<long long, double>(lambda)(rng));
+    out[0] = poisson_draw(p[0][0], rng);
   }
 };
 

@@ -40,7 +40,9 @@ assert read_until("ppl> "), out
 os.write(fd, b"undefined_thing + 1\n")
 assert read_until("undefined name"), out
 os.write(fd, b"quit\n")
-os.waitpid(pid, 0)
+read_until("\0", timeout=60)  # to the end, so that nothing it writes on the way out can block it
+_, status = os.waitpid(pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0, (status, out)
 hist = open(os.path.join(home, "history")).read().replace("\\040", " ")
 assert "describe p" in hist and "mean(p > 0.5)" in hist, hist
 print("repl through a terminal: all checks passed")

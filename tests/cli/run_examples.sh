@@ -9,9 +9,8 @@ for dir in "$examples"/*/; do
   data="$dir/data.csv"; [ -f "$data" ] || data="$dir/data.json"
   "$ppl" check "$dir/$name.ppl" "$data" >/dev/null
   if grep -q '^ *factor\|[{ ]factor ' "$dir/$name.ppl"; then
-    if "$ppl" simulate "$dir/$name.ppl" "$data" --draws 2 >/dev/null 2>&1; then
-      echo "FAIL: simulate should refuse $name (it has factors)"; exit 1
-    fi
+    rc=0; "$ppl" simulate "$dir/$name.ppl" "$data" --draws 2 >/dev/null 2>&1 || rc=$?
+    [ "$rc" = 1 ] || { echo "FAIL: simulate should refuse $name (it has factors) with exit status 1, got $rc"; exit 1; }
   else
     "$ppl" simulate "$dir/$name.ppl" "$data" --draws 2 --seed 3 >/dev/null
   fi

@@ -161,6 +161,19 @@ set +e
 set -e
 [ "$rc" = 2 ] && grep -q 'no column `nothing`' "$tmp/err"
 
+# Draws that are NaN, infinite or at the ends of the doubles (a derived quantity can be)
+# are summarised and plotted (no bin from NaN, no pixel from 1e308, no endless ranking of
+# NaN); a chain number that is no chain is an error.
+printf 'chain,iteration,lp__,mu\n1,1,0,1\n1,2,0,nan\n1,3,0,inf\n1,4,0,-1e308\n1,5,0,1e308\n2,1,0,nan\n2,2,0,0\n' > "$tmp/odd.csv"
+"$ppl" summary "$tmp/odd.csv" --histograms > /dev/null
+"$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.png" > /dev/null
+"$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.svg" > /dev/null
+printf 'chain,iteration,lp__,mu\n-1,1,0,1\n' > "$tmp/bad_chain.csv"
+set +e
+"$ppl" summary "$tmp/bad_chain.csv" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q 'the chain number -1 is not a whole number from 1 to 256' "$tmp/err"
+
 # The summary's text histograms: asked for with --histograms (and by default on a
 # terminal only, so not here); ten bars, the tallest a full block.
 "$ppl" summary "$tmp/eight.csv" --histograms > "$tmp/hist.txt"

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "tests/samplers/inference_fixture.hpp"
+#include "tests/support/short_run.hpp"
 
 using namespace ppl::testing;
 
@@ -62,7 +63,8 @@ TEST_CASE("nuts: a 100-dimensional correlated Gaussian, scales 0.1 to 10") {
   const Eigen::MatrixXd precision = sigma.inverse();
   auto p = infer("data P: real[D, D]\ndata m: real[D]\nfor i in 1:D { x[i] ~ Normal(0, 100) }\n"
                  "factor(-0.5 * dot(x - m, P * (x - m)) + 0.5 * dot(x, x) / 10000)\n",
-                 {"P=" + matrix_literal(precision), "m=" + vector_literal(mean)}, two_chains(1000, 1000, 11));
+                 {"P=" + matrix_literal(precision), "m=" + vector_literal(mean)},
+                 two_chains(shortened(1000, 2), shortened(1000, 4), 11));
   CHECK(p.kind("x") == "nuts");
   double worst_mean = 0, worst_sd = 0;
   for (int i = 0; i < d; ++i) {

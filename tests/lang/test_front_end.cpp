@@ -67,6 +67,18 @@ TEST_CASE("types and ranks") {
 TEST_CASE("comments, semicolons and single-statement loops") {
   auto m = compile("# a comment\nx ~ Normal(0, 1); y ~ Normal(x, 1) # trailing\nfor i in 1:3 z[i] ~ Normal(y, 1)\n");
   CHECK(m.statements.size() == 3);
+  // A comment runs to the line feed: a lone carriage return does not end it, so what
+  // follows one (here a byte outside ASCII) is still comment.
+  CHECK(compile("x ~ Normal(0, 1) # a\r\xe2\x80\x94 b\ny ~ Normal(x, 1)\n").statements.size() == 2);
+  CHECK(error_of("x ~ # a\r\xe2 b\n") == "m.ppl:1:12: error: expected a distribution such as Normal(0, 1) but found end of input");
+}
+
+TEST_CASE("numbers are digits: nan and inf are names") {
+  CHECK(error_of("x = nan\n") == "m.ppl:1:5: error: undefined name `nan`");
+  CHECK(error_of("x = -inf\n") == "m.ppl:1:6: error: undefined name `inf`");
+  CHECK(compile("inf ~ Normal(0, 1)\nnan = 2 * inf\n").variables.size() == 2);
+  // Spirit read `nan(...)` as NaN with a payload, which swallowed the comment mark.
+  CHECK(error_of("y[naN(#)\xe2\n").find("m.ppl:1:") == 0);
 }
 
 TEST_CASE("semantic errors") {

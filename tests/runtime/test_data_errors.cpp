@@ -176,6 +176,8 @@ TEST_CASE("JSON: non-finite values, odd keys, and errors in file order") {
   check_error("inf.json", "{\"y\": [1, \"inf\"]}", 1, 2, "`y` holds \"inf\"; data must be finite numbers");
   check_error("nan.json", "{\"y\": \"NaN\"}", 1, 2, "`y` holds \"NaN\"; data must be finite numbers");
   check_error("py_nan.json", "{\"y\": [1, NaN]}", 1, 11, "NaN is not a JSON number, and data must be finite");
+  // nlohmann stops at a NUL as at the end: what followed was neither checked nor refused.
+  check_error("nul.json", std::string("{\"y\": 1}\0{\"$\\, 1}", 17), 1, 9, "invalid JSON: a NUL byte (0x00)");
   check_error("py_inf.json", "{\"y\": -Infinity}", 1, 7, "-Infinity is not a JSON number");
   check_error("overflow.json", "{\"y\": [1, 1e400]}", 1, 11, "number overflow");
   check_error("object.json", "{\"y\": {\"a\": 1}}", 1, 2, "`y` holds an object");

@@ -73,6 +73,17 @@ TEST_CASE("data errors name the variable and the index") {
   CHECK(error_of("for i in 1:3 { x[1] ~ Normal(0, 1) }\n") == "test.ppl:1:16: error: x[1] is defined twice (when i = 2)");
 }
 
+TEST_CASE("sizes and indices beyond the integers are errors, not conversions") {
+  // Converting a double past 2^63 (or NaN) to an integer is undefined: each is refused first.
+  CHECK(error_of("data y: real[N]\n", {"N=18446744073709551615"}) ==
+        "test.ppl:1:14: error: size `N` is 18446744073709551616, more than the limit of 268435456 (2^28) (--set N=18446744073709551615)");
+  CHECK(error_of("data y: real[3]\nx = y[18446744073709551615]\n", {"y=[1,2,3]"}) ==
+        "test.ppl:2:7: error: 1.8446744073709552e+19 is not usable as an index or a size (an integer of at most 2^53 in magnitude)");
+  CHECK(error_of("data k: int\ndata y: real[k]\n", {"k=1e300", "y=[1]"}) ==
+        "test.ppl:2:14: error: 1e+300 is not usable as an index or a size (an integer of at most 2^53 in magnitude)");
+  CHECK(error_of("for i in 1:3 { x[i * 1000000000000] ~ Normal(0, 1) }\n").find("more than the limit") != std::string::npos);
+}
+
 TEST_CASE("a variable may read its own earlier elements") {
   fixture f("s[1] ~ Normal(0, 1)\nfor t in 2:5 { s[t] ~ Normal(s[t - 1], 0.001) }\n");
   const auto& s = f.value("s").data;

@@ -9,6 +9,7 @@
 #include "runtime/graph.hpp"
 #include "samplers/factories.hpp"
 #include "tests/samplers/inference_fixture.hpp"
+#include "tests/support/short_run.hpp"
 
 using namespace ppl;
 
@@ -51,7 +52,7 @@ void run_sbc(const sbc_case& c) {
   auto m = lang::compile({c.name, c.model}, stdlib::library());
   runtime::data_table base;
   for (const auto& s : c.data) runtime::apply_set(base, s);
-  const int replications = 1000, bins = 10;
+  const int replications = static_cast<int>(testing::shortened(1000, 4)), bins = 10;
   const long draws = 49;  // ranks 0..49: 50 values, 5 per bin
   std::vector<int> counts(bins, 0);
   runtime::rng rng(2024);

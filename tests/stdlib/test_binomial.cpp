@@ -48,6 +48,8 @@ TEST_CASE("Binomial: support and invalid parameters") {
                         "Binomial: number of trials n is -1; it must be a non-negative integer"},
                        {{scalar(2.5), scalar(0.5)}, "Binomial: number of trials n is 2.5"},
                        {{scalar(INFINITY), scalar(0.5)}, "Binomial: number of trials n is inf"},
+                       // a draw converts n to an integer: undefined for 1e300
+                       {{scalar(1e300), scalar(0.5)}, "Binomial: number of trials n is 1e+300; it must be at most 2^53"},
                        {{scalar(10), scalar(1.5)}, "Binomial: probability p is 1.5; it must be in [0, 1]"},
                        {{scalar(10), scalar(-0.5)}, "Binomial: probability p is -0.5"},
                        {{scalar(10), scalar(NAN)}, "Binomial: probability p is nan"},

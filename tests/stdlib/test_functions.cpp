@@ -175,6 +175,7 @@ TEST_CASE("run-time shape and value errors") {
       {"min", {vec({})}, "min needs at least 1 value, got 0"},
       {"softmax", {vec({})}, "softmax needs at least 1 value, got 0"},
       {"rep", {scalar(1), scalar(-1)}, "rep: the count n is -1; it must be a non-negative integer"},
+      {"rep", {scalar(1), scalar(1e300)}, "rep: the count n is 1e+300, more than the limit of 268435456 (2^28)"},
   };
   for (const auto& c : cases) {
     INFO(c.name);

@@ -1,4 +1,5 @@
 // Poisson(lambda) against Boost.Math's poisson_distribution.
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
 #include "tests/stdlib/discrete_checks.hpp"
@@ -53,6 +54,21 @@ TEST_CASE("Poisson: draws follow the pmf") {
   }
   check_draws_constant(d, {scalar(0)}, 0);
   check_draws_reproducible(d, {scalar(12.5)});
+}
+
+TEST_CASE("Poisson: draws at rates beyond the integers") {
+  // Above 2^40 the normal approximation: Boost.Random's PTRD converts intermediate values
+  // to integers, undefined past 2^63 (a rate of exp(300) from a prior draw).
+  const auto& d = dist("Poisson");
+  const double lambda = 1e13;
+  check_draws_continuous(d, {scalar(lambda)}, [lambda](double p) {
+    return boost::math::quantile(boost::math::normal_distribution<>(lambda, std::sqrt(lambda)), p);
+  });
+  ppl::runtime::rng rng(3);
+  double x = 0;
+  d.draw(views({scalar(1e300)}), rng, &x);
+  CHECK(std::isfinite(x));
+  CHECK(x == doctest::Approx(1e300));
 }
 
 TEST_CASE("Poisson: gradient in lambda matches finite differences") {
