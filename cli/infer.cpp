@@ -210,6 +210,12 @@ int resume_infer(const std::string& draws_path, const infer_options& current) {
     if (saved.chains.size() != static_cast<std::size_t>(o.run.chains))
       throw std::invalid_argument("--resume: the saved state has " + std::to_string(saved.chains.size()) + " chains, the run's arguments " +
                                   std::to_string(o.run.chains));
+    const auto format = o.format == "stan" ? runtime::draws_format::stan : runtime::draws_format::ppl;
+    const std::vector<std::string> given = runtime::draws_paths(draws_path, format, o.run.chains);
+    const std::vector<std::string> files = runtime::draws_paths(draws, format, o.run.chains);
+    for (std::size_t i = 0; i < files.size(); ++i)
+      if (!std::filesystem::exists(files[i]))
+        throw std::invalid_argument("--resume: the draws file " + given[i] + " is gone; the run continues only with the draws it has written");
     for (const auto& [path, hash] : {std::pair{in.model_path, saved.model_hash}, std::pair{in.data_path, saved.data_hash}})
       if (file_fingerprint(path) != hash)
         throw std::invalid_argument("--resume: " + path + " has changed since the run began; a run continues only with the model and data it began with");
