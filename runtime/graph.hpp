@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,13 @@ class graph {
   // The first element of `variable` outside the support its prior gives it, as "s[1, 2] = 5
   // is outside the support of Spin"; empty when every element is inside (for --init).
   std::string first_outside_support(int variable);
+  // The first instance of a statement whose term is NaN or -inf: what it is ("the log
+  // density of y[3] (n = 3) is -inf", "this factor at i = 2 is NaN") and, for a `~`, why
+  // where the parameters or the support tell ("Normal: scale sigma is -1; it must be ...").
+  struct non_finite_term {
+    std::string what, reason;
+  };
+  std::optional<non_finite_term> first_non_finite(const lang::ir::statement& s);
   // The support of the element `element` of unknown `variable`, from its prior.
   stdlib::support element_support(int variable, index_t element);
   // Calls fn(offset, size, support) for each block of an unknown defined by one instance.

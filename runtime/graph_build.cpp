@@ -92,6 +92,9 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
   const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
   tensor& t = values_[static_cast<std::size_t>(s.target)];
   auto& defined = defined_[static_cast<std::size_t>(s.target)];
+  // Parameters computed from unknowns are checked, and observed values against a support
+  // they move (y[i] ~ Uniform(0, theta)), at the chain's start instead: the first draw of
+  // the unknowns may be a poor one, and the start draws again.
   bool check_params = draw || !args_depend_on_unknowns(s);
   for_each_instance(s, [&] {
     if (s.which == statement::kind::assign) {
@@ -115,7 +118,7 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
       s.dist->draw(args, *rng, t.data.data() + offset);
     } else {
       view x{t.data.data() + offset, value};
-      if (!s.dist->in_support(args, x))
+      if ((check_params || !s.dist->support_moves()) && !s.dist->in_support(args, x))
         fail_in(s, s.pos, element_label(var.name, t.shape, offset) + " = " + stdlib::format_number(x[0]) +
                               " is outside the support of " + s.dist_name);
     }

@@ -257,4 +257,37 @@ std::string graph::first_outside_support(int variable) {
   return found;
 }
 
+// The first instance of a statement whose term is not finite, for an error message.
+std::optional<graph::non_finite_term> graph::first_non_finite(const statement& s) {
+  std::optional<non_finite_term> found;
+  visit_instances(s, [&](const index_t* loops) {
+    if (found) return;
+    const double lp = instance_log_density(s, loops);
+    if (std::isfinite(lp)) return;
+    std::string where;
+    for (std::size_t k = 0; k < s.loops.size(); ++k)
+      where += (k ? ", " : "") + s.loops[k].name + " = " + std::to_string(loops[k]);
+    non_finite_term term;
+    const std::string value = std::isnan(lp) ? "NaN" : "-inf";
+    if (s.which == statement::kind::sample) {
+      const tensor& t = values_[static_cast<std::size_t>(s.target)];
+      const auto& args = args_at(s, loops);
+      const index_t offset = instance_target(s, loops).first;
+      term.what = "the log density of " + element_label(model_.variables[static_cast<std::size_t>(s.target)].name, t.shape, offset) +
+                  (where.empty() ? "" : " (" + where + ")") + " is " + value;
+      try {
+        s.dist->check(args);
+        view x{t.data.data() + offset, value_shape_of(s, args)};
+        if (!s.dist->in_support(args, x)) term.reason = stdlib::format_number(x[0]) + " is outside the support of " + s.dist_name;
+      } catch (const stdlib::parameter_error& e) {
+        term.reason = e.what();
+      }
+    } else {
+      term.what = "this factor" + (where.empty() ? std::string() : " at " + where) + " is " + value;
+    }
+    found = std::move(term);
+  });
+  return found;
+}
+
 }  // namespace ppl::runtime

@@ -205,16 +205,17 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   return completed;
 }
 
-// No finite start: names the first term whose log density is not finite.
+// No finite start: names the first term whose log density is not finite, and the
+// instance and the reason where there is one.
 [[noreturn]] void fail_at_start(runtime::graph& g, bool from_init) {
   const auto& m = g.model();
   const std::string tried = from_init ? "at the values given with --init"
                                       : "at every initial value tried (" + std::to_string(max_initial_attempts) + " draws from the prior)";
   for (const auto& s : m.statements) {
     if (s.which == lang::ir::statement::kind::assign) continue;
-    const double lp = g.statement_log_density(s);
-    if (!std::isfinite(lp))
-      lang::fail_at(m.source, s.pos, std::string("the log density of this statement is ") + (std::isnan(lp) ? "NaN" : "-inf") + " " + tried);
+    if (auto term = g.first_non_finite(s))
+      lang::fail_at(m.source, s.pos,
+                    term->what + " " + tried + (term->reason.empty() ? "" : (from_init ? ", because " : ", at the last because ") + term->reason));
   }
   lang::fail_at(m.source, 0, "the log density is not finite " + tried);
 }

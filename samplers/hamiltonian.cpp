@@ -394,8 +394,9 @@ class hamiltonian_sampler final : public sampler {
       update_metric();
       point here = z;
       here.lp = target_.log_density(here.q, here.g);
-      target_.set(here.q);
       step_size_ = find_step_size(here, rng, step_size_);
+      // The trial steps wrote their positions to the graph: the chain stays where it was.
+      target_.set(here.q);
       adapt_.restart(step_size_);
     }
     if (warmup_iteration_ == warmup_) step_size_ = adapt_.final_step();

@@ -21,6 +21,7 @@ class binomial final : public scalar_distribution {
     check_probability(name(), "probability p", p[1][0]);
   }
 
+  bool support_moves() const override { return true; }
   support value_support(std::span<const view> p) const override {
     return {support_kind::integer_interval, 0, p[0][0]};
   }

@@ -76,6 +76,12 @@ class distribution {
 
   virtual support value_support(std::span<const view> params) const = 0;
 
+  // Whether the support's bounds move with the parameters' values (Uniform's lower and
+  // upper, Binomial's n). Observed values of such a distribution are checked at the chain's
+  // start when the parameters are unknowns, and its log_density must be -inf outside the
+  // support; the others' observed values are checked once, when the data are bound.
+  virtual bool support_moves() const { return false; }
+
   // Whether x lies in the support: integer-valued where the kind is integer, within the
   // bounds, on the simplex, ... The default covers the interval and spin kinds.
   virtual bool in_support(std::span<const view> params, view x) const;

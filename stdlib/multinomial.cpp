@@ -25,6 +25,7 @@ class multinomial final : public distribution {
     check_simplex(name(), "p", p[1]);
   }
 
+  bool support_moves() const override { return true; }
   support value_support(std::span<const view> p) const override { return {support_kind::count_vector, 0, p[0][0]}; }
 
   bool in_support(std::span<const view> p, view x) const override {

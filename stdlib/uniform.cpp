@@ -21,6 +21,7 @@ class uniform final : public scalar_distribution {
     if (!(p[0][0] < p[1][0]))
       throw parameter_error("Uniform: lower bound " + format_number(p[0][0]) + " is not below upper bound " + format_number(p[1][0]));
   }
+  bool support_moves() const override { return true; }
   support value_support(std::span<const view> p) const override {
     return {support_kind::real_interval, p[0][0], p[1][0]};
   }

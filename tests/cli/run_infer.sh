@@ -188,14 +188,14 @@ PY
 
 # A start where the log density is not finite: prior draws are tried again (half of them
 # fail here, and the run goes on); when none works, or --init gives such values, the error
-# names the statement.
+# names the statement, the element and the reason (cases in tests/errors/run).
 printf 'a ~ Normal(0, 1)\nfactor(log(a))\n' > "$tmp/half.ppl"
 "$ppl" infer "$tmp/half.ppl" --chains 4 --warmup 50 --draws 20 -q > /dev/null 2>&1
 printf 'a ~ Normal(0, 1)\nfactor(log(a - 10))\n' > "$tmp/never.ppl"
 set +e
 "$ppl" infer "$tmp/never.ppl" -q > /dev/null 2> "$tmp/err"; rc=$?
 set -e
-[ "$rc" = 1 ] && grep -q 'never.ppl:2:1: error: the log density of this statement is NaN at every initial value tried (100 draws from the prior)' "$tmp/err"
+[ "$rc" = 1 ] && grep -q 'never.ppl:2:1: error: this factor is NaN at every initial value tried (100 draws from the prior)' "$tmp/err"
 # During sampling such states are rejected, and counted in the samplers' reports.
 "$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=rwmh -q 2> /dev/null | grep -q '^# chain 1 a: acceptance .*, [0-9]* proposals with a non-finite log density rejected$'
 "$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=slice -q 2> /dev/null | grep -q '^# chain 1 a: [0-9]* points with a NaN log density'
@@ -205,7 +205,7 @@ echo '{"a": -1}' > "$tmp/negative.json"
 set +e
 "$ppl" infer "$tmp/half.ppl" --init "$tmp/negative.json" -q > /dev/null 2> "$tmp/err"; rc=$?
 set -e
-[ "$rc" = 1 ] && grep -q 'half.ppl:2:1: error: the log density of this statement is NaN at the values given with --init' "$tmp/err"
+[ "$rc" = 1 ] && grep -q 'half.ppl:2:1: error: this factor is NaN at the values given with --init' "$tmp/err"
 
 # diagnose: the gradient agrees with finite differences (exit 0) and is timed.
 "$ppl" diagnose "$eight" "$eight_data" --repeat 100 > "$tmp/diag.txt"

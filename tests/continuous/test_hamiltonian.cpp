@@ -226,3 +226,25 @@ TEST_CASE("nuts is not offered where the density is not differentiable") {
                        doctest::Contains("reaches the density through `>` (line 2), which has no gradient"),
                        std::invalid_argument);
 }
+
+TEST_CASE("nuts: an unknown that bounds the data's support (serial numbers seen, how many made)") {
+  // y[i] ~ Uniform(0, theta) with theta ~ Uniform(0, 1000) and max y = 700: the posterior
+  // is proportional to theta^-3 on [700, 1000], a density with a cliff at 700. Starts from
+  // the prior land below it half the time and must be drawn again, and warmup's trial
+  // steps that cross it must not move the chain. Exact moments: E theta = I(-2) / I(-3),
+  // E theta^2 = I(-1) / I(-3), with I(k) the integral of theta^k over [700, 1000].
+  const double lo = 700, hi = 1000;
+  const double i1 = std::log(hi / lo), i2 = 1 / lo - 1 / hi, i3 = (1 / (lo * lo) - 1 / (hi * hi)) / 2;
+  const double mean = i2 / i3, sd = std::sqrt(i1 / i3 - mean * mean);
+  auto o = two_chains(1000, 4000, 3);
+  o.chains = 4;
+  auto p = infer("data y: real[N]\ntheta ~ Uniform(0, 1000)\nfor i in 1:N { y[i] ~ Uniform(0, theta) }\n",
+                 {"y=[600, 700, 650]"}, o);
+  CHECK(p.kind("theta") == "nuts");
+  check_mean(p, "theta", mean);
+  check_sd(p, "theta", sd);
+  for (const auto& chain : p.result.reports) {
+    REQUIRE(!chain.empty());
+    CHECK(chain.front().find("skipped") == std::string::npos);
+  }
+}
