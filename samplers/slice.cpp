@@ -2,6 +2,12 @@
 // sampling", Annals of Statistics 31(3), §4, Fig. 3 and 5), element by element on the
 // unconstrained scale, each element's Markov blanket as its target. The initial interval
 // width is adapted during warmup to twice the mean size of accepted moves.
+//
+// Integer-valued elements whose support is too large to enumerate (a Poisson count, the n
+// of a Binomial) are sampled on their continuous extension: u is spread uniformly over
+// [x, x + 1), has density f(floor(u)), and the slice update of u gives x = floor(u); the
+// marginal of floor(u) is f, so the chain on x keeps the target (Neal 2003, §4 applies
+// to any one-dimensional density; the same device as JAGS's discrete slice sampler).
 #include <boost/random/exponential_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
@@ -22,7 +28,10 @@ class slice_sampler final : public sampler {
  public:
   slice_sampler(runtime::graph& g, int v) : graph_(g), variable_(v), blanket_(g, v) {
     g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
-      for (runtime::index_t e = offset; e < offset + size; ++e) elements_.push_back({e, transform(s), 1.0, 0.0, 0});
+      const bool integer = s.kind == stdlib::support_kind::integer_interval;
+      // An integer's continuous extension lives on [lower, upper + 1) with no transform.
+      const transform t = integer ? transform(stdlib::support{}) : transform(s);
+      for (runtime::index_t e = offset; e < offset + size; ++e) elements_.push_back({e, t, 1.0, 0.0, 0, integer, s.lower, s.upper + 1});
     });
   }
 
@@ -36,10 +45,14 @@ class slice_sampler final : public sampler {
     transform t;
     double width, moved;
     long moves;
+    bool integer;      // sampled on its continuous extension u, x = floor(u)
+    double lo, hi;     // integers: u's range [lo, hi)
   };
 
   double log_f(element& el, double y) {
-    graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)] = el.t.to_constrained(y);
+    if (el.integer && !(y >= el.lo && y < el.hi)) return -INFINITY;
+    graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)] =
+        el.integer ? std::floor(y) : el.t.to_constrained(y);
     blanket_.update(el.index);
     double lp = blanket_.log_density(el.index) + el.t.log_jacobian(y);
     if (std::isnan(lp)) {
@@ -66,7 +79,7 @@ class slice_sampler final : public sampler {
   void update(element& el, runtime::rng& rng, bool warmup) {
     boost::random::uniform_01<double> uniform;
     double x0 = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)];
-    double y0 = el.t.to_unconstrained(x0);
+    double y0 = el.integer ? x0 + uniform(rng) : el.t.to_unconstrained(x0);
     double level = log_f(el, y0) - boost::random::exponential_distribution<double>(1.0)(rng);
     double left = y0 - el.width * uniform(rng), right = left + el.width;
     int j = static_cast<int>(max_steps_out * uniform(rng)), k = max_steps_out - 1 - j;
@@ -84,7 +97,7 @@ class slice_sampler final : public sampler {
     log_f(el, y1);  // leaves the variable (and its derived values) at the accepted point
     if (warmup) {
       el.moved += std::fabs(y1 - y0);
-      el.width = std::max(1e-6, 2 * el.moved / static_cast<double>(++el.moves));
+      el.width = std::max(el.integer ? 1.0 : 1e-6, 2 * el.moved / static_cast<double>(++el.moves));
     }
   }
 
@@ -94,12 +107,17 @@ class slice_sampler final : public sampler {
   std::vector<element> elements_;
 };
 
-bool continuous(runtime::graph& g, int v, std::string& reason) {
-  bool ok = true;
+// Scalars on an interval of the reals or of the integers (gibbs, earlier in the order,
+// takes the integers it can enumerate).
+bool sliceable(runtime::graph& g, int v, std::string& reason) {
+  bool ok = true, integer = false;
   g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
-    if (s.kind != stdlib::support_kind::real_interval) ok = false;
+    integer = integer || s.kind == stdlib::support_kind::integer_interval;
+    if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::integer_interval) ok = false;
   });
-  reason = ok ? "continuous scalars, one element at a time" : "not a continuous scalar (or array of them)";
+  reason = !ok     ? "not a scalar on an interval (or array of them)"
+           : integer ? "integers too many to enumerate, one element at a time on the continuous extension floor(u)"
+                     : "continuous scalars, one element at a time";
   return ok;
 }
 
@@ -108,7 +126,7 @@ class slice_factory final : public factory {
   std::string_view kind() const override { return "slice"; }
   claim can_sample(runtime::graph& g, int v) const override {
     std::string reason;
-    bool ok = continuous(g, v, reason);
+    bool ok = sliceable(g, v, reason);
     return {ok, reason};
   }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<slice_sampler>(g, v); }

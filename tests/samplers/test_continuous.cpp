@@ -123,3 +123,28 @@ TEST_CASE("nuts on a simplex (the stick-breaking gradient) recovers a Dirichlet"
   check_mean(p, "p[3]", 0.5);
   check_sd(p, "p[3]", std::sqrt(0.5 * 0.5 / 11));
 }
+
+TEST_CASE("slice on an unbounded count: a Binomial's n with a Poisson prior, against the exact sum") {
+  // n ~ Poisson(20), y[k] ~ Binomial(n, 1/2) for y = 15, 12, 18: n's support is too large
+  // for gibbs, so slice samples it on its continuous extension; its posterior (n >= 18) is
+  // summed exactly over n < 200.
+  const std::vector<int> ys = {15, 12, 18};
+  std::vector<double> weight;
+  for (int n = 18; n < 200; ++n) {
+    double lp = n * std::log(20.0) - std::lgamma(n + 1.0);
+    for (int y : ys) lp += std::lgamma(n + 1.0) - std::lgamma(n - y + 1.0) + n * std::log(0.5);
+    weight.push_back(std::exp(lp));
+  }
+  double total = 0, first = 0, second = 0;
+  for (std::size_t i = 0; i < weight.size(); ++i) {
+    const double n = 18.0 + static_cast<double>(i);
+    total += weight[i], first += n * weight[i], second += n * n * weight[i];
+  }
+  const double mean = first / total, sd = std::sqrt(second / total - mean * mean);
+  auto p = infer("data y: int[K]\nn ~ Poisson(20)\nfor k in 1:K { y[k] ~ Binomial(n, 0.5) }\n", {"y=[15, 12, 18]"}, options(4000, 31));
+  CHECK(p.kind("n") == "slice");
+  check_mean(p, "n", mean);
+  check_sd(p, "n", sd);
+  for (const auto& c : p.column("n"))
+    for (double x : c) REQUIRE(x == std::floor(x));
+}
