@@ -56,10 +56,10 @@ class conjugate_sampler final : public sampler {
   // `elements`, `value_offsets` and `fixed_args` (one scalar per argument and instance),
   // so a sweep is a plain loop over arrays.
   struct table {
-    const statement* s;
+    const statement* s = nullptr;
     std::vector<runtime::index_t> loops;
-    std::size_t count;
-    std::size_t arg, which;
+    std::size_t count = 0;
+    std::size_t arg = 0, which = 0;
     const expr* ref = nullptr;  // the variable's reference inside argument `arg`
     bool fixed = false;
     std::vector<runtime::index_t> elements, value_offsets, value_sizes;
@@ -67,7 +67,9 @@ class conjugate_sampler final : public sampler {
   };
 
   void add_table(const statement& s, std::vector<table>& out) {
-    table t{&s, graph_.instance_table(s), 0, 0, 0};
+    table t;
+    t.s = &s;
+    t.loops = graph_.instance_table(s);
     t.count = s.loops.empty() ? 1 : t.loops.size() / s.loops.size();
     for (std::size_t k = 0; k < pair_.likelihoods.size(); ++k)
       if (pair_.likelihoods[k].dist == s.dist_name) t.arg = pair_.likelihoods[k].arg, t.which = k;

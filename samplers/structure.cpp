@@ -142,6 +142,8 @@ const expr* reference_in(const expr& arg, link form, int variable) {
       if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) inner = arg.args[1]->args[0].get();
       if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();
       break;
+    case link::linear:
+      break;  // handled above
   }
   return inner && is_direct_reference(*inner, variable) ? inner : nullptr;
 }
