@@ -1,6 +1,7 @@
 #include "runtime/blanket.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace ppl::runtime {
 
@@ -138,11 +139,17 @@ const blanket::readers& blanket::readers_of(int variable) {
     std::size_t count = t.depth ? t.loops.size() / t.depth : 1;
     for (std::size_t i = 0; i < count; ++i) {
       instance_ref ref{static_cast<int>(si), static_cast<index_t>(i)};
-      read_log log = graph_.instance_reads(s, t.loops.data() + i * t.depth);
+      const index_t* loops = t.loops.data() + i * t.depth;
+      read_log log = graph_.instance_reads(s, loops);
       if (dynamic) log.push_back({variable, 0, static_cast<index_t>(n)});  // depends on all of it
+      // A `~` of this variable is already its own elements' prior term; it is a reader only
+      // of the other elements it reads (x[t - 1] in x[t] ~ Normal(a * x[t - 1], s)).
+      index_t own_offset = 0, own_size = 0;
+      if (s.which == statement::kind::sample && s.target == variable) std::tie(own_offset, own_size) = graph_.instance_target(s, loops);
       for (const auto& r : log) {
-        if (r.variable != variable || (s.which == statement::kind::sample && s.target == variable)) continue;
-        for (index_t e = r.offset; e < r.offset + r.size; ++e) (derived ? out.derived : out.terms)[static_cast<std::size_t>(e)].push_back(ref);
+        if (r.variable != variable) continue;
+        for (index_t e = r.offset; e < r.offset + r.size; ++e)
+          if (e < own_offset || e >= own_offset + own_size) (derived ? out.derived : out.terms)[static_cast<std::size_t>(e)].push_back(ref);
       }
     }
   }

@@ -121,6 +121,12 @@ class graph {
     std::string what, reason;
   };
   std::optional<non_finite_term> first_non_finite(const lang::ir::statement& s);
+  // Whether the bounds of an unknown's support follow other unknowns' values (x ~
+  // Uniform(0, theta), k ~ Binomial(n, p) with n unknown): samplers then read the
+  // support again before each update rather than once. And whether they follow its own
+  // values (x[i] ~ Uniform(0, x[i - 1])), which only element-by-element samplers can take.
+  bool support_moves(int variable) const;
+  bool support_reads_itself(int variable) const;
   // The support of the element `element` of unknown `variable`, from its prior.
   stdlib::support element_support(int variable, index_t element);
   // Calls fn(offset, size, support) for each block of an unknown defined by one instance.
@@ -131,6 +137,8 @@ class graph {
   // Moves the arrays out of `take` (the same table as `data`) when it is given.
   void bind_data(const data_table& data, data_table* take);
   void mark_checks();
+  // The variables the moving bounds of `variable`'s support read, through `=` definitions.
+  std::vector<char> support_inputs(int variable) const;
   void bind_declared(int v, const data_table& data, data_table* take);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);

@@ -1,4 +1,5 @@
 // Log densities: the joint, single statement instances, and element blankets by scanning.
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/graph.hpp"
@@ -223,6 +224,37 @@ void graph::visit_supports(int variable, const std::function<void(index_t, index
     });
   }
 }
+
+// A support moves when its distribution's bounds follow the parameters and an argument
+// reads an unknown. Which variables the bounds read is found through the `=` definitions
+// they use, back to the unknowns and data.
+std::vector<char> graph::support_inputs(int variable) const {
+  std::vector<char> reached(model_.variables.size(), 0);
+  std::vector<int> pending;
+  for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample || !s.dist->support_moves()) continue;
+    for (const auto& a : s.args)
+      if (a->depends_on_unknown) lang::ir::collect_reads(a.get(), pending);
+  }
+  while (!pending.empty()) {
+    const int v = pending.back();
+    pending.pop_back();
+    if (reached[static_cast<std::size_t>(v)]) continue;
+    reached[static_cast<std::size_t>(v)] = 1;
+    if (model_.variables[static_cast<std::size_t>(v)].role != role::derived) continue;
+    for (int si : model_.variables[static_cast<std::size_t>(v)].statements)
+      for (int r : lang::ir::statement_reads(model_.statements[static_cast<std::size_t>(si)])) pending.push_back(r);
+  }
+  return reached;
+}
+
+bool graph::support_moves(int variable) const {
+  const auto inputs = support_inputs(variable);
+  return std::find(inputs.begin(), inputs.end(), 1) != inputs.end();
+}
+
+bool graph::support_reads_itself(int variable) const { return support_inputs(variable)[static_cast<std::size_t>(variable)] != 0; }
 
 stdlib::support graph::element_support(int variable, index_t element) {
   stdlib::support found;

@@ -334,16 +334,19 @@ std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string,
 
 std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<assignment>& assignments) {
   // A kind that joins its variables into one block (NUTS) gets one sampler for all of them,
-  // at the place of the first.
+  // at the place of the first. A variable whose support's bounds follow other unknowns
+  // stays on its own: its transform is read again before each update, which is right for
+  // an update given those unknowns, not for one that moves them too.
   const auto& m = g.model();
   std::vector<made_sampler> out;
   std::vector<char> done(assignments.size(), 0);
+  auto joins = [&](std::size_t i) { return assignments[i].chosen->joins_block() && !g.support_moves(assignments[i].variable); };
   for (std::size_t i = 0; i < assignments.size(); ++i) {
     if (done[i]) continue;
     const factory* f = assignments[i].chosen;
     std::vector<int> block{assignments[i].variable};
-    for (std::size_t j = i + 1; f->joins_block() && j < assignments.size(); ++j)
-      if (assignments[j].chosen == f) {
+    for (std::size_t j = i + 1; joins(i) && j < assignments.size(); ++j)
+      if (assignments[j].chosen == f && joins(j)) {
         block.push_back(assignments[j].variable);
         done[j] = 1;
       }

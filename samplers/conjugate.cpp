@@ -3,6 +3,7 @@
 // element of the variable from its posterior.
 #include "samplers/conjugate.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -240,6 +241,14 @@ class conjugate_factory final : public factory {
 
  private:
   static std::string match(runtime::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
+    // x[t] ~ Normal(a * x[t - 1], s): each element is also a child of its neighbour, and
+    // the pairs below see only other variables' children.
+    for (int si : g.model().variables[static_cast<std::size_t>(v)].statements) {
+      const auto reads = lang::ir::statement_reads(g.model().statements[static_cast<std::size_t>(si)]);
+      if (std::find(reads.begin(), reads.end(), v) != reads.end())
+        return "its prior reads its own elements (line " +
+               std::to_string(lang::locate(g.model().source.text, g.model().statements[static_cast<std::size_t>(si)].pos).line) + ")";
+    }
     std::string prior = prior_name(g.model(), v), why;
     for (const auto& p : pairs()) {
       if (p.prior != prior) continue;

@@ -15,15 +15,18 @@ namespace {
 
 class gibbs_sampler final : public sampler {
  public:
-  gibbs_sampler(runtime::graph& g, int v) : graph_(g), variable_(v), blanket_(g, v) {
-    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
-      for (runtime::index_t e = offset; e < offset + size; ++e) supports_.push_back({e, s});
-    });
+  gibbs_sampler(runtime::graph& g, int v)
+      : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
+    read_supports();
   }
 
   void step(runtime::rng& rng, bool) override {
     auto& x = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    for (const auto& [e, s] : supports_) {
+    // Supports whose bounds follow other unknowns are read again each sweep, or before
+    // each element when they follow this variable's own elements.
+    if (moving_ && !self_) read_supports();
+    for (auto& [e, s] : supports_) {
+      if (self_) s = graph_.element_support(variable_, e);
       double current = x[static_cast<std::size_t>(e)];
       values_.clear();
       if (s.kind == stdlib::support_kind::spin) values_ = {-1.0, 1.0};
@@ -64,6 +67,13 @@ class gibbs_sampler final : public sampler {
   }
 
  private:
+  void read_supports() {
+    supports_.clear();
+    graph_.visit_supports(variable_, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+      for (runtime::index_t e = offset; e < offset + size; ++e) supports_.push_back({e, s});
+    });
+  }
+
   // A draw proportional to exp(log_p_), computed relative to the largest term.
   std::size_t pick(double best, runtime::rng& rng) {
     double total = 0;
@@ -77,6 +87,7 @@ class gibbs_sampler final : public sampler {
   runtime::graph& graph_;
   int variable_;
   runtime::blanket blanket_;
+  bool moving_, self_;
   std::vector<std::pair<runtime::index_t, stdlib::support>> supports_;
   std::vector<double> values_, log_p_;
   long not_a_number_ = 0, stuck_ = 0;

@@ -155,6 +155,7 @@ class hamiltonian_sampler final : public sampler {
   }
 
   void step(runtime::rng& rng, bool warmup) override {
+    target_.refresh_supports();
     point z;
     z.q = target_.position();
     z.lp = target_.log_density(z.q, z.g);
@@ -473,7 +474,8 @@ class hamiltonian_factory final : public factory {
     std::string reason;
     const bool ok = smooth_block(g, v, reason);
     if (ok)
-      reason += kind_ == integrator::nuts ? ": NUTS with the block's other smooth unknowns" : ": static HMC with the block's other smooth unknowns";
+      reason += std::string(kind_ == integrator::nuts ? ": NUTS" : ": static HMC") +
+                (g.support_moves(v) ? " on its own, its support's bounds following other unknowns" : " with the block's other smooth unknowns");
     return {ok, reason};
   }
   bool joins_block() const override { return true; }

@@ -27,6 +27,7 @@ class rwmh_sampler final : public sampler {
   }
 
   void step(runtime::rng& rng, bool warmup) override {
+    target_.refresh_supports();
     auto d = static_cast<long>(dimension_);
     Eigen::VectorXd y = current(), z(d);
     boost::random::normal_distribution<double> normal;
@@ -101,7 +102,9 @@ class rwmh_factory final : public factory {
           s.kind != stdlib::support_kind::simplex)
         ok = false;
     });
-    return {ok, ok ? "continuous block, adaptive random-walk Metropolis" : "not continuous"};
+    if (!ok) return {false, "not continuous"};
+    if (g.support_reads_itself(v)) return {false, "its support's bounds follow its own values"};
+    return {true, "continuous block, adaptive random-walk Metropolis"};
   }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<rwmh_sampler>(g, v); }
 };

@@ -26,17 +26,29 @@ constexpr int max_shrinks = 200;
 
 class slice_sampler final : public sampler {
  public:
-  slice_sampler(runtime::graph& g, int v) : graph_(g), variable_(v), blanket_(g, v) {
+  slice_sampler(runtime::graph& g, int v)
+      : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
     g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
-      const bool integer = s.kind == stdlib::support_kind::integer_interval;
-      // An integer's continuous extension lives on [lower, upper + 1) with no transform.
-      const transform t = integer ? transform(stdlib::support{}) : transform(s);
-      for (runtime::index_t e = offset; e < offset + size; ++e) elements_.push_back({e, t, 1.0, 0.0, 0, integer, s.lower, s.upper + 1});
+      for (runtime::index_t e = offset; e < offset + size; ++e) {
+        elements_.push_back({e, transform(s), 1.0, 0.0, 0, false, 0, 0});
+        fit(elements_.back(), s);
+      }
     });
   }
 
   void step(runtime::rng& rng, bool warmup) override {
-    for (auto& el : elements_) update(el, rng, warmup);
+    // Supports whose bounds follow other unknowns are read again each sweep, or before
+    // each element when they follow this variable's own elements.
+    if (moving_ && !self_) {
+      std::size_t k = 0;
+      graph_.visit_supports(variable_, [&](runtime::index_t, runtime::index_t size, const stdlib::support& s) {
+        for (runtime::index_t e = 0; e < size; ++e) fit(elements_[k++], s);
+      });
+    }
+    for (auto& el : elements_) {
+      if (self_) fit(el, graph_.element_support(variable_, el.index));
+      update(el, rng, warmup);
+    }
   }
 
  private:
@@ -48,6 +60,15 @@ class slice_sampler final : public sampler {
     bool integer;      // sampled on its continuous extension u, x = floor(u)
     double lo, hi;     // integers: u's range [lo, hi)
   };
+
+  // An element's scale from its support: a transform for a real, or for an integer its
+  // continuous extension's range [lower, upper + 1) with no transform.
+  static void fit(element& el, const stdlib::support& s) {
+    el.integer = s.kind == stdlib::support_kind::integer_interval;
+    el.t = el.integer ? transform(stdlib::support{}) : transform(s);
+    el.lo = s.lower;
+    el.hi = s.upper + 1;
+  }
 
   double log_f(element& el, double y) {
     if (el.integer && !(y >= el.lo && y < el.hi)) return -INFINITY;
@@ -104,6 +125,7 @@ class slice_sampler final : public sampler {
   runtime::graph& graph_;
   int variable_;
   runtime::blanket blanket_;
+  bool moving_, self_;
   std::vector<element> elements_;
 };
 

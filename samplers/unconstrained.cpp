@@ -17,6 +17,7 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
   derived_.assign(m.variables.size(), 0);
   for (int v : variables_) {
     wrt_[static_cast<std::size_t>(v)] = 1;
+    moving_ = moving_ || g.support_moves(v);
     g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
       if (s.kind == stdlib::support_kind::simplex) {
         simplexes_.push_back({v, offset, size, dimension_});
@@ -35,6 +36,16 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
   }
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v];
+}
+
+void unconstrained_target::refresh_supports() {
+  if (!moving_) return;
+  std::size_t k = 0;
+  for (int v : variables_)
+    graph_.visit_supports(v, [&](runtime::index_t, runtime::index_t size, const stdlib::support& s) {
+      if (s.kind == stdlib::support_kind::simplex) return;
+      for (runtime::index_t e = 0; e < size; ++e) scalars_[k++].t = transform(s);
+    });
 }
 
 Eigen::VectorXd unconstrained_target::position() const {
@@ -123,6 +134,10 @@ bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
   });
   if (!continuous) {
     reason = "not continuous";
+    return false;
+  }
+  if (g.support_reads_itself(variable)) {
+    reason = "its support's bounds follow its own values";
     return false;
   }
   const auto& m = g.model();

@@ -48,3 +48,19 @@ TEST_CASE("reads through unknown indices count whole") {
   CHECK(bz.whole().empty());
   CHECK(bz.degree(1) == 2);  // z[2]'s prior and y[2]
 }
+
+TEST_CASE("a chain's element is in its successor's prior term (x[t] ~ Normal(0.8 * x[t - 1], 0.5))") {
+  fixture f("data y: real[T]\nx[1] ~ Normal(0, 1)\nfor t in 2:T { x[t] ~ Normal(0.8 * x[t - 1], 0.5) }\n"
+            "for t in 1:T { y[t] ~ Normal(x[t], 1) }\n",
+            {"y=[1.0, 2.0, 0.5, -1.0]"});
+  int x = f.model->find("x");
+  blanket b(*f.graph, x);
+  CHECK(b.degree(0) == 3);  // its prior, y[1] and x[2]'s prior
+  CHECK(b.degree(1) == 3);  // its prior, y[2] and x[3]'s prior
+  CHECK(b.degree(3) == 2);  // the last: its prior and y[4]
+  for (ppl::runtime::index_t e = 0; e < 4; ++e) {
+    double j0 = f.graph->log_density(), b0 = b.log_density(e);
+    f.graph->values()[static_cast<std::size_t>(x)].data[static_cast<std::size_t>(e)] += 0.3;
+    CHECK(f.graph->log_density() - j0 == doctest::Approx(b.log_density(e) - b0));
+  }
+}

@@ -1,5 +1,6 @@
 // Non-conjugate continuous models: slice and rwmh against quadrature, a Normal-Gamma
 // model against its Student-t marginal, and reproducibility.
+#include <Eigen/Dense>
 #include <boost/math/distributions/normal.hpp>
 
 #include "tests/samplers/inference_fixture.hpp"
@@ -147,4 +148,95 @@ TEST_CASE("slice on an unbounded count: a Binomial's n with a Poisson prior, aga
   check_sd(p, "n", sd);
   for (const auto& c : p.column("n"))
     for (double x : c) REQUIRE(x == std::floor(x));
+}
+
+namespace {
+
+// An AR(1) series observed with noise: x[1] ~ N(0, 1), x[t] ~ N(0.8 x[t-1], 0.5^2),
+// y[t] ~ N(x[t], 1). The posterior is Gaussian: precision Q and mean Q^-1 y.
+const char* ar1 = "data y: real[T]\nx[1] ~ Normal(0, 1)\nfor t in 2:T { x[t] ~ Normal(0.8 * x[t - 1], 0.5) }\n"
+                  "for t in 1:T { y[t] ~ Normal(x[t], 1) }\n";
+const std::vector<double> ar1_y = {1.0, 2.0, 0.5, -1.0, 0.3};
+
+std::pair<Eigen::VectorXd, Eigen::VectorXd> ar1_exact() {
+  const long n = static_cast<long>(ar1_y.size());
+  Eigen::MatrixXd q = Eigen::MatrixXd::Identity(n, n);  // the observations
+  q(0, 0) += 1;                                          // x[1]'s prior
+  for (long t = 1; t < n; ++t) {
+    q(t, t) += 4, q(t - 1, t - 1) += 0.64 * 4, q(t, t - 1) -= 0.8 * 4, q(t - 1, t) -= 0.8 * 4;
+  }
+  const Eigen::MatrixXd cov = q.inverse();
+  return {cov * Eigen::Map<const Eigen::VectorXd>(ar1_y.data(), n), cov.diagonal().cwiseSqrt()};
+}
+
+void check_ar1(const posterior& p) {
+  const auto [mean, sd] = ar1_exact();
+  for (long t = 0; t < mean.size(); ++t) {
+    check_mean(p, "x[" + std::to_string(t + 1) + "]", mean[t]);
+    check_sd(p, "x[" + std::to_string(t + 1) + "]", sd[t]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("an AR(1) series: each element's update sees its successor's term (slice, and the default plan)") {
+  std::string data = "y=[";
+  for (std::size_t i = 0; i < ar1_y.size(); ++i) data += (i ? ", " : "") + std::to_string(ar1_y[i]);
+  data += "]";
+  auto o = options(4000, 41);
+  o.overrides = {{"x", "slice"}};
+  auto sliced = infer(ar1, {data}, o);
+  CHECK(sliced.kind("x") == "slice");
+  check_ar1(sliced);
+  // conjugate declines: its pairs see other variables' children only.
+  auto p = infer(ar1, {data}, options(4000, 42));
+  CHECK(p.kind("x") == "nuts");
+  check_ar1(p);
+}
+
+TEST_CASE("supports that follow other unknowns: x ~ Uniform(0, theta) and k ~ Binomial(n, 1/2) with n unknown") {
+  // theta ~ Gamma(2, 1), x ~ Uniform(0, theta), y ~ Normal(x, 0.3) with y = 2.5: theta's
+  // density times 1/theta is exp(-theta), so theta = x + Exp(1) and x's posterior is
+  // proportional to exp(-x) N(2.5; x, 0.3) on x > 0, a N(2.41, 0.3) (the cut at 0 is
+  // 8 sd away): E theta = 3.41, sd sqrt(1.09).
+  auto p = infer("data y: real\ntheta ~ Gamma(2, 1)\nx ~ Uniform(0, theta)\ny ~ Normal(x, 0.3)\n", {"y=2.5"}, options(6000, 43));
+  CHECK(p.kind("x") == "nuts");
+  check_mean(p, "x", 2.41);
+  check_sd(p, "x", 0.3);
+  check_mean(p, "theta", 3.41);
+  // n ~ Poisson(20) by slice, k ~ Binomial(n, 1/2) by gibbs over 0..n as n moves,
+  // y ~ Normal(k, 1) with y = 25: summed exactly over n < 150.
+  double total = 0, mean_n = 0, mean_k = 0;
+  for (int n = 0; n < 150; ++n)
+    for (int k = 0; k <= n; ++k) {
+      const double w = std::exp(n * std::log(20.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) + n * std::log(0.5) -
+                                (25.0 - k) * (25.0 - k) / 2);
+      total += w, mean_n += n * w, mean_k += k * w;
+    }
+  auto q = infer("data y: real\nn ~ Poisson(20)\nk ~ Binomial(n, 0.5)\ny ~ Normal(k, 1)\n", {"y=25"}, options(6000, 44));
+  CHECK(q.kind("n") == "slice");
+  CHECK(q.kind("k") == "gibbs");
+  check_mean(q, "n", mean_n / total);
+  check_mean(q, "k", mean_k / total);
+}
+
+TEST_CASE("a support that follows the variable's own elements: x[i] ~ Uniform(0, x[i - 1])") {
+  // x[1] ~ U(0, 1), x[2] ~ U(0, x[1]), x[3] ~ U(0, x[2]), y ~ N(x[3], 0.1) with y = 0.3;
+  // the exact means by the midpoint rule on the nested intervals (200^3 cells).
+  const int cells = 200;
+  double total = 0, mean[3] = {};
+  for (int i = 0; i < cells; ++i) {
+    const double a = (i + 0.5) / cells;
+    for (int j = 0; j < cells; ++j) {
+      const double b = a * (j + 0.5) / cells;
+      for (int k = 0; k < cells; ++k) {
+        const double c = b * (k + 0.5) / cells, w = std::exp(-(0.3 - c) * (0.3 - c) / 0.02);  // densities 1/a, 1/b cancel the widths
+        total += w, mean[0] += a * w, mean[1] += b * w, mean[2] += c * w;
+      }
+    }
+  }
+  auto p = infer("data y: real\nx[1] ~ Uniform(0, 1)\nfor i in 2:3 { x[i] ~ Uniform(0, x[i - 1]) }\ny ~ Normal(x[3], 0.1)\n",
+                 {"y=0.3"}, options(6000, 45));
+  CHECK(p.kind("x") == "slice");
+  for (int i = 0; i < 3; ++i) check_mean(p, "x[" + std::to_string(i + 1) + "]", mean[i] / total);
 }

@@ -63,3 +63,29 @@ TEST_CASE("the mark network: P(stu, pkw, mot | mrk = 4) against exact enumeratio
     for (int k = 0; k < 3; ++k) exact_mot += joint[s][k][1] / total;
   check_mean(p, "mot", exact_mot);
 }
+
+TEST_CASE("a two-state hidden Markov chain: gibbs on z[t] ~ Categorical(P[z[t - 1]]) against all 64 paths") {
+  // Each z[t] is a child of z[t - 1] through its prior: the update of z[t] must weigh
+  // z[t + 1]'s transition as well as its own.
+  const double y[6] = {1.1, 2.2, 0.9, 1.6, 2.0, 1.2}, P[2][2] = {{0.9, 0.1}, {0.2, 0.8}};
+  double total = 0, mean[6] = {};
+  for (int path = 0; path < 64; ++path) {
+    int z[6];
+    for (int t = 0; t < 6; ++t) z[t] = 1 + ((path >> t) & 1);
+    double w = 0.5;
+    for (int t = 1; t < 6; ++t) w *= P[z[t - 1] - 1][z[t] - 1];
+    for (int t = 0; t < 6; ++t) w *= std::exp(-(y[t] - z[t]) * (y[t] - z[t]) / (2 * 0.49));
+    total += w;
+    for (int t = 0; t < 6; ++t) mean[t] += w * z[t];
+  }
+  ppl::samplers::run_options o;
+  o.chains = 2;
+  o.warmup = 200;
+  o.draws = 10000;
+  o.seed = 8;
+  auto p = infer("data y: real[T]\ndata P: real[2, 2]\nz[1] ~ Categorical([0.5, 0.5])\n"
+                 "for t in 2:T { z[t] ~ Categorical(P[z[t - 1]]) }\nfor t in 1:T { y[t] ~ Normal(z[t], 0.7) }\n",
+                 {"y=[1.1, 2.2, 0.9, 1.6, 2.0, 1.2]", "P=[[0.9, 0.1], [0.2, 0.8]]"}, o);
+  CHECK(p.kind("z") == "gibbs");
+  for (int t = 0; t < 6; ++t) check_mean(p, "z[" + std::to_string(t + 1) + "]", mean[t] / total);
+}
