@@ -2,9 +2,14 @@
 #include <stdexcept>
 
 #include "lang/diagnostics.hpp"
+#include "samplers/collapsed.hpp"
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
+
+namespace {
+constexpr const char* collapsed_broken = "it takes z, theta and phi together, and --sampler gave one of them another kind";
+}
 
 const std::vector<std::unique_ptr<factory>>& factories() {
   static const std::vector<std::unique_ptr<factory>> all = [] {
@@ -42,6 +47,21 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
     }
   }
   std::vector<assignment> out;
+  // The first kind that claims v, `collapsed` left out when `without_collapsed`.
+  auto choose = [&](int v, bool without_collapsed) {
+    const auto& var = m.variables[static_cast<std::size_t>(v)];
+    std::string reasons;
+    for (const auto& f : factories()) {
+      if (without_collapsed && f->kind() == "collapsed") {
+        reasons += "; collapsed: " + std::string(collapsed_broken);
+        continue;
+      }
+      claim c = f->can_sample(g, v);
+      if (c.ok) return assignment{v, f.get(), c.reason};
+      reasons += "; " + std::string(f->kind()) + ": " + c.reason;
+    }
+    lang::fail_at(m.source, var.pos, "no sampler can update `" + var.name + "`" + reasons);
+  };
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     const auto& var = m.variables[v];
     if (var.role != lang::ir::role::unknown) continue;
@@ -53,17 +73,31 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
       out.push_back({static_cast<int>(v), f, c.reason + " (chosen with --sampler)"});
       continue;
     }
-    std::string reasons;
-    for (const auto& f : factories()) {
-      claim c = f->can_sample(g, static_cast<int>(v));
-      if (c.ok) {
-        out.push_back({static_cast<int>(v), f.get(), c.reason});
-        break;
-      }
-      reasons += "; " + std::string(f->kind()) + ": " + c.reason;
+    out.push_back(choose(static_cast<int>(v), false));
+  }
+  // `collapsed` is one sampler for z, theta and phi together (z's draws integrate the
+  // others out; they only report means): it holds only when every member has it. When
+  // --sampler gives a member another kind, the rest fall back to theirs.
+  auto kind_of = [&](int v) -> std::string_view {
+    for (const auto& a : out)
+      if (a.variable == v) return a.chosen->kind();
+    return {};
+  };
+  for (auto& a : out) {
+    if (a.chosen->kind() != "collapsed") continue;
+    std::string ignored;
+    const auto s = find_collapsed(m, a.variable, ignored);
+    std::vector<int> members{s->z, s->theta};
+    if (s->phi >= 0) members.push_back(s->phi);
+    for (int other : members) {
+      if (kind_of(other) == "collapsed") continue;
+      const auto& name = m.variables[static_cast<std::size_t>(a.variable)].name;
+      if (overrides.count(name))
+        throw std::invalid_argument("--sampler " + name + "=collapsed: cannot: `" + m.variables[static_cast<std::size_t>(other)].name +
+                                    "` is sampled by " + std::string(kind_of(other)) + ", and collapsed takes z, theta and phi together");
+      a = choose(a.variable, true);
+      break;
     }
-    if (out.empty() || out.back().variable != static_cast<int>(v))
-      lang::fail_at(m.source, var.pos, "no sampler can update `" + var.name + "`" + reasons);
   }
   return out;
 }

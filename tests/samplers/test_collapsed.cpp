@@ -108,3 +108,43 @@ TEST_CASE("collapsed: theta holds the Rao-Blackwellised posterior mean") {
     CHECK(t11[0][i] + t12[0][i] == doctest::Approx(1));
   }
 }
+
+TEST_CASE("collapsed holds only for z, theta and phi together: --sampler on one moves the others off it") {
+  // pi ~ Dirichlet(1, 1), z[n] ~ Categorical(pi), y[n] ~ Normal(mus[z[n]], 1): exact
+  // posterior by enumerating the 32 paths of z with pi integrated out (Beta functions).
+  const double y[5] = {-0.8, 1.9, 1.1, -1.5, 0.3}, mus[2] = {-1.0, 1.5};
+  double total = 0, z2 = 0, pi1 = 0, pi1_sq = 0;
+  for (int path = 0; path < 32; ++path) {
+    int ones = 0;
+    double w = 1;
+    for (int n = 0; n < 5; ++n) {
+      const int k = (path >> n) & 1;
+      ones += k == 0;
+      w *= std::exp(-(y[n] - mus[k]) * (y[n] - mus[k]) / 2);
+    }
+    // p(z) = B(1 + ones, 1 + twos) / B(1, 1); E[pi1 | z] = (1 + ones) / 7, E[pi1^2 | z] = that * (2 + ones) / 8
+    w *= std::exp(std::lgamma(1.0 + ones) + std::lgamma(6.0 - ones) - std::lgamma(7.0));
+    total += w;
+    z2 += w * (1 + ((path >> 1) & 1));
+    pi1 += w * (1.0 + ones) / 7;
+    pi1_sq += w * (1.0 + ones) / 7 * (2.0 + ones) / 8;
+  }
+  const double pi_mean = pi1 / total, pi_sd = std::sqrt(pi1_sq / total - pi_mean * pi_mean);
+  const char* mixture = "data mus: real[2]\ndata y: real[N]\npi ~ Dirichlet([1, 1])\n"
+                        "for n in 1:N {\n  z[n] ~ Categorical(pi)\n  y[n] ~ Normal(mus[z[n]], 1)\n}\n";
+  const std::vector<std::string> data = {"mus=[-1.0, 1.5]", "y=[-0.8, 1.9, 1.1, -1.5, 0.3]"};
+  auto o = two_chains(500, 6000, 51);
+  o.overrides = {{"z", "gibbs"}};
+  auto p = infer(mixture, data, o);
+  CHECK(p.kind("pi") == "conjugate");  // not collapsed: nothing would update it
+  check_mean(p, "z[2]", z2 / total);
+  check_mean(p, "pi[1]", pi_mean);
+  check_sd(p, "pi[1]", pi_sd);
+  o.overrides = {{"pi", "nuts"}};
+  auto q = infer(mixture, data, o);
+  CHECK(q.kind("z") == "gibbs");  // not collapsed: pi is sampled, not integrated out
+  check_mean(q, "pi[1]", pi_mean);
+  check_sd(q, "pi[1]", pi_sd);  // draws of pi, not Rao-Blackwellised means
+  o.overrides = {{"pi", "collapsed"}, {"z", "gibbs"}};
+  CHECK_THROWS_WITH_AS(infer(mixture, data, o), doctest::Contains("collapsed takes z, theta and phi together"), std::invalid_argument);
+}
