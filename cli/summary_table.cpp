@@ -77,8 +77,11 @@ std::vector<std::string> print_summary(const runtime::draws& d, const table_opti
       for (const auto& chain : chains) pooled.insert(pooled.end(), chain.begin(), chain.end());
       histogram = "  " + text_histogram(std::move(pooled));
     }
-    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>7.3g} {:>6.3f}{}\n", name, s.mean,
-               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, s.rhat, histogram);
+    // R-hat with three decimals near 1, where they matter; a chain stuck at one value gives
+    // an enormous one, shown in exponent form rather than as a row of digits.
+    const std::string rhat = s.rhat < 1000 ? fmt::format("{:.3f}", s.rhat) : fmt::format("{:.2g}", s.rhat);
+    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>7.3g} {:>6}{}\n", name, s.mean,
+               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, rhat, histogram);
   }
   if (bad_rhat)
     warnings.push_back(fmt::format("{} {} R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat,

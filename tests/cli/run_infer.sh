@@ -168,6 +168,9 @@ printf 'chain,iteration,lp__,mu\n1,1,0,1\n1,2,0,nan\n1,3,0,inf\n1,4,0,-1e308\n1,
 "$ppl" summary "$tmp/odd.csv" --histograms > /dev/null
 "$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.png" > /dev/null
 "$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.svg" > /dev/null
+# Chains each stuck at its own value: R-hat is enormous (or infinite), shown in exponent form.
+awk 'BEGIN { print "chain,iteration,lp__,mu"; for (c = 1; c <= 4; ++c) for (i = 1; i <= 100; ++i) printf "%d,%d,0,%.1f\n", c, i, c / 10 }' > "$tmp/stuck.csv"
+"$ppl" summary "$tmp/stuck.csv" | grep -Eq '^mu .* ([0-9.]+e\+[0-9]+|inf)$'
 printf 'chain,iteration,lp__,mu\n-1,1,0,1\n' > "$tmp/bad_chain.csv"
 set +e
 "$ppl" summary "$tmp/bad_chain.csv" > /dev/null 2> "$tmp/err"; rc=$?
