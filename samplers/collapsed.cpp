@@ -16,6 +16,7 @@
 #include "samplers/factories.hpp"
 #include "samplers/lda.hpp"
 #include "samplers/structure.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::samplers {
 
@@ -420,8 +421,8 @@ class collapsed_sampler final : public sampler {
   static double dirichlet_multinomial(const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows) {
     double lp = 0;
     for (std::size_t i = 0; i < counts.size(); ++i)
-      if (counts[i] > 0) lp += std::lgamma(counts[i] + c.alpha[i]) - std::lgamma(c.alpha[i]);
-    for (std::size_t r = 0; r < rows.size(); ++r) lp += std::lgamma(c.row_sum[r]) - std::lgamma(rows[r] + c.row_sum[r]);
+      if (counts[i] > 0) lp += stdlib::log_gamma(counts[i] + c.alpha[i]) - stdlib::log_gamma(c.alpha[i]);
+    for (std::size_t r = 0; r < rows.size(); ++r) lp += stdlib::log_gamma(c.row_sum[r]) - stdlib::log_gamma(rows[r] + c.row_sum[r]);
     return lp;
   }
 

@@ -8,6 +8,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "stdlib/log_gamma.hpp"
+
 namespace ppl::samplers::lda {
 
 namespace {
@@ -18,11 +20,11 @@ constexpr std::uint32_t block = 8;  // topics per block of the dense kernel's se
 class lgamma_counts {
  public:
   explicit lgamma_counts(double offset, std::size_t size = 4096) : offset_(offset), table_(size) {
-    for (std::size_t n = 0; n < size; ++n) table_[n] = std::lgamma(static_cast<double>(n) + offset);
+    for (std::size_t n = 0; n < size; ++n) table_[n] = stdlib::log_gamma(static_cast<double>(n) + offset);
   }
   double operator()(std::int64_t n) const {
     return static_cast<std::size_t>(n) < table_.size() ? table_[static_cast<std::size_t>(n)]
-                                                       : std::lgamma(static_cast<double>(n) + offset_);
+                                                       : stdlib::log_gamma(static_cast<double>(n) + offset_);
   }
 
  private:
@@ -523,7 +525,7 @@ double engine::log_joint() const {
     // O(tokens), where scanning every document's K counts would be O(documents x K).
     std::vector<std::int32_t> nd(K, 0);
     for (std::uint64_t d = c_.documents * b / T; d < c_.documents * (b + 1) / T; ++d) {
-      lp += std::lgamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
+      lp += stdlib::log_gamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
       for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
         const std::uint32_t k = a.topic(n);
         const auto c = static_cast<std::size_t>(nd[k]++);
@@ -533,12 +535,12 @@ double engine::log_joint() const {
     }
     // log p(w | z).
     if (b == 0)
-      for (std::uint32_t k = 0; k < K; ++k) lp += std::lgamma(eta_sum_) - std::lgamma(counts_.nk[k] + eta_sum_);
+      for (std::uint32_t k = 0; k < K; ++k) lp += stdlib::log_gamma(eta_sum_) - stdlib::log_gamma(counts_.nk[k] + eta_sum_);
     for (std::uint64_t w = c_.words * b / T; w < c_.words * (b + 1) / T; ++w) {
       const std::int32_t* nw = counts_.nwk.data() + w * K;
       for (std::uint32_t k = 0; k < K; ++k)
         if (nw[k] > 0)
-          lp += symmetric_eta ? eta_terms(nw[k]) - eta_terms(0) : std::lgamma(nw[k] + c_.eta[w]) - std::lgamma(c_.eta[w]);
+          lp += symmetric_eta ? eta_terms(nw[k]) - eta_terms(0) : stdlib::log_gamma(nw[k] + c_.eta[w]) - stdlib::log_gamma(c_.eta[w]);
     }
     parts[b] = lp;
   };

@@ -4,6 +4,7 @@
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::stdlib {
 
@@ -30,7 +31,7 @@ class beta final : public scalar_distribution {
       if (g->params[0]) g->params[0][0] += digamma(a + b) - digamma(a) + std::log(v);
       if (g->params[1]) g->params[1][0] += digamma(a + b) - digamma(b) + std::log1p(-v);
     }
-    return std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + xlogy(a - 1, v) + xlog1py(b - 1, -v);
+    return log_gamma(a + b) - log_gamma(a) - log_gamma(b) + xlogy(a - 1, v) + xlog1py(b - 1, -v);
   }
   // X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b), from the log gammas: Boost.Random's beta
   // divides gammas that underflow to 0 when both shapes are near 0.01, giving 0 / 0.

@@ -3,6 +3,7 @@
 
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::stdlib {
 
@@ -35,7 +36,7 @@ class binomial final : public scalar_distribution {
     if (k > 0) lp += k * std::log(q), dp += k / q;
     if (n - k > 0) lp += (n - k) * std::log1p(-q), dp -= (n - k) / (1 - q);
     // The binomial coefficient depends only on the integers n and k.
-    if (with_constants) lp += std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1);
+    if (with_constants) lp += log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
     if (g && g->params[1]) g->params[1][0] += dp;
     return lp;
   }

@@ -4,6 +4,7 @@
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::stdlib {
 
@@ -43,9 +44,9 @@ class dirichlet final : public distribution {
     double total = 0, lp = 0;
     for (index_t i = 0; i < alpha.size(); ++i) {
       total += alpha[i];
-      lp += xlogy(alpha[i] - 1, x[i]) - std::lgamma(alpha[i]);
+      lp += xlogy(alpha[i] - 1, x[i]) - log_gamma(alpha[i]);
     }
-    lp += std::lgamma(total);
+    lp += log_gamma(total);
     if (g) {
       using boost::math::digamma;
       double dt = g->params[0] ? digamma(total) : 0;

@@ -4,6 +4,7 @@
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::stdlib {
 
@@ -29,7 +30,7 @@ class gamma final : public scalar_distribution {
       if (g->params[0]) g->params[0][0] += std::log(b) - boost::math::digamma(a) + std::log(v);
       if (g->params[1]) g->params[1][0] += a / b - v;
     }
-    return a * std::log(b) - std::lgamma(a) + xlogy(a - 1, v) - b * v;
+    return a * std::log(b) - log_gamma(a) + xlogy(a - 1, v) - b * v;
   }
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];

@@ -6,6 +6,7 @@
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::stdlib {
 
@@ -31,7 +32,7 @@ class inverse_gamma final : public scalar_distribution {
       if (g->params[0]) g->params[0][0] += std::log(b) - boost::math::digamma(a) - std::log(v);
       if (g->params[1]) g->params[1][0] += a / b - 1 / v;
     }
-    return a * std::log(b) - std::lgamma(a) - (a + 1) * std::log(v) - b / v;
+    return a * std::log(b) - log_gamma(a) - (a + 1) * std::log(v) - b / v;
   }
   // beta / Gamma(alpha, 1), from the log of the gamma. Draws beyond the largest double
   // (half the mass of the vague InverseGamma(0.001, 0.001)) become that double: inf is

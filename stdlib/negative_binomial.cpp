@@ -7,6 +7,7 @@
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 #include "stdlib/poisson_draw.hpp"
 
 namespace ppl::stdlib {
@@ -32,9 +33,9 @@ class negative_binomial final : public scalar_distribution {
     const double a = p[0][0], b = p[1][0], k = x[0];
     if (!(k >= 0) || k != std::floor(k) || std::isinf(k)) return -INFINITY;
     const double log_odds = std::log(b) - std::log1p(b);  // log(beta / (1 + beta))
-    double lp = std::lgamma(k + a) - std::lgamma(a) + a * log_odds - k * std::log1p(b);
+    double lp = log_gamma(k + a) - log_gamma(a) + a * log_odds - k * std::log1p(b);
     // -log k! depends on the value only: a constant when the count is data.
-    if (with_constants) lp -= std::lgamma(k + 1);
+    if (with_constants) lp -= log_gamma(k + 1);
     if (g && g->params[0]) g->params[0][0] += boost::math::digamma(k + a) - boost::math::digamma(a) + log_odds;
     if (g && g->params[1]) g->params[1][0] += a / b - (a + k) / (1 + b);
     return lp;

@@ -1,6 +1,7 @@
 // Poisson(lambda): counts with mean lambda. A rate of 0 is allowed (the point mass at 0).
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 #include "stdlib/poisson_draw.hpp"
 
 namespace ppl::stdlib {
@@ -25,7 +26,7 @@ class poisson final : public scalar_distribution {
     // k log lambda is left out at k = 0 so that lambda = 0 gives log 1, not NaN.
     double lp = (k > 0 ? k * std::log(lambda) : 0) - lambda;
     // -log k! depends on the value only: a constant when the count is data.
-    if (with_constants) lp -= std::lgamma(k + 1);
+    if (with_constants) lp -= log_gamma(k + 1);
     if (g && g->params[0]) g->params[0][0] += (k > 0 ? k / lambda : 0) - 1;
     return lp;
   }

@@ -5,6 +5,7 @@
 
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
 
 namespace ppl::stdlib {
 
@@ -28,7 +29,7 @@ class student_t final : public scalar_distribution {
     double nu = p[0][0], mu = p[1][0], sigma = p[2][0];
     if (!std::isfinite(x[0])) return -INFINITY;
     double z = (x[0] - mu) / sigma, q = z * z / nu;
-    double lp = std::lgamma((nu + 1) / 2) - std::lgamma(nu / 2) - 0.5 * std::log(nu) - std::log(sigma) -
+    double lp = log_gamma((nu + 1) / 2) - log_gamma(nu / 2) - 0.5 * std::log(nu) - std::log(sigma) -
                 (nu + 1) / 2 * std::log1p(q);
     if (with_constants) lp -= 0.5 * std::log(std::numbers::pi);
     if (g) {
