@@ -11,6 +11,7 @@
 
 #include "runtime/graph.hpp"
 #include "runtime/interrupt.hpp"
+#include "samplers/collapsed.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
 
@@ -325,7 +326,10 @@ std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string,
   std::vector<plan_line> out;
   for (const auto& a : plan(g, overrides)) {
     const auto& var = g.model().variables[static_cast<std::size_t>(a.variable)];
-    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()), a.reason});
+    std::string ignored;
+    const auto collapsed = a.chosen->kind() == "collapsed" ? find_collapsed(g.model(), a.variable, ignored) : std::nullopt;
+    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()), a.reason, var.name,
+                   collapsed && collapsed->z != a.variable});
   }
   return out;
 }

@@ -54,6 +54,8 @@ struct plan_line {
   std::string variable;  // "theta[1:2000, 1:20]"
   std::string kind;
   std::string reason;
+  std::string name;            // "theta"
+  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws
 };
 
 struct run_result {

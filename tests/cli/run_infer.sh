@@ -168,6 +168,14 @@ printf 'chain,iteration,lp__,mu\n1,1,0,1\n1,2,0,nan\n1,3,0,inf\n1,4,0,-1e308\n1,
 "$ppl" summary "$tmp/odd.csv" --histograms > /dev/null
 "$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.png" > /dev/null
 "$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.svg" > /dev/null
+# A collapsed Dirichlet records E[pi | z], not draws: said in a warning when it is monitored,
+# and not when --sampler draws it (z then falls back to gibbs).
+printf 'data y: real[N]\npi ~ Dirichlet([1, 1])\nfor n in 1:N {\n  z[n] ~ Categorical(pi)\n  y[n] ~ Normal(2 * z[n] - 3, 1)\n}\n' > "$tmp/mix.ppl"
+echo '{"y": [-0.8, 1.9, 1.1, -1.5, 0.3]}' > "$tmp/mix.json"
+"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 2>&1 > /dev/null | grep -q '^warning: pi holds Rao-Blackwellised means E\[pi | z\]'
+"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 --sampler pi=conjugate 2> "$tmp/err" | grep -q '^# z\[1:5\] *gibbs'
+! grep -q 'Rao-Blackwellised' "$tmp/err"
+
 # Chains each stuck at its own value: R-hat is enormous (or infinite), shown in exponent form.
 awk 'BEGIN { print "chain,iteration,lp__,mu"; for (c = 1; c <= 4; ++c) for (i = 1; i <= 100; ++i) printf "%d,%d,0,%.1f\n", c, i, c / 10 }' > "$tmp/stuck.csv"
 "$ppl" summary "$tmp/stuck.csv" | grep -Eq '^mu .* ([0-9.]+e\+[0-9]+|inf)$'
