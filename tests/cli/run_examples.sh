@@ -30,6 +30,9 @@ expect_plan ising data.json s cluster
 expect_plan eight_schools data.json tau nuts
 expect_plan eight_schools data.json mu conjugate
 "$ppl" plan "$examples/ising/ising.ppl" "$examples/ising/data.json" --sampler s=gibbs | grep -q "heat-bath by colour classes (2 colours)" || { echo "FAIL: plan of ising with s=gibbs"; exit 1; }
+expect_plan nmixture data.json N slice
+expect_plan nmixture data.json lambda conjugate
+expect_plan nmixture data.json p conjugate
 expect_plan bnn data.json W1 nuts
 expect_plan bnn data.json sigma_std nuts
 echo "ok: plans"
