@@ -138,7 +138,7 @@ bool sliceable(runtime::graph& g, int v, std::string& reason) {
     if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::integer_interval) ok = false;
   });
   reason = !ok     ? "not a scalar on an interval (or array of them)"
-           : integer ? "integers too many to enumerate, one element at a time on the continuous extension floor(u)"
+           : integer ? "integers, one element at a time on the continuous extension floor(u) (gibbs takes those it can enumerate)"
                      : "continuous scalars, one element at a time";
   return ok;
 }
