@@ -254,6 +254,27 @@ void checker::mark_dependencies() {
     for (auto& a : s.args) mark(a.get(), model_.variables);
     mark(s.value.get(), model_.variables);
   }
+  // A loop that defines elements of an unknown or derived variable runs over bounds from
+  // data: bounds that follow an unknown would change the variable's size between draws
+  // (a model of varying dimension, which no sampler here moves through).
+  for (auto& s : model_.statements) {
+    if (s.target < 0 || s.which == ir::statement::kind::factor) continue;
+    const auto& target = model_.variables[static_cast<std::size_t>(s.target)];
+    if (target.role != ir::role::unknown && target.role != ir::role::derived) continue;
+    for (auto& l : s.loops)
+      for (ir::expr* bound : {l.lo.get(), l.hi.get()}) {
+        if (!bound->depends_on_unknown) continue;
+        std::vector<int> reads;
+        ir::collect_reads(bound, reads);
+        std::string unknown;  // the first variable it reads that is not data
+        for (int r : reads)
+          if (unknown.empty() && model_.variables[static_cast<std::size_t>(r)].role != ir::role::data)
+            unknown = model_.variables[static_cast<std::size_t>(r)].name;
+        fail(bound->pos, "this loop defines elements of `" + target.name + "`, but its bound reads `" + unknown +
+                             "`, which is not data: the number of elements would change from draw to draw (a loop that "
+                             "defines a variable must run over bounds from data)");
+      }
+  }
   // Sizes, bounds and defaults of data must come from data.
   for (auto& var : model_.variables) {
     std::vector<ir::expr*> parts;
