@@ -254,13 +254,11 @@ void checker::mark_dependencies() {
     for (auto& a : s.args) mark(a.get(), model_.variables);
     mark(s.value.get(), model_.variables);
   }
-  // A loop that defines elements of an unknown or derived variable runs over bounds from
-  // data: bounds that follow an unknown would change the variable's size between draws
-  // (a model of varying dimension, which no sampler here moves through).
-  for (auto& s : model_.statements) {
-    if (s.target < 0 || s.which == ir::statement::kind::factor) continue;
-    const auto& target = model_.variables[static_cast<std::size_t>(s.target)];
-    if (target.role != ir::role::unknown && target.role != ir::role::derived) continue;
+  // Loop bounds come from data. One that follows an unknown would change a defined
+  // variable's size between draws (a model of varying dimension, which no sampler here
+  // moves through), or the set of terms a sampler indexed once (blankets, conjugate
+  // tables, LDA's counts, a spin model's couplings). JAGS has the same rule.
+  for (auto& s : model_.statements)
     for (auto& l : s.loops)
       for (ir::expr* bound : {l.lo.get(), l.hi.get()}) {
         if (!bound->depends_on_unknown) continue;
@@ -270,11 +268,17 @@ void checker::mark_dependencies() {
         for (int r : reads)
           if (unknown.empty() && model_.variables[static_cast<std::size_t>(r)].role != ir::role::data)
             unknown = model_.variables[static_cast<std::size_t>(r)].name;
-        fail(bound->pos, "this loop defines elements of `" + target.name + "`, but its bound reads `" + unknown +
-                             "`, which is not data: the number of elements would change from draw to draw (a loop that "
-                             "defines a variable must run over bounds from data)");
+        const bool defines = s.target >= 0 && s.which != ir::statement::kind::factor &&
+                             model_.variables[static_cast<std::size_t>(s.target)].role != ir::role::data;
+        fail(bound->pos, defines ? "this loop defines elements of `" + model_.variables[static_cast<std::size_t>(s.target)].name +
+                                       "`, but its bound reads `" + unknown +
+                                       "`, which is not data: the number of elements would change from draw to draw (loop "
+                                       "bounds must come from data)"
+                                 : "this loop's bound reads `" + unknown +
+                                       "`, which is not data: loop bounds must come from data; to switch terms on and off "
+                                       "with an unknown, loop over all of them and weigh each by an indicator such as (i <= " +
+                                       unknown + ") in a `factor`");
       }
-  }
   // Sizes, bounds and defaults of data must come from data.
   for (auto& var : model_.variables) {
     std::vector<ir::expr*> parts;
