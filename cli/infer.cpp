@@ -179,7 +179,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
       // narrower than the posterior's; the summary's sd and quantiles would mislead unsaid.
       for (const auto& p : r.plan)
         if (p.means && std::any_of(r.draws.columns.begin(), r.draws.columns.end(),
-                                   [&](const std::string& c) { return c.substr(0, c.find('[')) == p.name; }))
+                                   [&](const std::string& c) { return runtime::column_variable(c) == p.name; }))
           warnings.push_back(fmt::format("{0} holds Rao-Blackwellised means E[{0} | z] from the collapsed sampler, not draws: their mean "
                                          "estimates the posterior mean, their sd and quantiles understate the posterior's "
                                          "(--sampler {0}=conjugate draws {0} instead)",

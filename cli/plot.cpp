@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/picture.hpp"
 #include "cli/session.hpp"
+#include "cli/summary_table.hpp"
 #include "runtime/draws.hpp"
 
 namespace ppl::cli {
@@ -35,7 +36,7 @@ std::vector<std::size_t> columns_of(const runtime::draws& d, const std::string& 
       out.push_back(c);
   }
   if (out.empty())
-    throw std::invalid_argument("plot: the draws have no column `" + name + "`; monitor it with --monitor " + name.substr(0, name.find('[')));
+    throw std::invalid_argument("plot: the draws have no column `" + name + "`; monitor it with --monitor " + runtime::column_variable(name));
   if (out.size() > static_cast<std::size_t>(max_elements)) out.resize(static_cast<std::size_t>(max_elements));
   return out;
 }
@@ -78,9 +79,7 @@ std::vector<double> histogram(const std::vector<double>& x, double lo, double hi
   std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
   for (double v : x) {
     if (!std::isfinite(v)) continue;  // NaN has no bin, and converting it to int is undefined
-    // Halves keep hi - lo finite for any finite bounds (-1e308..1e308).
-    const double t = (v / 2 - lo / 2) / (hi / 2 - lo / 2) * bins;
-    counts[static_cast<std::size_t>(std::clamp(t, 0.0, bins - 1.0))] += 1;
+    counts[histogram_bin(v, lo, hi, bins)] += 1;
   }
   return counts;
 }

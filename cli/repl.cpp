@@ -305,7 +305,7 @@ class session {
       fmt::print("  shape {}\n", g.value(v).shape.rank ? g.value(v).shape.str() : "scalar");
       if (var.role == lang::ir::role::unknown)
         for (const auto& p : samplers::describe_plan(m, data_, {}))
-          if (p.variable.substr(0, p.variable.find('[')) == var.name) fmt::print("  sampler {}: {}\n", p.kind, p.reason);
+          if (p.name == var.name) fmt::print("  sampler {}: {}\n", p.kind, p.reason);
     } catch (const lang::source_error&) {
       fmt::print("  (give data to see its shape and sampler)\n");
     }

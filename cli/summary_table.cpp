@@ -11,11 +11,12 @@
 
 namespace ppl::cli {
 
-namespace {
-
-std::string base_name(const std::string& column) { return column.substr(0, column.find('[')); }
-
-}  // namespace
+std::size_t histogram_bin(double v, double lo, double hi, int bins) {
+  // Halves keep hi - lo finite for any finite bounds (-1e308..1e308), so that the cast
+  // never sees NaN or infinity, which it could not convert.
+  const double t = hi > lo ? (v / 2 - lo / 2) / (hi / 2 - lo / 2) * bins : bins / 2;
+  return static_cast<std::size_t>(std::clamp(t, 0.0, bins - 1.0));
+}
 
 bool want_histograms(bool asked) { return asked || isatty(STDOUT_FILENO) != 0; }
 
@@ -29,10 +30,7 @@ std::string text_histogram(std::vector<double> draws) {
   std::vector<double> counts(bins, 0.0);
   for (double v : draws) {
     if (v < lo || v > hi) continue;
-    // Halves keep hi - lo finite for any finite bounds (-1e308..1e308), so that the cast
-    // never sees NaN or infinity, which it could not convert.
-    const double t = hi > lo ? (v / 2 - lo / 2) / (hi / 2 - lo / 2) * bins : bins / 2;
-    counts[static_cast<std::size_t>(std::clamp(t, 0.0, bins - 1.0))] += 1;
+    counts[histogram_bin(v, lo, hi, bins)] += 1;
   }
   const double top = *std::max_element(counts.begin(), counts.end());
   std::string out;
@@ -42,7 +40,7 @@ std::string text_histogram(std::vector<double> draws) {
 
 std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o) {
   std::map<std::string, std::size_t> count, shown;
-  for (const auto& c : d.columns) ++count[base_name(c)];
+  for (const auto& c : d.columns) ++count[runtime::column_variable(c)];
   fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", "5%", "50%", "95%",
              "mcse", "ess_bulk", "ess_tail", "iat", "rhat", o.histograms ? "  distribution" : "");
   std::vector<std::string> warnings;
@@ -53,7 +51,7 @@ std::vector<std::string> print_summary(const runtime::draws& d, const table_opti
   std::string worst;
   for (std::size_t c = 0; c < d.columns.size(); ++c) {
     const std::string& name = d.columns[c];
-    std::string base = base_name(name);
+    std::string base = runtime::column_variable(name);
     bool listed = count[base] <= o.max_rows_per_variable ||
                   std::find(o.show.begin(), o.show.end(), base) != o.show.end();
     auto chains = d.column(c);

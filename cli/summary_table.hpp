@@ -13,6 +13,10 @@ struct table_options {
   bool histograms = false;                 // a text histogram of each scalar's draws
 };
 
+// The bin of a finite value v among `bins` equal bins over [lo, hi]; values outside go to
+// the end bins, and a range of no width to the middle one.
+std::size_t histogram_bin(double v, double lo, double hi, int bins);
+
 // Whether the summary gets histograms: when asked for (--histograms), or by default when
 // standard output is a terminal.
 bool want_histograms(bool asked);

@@ -17,6 +17,8 @@ enum class draws_format { ppl, stan };
 
 // "theta[2,3]" (or "theta.2.3" for Stan) for element `flat` of a shape.
 std::string element_column(const std::string& name, const shape& s, index_t flat, draws_format f = draws_format::ppl);
+// The variable a ppl-format column belongs to: "theta" for "theta[2,3]" (and for "theta").
+inline std::string column_variable(const std::string& column) { return column.substr(0, column.find('[')); }
 
 // The files a draws_writer writes for `path`: itself, or in Stan's format one per chain,
 // FILE_1.csv, FILE_2.csv, ...

@@ -66,12 +66,16 @@ void graph::mark_checks() {
     }
 }
 
-[[noreturn]] void graph::fail_in(const statement& s, std::size_t pos, const std::string& message) {
-  std::string where;
+std::string graph::loop_values(const statement& s) const {
+  std::string out;
   for (const auto& l : s.loops)
-    where += (where.empty() ? " (when " : ", ") + l.name + " = " + std::to_string(frame_.loop[static_cast<std::size_t>(l.slot)]);
-  if (!where.empty()) where += ")";
-  lang::fail_at(model_.source, pos, message + where);
+    out += (out.empty() ? "" : ", ") + l.name + " = " + std::to_string(frame_.loop[static_cast<std::size_t>(l.slot)]);
+  return out;
+}
+
+[[noreturn]] void graph::fail_in(const statement& s, std::size_t pos, const std::string& message) {
+  const std::string where = loop_values(s);
+  lang::fail_at(model_.source, pos, message + (where.empty() ? "" : " (when " + where + ")"));
 }
 
 void graph::for_each_instance(const statement& s, const std::function<void()>& body) {

@@ -153,6 +153,8 @@ class graph {
   const std::vector<index_t>& plate_offsets(const lang::ir::statement& s);
   void set_loops(const lang::ir::statement& s, const index_t* loops);
   void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
+  // The current instance's loop values, "i = 2, j = 3" (empty outside loops), for messages.
+  std::string loop_values(const lang::ir::statement& s) const;
   [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);
   shape value_shape_of(const lang::ir::statement& s, const std::vector<view>& args);
   index_t target_offset(const lang::ir::statement& s, index_t value_size);

@@ -296,9 +296,7 @@ std::optional<graph::non_finite_term> graph::first_non_finite(const statement& s
     if (found) return;
     const double lp = instance_log_density(s, loops);
     if (std::isfinite(lp)) return;
-    std::string where;
-    for (std::size_t k = 0; k < s.loops.size(); ++k)
-      where += (k ? ", " : "") + s.loops[k].name + " = " + std::to_string(loops[k]);
+    const std::string where = loop_values(s);  // instance_log_density set this instance's loops
     non_finite_term term;
     const std::string value = std::isnan(lp) ? "NaN" : "-inf";
     if (s.which == statement::kind::sample) {

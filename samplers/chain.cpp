@@ -344,13 +344,15 @@ std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<ass
   const auto& m = g.model();
   std::vector<made_sampler> out;
   std::vector<char> done(assignments.size(), 0);
-  auto joins = [&](std::size_t i) { return assignments[i].chosen->joins_block() && !g.support_moves(assignments[i].variable); };
+  std::vector<char> joins(assignments.size());
+  for (std::size_t i = 0; i < assignments.size(); ++i)
+    joins[i] = assignments[i].chosen->joins_block() && !g.support_moves(assignments[i].variable);
   for (std::size_t i = 0; i < assignments.size(); ++i) {
     if (done[i]) continue;
     const factory* f = assignments[i].chosen;
     std::vector<int> block{assignments[i].variable};
-    for (std::size_t j = i + 1; joins(i) && j < assignments.size(); ++j)
-      if (assignments[j].chosen == f && joins(j)) {
+    for (std::size_t j = i + 1; joins[i] && j < assignments.size(); ++j)
+      if (assignments[j].chosen == f && joins[j]) {
         block.push_back(assignments[j].variable);
         done[j] = 1;
       }
