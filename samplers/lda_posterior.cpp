@@ -40,9 +40,12 @@ bool all_equal(const std::vector<double>& v) {
 double engine::log_joint() const {
   const std::uint32_t K = c_.topics;
   const bool symmetric_alpha = all_equal(c_.alpha), symmetric_eta = all_equal(c_.eta);
-  std::vector<double> log_alpha_plus(symmetric_alpha ? 4096 : 0);
+  // No count exceeds the tokens: a small corpus (whose lp__ is computed at every kept
+  // draw, as any corpus's) does not pay for tables of 4096.
+  const std::size_t table = std::min<std::size_t>(4096, c_.word.size() + 1);
+  std::vector<double> log_alpha_plus(symmetric_alpha ? table : 0);
   for (std::size_t c = 0; c < log_alpha_plus.size(); ++c) log_alpha_plus[c] = std::log(c_.alpha[0] + static_cast<double>(c));
-  const lgamma_counts alpha_total(alpha_sum_), eta_terms(c_.eta[0]);
+  const lgamma_counts alpha_total(alpha_sum_, table), eta_terms(c_.eta[0], table);
   // Shared between the threads of a parallel sweep when there are some: documents and
   // words in equal ranges.
   const std::size_t T = pool_ ? pool_->size() : 1;
