@@ -178,6 +178,9 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.dense_metric = o.dense_metric;
   settings.target_accept = o.target_accept;
   settings.max_depth = o.max_depth;
+  settings.collapsed = o.collapsed;
+  settings.seed = o.seed;
+  settings.chain = index;
   settings.recorded.assign(m.variables.size(), 0);
   for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
   // The chain must start where the log density is finite (every sampler compares against
@@ -236,9 +239,7 @@ long progress_every(long total) { return std::clamp(total / 100, 1L, 50L); }
 // The held-out score of chain `index` at iteration `it`, from a stream of its own so that
 // asking for it leaves the draws unchanged.
 double heldout_score(chain& c, const run_options& o, int index, long it) {
-  std::seed_seq seq{static_cast<std::uint32_t>(o.seed), static_cast<std::uint32_t>(o.seed >> 32), static_cast<std::uint32_t>(index),
-                    static_cast<std::uint32_t>(it), 0x68656c64u};
-  runtime::rng rng(seq);
+  runtime::rng rng = side_stream(o.seed, index, it, 0x68656c64u);
   for (auto& s : c.samplers)
     if (s->scores_heldout()) return s->heldout_perplexity(rng);
   return NAN;
@@ -278,6 +279,7 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     const double lp = kept || report ? log_joint(c) : 0;
     if (report) o.progress(index, it, total, lp);
     if (kept) {
+      for (auto& s : c.samplers) s->record(it);
       c.graph->update_derived(c.derived_kept);
       row.assign(1, lp);
       for (int v : c.monitored) {

@@ -29,6 +29,7 @@ struct run_options {
   bool dense_metric = false;                     // --metric dense (nuts, hmc)
   double target_accept = 0.8;                    // --target-accept (nuts, hmc)
   int max_depth = 10;                            // --max-depth (nuts)
+  collapsed_record collapsed = collapsed_record::draws;  // --collapsed: what a monitored collapsed theta or phi records
   const runtime::data_table* init = nullptr;     // initial values of unknowns (--init)
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
