@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "samplers/dirichlet_draw.hpp"
 #include "samplers/lda_internal.hpp"
 #include "stdlib/log_gamma.hpp"
 
@@ -83,6 +84,7 @@ double engine::log_joint() const {
   for (double x : parts) lp += x;
   return lp;
 }
+
 void engine::theta_means(double* out) const {
   const std::uint32_t K = c_.topics;
   std::vector<std::int32_t> nd(K);
@@ -100,6 +102,27 @@ void engine::phi_means(double* out) const {
     const double total = counts_.nk[k] + eta_sum_;
     for (std::uint32_t w = 0; w < V; ++w)
       out[static_cast<std::size_t>(k) * V + w] = (counts_.nwk[static_cast<std::size_t>(w) * K + k] + c_.eta[w]) / total;
+  }
+}
+
+void engine::theta_draws(double* out, runtime::rng& rng) const {
+  const std::uint32_t K = c_.topics;
+  std::vector<std::int32_t> nd(K);
+  std::vector<double> shape(K);
+  const token_arrays a = arrays();
+  for (std::uint32_t d = 0; d < c_.documents; ++d) {
+    a.count_document(d, K, nd.data());
+    for (std::uint32_t k = 0; k < K; ++k) shape[k] = nd[k] + c_.alpha[k];
+    dirichlet_draw(shape.data(), K, rng, out + static_cast<std::size_t>(d) * K);
+  }
+}
+
+void engine::phi_draws(double* out, runtime::rng& rng) const {
+  const std::uint32_t K = c_.topics, V = c_.words;
+  std::vector<double> shape(V);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    for (std::uint32_t w = 0; w < V; ++w) shape[w] = counts_.nwk[static_cast<std::size_t>(w) * K + k] + c_.eta[w];
+    dirichlet_draw(shape.data(), V, rng, out + static_cast<std::size_t>(k) * V);
   }
 }
 
