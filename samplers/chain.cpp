@@ -324,14 +324,16 @@ void on_threads(int chains, const std::function<void(int)>& fn) {
     if (e) std::rethrow_exception(e);
 }
 
-std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides) {
+std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides, collapsed_record record) {
   std::vector<plan_line> out;
   for (const auto& a : plan(g, overrides)) {
     const auto& var = g.model().variables[static_cast<std::size_t>(a.variable)];
     std::string ignored;
     const auto collapsed = a.chosen->kind() == "collapsed" ? find_collapsed(g.model(), a.variable, ignored) : std::nullopt;
-    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()), a.reason, var.name,
-                   collapsed && collapsed->z != a.variable});
+    const bool integrated = collapsed && collapsed->z != a.variable;
+    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()),
+                   integrated ? a.reason + "; " + collapsed_recording(var.name, record) : a.reason, var.name,
+                   integrated && record == collapsed_record::means});
   }
   return out;
 }
@@ -369,7 +371,7 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
                                      const std::map<std::string, std::string>& overrides) {
   runtime::rng rng(1);
   runtime::graph g(m, data, rng);
-  return plan_lines(g, overrides);
+  return plan_lines(g, overrides, collapsed_record::draws);
 }
 
 run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
@@ -388,7 +390,7 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
     });
     data = runtime::data_table();
   }
-  result.plan = plan_lines(*chains[0].graph, o.overrides);
+  result.plan = plan_lines(*chains[0].graph, o.overrides, o.collapsed);
   result.draws.columns.push_back("lp__");
   for (int v : chains[0].monitored) {
     const auto& t = chains[0].graph->value(v);

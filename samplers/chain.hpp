@@ -56,7 +56,7 @@ struct plan_line {
   std::string kind;
   std::string reason;
   std::string name;            // "theta"
-  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws
+  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws (--collapsed means)
 };
 
 struct run_result {

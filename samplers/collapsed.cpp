@@ -1,7 +1,9 @@
 // `collapsed`: collapsed Gibbs sampling of categorical unknowns with their Dirichlet
-// parents integrated out (see collapsed.hpp). theta (and phi), when recorded, hold the
-// Rao–Blackwellised posterior means (c + alpha) / (c. + sum alpha) after every sweep. LDA
-// with the same prior on every document and topic goes to the engine of lda.hpp
+// parents integrated out (see collapsed.hpp). theta (and phi), when monitored, are written
+// at each kept iteration as a draw from their conditional given z, Dirichlet(c + alpha)
+// row by row, so that their recorded spread is the posterior's; with `--collapsed means`
+// as the Rao–Blackwellised means (c + alpha) / (c. + sum alpha) instead. LDA with the
+// same prior on every document and topic goes to the engine of lda.hpp
 // (collapsed_lda.cpp); other shapes (theta alone, priors that differ by row) to the
 // general sampler (collapsed_generic.cpp). This file finds the structure and makes them.
 #include "samplers/collapsed.hpp"
@@ -91,6 +93,11 @@ std::optional<collapsed_structure> find_collapsed(const lang::ir::model& m, int 
       if (auto s = from_z(m, z, ignored); s && s->phi == variable) return s;
   }
   return std::nullopt;
+}
+
+std::string collapsed_recording(const std::string& name, collapsed_record record) {
+  return record == collapsed_record::draws ? "recorded: draws from its conditional given z, Dirichlet(counts + prior)"
+                                           : "recorded: Rao-Blackwellised means E[" + name + " | z] (--collapsed means)";
 }
 
 token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtime::index_t theta_width) {
@@ -189,8 +196,7 @@ class collapsed_factory final : public factory {
       return {true, how};
     }
     int child = v == s->theta ? s->z_statement : s->child_statement;
-    return {true, "only children: " + name(m.statements[static_cast<std::size_t>(child)].target) +
-                      " (categorical); Rao-Blackwellised means from counts"};
+    return {true, "only children: " + name(m.statements[static_cast<std::size_t>(child)].target) + " (categorical)"};
   }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
     std::string reason;

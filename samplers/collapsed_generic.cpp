@@ -6,6 +6,7 @@
 
 #include "runtime/blanket.hpp"
 #include "samplers/collapsed_parts.hpp"
+#include "samplers/dirichlet_draw.hpp"
 #include "stdlib/log_gamma.hpp"
 
 namespace ppl::samplers {
@@ -57,10 +58,7 @@ class collapsed_sampler final : public sampler {
     count_all();
   }
 
-  void configure(const sampler_settings& settings) override {
-    written_.theta = settings.monitored(s_.theta);
-    written_.phi = s_.phi >= 0 && settings.monitored(s_.phi);
-  }
+  void configure(const sampler_settings& settings) override { recording_ = recording(settings, s_); }
 
   void step(runtime::rng& rng, bool) override {
     auto& z = graph_.values()[static_cast<std::size_t>(s_.z)].data;
@@ -79,8 +77,13 @@ class collapsed_sampler final : public sampler {
       if (blanket_) blanket_->update(static_cast<runtime::index_t>(element_[n]));
       move(n, k, +1);
     }
-    if (written_.theta) write_means(s_.theta, theta_, theta_counts_, row_counts_);
-    if (written_.phi) write_means(s_.phi, phi_, phi_counts_, topic_counts_);
+  }
+
+  void record(long iteration) override {
+    if (!recording_.theta && !recording_.phi) return;
+    runtime::rng rng = recording_.stream(iteration);
+    if (recording_.theta) write(s_.theta, theta_, theta_counts_, row_counts_, rng);
+    if (recording_.phi) write(s_.phi, phi_, phi_counts_, topic_counts_, rng);
   }
 
   // log p(z) with theta integrated out (and log p(w | z) with phi integrated out): a
@@ -138,19 +141,30 @@ class collapsed_sampler final : public sampler {
     return lp;
   }
 
-  void write_means(int variable, const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows) {
+  // Each row of theta (or phi) given z is Dirichlet(counts + alpha): written as a draw or
+  // as its mean, (counts + alpha) / (row's count + sum alpha).
+  void write(int variable, const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows,
+             runtime::rng& rng) {
     auto& x = graph_.values()[static_cast<std::size_t>(variable)].data;
     auto w = static_cast<std::size_t>(c.width);
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = (counts[i] + c.alpha[i]) / (rows[i / w] + c.row_sum[i / w]);
+    if (!recording_.draws()) {
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = (counts[i] + c.alpha[i]) / (rows[i / w] + c.row_sum[i / w]);
+      return;
+    }
+    shape_.resize(w);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (std::size_t k = 0; k < w; ++k) shape_[k] = counts[r * w + k] + c.alpha[r * w + k];
+      dirichlet_draw(shape_.data(), w, rng, x.data() + r * w);
+    }
   }
 
   runtime::graph& graph_;
   collapsed_structure s_;
-  written written_;
+  recording recording_;
   concentrations theta_, phi_;
   std::unique_ptr<runtime::blanket> blanket_;
   std::vector<std::uint32_t> element_, row_, word_;
-  std::vector<double> theta_counts_, row_counts_, phi_counts_, topic_counts_, score_;
+  std::vector<double> theta_counts_, row_counts_, phi_counts_, topic_counts_, score_, shape_;
 };
 
 }  // namespace

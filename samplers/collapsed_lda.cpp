@@ -25,8 +25,7 @@ class lda_sampler final : public sampler {
 
   void configure(const sampler_settings& settings) override {
     threads_ = settings.threads;
-    written_.theta = settings.monitored(s_.theta);
-    written_.phi = settings.monitored(s_.phi);
+    recording_ = recording(settings, s_);
     if (settings.heldout) heldout_ = heldout_documents(*settings.heldout);
   }
 
@@ -35,8 +34,22 @@ class lda_sampler final : public sampler {
 
   void step(runtime::rng& rng, bool) override {
     engine_.sweep(rng, kernel_, threads_);
-    if (written_.theta) engine_.theta_means(graph_.values()[static_cast<std::size_t>(s_.theta)].data.data());
-    if (written_.phi) engine_.phi_means(graph_.values()[static_cast<std::size_t>(s_.phi)].data.data());
+  }
+
+  // Costs a gamma variate per element of each monitored matrix (K x V for phi), at kept
+  // iterations only.
+  void record(long iteration) override {
+    double* theta = graph_.values()[static_cast<std::size_t>(s_.theta)].data.data();
+    double* phi = graph_.values()[static_cast<std::size_t>(s_.phi)].data.data();
+    if (!recording_.draws()) {
+      if (recording_.theta) engine_.theta_means(theta);
+      if (recording_.phi) engine_.phi_means(phi);
+      return;
+    }
+    if (!recording_.theta && !recording_.phi) return;
+    runtime::rng rng = recording_.stream(iteration);
+    if (recording_.theta) engine_.theta_draws(theta, rng);
+    if (recording_.phi) engine_.phi_draws(phi, rng);
   }
 
   std::string report() const override {
@@ -130,7 +143,7 @@ class lda_sampler final : public sampler {
   lda::engine engine_;
   lda::kernel kernel_;
   int threads_ = 1;
-  written written_;
+  recording recording_;
   lda::held_out heldout_;
 };
 

@@ -31,9 +31,21 @@ token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtim
 // lp__ replaces the terms of theta, z (and phi, w) with the collapsed marginal.
 void mark_collapsed(const lang::ir::model& m, const collapsed_structure& s, std::vector<char>& skip);
 
-// Which of theta and phi are monitored: their means are written only then.
-struct written {
-  bool theta = true, phi = true;
+// What z's sampler writes of theta and phi at a kept iteration (sampler::record): those
+// monitored, as draws from their conditional given z (from a stream of the iteration's
+// own, so that z's draws are the same whether they are monitored or not) or as means.
+struct recording {
+  bool theta = false, phi = false;
+  collapsed_record what = collapsed_record::draws;
+  std::uint64_t seed = 1;
+  int chain = 0;
+
+  recording() = default;
+  recording(const sampler_settings& settings, const collapsed_structure& s)
+      : theta(settings.monitored(s.theta)), phi(settings.monitored(s.phi)), what(settings.collapsed), seed(settings.seed),
+        chain(settings.chain) {}
+  bool draws() const { return what == collapsed_record::draws; }
+  runtime::rng stream(long iteration) const { return side_stream(seed, chain, iteration, 0x64726177u); }
 };
 
 // LDA with the same prior on every document and every topic (alpha, eta: that prior).
