@@ -176,10 +176,13 @@ int main(int argc, char** argv) {
   add_model_inputs(plan, plan_in);
   plan->add_option("--sampler", plan_samplers, "force a sampler kind: NAME=KIND (default: chosen by structure)");
 
-  std::string summary_path;
+  std::vector<std::string> summary_paths;
   std::vector<std::string> summary_show;
   auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
-  summary->add_option("DRAWS", summary_path, "a draws file written by ppl infer")->required()->check(CLI::ExistingFile);
+  summary->add_option("DRAWS", summary_paths,
+                      "draws file(s): written by ppl infer (either format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ...), "
+                      "ppl simulate or CmdStan")
+      ->required();
   summary->add_option("--show", summary_show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
   bool summary_histograms = false;
   summary->add_flag("--histograms", summary_histograms, "a text histogram of each scalar (default: on a terminal)");
@@ -187,7 +190,7 @@ int main(int argc, char** argv) {
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
   auto* topics = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
-  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix")->required()->check(CLI::ExistingFile);
+  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix (either format)")->required();
   topics->add_option("--variable", topics_variable, "the matrix: one distribution per row")->capture_default_str();
   topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt; default: column numbers)")->check(CLI::ExistingFile);
   topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(whole(1, 1000));
@@ -195,7 +198,7 @@ int main(int argc, char** argv) {
   ppl::cli::heatmap_options heat;
   std::string heat_draw = "mean";
   auto* heatmap = app.add_subcommand("heatmap", "draw a monitored matrix (a spin field, a mean field) as an SVG or PNG heat map");
-  heatmap->add_option("DRAWS", heat.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
+  heatmap->add_option("DRAWS", heat.draws_path, "a draws file: from ppl infer (either format), ppl simulate or CmdStan")->required();
   heatmap->add_option("NAME", heat.variable, "the matrix, e.g. s")->required();
   heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->required();
   heatmap->add_option("--draw", heat_draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
@@ -215,7 +218,7 @@ int main(int argc, char** argv) {
 
   ppl::cli::plot_options plot_opt;
   auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
-  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
+  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file: from ppl infer (either format), ppl simulate or CmdStan")->required();
   plot->add_option("NAME", plot_opt.names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
   plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->required();
   plot->add_option("--max-elements", plot_opt.max_elements, "elements of each array plotted")->capture_default_str()
@@ -284,7 +287,7 @@ int main(int argc, char** argv) {
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
-  if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show, summary_histograms);
+  if (summary->parsed()) return ppl::cli::run_summary(summary_paths, summary_show, summary_histograms);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   if (heatmap->parsed()) {
     if (heat_draw == "last") heat.draw = -1;

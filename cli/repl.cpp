@@ -281,7 +281,9 @@ class session {
     CLI::App app{"summary"};
     app.add_option("--show", show, "list every element of these arrays")->delimiter(',');
     parse(app, w);
-    for (const auto& warning : print_summary(draws(), {20, show, want_histograms(false)})) fmt::print("warning: {}\n", warning);
+    const summary_messages messages = print_summary(runtime::draws_source(draws()), {20, show, want_histograms(false)});
+    for (const auto& note : messages.notes) fmt::print("note: {}\n", note);
+    for (const auto& warning : messages.warnings) fmt::print("warning: {}\n", warning);
   }
 
   void describe_command(const std::vector<std::string>& w) {

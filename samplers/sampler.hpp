@@ -3,6 +3,7 @@
 // sample a variable, and why (DESIGN.md, requirement 2); the first factory in priority
 // order that can, claims it. A sampler updates its variable given everything else; each
 // chain has its own samplers (they hold adaptation state).
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -38,6 +39,16 @@ struct sampler_settings {
   bool monitored(int v) const { return v >= 0 && static_cast<std::size_t>(v) < recorded.size() && recorded[static_cast<std::size_t>(v)]; }
 };
 
+// What one Hamiltonian transition did, for the draws' sampler columns (CmdStan's
+// accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__, energy__).
+struct transition_stats {
+  double accept_stat = NAN, step_size = NAN;
+  int tree_depth = 0;
+  long leapfrogs = 0;
+  bool divergent = false;
+  double energy = NAN;  // the Hamiltonian at the state drawn, with its momentum
+};
+
 // A random stream of its own for iteration `iteration` of a chain, seeded from (seed, chain,
 // iteration, purpose) alone. Draws from it leave the chain's stream, and so every other
 // draw, as they are, and a resumed run makes the same stream again. `purpose` keeps the
@@ -66,6 +77,11 @@ class sampler {
   virtual void record(long /*iteration*/) {}
   // Acceptance statistics for the summary; empty when not Metropolis-type.
   virtual std::string report() const { return {}; }
+  // The last transition's statistics; null for a sampler that has none (not Hamiltonian).
+  virtual const transition_stats* last_transition() const { return nullptr; }
+  // What warmup adapted, as lines of Stan's adaptation block: "Step size = 0.48",
+  // "Diagonal elements of inverse mass matrix:", "0.91, 1.3". Empty when nothing is.
+  virtual std::vector<std::string> adaptation() const { return {}; }
   // A sampler that integrates variables out replaces their statements' terms in lp__
   // with the marginal it keeps: it marks them in `skip` and returns the marginal's log.
   virtual double marginal_log_density(std::vector<char>& /*skip*/) { return 0; }

@@ -53,7 +53,24 @@ check() {
       diff <(grep -v '^#' "${pair%%:*}" | $sorted) <(grep -v '^#' "${pair##*:}" | $sorted) | head -5
       exit 1
     fi
-    grep -q '^# chain [12] iteration [0-9]*: resumed' "${pair##*:}"
+    if [ "$sorted" = sort ]; then
+      grep -q '^# chain [12] iteration [0-9]*: resumed' "${pair##*:}"
+    else
+      # Stan's layout as CmdStan writes it: the adaptation block once, before the first
+      # row, no comment among the rows, the elapsed times once at the end.
+      python3 - "${pair##*:}" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
+header, first, last = rows[0], rows[1], rows[-1]
+inside = [l for l in lines[first:last + 1] if l.startswith("#")]
+assert not inside, f"comments among the rows: {inside[:3]}"
+adapt = [i for i, l in enumerate(lines) if "Adaptation terminated" in l]
+assert len(adapt) == 1 and header < adapt[0] < first, adapt
+elapsed = [i for i, l in enumerate(lines) if "Elapsed Time" in l]
+assert len(elapsed) == 1 and elapsed[0] > last, elapsed
+PY
+    fi
   done
   echo "$name: stopped by SIG$signal after $((before - 1)) draws, resumed to $((total - 1)), same draws"
 }
@@ -66,6 +83,7 @@ check schools_kill schools KILL 2 "${schools[@]}"
 check lda_int lda INT 3 "${lda[@]}"
 check lda_kill lda KILL 40 "${lda[@]}"
 check schools_stan stan_full KILL 2 "${schools[@]}" --format stan
+check schools_stan_int stan_full INT 2 "${schools[@]}" --format stan
 # A collapsed mixture weight, recorded as draws from its conditional given z (from streams
 # seeded by the iteration) and, with --collapsed means (which the saved arguments carry),
 # as E[pi | z].
