@@ -184,13 +184,14 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   if (enough) {
     summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
     for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
-    // Collapsed theta and phi: each recorded value is E[theta | z], whose spread is
-    // narrower than the posterior's; the summary's sd and quantiles would mislead unsaid.
+    // Collapsed theta and phi with --collapsed means: each recorded value is E[theta | z],
+    // whose spread is narrower than the posterior's; the summary's sd and quantiles would
+    // mislead unsaid.
     for (const auto& p : r.plan)
       if (p.means && std::any_of(r.columns.begin(), r.columns.end(), [&](const std::string& c) { return runtime::column_variable(c) == p.name; }))
-        messages.warnings.push_back(fmt::format("{0} holds Rao-Blackwellised means E[{0} | z] from the collapsed sampler, not draws: their "
+        messages.warnings.push_back(fmt::format("{0} holds Rao-Blackwellised means E[{0} | z] (--collapsed means), not draws: their "
                                                 "mean estimates the posterior mean, their sd and quantiles understate the posterior's "
-                                                "(--sampler {0}=conjugate draws {0} instead)",
+                                                "(without --collapsed means, {0} is recorded as draws)",
                                                 p.name));
     print_left_out(r, o);
     for (std::size_t c = 0; c < r.reports.size(); ++c)

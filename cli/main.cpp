@@ -79,6 +79,14 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->capture_default_str()->check(real(0.05, 0.999));
   cmd->add_option("--max-depth", o.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
       ->capture_default_str()->check(whole(1, 20));
+  cmd->add_option_function<std::string>(
+         "--collapsed",
+         [&o](const std::string& v) { o.run.collapsed = v == "means" ? samplers::collapsed_record::means : samplers::collapsed_record::draws; },
+         "what a monitored collapsed theta or phi (LDA, mixture weights) records: draws from its conditional given z "
+         "(its sd and quantiles are the posterior's), or means E[theta | z] (Rao-Blackwellised: a better estimate of the "
+         "posterior mean, but not draws)")
+      ->check(CLI::IsMember({"draws", "means"}))
+      ->default_str("draws");
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
   cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made (default: none, the summary only)");
   cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")

@@ -183,6 +183,9 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.dense_metric = o.dense_metric;
   settings.target_accept = o.target_accept;
   settings.max_depth = o.max_depth;
+  settings.collapsed = o.collapsed;
+  settings.seed = o.seed;
+  settings.chain = index;
   settings.recorded.assign(m.variables.size(), 0);
   for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
   // The chain must start where the log density is finite (every sampler compares against
@@ -241,9 +244,7 @@ long progress_every(long total) { return std::clamp(total / 100, 1L, 50L); }
 // The held-out score of chain `index` at iteration `it`, from a stream of its own so that
 // asking for it leaves the draws unchanged.
 double heldout_score(chain& c, const run_options& o, int index, long it) {
-  std::seed_seq seq{static_cast<std::uint32_t>(o.seed), static_cast<std::uint32_t>(o.seed >> 32), static_cast<std::uint32_t>(index),
-                    static_cast<std::uint32_t>(it), 0x68656c64u};
-  runtime::rng rng(seq);
+  runtime::rng rng = side_stream(o.seed, index, it, 0x68656c64u);
   for (auto& s : c.samplers)
     if (s->scores_heldout()) return s->heldout_perplexity(rng);
   return NAN;
@@ -317,6 +318,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     const double lp = kept || report ? log_joint(c) : 0;
     if (report) o.progress(index, it, total, lp);
     if (kept) {
+      for (auto& s : c.samplers) s->record(it);
       c.graph->update_derived(c.derived_kept);
       row.assign(1, lp);
       if (out.hamiltonian) hamiltonian_stats(c, row);
@@ -370,14 +372,16 @@ void on_threads(int chains, const std::function<void(int)>& fn) {
     if (e) std::rethrow_exception(e);
 }
 
-std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides) {
+std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides, collapsed_record record) {
   std::vector<plan_line> out;
   for (const auto& a : plan(g, overrides)) {
     const auto& var = g.model().variables[static_cast<std::size_t>(a.variable)];
     std::string ignored;
     const auto collapsed = a.chosen->kind() == "collapsed" ? find_collapsed(g.model(), a.variable, ignored) : std::nullopt;
-    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()), a.reason, var.name,
-                   collapsed && collapsed->z != a.variable});
+    const bool integrated = collapsed && collapsed->z != a.variable;
+    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()),
+                   integrated ? a.reason + "; " + collapsed_recording(var.name, record) : a.reason, var.name,
+                   integrated && record == collapsed_record::means});
   }
   return out;
 }
@@ -415,7 +419,7 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
                                      const std::map<std::string, std::string>& overrides) {
   runtime::rng rng(1);
   runtime::graph g(m, data, rng);
-  return plan_lines(g, overrides);
+  return plan_lines(g, overrides, collapsed_record::draws);
 }
 
 run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
@@ -434,7 +438,7 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
     });
     data = runtime::data_table();
   }
-  result.plan = plan_lines(*chains[0].graph, o.overrides);
+  result.plan = plan_lines(*chains[0].graph, o.overrides, o.collapsed);
   monitored_variables(m, *chains[0].graph, o.monitors, &result.left_out);
   const bool hamiltonian = o.hamiltonian_columns || has_hamiltonian(chains[0]);
   result.columns.push_back("lp__");

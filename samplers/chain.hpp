@@ -30,6 +30,7 @@ struct run_options {
   bool dense_metric = false;                     // --metric dense (nuts, hmc)
   double target_accept = 0.8;                    // --target-accept (nuts, hmc)
   int max_depth = 10;                            // --max-depth (nuts)
+  collapsed_record collapsed = collapsed_record::draws;  // --collapsed: what a monitored collapsed theta or phi records
   const runtime::data_table* init = nullptr;     // initial values of unknowns (--init)
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
@@ -59,7 +60,7 @@ struct plan_line {
   std::string kind;
   std::string reason;
   std::string name;            // "theta"
-  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws
+  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws (--collapsed means)
 };
 
 // A variable not recorded by default for its size, with its number of scalars.

@@ -168,13 +168,25 @@ printf 'chain,iteration,lp__,mu\n1,1,0,1\n1,2,0,nan\n1,3,0,inf\n1,4,0,-1e308\n1,
 "$ppl" summary "$tmp/odd.csv" --histograms > /dev/null
 "$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.png" > /dev/null
 "$ppl" plot "$tmp/odd.csv" mu -o "$tmp/odd.svg" > /dev/null
-# A collapsed Dirichlet records E[pi | z], not draws: said in a warning when it is monitored,
-# and not when --sampler draws it (z then falls back to gibbs).
+# A collapsed Dirichlet, monitored, records draws from its conditional given z by default
+# (the plan lines in the output and the draws file say so; no warning), and E[pi | z] with
+# --collapsed means, which a warning says are not draws; no warning either when --sampler
+# draws pi (z then falls back to gibbs). z's draws are the same whichever is recorded.
 printf 'data y: real[N]\npi ~ Dirichlet([1, 1])\nfor n in 1:N {\n  z[n] ~ Categorical(pi)\n  y[n] ~ Normal(2 * z[n] - 3, 1)\n}\n' > "$tmp/mix.ppl"
 echo '{"y": [-0.8, 1.9, 1.1, -1.5, 0.3]}' > "$tmp/mix.json"
-"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 2>&1 > /dev/null | grep -q '^warning: pi holds Rao-Blackwellised means E\[pi | z\]'
-"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 --sampler pi=conjugate 2> "$tmp/err" | grep -q '^# z\[1:5\] *gibbs'
-! grep -q 'Rao-Blackwellised' "$tmp/err"
+"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 -o "$tmp/mix_draws.csv" > "$tmp/out" 2> "$tmp/err"
+grep -q '^# pi\[1:2\] *collapsed .*recorded: draws from its conditional given z' "$tmp/out"
+grep -q '^# sampler: pi\[1:2\] collapsed (.*recorded: draws from its conditional given z' "$tmp/mix_draws.csv"
+if grep -q 'Rao-Blackwellised' "$tmp/err"; then echo "FAIL: a warning about means where draws are recorded"; exit 1; fi
+"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 --collapsed means -o "$tmp/mix_means.csv" > "$tmp/out" 2> "$tmp/err"
+grep -q '^warning: pi holds Rao-Blackwellised means E\[pi | z\] (--collapsed means), not draws' "$tmp/err"
+grep -q '^# pi\[1:2\] *collapsed .*recorded: Rao-Blackwellised means E\[pi | z\]' "$tmp/out"
+cmp <(grep -v '^#' "$tmp/mix_draws.csv" | cut -d, -f1-3,6- | sort) <(grep -v '^#' "$tmp/mix_means.csv" | cut -d, -f1-3,6- | sort)
+if cmp -s <(grep -v '^#' "$tmp/mix_draws.csv" | sort) <(grep -v '^#' "$tmp/mix_means.csv" | sort); then
+  echo "FAIL: --collapsed means records what the default records"; exit 1
+fi
+"$ppl" infer "$tmp/mix.ppl" "$tmp/mix.json" --draws 100 --collapsed means --sampler pi=conjugate 2> "$tmp/err" | grep -q '^# z\[1:5\] *gibbs'
+if grep -q 'Rao-Blackwellised' "$tmp/err"; then echo "FAIL: a warning about means where pi is sampled"; exit 1; fi
 
 # Chains each stuck at its own value: R-hat is enormous (or infinite), shown in exponent form.
 awk 'BEGIN { print "chain,iteration,lp__,mu"; for (c = 1; c <= 4; ++c) for (i = 1; i <= 100; ++i) printf "%d,%d,0,%.1f\n", c, i, c / 10 }' > "$tmp/stuck.csv"

@@ -2,9 +2,10 @@
 # Long runs (issue 8): a run stopped by SIGINT, SIGTERM or SIGKILL and continued with
 # `ppl infer --resume DRAWS.csv` ends with exactly the draws file of a run never stopped
 # (same seed): NUTS on eight schools (adaptation state; also in Stan's format, a file per
-# chain), and LDA's collapsed sampler on two threads (2 x 71,134 topics in the state). SIGKILL leaves what the last periodic save
-# (--checkpoint-every) counted, and a draws file that may run past it. Also: a model
-# changed since the run began is refused.
+# chain), LDA's collapsed sampler on two threads (2 x 71,134 topics in the state), and a
+# mixture's collapsed weight recorded as draws or as means. SIGKILL leaves what the last
+# periodic save (--checkpoint-every) counted, and a draws file that may run past it. Also:
+# a model changed since the run began is refused.
 set -euo pipefail
 ppl=$(realpath "$1")
 examples=$(realpath "$2")
@@ -83,6 +84,14 @@ check lda_int lda INT 3 "${lda[@]}"
 check lda_kill lda KILL 40 "${lda[@]}"
 check schools_stan stan_full KILL 2 "${schools[@]}" --format stan
 check schools_stan_int stan_full INT 2 "${schools[@]}" --format stan
+# A collapsed mixture weight, recorded as draws from its conditional given z (from streams
+# seeded by the iteration) and, with --collapsed means (which the saved arguments carry),
+# as E[pi | z].
+printf 'data y: real[N]\npi ~ Dirichlet([1, 1])\nfor n in 1:N {\n  z[n] ~ Categorical(pi)\n  y[n] ~ Normal(2 * z[n] - 3, 1)\n}\n' > mix.ppl
+awk 'BEGIN { srand(3); printf "{\"y\": ["; for (i = 1; i <= 2000; ++i) printf "%s%.3f", (i > 1 ? "," : ""), (rand() < 0.3 ? -1 : 1) + 2 * (rand() - 0.5); print "]}" }' > mix.json
+mix=(mix.ppl mix.json --chains 2 --warmup 50 --draws 1000 --seed 5)
+check mix_int mix INT 20 "${mix[@]}"
+check mix_means_term mix_means TERM 20 "${mix[@]}" --collapsed means
 
 # A resumed run needs the model it began with.
 cp "$examples/coin/coin.ppl" "$examples/coin/data.csv" .
