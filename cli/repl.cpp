@@ -4,19 +4,29 @@
 // input continues while a bracket is open). When standard input is not a terminal the
 // REPL reads it as a script: no prompts, and the exit status is 1 if any line failed.
 //
+// At the prompt, Ctrl-C cancels the line being typed (all of a statement spanning lines)
+// and gives a fresh prompt, as R's and Python's do; a second Ctrl-C straight after, or
+// Ctrl-D, leaves. During `sample`, Ctrl-C stops the chains and keeps their draws.
+//
 // This file is the line editor; repl_session.* holds the commands, repl_query.* the
 // expressions over draws, repl_input.* the reading of what was typed.
 #include <editline/readline.h>
 #include <fmt/core.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "cli/repl_input.hpp"
 #include "cli/repl_session.hpp"
+#include "runtime/interrupt.hpp"
 #include "runtime/version.hpp"
 
 namespace ppl::cli {
@@ -64,21 +74,93 @@ int run_script(repl::session& s) {
   return s.failed() ? 1 : 0;
 }
 
+// Ctrl-C and SIGTERM at the prompt. The handler notes the signal and writes a byte to a
+// pipe; libedit reads keys through read_key, which waits on the terminal and the pipe
+// together, so a signal arriving at any moment (even before libedit reads) ends the line.
+// libedit's own handlers (rl_catch_signals) would instead pass Ctrl-C on and end the
+// process.
+volatile std::sig_atomic_t prompt_signal = 0;
+int signal_pipe[2] = {-1, -1};
+
+extern "C" void on_prompt_signal(int signal) {
+  prompt_signal = signal;
+  const char byte = 0;
+  [[maybe_unused]] const auto written = write(signal_pipe[1], &byte, 1);  // a full pipe already says enough
+}
+
+void drain_signal_pipe() {
+  char bytes[64];
+  while (read(signal_pipe[0], bytes, sizeof bytes) > 0) {
+  }
+}
+
+// A key for libedit, or EOF after a signal (with the line emptied, so that libedit
+// returns no line rather than what was typed so far).
+int read_key(FILE* in) {
+  while (true) {
+    if (prompt_signal) {
+      drain_signal_pipe();
+      rl_replace_line("", 0);
+      return EOF;
+    }
+    pollfd wait[2] = {{fileno(in), POLLIN, 0}, {signal_pipe[0], POLLIN, 0}};
+    if (poll(wait, 2, -1) < 0 && errno != EINTR) return EOF;
+    if (prompt_signal || !(wait[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    unsigned char key = 0;
+    const ssize_t n = read(fileno(in), &key, 1);
+    if (n == 1) return key;
+    if (n == 0 || errno != EINTR) return EOF;
+  }
+}
+
+void catch_prompt_signals() {
+  if (pipe2(signal_pipe, O_NONBLOCK | O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
+  rl_catch_signals = 0;
+  rl_getc_function = read_key;
+}
+
+enum class typed { line, cancel, quit };
+
+// One line from the prompt; while a command runs, Ctrl-C sets the flag `sample` stops its
+// chains at instead.
+typed read_line(const char* prompt, std::string& out) {
+  struct sigaction action {};
+  action.sa_handler = on_prompt_signal;
+  sigemptyset(&action.sa_mask);
+  prompt_signal = 0;
+  drain_signal_pipe();
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  char* raw = readline(prompt);
+  runtime::install_interrupt_handlers();
+  runtime::set_interrupted(false);
+  if (raw) {
+    out = raw;
+    std::free(raw);
+    return typed::line;
+  }
+  const bool cancel = prompt_signal == SIGINT;
+  fmt::print("{}\n", cancel ? "^C" : "");
+  return cancel ? typed::cancel : typed::quit;
+}
+
 int run_terminal(repl::session& s) {
+  catch_prompt_signals();  // before libedit starts (using_history starts it), which reads its hooks then
   const std::string history = history_path();
   using_history();
   read_history(history.c_str());
   rl_attempted_completion_function = complete;
   fmt::print("ppl {} — type help for the commands, quit to leave\n", runtime::version());
-  std::string pending;
+  std::string pending, line;
+  bool cancelled = false;  // the last thing typed was a Ctrl-C
   while (true) {
-    char* raw = readline(pending.empty() ? "ppl> " : "...> ");
-    if (!raw) {
-      fmt::print("\n");
-      break;
+    const typed t = read_line(pending.empty() ? "ppl> " : "...> ", line);
+    if (t == typed::quit || (t == typed::cancel && cancelled)) break;
+    cancelled = t == typed::cancel;
+    if (cancelled) {
+      pending.clear();
+      continue;
     }
-    std::string line = raw;
-    std::free(raw);
     pending += line + "\n";
     if (repl::open_brackets(pending) > 0) continue;
     const std::string entry = repl::trim(pending);

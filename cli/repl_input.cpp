@@ -16,6 +16,12 @@ bool is_word_start(const std::string& line, const char* word) {
   return line.compare(0, n, word) == 0 && (line.size() == n || std::isspace(static_cast<unsigned char>(line[n])));
 }
 
+bool is_command(const std::string& line, const char* word) {
+  if (!is_word_start(line, word)) return false;
+  const std::string rest = trim(line.substr(std::strlen(word)));
+  return rest.empty() || (rest[0] != '~' && rest[0] != '=');
+}
+
 std::vector<std::string> words(const std::string& line) {
   std::istringstream in(line);
   std::vector<std::string> out;

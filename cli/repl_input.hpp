@@ -11,6 +11,10 @@ std::string trim(const std::string& s);
 // Whether `line` starts with the word `word` (followed by white space or the end).
 bool is_word_start(const std::string& line, const char* word);
 
+// Whether `line` is the command `word`: it starts with the word, and what follows is not
+// `~` or `=` (`sample ~ Normal(0, 1)` is a statement about a variable named sample).
+bool is_command(const std::string& line, const char* word);
+
 // Words of a command line, for CLI11 (no quoting needed by any option).
 std::vector<std::string> words(const std::string& line);
 

@@ -11,14 +11,13 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/repl_describe.hpp"
 #include "cli/repl_input.hpp"
 #include "cli/repl_query.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
 #include "lang/checker.hpp"
-#include "runtime/graph.hpp"
 #include "runtime/interrupt.hpp"
-#include "samplers/chain.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli::repl {
@@ -27,7 +26,9 @@ const std::vector<command_help> command_table = {
     {"load MODEL [DATA]", "read a model file (replacing the current model) and optionally a data file"},
     {"read DATA", "read a data file (CSV or JSON), replacing the data"},
     {"set NAME=VALUE", "set a data value, as --set does: set K=3, set y=[1,0,1]"},
-    {"model", "print the current model"},
+    {"model", "print the current model, each statement under its number"},
+    {"drop N", "remove statement N from the model"},
+    {"replace N STATEMENT", "put STATEMENT in the place of statement N"},
     {"plan [--sampler NAME=KIND]", "the sampler of every unknown, and why"},
     {"sample [OPTIONS]", "run the chains with the options of `ppl infer` (sample --help lists them)"},
     {"summary [--show a,b]", "the summary table of the last sample"},
@@ -35,10 +36,14 @@ const std::vector<command_help> command_table = {
     {"mean(E) sd(E) median(E) quantile(E, p)", "E over the posterior draws: mean(theta[1] > 0.5)"},
     {"E", "any other expression: its summary over the draws"},
     {"help", "this list"},
-    {"quit", "leave (also exit, or Ctrl-D)"},
+    {"quit", "leave (also exit, Ctrl-D, or Ctrl-C twice)"},
+    {"Ctrl-C", "cancel the line being typed; during `sample`, stop the chains (keeping their draws)"},
 };
 
 namespace {
+
+const char* stale_note = "note: the model or data changed since the last sample; `sample` again to update\n";
+const char* stale_answer_note = "note: answered from the last sample's draws, made before the model or data changed\n";
 
 // CLI11 options of a command, from its words; `--help` prints them.
 void parse(CLI::App& app, const std::vector<std::string>& w) {
@@ -51,17 +56,12 @@ void parse(CLI::App& app, const std::vector<std::string>& w) {
   }
 }
 
+// "1 variable", "3 variables".
+std::string count(std::size_t n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
 void help() {
   fmt::print("Statements of the language (data, ~, =, for, factor) are added to the model.\nCommands:\n");
   for (const auto& [usage, what] : command_table) fmt::print("  {:<40} {}\n", usage, what);
-}
-
-std::string line_of(const std::string& text, std::size_t line) {
-  std::istringstream in(text);
-  std::string l;
-  for (std::size_t k = 0; k < line && std::getline(in, l); ++k) {
-  }
-  return l;
 }
 
 }  // namespace
@@ -85,27 +85,87 @@ bool session::handle(const std::string& input) {
 
 void session::dispatch(const std::string& line, const std::string& input) {
   if (line == "help") help();
-  else if (is_word_start(line, "load")) load_command(words(line));
-  else if (is_word_start(line, "read")) read_command(words(line));
-  else if (is_word_start(line, "set")) set_command(trim(line.substr(3)));
-  else if (line == "model") fmt::print("{}", text_.empty() ? "(no model yet)\n" : text_);
-  else if (is_word_start(line, "plan")) plan_command(words(line));
-  else if (is_word_start(line, "sample")) sample_command(words(line));
-  else if (is_word_start(line, "summary")) summary_command(words(line));
-  else if (is_word_start(line, "describe")) describe_command(words(line));
-  else if (is_statement(line)) add_statement(input);
-  else {
-    const query q = parse_query(line);  // a malformed call is reported before a lack of draws
-    print_query(q, draws_text_, data_, draws());
-  }
+  else if (is_command(line, "load")) load_command(words(line));
+  else if (is_command(line, "read")) {
+    if (words(line).size() != 2) throw std::invalid_argument("usage: read DATA");
+    read_data(words(line)[1]);
+    changed();
+  } else if (is_command(line, "set")) set_command(trim(line.substr(3)));
+  else if (line == "model") fmt::print("{}", program_.listing());
+  else if (is_command(line, "drop")) drop_command(words(line));
+  else if (is_command(line, "replace")) replace_command(trim(input));
+  else if (is_command(line, "plan")) plan_command(words(line));
+  else if (is_command(line, "sample")) sample_command(words(line));
+  else if (is_command(line, "summary")) summary_command(words(line));
+  else if (is_command(line, "describe")) {
+    if (words(line).size() != 2) throw std::invalid_argument("usage: describe NAME");
+    describe(model(), data_, words(line)[1]);
+  } else if (is_statement(line)) add_statement(input);
+  else query_command(line);
 }
 
 std::vector<std::string> session::completions() const {
-  std::vector<std::string> out = {"load", "read", "set", "model", "plan", "sample", "summary", "describe",
+  std::vector<std::string> out = {"load", "read", "set", "model", "drop", "replace", "plan", "sample", "summary", "describe",
                                   "help", "quit", "mean(", "sd(", "median(", "quantile("};
   if (model_)
     for (const auto& v : model_->variables) out.push_back(v.name);
   return out;
+}
+
+void session::fail(const std::string& message) {
+  std::cerr << message;
+  failed_ = true;
+}
+
+// Makes `p` the model if it checks, printing `done`; otherwise prints the error and leaves
+// the model as it was. Errors name the text checked `source` (its lines are p's).
+void session::commit(program p, const std::string& done, const std::string& source) {
+  std::unique_ptr<lang::ir::model> m;
+  try {
+    if (!p.empty()) m = std::make_unique<lang::ir::model>(lang::compile({source, p.text()}, stdlib::library()));
+  } catch (const lang::source_error& e) {
+    fail(std::string(e.what()) + "note: the model is as it was (`model` lists it)\n");
+    return;
+  }
+  program_ = std::move(p);
+  model_ = std::move(m);
+  fmt::print("{} (model: {}, {})\n", done, count(model_ ? model_->variables.size() : 0, "variable"), count(program_.size(), "statement"));
+  changed();
+}
+
+// The model or data changed: a sample made before is stale.
+void session::changed() {
+  if (last_.draws.columns.empty()) return;
+  last_.stale = true;
+  std::cerr << stale_note;
+}
+
+void session::add_statement(const std::string& input) {
+  program p = program_;
+  const int n = p.add(trim(input));
+  commit(std::move(p), fmt::format("statement {} added", n), name_);
+}
+
+void session::drop_command(const std::vector<std::string>& w) {
+  if (w.size() != 2) throw std::invalid_argument("usage: drop N (the statement's number, as `model` lists it)");
+  program p = program_;
+  const int n = p.drop(w[1]);
+  commit(std::move(p), fmt::format("statement {} dropped", n), fmt::format("<model without statement {}>", n));
+}
+
+// replace N STATEMENT, the statement possibly spanning lines.
+void session::replace_command(const std::string& line) {
+  std::istringstream in(line.substr(std::strlen("replace")));
+  std::string number;
+  in >> number;
+  std::string statement;
+  std::getline(in, statement, '\0');
+  statement = trim(statement);
+  if (number.empty() || statement.empty()) throw std::invalid_argument("usage: replace N STATEMENT, e.g. replace 2 p ~ Beta(2, 2)");
+  if (!is_statement(statement)) throw std::invalid_argument("replace: `" + statement + "` is not a statement of the language");
+  program p = program_;
+  const int n = p.replace(number, statement);
+  commit(std::move(p), fmt::format("statement {} replaced", n), fmt::format("<model with statement {} replaced>", n));
 }
 
 void session::load_command(const std::vector<std::string>& w) {
@@ -114,40 +174,25 @@ void session::load_command(const std::vector<std::string>& w) {
   if (!f) throw std::invalid_argument("load: cannot open " + w[1] + ": " + std::strerror(errno));
   std::ostringstream text;
   text << f.rdbuf();
-  compile(w[1], text.str());
+  auto m = std::make_unique<lang::ir::model>(lang::compile({w[1], text.str()}, stdlib::library()));
   name_ = w[1];
-  text_ = text.str();
-  if (!text_.empty() && text_.back() != '\n') text_ += '\n';
-  if (w.size() == 3) read_command({"read", w[2]});
-  fmt::print("model {}: {} variables, {} statements\n", name_, model_->variables.size(), model_->statements.size());
+  program_ = program::from_file(w[1], text.str());
+  model_ = std::move(m);
+  if (w.size() == 3) read_data(w[2]);
+  fmt::print("model {}: {}, {}\n", name_, count(model_->variables.size(), "variable"), count(program_.size(), "statement"));
+  changed();
 }
 
-void session::fail(const std::string& message) {
-  std::cerr << message;
-  failed_ = true;
-}
-
-void session::compile(const std::string& name, const std::string& text) {
-  model_ = std::make_unique<lang::ir::model>(lang::compile({name, text}, stdlib::library()));
-}
-
-void session::add_statement(const std::string& input) {
-  std::string text = text_ + trim(input) + "\n";
-  compile(name_, text);  // throws, leaving the model as it was
-  text_ = std::move(text);
-  fmt::print("model: {} variables, {} statements\n", model_->variables.size(), model_->statements.size());
-}
-
-void session::read_command(const std::vector<std::string>& w) {
-  if (w.size() != 2) throw std::invalid_argument("usage: read DATA");
-  data_ = runtime::read_data_file(w[1]);
+void session::read_data(const std::string& path) {
+  data_ = runtime::read_data_file(path);
   for (const auto& s : sets_) runtime::apply_set(data_, s);
-  fmt::print("data {}: {} variables\n", w[1], data_.values().size());
+  fmt::print("data {}: {}\n", path, count(data_.values().size(), "variable"));
 }
 
 void session::set_command(const std::string& assignment) {
   runtime::apply_set(data_, assignment);
   sets_.push_back(assignment);
+  changed();
 }
 
 const lang::ir::model& session::model() const {
@@ -167,7 +212,7 @@ void session::plan_command(const std::vector<std::string>& w) {
       throw std::invalid_argument("--sampler " + o + ": expected NAME=KIND, e.g. --sampler theta=slice");
     forced[o.substr(0, eq)] = o.substr(eq + 1);
   }
-  for (const auto& p : samplers::describe_plan(model(), data_, forced)) fmt::print("{:<28} {:<10} {}\n", p.variable, p.kind, p.reason);
+  print_plan(model(), data_, forced);
 }
 
 void session::sample_command(const std::vector<std::string>& w) {
@@ -177,21 +222,26 @@ void session::sample_command(const std::vector<std::string>& w) {
   add_infer_options(&app, o);
   parse(app, w);
   model();
+  const std::string text = program_.text();
   loaded l;
-  l.model = std::make_unique<lang::ir::model>(lang::compile({name_, text_}, stdlib::library()));
+  l.model = std::make_unique<lang::ir::model>(lang::compile({name_, text}, stdlib::library()));
   l.data = data_;
   model_inputs in{name_, "", sets_};
   runtime::draws d;
-  runtime::set_interrupted(false);
+  runtime::set_interrupted(false);  // a Ctrl-C typed before must not stop these chains
   infer_loaded(std::move(l), in, o, &d);
   runtime::set_interrupted(false);
-  draws_ = std::move(d);
-  draws_text_ = text_;
+  last_ = {std::move(d), text, data_, false};
 }
 
-const runtime::draws& session::draws() const {
-  if (draws_.columns.empty()) throw std::invalid_argument("no draws yet: run `sample` first");
-  return draws_;
+const session::sample& session::last_sample() const {
+  if (last_.draws.columns.empty()) throw std::invalid_argument("no draws yet: run `sample` first");
+  for (std::size_t c = 0; c < last_.draws.chains.size(); ++c)
+    if (last_.draws.rows(c) > 0) {
+      if (last_.stale) std::cerr << stale_answer_note;
+      return last_;
+    }
+  throw std::invalid_argument("the last sample has no draws (it was stopped before its first); run `sample` again");
 }
 
 void session::summary_command(const std::vector<std::string>& w) {
@@ -199,34 +249,13 @@ void session::summary_command(const std::vector<std::string>& w) {
   CLI::App app{"summary"};
   app.add_option("--show", show, "list every element of these arrays")->delimiter(',');
   parse(app, w);
-  for (const auto& warning : print_summary(draws(), {20, show, want_histograms(false)})) fmt::print("warning: {}\n", warning);
+  for (const auto& warning : print_summary(last_sample().draws, {20, show, want_histograms(false)})) fmt::print("warning: {}\n", warning);
 }
 
-void session::describe_command(const std::vector<std::string>& w) {
-  if (w.size() != 2) throw std::invalid_argument("usage: describe NAME");
-  const auto& m = model();
-  const int v = m.find(w[1]);
-  if (v < 0) throw std::invalid_argument("describe: `" + w[1] + "` is not a variable of the model");
-  const auto& var = m.variables[static_cast<std::size_t>(v)];
-  static const char* roles[] = {"data", "computed from data", "unknown", "derived from unknowns"};
-  std::string role = roles[static_cast<int>(var.role)];
-  if (var.observed) role = "observed " + role;
-  fmt::print("{}: {} {}\n", var.name, stdlib::to_string(var.type), role);
-  for (int s : var.statements) {
-    const auto& st = m.statements[static_cast<std::size_t>(s)];
-    const auto where = lang::locate(m.source.text, st.pos);
-    fmt::print("  line {}: {}\n", where.line, trim(line_of(m.source.text, where.line)));
-  }
-  try {
-    runtime::rng rng(1);
-    runtime::graph g(m, data_, rng);
-    fmt::print("  shape {}\n", g.value(v).shape.rank ? g.value(v).shape.str() : "scalar");
-    if (var.role == lang::ir::role::unknown)
-      for (const auto& p : samplers::describe_plan(m, data_, {}))
-        if (p.name == var.name) fmt::print("  sampler {}: {}\n", p.kind, p.reason);
-  } catch (const lang::source_error&) {
-    fmt::print("  (give data to see its shape and sampler)\n");
-  }
+void session::query_command(const std::string& line) {
+  const query q = parse_query(line);  // a malformed call is reported before a lack of draws
+  const sample& s = last_sample();
+  print_query(q, s.model_text, s.data, s.draws);
 }
 
 }  // namespace ppl::cli::repl
