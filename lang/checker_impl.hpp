@@ -63,6 +63,7 @@ class checker {
   std::vector<std::pair<std::string, int>> scope_;   // loop variables in scope
   std::vector<const ast::data_decl*> data_decls_;
   std::vector<char> has_sample_, has_assign_;
+  std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read
   int current_statement_ = -1;
 };

@@ -34,16 +34,7 @@ void checker::type_variable(int v) {
   auto& var = model_.variables[static_cast<std::size_t>(v)];
   if (state == 1) fail(var.pos, "`" + var.name + "` is defined in terms of itself");
   state = 1;
-  for (std::size_t i = 0; i < flat_.size(); ++i) {
-    const auto& s = *flat_[i].node;
-    const ast::target* t = nullptr;
-    if (const auto* x = boost::get<ast::sample_stmt>(&s)) t = &x->lhs;
-    if (const auto* x = boost::get<ast::assign_stmt>(&s)) t = &x->lhs;
-    if (t && t->name.name == var.name) {
-      convert_statement(i);
-      break;
-    }
-  }
+  if (int first = first_definition_[static_cast<std::size_t>(v)]; first >= 0) convert_statement(static_cast<std::size_t>(first));
   state = 2;
 }
 

@@ -5,17 +5,20 @@
 namespace ppl::lang {
 
 location locate(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  location loc{1, 1};
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
+  text = text.substr(0, std::min(offset, text.size()));
+  const std::size_t line_start = text.rfind('\n') + 1;  // npos + 1 == 0 on the first line
+  return {static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1, text.size() - line_start + 1};
+}
+
+line_index::line_index(std::string_view text) : size_(text.size()) {
+  for (std::size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) starts_.push_back(i + 1);
+}
+
+location line_index::locate(std::size_t offset) const {
+  offset = std::min(offset, size_);
+  // The last line starting at or before the offset.
+  const auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
+  return {static_cast<std::size_t>(line), offset - starts_[static_cast<std::size_t>(line - 1)] + 1};
 }
 
 namespace {
