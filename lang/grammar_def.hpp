@@ -20,6 +20,10 @@ using x3::lit;
 // iterators into byte offsets.
 struct source_start_tag;
 
+// White space as std::isspace has it in the C locale, without a call per byte (the
+// skipper runs between every two tokens).
+constexpr bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 // Advances past white space and `#` comments (the skipper's job, done again here because
 // rule iterators are taken before the skipper runs).
 template <typename It>
@@ -27,7 +31,7 @@ void skip_blank(It& first, It const& last) {
   while (first != last) {
     if (*first == '#') {
       while (first != last && *first != '\n') ++first;
-    } else if (std::isspace(static_cast<unsigned char>(*first))) {
+    } else if (is_space(*first)) {
       ++first;
     } else {
       break;
@@ -56,20 +60,21 @@ PPL_RULE(identifier, ast::identifier, "a name")
 PPL_RULE(name, std::string, "a name")
 PPL_RULE(int_literal, ast::int_literal, "an integer")
 PPL_RULE(real_literal, ast::real_literal, "a number")
-PPL_RULE(expression, ast::chain, "an expression")
-PPL_RULE(or_expr, ast::chain, "an expression")
-PPL_RULE(and_expr, ast::chain, "an expression")
-PPL_RULE(equality_expr, ast::chain, "an expression")
-PPL_RULE(relational_expr, ast::chain, "an expression")
-PPL_RULE(additive_expr, ast::chain, "an expression")
-PPL_RULE(multiplicative_expr, ast::chain, "an expression")
+PPL_RULE(expression, ast::operand, "an expression")
+PPL_RULE(or_expr, ast::operand, "an expression")
+PPL_RULE(and_expr, ast::operand, "an expression")
+PPL_RULE(equality_expr, ast::operand, "an expression")
+PPL_RULE(relational_expr, ast::operand, "an expression")
+PPL_RULE(additive_expr, ast::operand, "an expression")
+PPL_RULE(multiplicative_expr, ast::operand, "an expression")
 PPL_RULE(unary_expr, ast::operand, "an expression")
 PPL_RULE(unary_op, ast::unary, "an expression")
-PPL_RULE(power_expr, ast::chain, "an expression")
-PPL_RULE(postfix_expr, ast::postfix, "an expression")
+PPL_RULE(power_expr, ast::operand, "an expression")
+PPL_RULE(postfix_expr, ast::operand, "an expression")
+PPL_RULE(suffixes, std::vector<ast::suffix>, "an index or '")
 PPL_RULE(primary, ast::operand, "an expression")
 PPL_RULE(call, ast::call, "a function call")
-PPL_RULE(expression_list, std::vector<ast::chain>, "an expression")
+PPL_RULE(expression_list, std::vector<ast::operand>, "an expression")
 PPL_RULE(vector_literal, ast::vector_literal, "a vector")
 PPL_RULE(index_item, ast::index_item, "an index")
 PPL_RULE(range_tail, ast::range_tail, "a range")
@@ -127,28 +132,49 @@ struct number_policies : x3::strict_real_policies<double> {
 auto const int_literal_def = lexeme[x3::ulong_long >> word_end];
 auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
 
+// A precedence level `operand (op operand)*` is its first operand alone when no operator
+// follows, and a chain otherwise: most expressions are a lone name or number, which would
+// otherwise sit at the bottom of eight nested chains, each a node on the heap.
+struct fold_chain {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& first = boost::fusion::at_c<0>(x3::_attr(ctx));
+    auto& rest = boost::fusion::at_c<1>(x3::_attr(ctx));
+    if (rest.empty()) x3::_val(ctx) = std::move(first);
+    else x3::_val(ctx) = ast::chain{std::move(first), std::move(rest)};
+  }
+};
+// The same for a primary and its indices and transposes.
+struct fold_postfix {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& base = boost::fusion::at_c<0>(x3::_attr(ctx));
+    auto& tail = boost::fusion::at_c<1>(x3::_attr(ctx));
+    if (tail.empty()) x3::_val(ctx) = std::move(base);
+    else x3::_val(ctx) = ast::postfix{{}, std::move(base), std::move(tail)};
+  }
+};
+
 // expression -> or_expr
 auto const expression_def = or_expr;
-
-
 // or_expr -> and_expr ('||' and_expr)*
-auto const or_expr_def = and_expr >> *or_operation;
+auto const or_expr_def = (and_expr >> *or_operation)[fold_chain{}];
 auto const or_operation_def = x3::string("||") > and_expr;
 // and_expr -> equality_expr ('&&' equality_expr)*
-auto const and_expr_def = equality_expr >> *and_operation;
+auto const and_expr_def = (equality_expr >> *and_operation)[fold_chain{}];
 auto const and_operation_def = x3::string("&&") > equality_expr;
 // equality_expr -> relational_expr (('==' | '!=') relational_expr)*
-auto const equality_expr_def = relational_expr >> *equality_operation;
+auto const equality_expr_def = (relational_expr >> *equality_operation)[fold_chain{}];
 auto const equality_operation_def = (x3::string("==") | x3::string("!=")) > relational_expr;
 // relational_expr -> additive_expr (('<=' | '>=' | '<' | '>') additive_expr)*
-auto const relational_expr_def = additive_expr >> *relational_operation;
+auto const relational_expr_def = (additive_expr >> *relational_operation)[fold_chain{}];
 auto const relational_operation_def =
     (x3::string("<=") | x3::string(">=") | x3::string("<") | x3::string(">")) > additive_expr;
 // additive_expr -> multiplicative_expr (('+' | '-') multiplicative_expr)*
-auto const additive_expr_def = multiplicative_expr >> *additive_operation;
+auto const additive_expr_def = (multiplicative_expr >> *additive_operation)[fold_chain{}];
 auto const additive_operation_def = (x3::string("+") | x3::string("-")) > multiplicative_expr;
 // multiplicative_expr -> unary_expr (('.*' | './' | '*' | '/' | '%') unary_expr)*
-auto const multiplicative_expr_def = unary_expr >> *multiplicative_operation;
+auto const multiplicative_expr_def = (unary_expr >> *multiplicative_operation)[fold_chain{}];
 auto const multiplicative_operation_def =
     (x3::string(".*") | x3::string("./") | x3::string("*") | x3::string("/") | x3::string("%")) >
     unary_expr;
@@ -156,10 +182,11 @@ auto const multiplicative_operation_def =
 auto const unary_expr_def = unary_op | power_expr;
 auto const unary_op_def = (char_('-') | char_('+') | (char_('!') >> !lit('='))) > unary_expr;
 // power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
-auto const power_expr_def = postfix_expr >> *power_operation;
+auto const power_expr_def = (postfix_expr >> *power_operation)[fold_chain{}];
 auto const power_operation_def = x3::string("^") > unary_expr;
 // postfix_expr -> primary (index_list | "'")*
-auto const postfix_expr_def = primary >> *(index_list | transpose_mark);
+auto const postfix_expr_def = (primary >> suffixes)[fold_postfix{}];
+auto const suffixes_def = *(index_list | transpose_mark);
 auto const transpose_mark_def = char_('\'');
 // primary -> number | call | vector_literal | identifier | '(' expression ')'
 auto const primary_def = real_literal | int_literal | call | vector_literal | identifier |
@@ -211,7 +238,7 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
                     equality_operation, relational_operation, additive_operation,
                     multiplicative_operation, power_operation, int_literal, real_literal, expression, or_expr, and_expr,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,
-                    unary_expr, unary_op, power_expr, postfix_expr, primary, call,
+                    unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
                     vector_literal, index_item, index_list, transpose_mark, bound, type_spec,
                     data_decl, target, distribution, sample_stmt, assign_stmt, factor_stmt,
                     loop_range, for_stmt, body, statement, program, tilde_or_equals,
@@ -221,6 +248,6 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
 // skip_blank, check_nesting (parser.cpp) and line numbers. (x3::eol also ends a comment at
 // a lone '\r', and a byte outside ASCII after one then reached the ASCII character
 // classes, which assert on it.)
-auto const skipper = x3::space | lexeme['#' >> *(char_ - '\n')];
+auto const skipper = char_(" \t\n\v\f\r") | lexeme['#' >> *(char_ - '\n')];
 
 }  // namespace ppl::lang::grammar
