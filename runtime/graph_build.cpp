@@ -133,6 +133,16 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
 }
 
 void graph::build_statements(rng& rng, bool) {
+  // Per variable, the last statement after which none defines more of it: where its
+  // elements must all be defined. Found once, not by looking ahead from every statement
+  // (a variable defined element by element in 50,000 statements).
+  std::vector<int> completed_at(model_.variables.size(), -1);
+  for (std::size_t i = 0; i < model_.statements.size(); ++i) {
+    const statement& s = model_.statements[i];
+    if (s.which == statement::kind::factor) continue;
+    if (s.which == statement::kind::assign || model_.variables[static_cast<std::size_t>(s.target)].role == role::unknown)
+      completed_at[static_cast<std::size_t>(s.target)] = static_cast<int>(i);
+  }
   for (std::size_t i = 0; i < model_.statements.size(); ++i) {
     const statement& s = model_.statements[i];
     if (s.which == statement::kind::factor) continue;
@@ -151,11 +161,7 @@ void graph::build_statements(rng& rng, bool) {
       defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(values_[static_cast<std::size_t>(v)].size()), 0);
     }
     run_statement(s, &rng, s.which == statement::kind::sample);
-    bool last_defining = true;
-    for (int later : var.statements)
-      if (later > static_cast<int>(i) && (model_.statements[static_cast<std::size_t>(later)].which == statement::kind::assign ||
-                                          var.role == role::unknown))
-        last_defining = false;
+    const bool last_defining = completed_at[static_cast<std::size_t>(v)] <= static_cast<int>(i);
     if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) {
       auto& defined = defined_[static_cast<std::size_t>(v)];
       for (std::size_t e = 0; e < defined.size(); ++e)
