@@ -1,7 +1,9 @@
 // Expressions: name resolution, operator folding and typing.
 #include <algorithm>
+#include <cctype>
 
 #include "lang/checker_impl.hpp"
+#include "lang/habits.hpp"
 #include "lang/suggest.hpp"
 
 namespace ppl::lang::detail {
@@ -10,6 +12,18 @@ using ir::expr;
 using ir::expr_ptr;
 using stdlib::scalar_kind;
 using stdlib::type_sig;
+
+namespace {
+
+// The functions a user calls by name: not the operators, which the table names by symbol.
+std::vector<std::string> named_functions(const stdlib::registry& lib) {
+  std::vector<std::string> names;
+  for (auto& name : lib.function_names())
+    if (std::isalpha(static_cast<unsigned char>(name[0])) && name != "neg") names.push_back(std::move(name));
+  return names;
+}
+
+}  // namespace
 
 void checker::fail(std::size_t pos, std::string message) const { fail_at(src_, pos, std::move(message)); }
 
@@ -76,8 +90,10 @@ expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args,
   if (!fn) {
     if (lib_.find_distribution(name))
       fail(pos, "`" + name + "` is a distribution; use it on the right of `~`");
-    std::string hint = closest_name(name, lib_.function_names());
-    fail(pos, "unknown function `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+    if (std::string bugs = bugs_function(name); !bugs.empty()) fail(pos, "unknown function `" + name + "`: " + bugs);
+    if (std::string bugs = bugs_distribution(name); !bugs.empty())
+      fail(pos, "unknown function `" + name + "`: " + bugs + ", a distribution to use on the right of `~`");
+    fail(pos, "unknown function `" + name + "`" + did_you_mean(near_names(name, named_functions(lib_))));
   }
   // M' * v is v * M (v' M as a vector): the same numbers without materialising the
   // transpose, and a product whose loops and adjoint run along M's rows (a network's
@@ -118,8 +134,7 @@ expr_ptr checker::convert_identifier(const ast::identifier& id) {
     std::vector<std::string> names;
     for (const auto& var : model_.variables) names.push_back(var.name);
     for (const auto& s : scope_) names.push_back(s.first);
-    std::string hint = closest_name(id.name, names);
-    fail(id.pos, "undefined name `" + id.name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+    fail(id.pos, "undefined name `" + id.name + "`" + did_you_mean(near_names(id.name, names)));
   }
   type_variable(v);
   if (current_statement_ >= 0) reads_[static_cast<std::size_t>(current_statement_)].push_back(v);

@@ -4,6 +4,7 @@
 
 #include "lang/checker.hpp"
 #include "lang/checker_impl.hpp"
+#include "lang/habits.hpp"
 #include "lang/parser.hpp"
 #include "lang/suggest.hpp"
 
@@ -44,8 +45,9 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
   out.dist_name = name;
   if (!out.dist) {
     if (lib_.find_function(name)) fail(s.dist.callee.pos, "`" + name + "` is a function, not a distribution");
-    std::string hint = closest_name(name, lib_.distribution_names());
-    fail(s.dist.callee.pos, "unknown distribution `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+    if (std::string bugs = bugs_distribution(name); !bugs.empty())
+      fail(s.dist.callee.pos, "unknown distribution `" + name + "`: " + bugs);
+    fail(s.dist.callee.pos, "unknown distribution `" + name + "`" + did_you_mean(near_names(name, lib_.distribution_names())));
   }
   auto params = out.dist->params();
   if (s.dist.args.size() != params.size()) {

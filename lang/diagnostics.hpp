@@ -42,6 +42,11 @@ class line_index {
   std::size_t size_ = 0;                // of the text
 };
 
+// The text as a message may show it: printable ASCII, tabs and well-formed UTF-8 as they
+// are, and any other byte (a control character, a NUL, a byte of binary data) as \xNN, so
+// that no message puts raw bytes on a terminal.
+std::string printable(std::string_view text);
+
 struct diagnostic {
   std::string file;
   location where;           // line 0: the message is about the whole file

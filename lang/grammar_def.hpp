@@ -6,6 +6,7 @@
 
 #include "lang/ast.hpp"
 #include "lang/ast_adapted.hpp"
+#include "lang/syntax_error.hpp"
 
 namespace ppl::lang::grammar {
 
@@ -52,6 +53,9 @@ struct annotate_position {
   }
 };
 
+// Every rule has a name, and every parser after an expectation point (`>`) is a rule or
+// a literal: an expectation failure reports the name, which is all a user reads of the
+// grammar ("expected a size (`real[N]`) but found ']'").
 #define PPL_RULE(name, attr, what)                 \
   struct name##_class : annotate_position {};      \
   x3::rule<name##_class, attr> const name = what;
@@ -79,19 +83,25 @@ PPL_RULE(vector_literal, ast::vector_literal, "a vector")
 PPL_RULE(index_item, ast::index_item, "an index")
 PPL_RULE(range_tail, ast::range_tail, "a range")
 PPL_RULE(index_list, ast::index_list, "an index list")
+PPL_RULE(index_items, std::vector<ast::index_item>, "an index")
 PPL_RULE(transpose_mark, ast::transpose_mark, "'")
 PPL_RULE(bound, ast::bound, "'lower' or 'upper'")
+PPL_RULE(bounds, std::vector<ast::bound>, "a bound, 'lower' or 'upper' (`real<lower=0>`)")
+PPL_RULE(dimensions, std::vector<ast::operand>, "a size (`real[N]`)")
 PPL_RULE(type_spec, ast::type_spec, "a type ('int' or 'real')")
 PPL_RULE(data_decl, ast::data_decl, "a data declaration")
+PPL_RULE(data_name, ast::identifier, expected::data_name)
 PPL_RULE(target, ast::target, "a variable")
-PPL_RULE(distribution, ast::call, "a distribution such as Normal(0, 1)")
+PPL_RULE(target_indices, std::vector<ast::operand>, "an index (`x[i]`)")
+PPL_RULE(distribution, ast::call, "a distribution (`Normal(0, 1)`)")
 PPL_RULE(sample_stmt, ast::sample_stmt, "a statement")
 PPL_RULE(assign_stmt, ast::assign_stmt, "a statement")
 PPL_RULE(factor_stmt, ast::factor_stmt, "a statement")
-PPL_RULE(loop_range, ast::loop_range, "a loop range such as 'i in 1:N'")
+PPL_RULE(loop_range, ast::loop_range, "a loop range (`i in 1:N`)")
+PPL_RULE(loop_ranges, std::vector<ast::loop_range>, expected::loop_variable)
 PPL_RULE(for_stmt, ast::for_stmt, "a for loop")
 PPL_RULE(body, std::vector<ast::statement>, "a statement or '{'")
-PPL_RULE(statement, ast::statement, "a statement")
+PPL_RULE(statement, ast::statement, expected::statement)
 PPL_RULE(program, std::vector<ast::statement>, "a program")
 // Each precedence level is `operand (op operand)*`; an `op operand` pair is a rule of its
 // own so that its attribute is an ast::operation, not a flattened sequence.
@@ -104,11 +114,11 @@ PPL_RULE(multiplicative_operation, ast::operation, "an expression")
 PPL_RULE(power_operation, ast::operation, "an expression")
 
 struct tilde_or_equals_class {};
-x3::rule<tilde_or_equals_class> const tilde_or_equals = "'~' or '='";
+x3::rule<tilde_or_equals_class> const tilde_or_equals = expected::tilde_or_equals;
 struct in_keyword_class {};
 x3::rule<in_keyword_class> const in_keyword = "'in'";
 struct end_class {};
-x3::rule<end_class> const end_of_program = "a statement";
+x3::rule<end_class> const end_of_program = expected::statement;
 
 #undef PPL_RULE
 
@@ -198,7 +208,8 @@ auto const call_def = identifier >> '(' >> -expression_list > ')';
 // vector_literal -> '[' (expression (',' expression)*)? ']'
 auto const vector_literal_def = char_('[') > -expression_list > ']';
 // index_list -> '[' index_item (',' index_item)* ']'
-auto const index_list_def = char_('[') > (index_item % ',') > ']';
+auto const index_list_def = char_('[') > index_items > ']';
+auto const index_items_def = index_item % ',';
 // index_item -> expression? (':' expression?)?
 auto const index_item_def = -expression >> -range_tail;
 auto const range_tail_def = char_(':') >> -expression;
@@ -207,11 +218,15 @@ auto const range_tail_def = char_(':') >> -expression;
 auto const bound_def = (x3::string("lower") | x3::string("upper")) > '=' > additive_expr;
 // type_spec -> ('int' | 'real') ('<' bound (',' bound)* '>')? ('[' expression (',' expression)* ']')?
 auto const type_spec_def = lexeme[(x3::string("int") | x3::string("real")) >> word_end] >
-                           -('<' > (bound % ',') > '>') > -('[' > (expression % ',') > ']');
+                           -('<' > bounds > '>') > -('[' > dimensions > ']');
+auto const bounds_def = bound % ',';
+auto const dimensions_def = expression % ',';
 // data_decl -> 'data' identifier ':' type_spec ('=' expression)?
-auto const data_decl_def = keyword("data") > identifier > ':' > type_spec > -('=' > expression);
+auto const data_decl_def = keyword("data") > data_name > ':' > type_spec > -('=' > expression);
+auto const data_name_def = identifier;
 // target -> identifier ('[' expression (',' expression)* ']')?
-auto const target_def = identifier >> -('[' > (expression % ',') > ']');
+auto const target_def = identifier >> -('[' > target_indices > ']');
+auto const target_indices_def = expression % ',';
 auto const distribution_def = identifier > '(' > -expression_list > ')';
 // sample_stmt -> target '~' distribution
 auto const sample_stmt_def = target >> '~' > distribution;
@@ -223,7 +238,8 @@ auto const factor_stmt_def = keyword("factor") > expression;
 auto const in_keyword_def = keyword("in");
 auto const loop_range_def = identifier > in_keyword > additive_expr > ':' > additive_expr;
 // for_stmt -> 'for' loop_range (',' loop_range)* body
-auto const for_stmt_def = keyword("for") > (loop_range % ',') > body;
+auto const for_stmt_def = keyword("for") > loop_ranges > body;
+auto const loop_ranges_def = loop_range % ',';
 // body -> '{' statement* '}' | statement
 auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
 auto const tilde_or_equals_def = lit('~') | lit('=');
@@ -239,9 +255,10 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
                     multiplicative_operation, power_operation, int_literal, real_literal, expression, or_expr, and_expr,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,
                     unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
-                    vector_literal, index_item, index_list, transpose_mark, bound, type_spec,
-                    data_decl, target, distribution, sample_stmt, assign_stmt, factor_stmt,
-                    loop_range, for_stmt, body, statement, program, tilde_or_equals,
+                    vector_literal, index_item, index_list, index_items, transpose_mark, bound, bounds,
+                    dimensions, type_spec, data_decl, data_name, target, target_indices, distribution,
+                    sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, body,
+                    statement, program, tilde_or_equals,
                     in_keyword, end_of_program)
 
 // The skipper: white space and `#` comments to the end of the line — the line feed, as for

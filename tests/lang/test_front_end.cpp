@@ -70,7 +70,7 @@ TEST_CASE("comments, semicolons and single-statement loops") {
   // A comment runs to the line feed: a lone carriage return does not end it, so what
   // follows one (here a byte outside ASCII) is still comment.
   CHECK(compile("x ~ Normal(0, 1) # a\r\xe2\x80\x94 b\ny ~ Normal(x, 1)\n").statements.size() == 2);
-  CHECK(error_of("x ~ # a\r\xe2 b\n") == "m.ppl:1:12: error: expected a distribution such as Normal(0, 1) but found end of input");
+  CHECK(error_of("x ~ # a\r\xe2 b\n") == "m.ppl:1:12: error: expected a distribution (`Normal(0, 1)`) but found end of input");
 }
 
 TEST_CASE("numbers are digits: nan and inf are names") {
