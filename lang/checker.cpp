@@ -325,6 +325,7 @@ ir::model checker::run(const ast::program& program) {
   assign_roles();
   order_statements();
   mark_dependencies();
+  check_elements();
   return std::move(model_);
 }
 

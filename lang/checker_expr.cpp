@@ -23,6 +23,26 @@ std::vector<std::string> named_functions(const stdlib::registry& lib) {
   return names;
 }
 
+// The shape a literal spells out (`[[1, 2], [3, 4]]`: [2, 2]), as deep as its first
+// elements are literals themselves; empty for anything else.
+std::vector<std::size_t> literal_shape(const ast::operand& o) {
+  const auto* literal = boost::get<ast::x3::forward_ast<ast::vector_literal>>(&o);
+  if (!literal) return {};
+  const auto& elements = literal->get().elements;
+  std::vector<std::size_t> shape{elements.size()};
+  if (!elements.empty()) {
+    auto inner = literal_shape(elements.front());
+    shape.insert(shape.end(), inner.begin(), inner.end());
+  }
+  return shape;
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string s = "[";
+  for (std::size_t d = 0; d < shape.size(); ++d) s += (d ? ", " : "") + std::to_string(shape[d]);
+  return s + "]";
+}
+
 }  // namespace
 
 void checker::fail(std::size_t pos, std::string message) const { fail_at(src_, pos, std::move(message)); }
@@ -196,9 +216,26 @@ expr_ptr checker::convert_vector(const ast::vector_literal& v) {
     if (a->type.rank != t.rank) fail(a->pos, "the elements of a vector literal must all have the same shape");
     if (a->type.kind == scalar_kind::real) t.kind = scalar_kind::real;
   }
+  check_rows(v, *e);
   if (t.rank + 1 > runtime::max_rank) fail(v.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
   e->type = {t.kind, t.rank + 1};
   return e;
+}
+
+// Rows written out as literals must agree in length (`[[1, 2], [3]]` is ragged), as far
+// as the literals tell; rows computed from data are checked by the graph. Inner literals
+// were converted, and checked, first.
+void checker::check_rows(const ast::vector_literal& v, const expr& converted) const {
+  std::vector<std::size_t> first;
+  for (std::size_t i = 0; i < v.elements.size(); ++i) {
+    const auto shape = literal_shape(v.elements[i]);
+    if (shape.empty()) continue;
+    if (first.empty()) first = shape;
+    const std::size_t depth = std::min(first.size(), shape.size());
+    if (!std::equal(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(depth), shape.begin()))
+      fail(converted.args[i]->pos, "the elements of a vector literal have different shapes: " + shape_text(first) + " and " +
+                                       shape_text(shape));
+  }
 }
 
 expr_ptr checker::convert_call(const ast::call& c) {

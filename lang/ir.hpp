@@ -114,6 +114,13 @@ struct model {
   }
 };
 
+// Whether anything in the model is unknown: without an unknown there is nothing to infer.
+inline bool has_unknowns(const model& m) {
+  for (const auto& v : m.variables)
+    if (v.role == role::unknown) return true;
+  return false;
+}
+
 // Appends every variable an expression reads (with repeats).
 inline void collect_reads(const expr* e, std::vector<int>& out) {
   if (!e) return;

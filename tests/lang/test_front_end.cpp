@@ -82,7 +82,7 @@ TEST_CASE("numbers are digits: nan and inf are names") {
 }
 
 TEST_CASE("semantic errors") {
-  CHECK(error_of("x ~ Normal(0, 1)\nx ~ Normal(1, 1)\n").empty());  // two statements, one element each: the graph decides
+  CHECK(error_of("x ~ Normal(0, 1)\nx ~ Normal(1, 1)\n") == "m.ppl:2:1: error: x is defined twice: on line 1 and here");
   // A variable computed from data and also the target of `~` is observed (as y_std in bnn).
   CHECK(error_of("x ~ Normal(0, 1)\nx = 3\n").empty());
   CHECK(error_of("m ~ Normal(0, 1)\nx ~ Normal(m, 1)\nx = 2 * m\n") == "m.ppl:2:1: error: `x` is defined both with `~` and with `=` from unknowns; give the two a different name");
