@@ -58,6 +58,9 @@ int run_check(const model_inputs& in) {
       }
     if (factors) fmt::print("factors: {} statement{}{}\n", factors, factors == 1 ? "" : "s", g ? fmt::format(", {} terms", terms) : "");
     fmt::print("{}\n", g ? "graph built" : "checked (give data to build the graph)");
+    if (!lang::ir::has_unknowns(m))
+      fmt::print(stderr, "note: {}: the model has no unknowns: every variable is data or computed from data, so there is "
+                         "nothing to infer\n", in.model_path);
     return 0;
   });
 }
