@@ -24,7 +24,7 @@ std::string defined_by(const lang::ir::model& m, const lang::ir::variable& v) {
   for (int s : v.statements) {
     const auto& st = m.statements[static_cast<std::size_t>(s)];
     std::string what = st.which == lang::ir::statement::kind::sample ? "~ " + st.dist_name : "=";
-    out += (out.empty() ? "" : ", ") + what + " (line " + std::to_string(lang::locate(m.source.text, st.pos).line) + ")";
+    out += (out.empty() ? "" : ", ") + what + " (line " + std::to_string(m.lines.locate(st.pos).line) + ")";
   }
   return out;
 }
@@ -39,13 +39,14 @@ int run_check(const model_inputs& in) {
     runtime::rng rng(1);
     if (!in.data_path.empty() || !in.sets.empty()) g = std::make_unique<runtime::graph>(m, l.data, rng);
     fmt::print("model {}: {} variables, {} statements\n", in.model_path, m.variables.size(), m.statements.size());
-    for (const auto& v : m.variables) {
+    for (std::size_t i = 0; i < m.variables.size(); ++i) {
+      const auto& v = m.variables[i];
       std::string type = stdlib::to_string(v.type);
       if (g) type = std::string(v.type.kind == stdlib::scalar_kind::integer ? "int" : "real") +
-                    g->value(m.find(v.name)).shape.str();
+                    g->value(static_cast<int>(i)).shape.str();
       std::string detail = defined_by(m, v);
       if (g && v.type.rank == 0 && v.role != lang::ir::role::unknown && v.role != lang::ir::role::derived)
-        detail += (detail.empty() ? "= " : "; = ") + fmt::format("{}", g->value(m.find(v.name)).data[0]);
+        detail += (detail.empty() ? "= " : "; = ") + fmt::format("{}", g->value(static_cast<int>(i)).data[0]);
       fmt::print("  {:<14} {:<16} {:<26} {}\n", v.name, type, role_name(v), detail);
     }
     std::size_t factors = 0;
@@ -57,6 +58,9 @@ int run_check(const model_inputs& in) {
       }
     if (factors) fmt::print("factors: {} statement{}{}\n", factors, factors == 1 ? "" : "s", g ? fmt::format(", {} terms", terms) : "");
     fmt::print("{}\n", g ? "graph built" : "checked (give data to build the graph)");
+    if (!lang::ir::has_unknowns(m))
+      fmt::print(stderr, "note: {}: the model has no unknowns: every variable is data or computed from data, so there is "
+                         "nothing to infer\n", in.model_path);
     return 0;
   });
 }

@@ -1,12 +1,13 @@
 #pragma once
 // The syntax tree as the parser produces it: plain structs, x3 variants, and byte offsets
-// into the source on every node that an error may point at. Operator precedence is
-// encoded by the grammar as chains (`first op operand op operand ...`); the checker folds
-// them into the typed tree of lang/ir.hpp.
+// into the source on every node that an error may point at. An expression is an
+// `operand`. Operator precedence is encoded by the grammar as chains (`first op operand op
+// operand ...`), one per precedence level that has an operator: a lone name or number is
+// the operand itself, not a chain at each of the eight levels. The checker folds chains
+// into the typed tree of lang/ir.hpp.
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <cstddef>
-#include <list>
 #include <string>
 #include <vector>
 
@@ -45,10 +46,10 @@ struct operation : tagged {
 };
 
 // `first op1 rhs1 op2 rhs2 ...` at one precedence level, left-associative (`^` is parsed
-// right-associatively by nesting).
-struct chain : tagged {
+// right-associatively by nesting); `rest` is never empty.
+struct chain {
   operand first;
-  std::list<operation> rest;
+  std::vector<operation> rest;
 };
 
 struct unary : tagged {
@@ -59,21 +60,21 @@ struct unary : tagged {
 // `f(a, b)` or `Dist(a, b)`.
 struct call : tagged {
   identifier callee;
-  std::vector<chain> args;
+  std::vector<operand> args;
 };
 
 struct vector_literal : tagged {
   char open = '[';  // a second member keeps Fusion from treating this as a bare container
-  std::vector<chain> elements;
+  std::vector<operand> elements;
 };
 
 // One position of an index list: `e`, `a:b`, `a:`, `:b`, `:` or empty (all).
 struct range_tail {
   char colon = ':';
-  boost::optional<chain> hi;
+  boost::optional<operand> hi;
 };
 struct index_item : tagged {
-  boost::optional<chain> lo;
+  boost::optional<operand> lo;
   boost::optional<range_tail> tail;
 };
 struct index_list : tagged {
@@ -98,25 +99,25 @@ struct postfix : tagged {
 
 struct bound : tagged {
   std::string which;  // "lower" or "upper"
-  chain value;
+  operand value;
 };
 
 struct type_spec : tagged {
   std::string scalar;           // "int" or "real"
   std::vector<bound> bounds;    // <lower=0, upper=1>
-  std::vector<chain> dims;      // [N, P]
+  std::vector<operand> dims;    // [N, P]
 };
 
 struct data_decl : tagged {
   identifier name;
   type_spec type;
-  boost::optional<chain> default_value;
+  boost::optional<operand> default_value;
 };
 
 // The left side of `~` or `=`: a name with optional indices.
 struct target : tagged {
   identifier name;
-  std::vector<chain> indices;
+  std::vector<operand> indices;
 };
 
 struct sample_stmt : tagged {
@@ -126,17 +127,17 @@ struct sample_stmt : tagged {
 
 struct assign_stmt : tagged {
   target lhs;
-  chain value;
+  operand value;
 };
 
 struct factor_stmt : tagged {
-  chain value;
+  operand value;
 };
 
 struct loop_range : tagged {
   identifier var;
-  chain lo;
-  chain hi;
+  operand lo;
+  operand hi;
 };
 
 struct for_stmt;

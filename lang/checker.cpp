@@ -42,10 +42,13 @@ int checker::add_variable(const std::string& name, std::size_t pos) {
   ir::variable v;
   v.name = name;
   v.pos = pos;
+  const int index = static_cast<int>(model_.variables.size());
+  model_.names.emplace(name, index);
   model_.variables.push_back(std::move(v));
   has_sample_.push_back(0);
   has_assign_.push_back(0);
-  return static_cast<int>(model_.variables.size()) - 1;
+  first_definition_.push_back(-1);
+  return index;
 }
 
 void checker::declare_data(const ast::data_decl& d) {
@@ -64,6 +67,8 @@ void checker::declare_target(const ast::target& t, bool sampled, std::size_t pos
   if (v < 0) v = add_variable(t.name.name, t.name.pos);
   auto& mark = sampled ? has_sample_ : has_assign_;
   mark[static_cast<std::size_t>(v)] = 1;
+  // flatten() records this statement next, at this index.
+  if (first_definition_[static_cast<std::size_t>(v)] < 0) first_definition_[static_cast<std::size_t>(v)] = static_cast<int>(flat_.size());
   (void)pos;
 }
 
@@ -298,6 +303,7 @@ void checker::mark_dependencies() {
 }
 
 ir::model checker::run(const ast::program& program) {
+  model_.lines = line_index(src_.text);
   std::vector<std::pair<const ast::loop_range*, int>> loops;
   flatten(program.statements, loops);
   declare_sizes();
@@ -319,6 +325,7 @@ ir::model checker::run(const ast::program& program) {
   assign_roles();
   order_statements();
   mark_dependencies();
+  check_elements();
   return std::move(model_);
 }
 

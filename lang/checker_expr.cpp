@@ -1,7 +1,9 @@
 // Expressions: name resolution, operator folding and typing.
 #include <algorithm>
+#include <cctype>
 
 #include "lang/checker_impl.hpp"
+#include "lang/habits.hpp"
 #include "lang/suggest.hpp"
 
 namespace ppl::lang::detail {
@@ -10,6 +12,38 @@ using ir::expr;
 using ir::expr_ptr;
 using stdlib::scalar_kind;
 using stdlib::type_sig;
+
+namespace {
+
+// The functions a user calls by name: not the operators, which the table names by symbol.
+std::vector<std::string> named_functions(const stdlib::registry& lib) {
+  std::vector<std::string> names;
+  for (auto& name : lib.function_names())
+    if (std::isalpha(static_cast<unsigned char>(name[0])) && name != "neg") names.push_back(std::move(name));
+  return names;
+}
+
+// The shape a literal spells out (`[[1, 2], [3, 4]]`: [2, 2]), as deep as its first
+// elements are literals themselves; empty for anything else.
+std::vector<std::size_t> literal_shape(const ast::operand& o) {
+  const auto* literal = boost::get<ast::x3::forward_ast<ast::vector_literal>>(&o);
+  if (!literal) return {};
+  const auto& elements = literal->get().elements;
+  std::vector<std::size_t> shape{elements.size()};
+  if (!elements.empty()) {
+    auto inner = literal_shape(elements.front());
+    shape.insert(shape.end(), inner.begin(), inner.end());
+  }
+  return shape;
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string s = "[";
+  for (std::size_t d = 0; d < shape.size(); ++d) s += (d ? ", " : "") + std::to_string(shape[d]);
+  return s + "]";
+}
+
+}  // namespace
 
 void checker::fail(std::size_t pos, std::string message) const { fail_at(src_, pos, std::move(message)); }
 
@@ -76,8 +110,10 @@ expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args,
   if (!fn) {
     if (lib_.find_distribution(name))
       fail(pos, "`" + name + "` is a distribution; use it on the right of `~`");
-    std::string hint = closest_name(name, lib_.function_names());
-    fail(pos, "unknown function `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+    if (std::string bugs = bugs_function(name); !bugs.empty()) fail(pos, "unknown function `" + name + "`: " + bugs);
+    if (std::string bugs = bugs_distribution(name); !bugs.empty())
+      fail(pos, "unknown function `" + name + "`: " + bugs + ", a distribution to use on the right of `~`");
+    fail(pos, "unknown function `" + name + "`" + did_you_mean(near_names(name, named_functions(lib_))));
   }
   // M' * v is v * M (v' M as a vector): the same numbers without materialising the
   // transpose, and a product whose loops and adjoint run along M's rows (a network's
@@ -118,8 +154,7 @@ expr_ptr checker::convert_identifier(const ast::identifier& id) {
     std::vector<std::string> names;
     for (const auto& var : model_.variables) names.push_back(var.name);
     for (const auto& s : scope_) names.push_back(s.first);
-    std::string hint = closest_name(id.name, names);
-    fail(id.pos, "undefined name `" + id.name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+    fail(id.pos, "undefined name `" + id.name + "`" + did_you_mean(near_names(id.name, names)));
   }
   type_variable(v);
   if (current_statement_ >= 0) reads_[static_cast<std::size_t>(current_statement_)].push_back(v);
@@ -181,9 +216,26 @@ expr_ptr checker::convert_vector(const ast::vector_literal& v) {
     if (a->type.rank != t.rank) fail(a->pos, "the elements of a vector literal must all have the same shape");
     if (a->type.kind == scalar_kind::real) t.kind = scalar_kind::real;
   }
+  check_rows(v, *e);
   if (t.rank + 1 > runtime::max_rank) fail(v.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
   e->type = {t.kind, t.rank + 1};
   return e;
+}
+
+// Rows written out as literals must agree in length (`[[1, 2], [3]]` is ragged), as far
+// as the literals tell; rows computed from data are checked by the graph. Inner literals
+// were converted, and checked, first.
+void checker::check_rows(const ast::vector_literal& v, const expr& converted) const {
+  std::vector<std::size_t> first;
+  for (std::size_t i = 0; i < v.elements.size(); ++i) {
+    const auto shape = literal_shape(v.elements[i]);
+    if (shape.empty()) continue;
+    if (first.empty()) first = shape;
+    const std::size_t depth = std::min(first.size(), shape.size());
+    if (!std::equal(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(depth), shape.begin()))
+      fail(converted.args[i]->pos, "the elements of a vector literal have different shapes: " + shape_text(first) + " and " +
+                                       shape_text(shape));
+  }
 }
 
 expr_ptr checker::convert_call(const ast::call& c) {

@@ -32,6 +32,7 @@ class checker {
   ir::expr_ptr convert_postfix(const ast::postfix& p);
   ir::expr_ptr convert_index(ir::expr_ptr base, const ast::index_list& list);
   ir::expr_ptr convert_vector(const ast::vector_literal& v);
+  void check_rows(const ast::vector_literal& v, const ir::expr& converted) const;
   ir::expr_ptr convert_call(const ast::call& c);
   ir::expr_ptr new_expr(ir::expr::kind k, std::size_t pos);
   ir::expr_ptr require_int_scalar(ir::expr_ptr e, const char* what);
@@ -51,6 +52,9 @@ class checker {
   void assign_roles();
   void order_statements();
   void mark_dependencies();
+  // ---- elements defined twice or never, where known without data (checker_elements.cpp) ----
+  void check_elements();
+  std::vector<const ir::statement*> definitions(const ir::variable& var) const;
   int add_variable(const std::string& name, std::size_t pos);
 
   const source_file& src_;
@@ -63,6 +67,7 @@ class checker {
   std::vector<std::pair<std::string, int>> scope_;   // loop variables in scope
   std::vector<const ast::data_decl*> data_decls_;
   std::vector<char> has_sample_, has_assign_;
+  std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read
   int current_statement_ = -1;
 };

@@ -4,6 +4,7 @@
 
 #include "lang/checker.hpp"
 #include "lang/checker_impl.hpp"
+#include "lang/habits.hpp"
 #include "lang/parser.hpp"
 #include "lang/suggest.hpp"
 
@@ -34,16 +35,7 @@ void checker::type_variable(int v) {
   auto& var = model_.variables[static_cast<std::size_t>(v)];
   if (state == 1) fail(var.pos, "`" + var.name + "` is defined in terms of itself");
   state = 1;
-  for (std::size_t i = 0; i < flat_.size(); ++i) {
-    const auto& s = *flat_[i].node;
-    const ast::target* t = nullptr;
-    if (const auto* x = boost::get<ast::sample_stmt>(&s)) t = &x->lhs;
-    if (const auto* x = boost::get<ast::assign_stmt>(&s)) t = &x->lhs;
-    if (t && t->name.name == var.name) {
-      convert_statement(i);
-      break;
-    }
-  }
+  if (int first = first_definition_[static_cast<std::size_t>(v)]; first >= 0) convert_statement(static_cast<std::size_t>(first));
   state = 2;
 }
 
@@ -53,8 +45,9 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
   out.dist_name = name;
   if (!out.dist) {
     if (lib_.find_function(name)) fail(s.dist.callee.pos, "`" + name + "` is a function, not a distribution");
-    std::string hint = closest_name(name, lib_.distribution_names());
-    fail(s.dist.callee.pos, "unknown distribution `" + name + "`" + (hint.empty() ? "" : "; did you mean `" + hint + "`?"));
+    if (std::string bugs = bugs_distribution(name); !bugs.empty())
+      fail(s.dist.callee.pos, "unknown distribution `" + name + "`: " + bugs);
+    fail(s.dist.callee.pos, "unknown distribution `" + name + "`" + did_you_mean(near_names(name, lib_.distribution_names())));
   }
   auto params = out.dist->params();
   if (s.dist.args.size() != params.size()) {

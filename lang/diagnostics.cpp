@@ -5,20 +5,47 @@
 namespace ppl::lang {
 
 location locate(std::string_view text, std::size_t offset) {
-  offset = std::min(offset, text.size());
-  location loc{1, 1};
-  for (std::size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
+  text = text.substr(0, std::min(offset, text.size()));
+  const std::size_t line_start = text.rfind('\n') + 1;  // npos + 1 == 0 on the first line
+  return {static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1, text.size() - line_start + 1};
+}
+
+line_index::line_index(std::string_view text) : size_(text.size()) {
+  for (std::size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) starts_.push_back(i + 1);
+}
+
+location line_index::locate(std::size_t offset) const {
+  offset = std::min(offset, size_);
+  // The last line starting at or before the offset.
+  const auto line = std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin();
+  return {static_cast<std::size_t>(line), offset - starts_[static_cast<std::size_t>(line - 1)] + 1};
 }
 
 namespace {
+
+// The length of the well-formed UTF-8 sequence of two to four bytes at `i`, or 0.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const std::size_t n = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
+  return n;
+}
+
+bool plain(char c) { return c == '\t' || (c >= 0x20 && c < 0x7f); }
+
+// A source line shown under a message: each byte that `printable` would escape becomes
+// one '?', which keeps the caret under its column.
+std::string shown_line(std::string_view line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t n = plain(line[i]) ? 1 : utf8_length(line, i);
+    out += n ? line.substr(i, n) : "?";
+    i += n ? n : 1;
+  }
+  return out;
+}
 
 std::string_view line_at(std::string_view text, std::size_t line) {
   std::size_t start = 0;
@@ -35,6 +62,22 @@ std::string_view line_at(std::string_view text, std::size_t line) {
 
 }  // namespace
 
+std::string printable(std::string_view text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = plain(text[i]) ? 1 : utf8_length(text, i);
+    if (n) {
+      out += text.substr(i, n);
+      i += n;
+      continue;
+    }
+    const auto b = static_cast<unsigned char>(text[i++]);
+    out += std::string("\\x") + hex[b >> 4] + hex[b & 15];
+  }
+  return out;
+}
+
 std::string diagnostic::str() const {
   std::string out = file;
   if (where.line > 0) out += ":" + std::to_string(where.line) + ":" + std::to_string(where.column);
@@ -47,7 +90,7 @@ std::string diagnostic::str() const {
     for (std::size_t i = 0; i + 1 < where.column && i < source_line.size(); ++i)
       caret += source_line[i] == '\t' ? '\t' : ' ';
     // A very long line (a data row) is shown as a window around the caret.
-    std::string shown = source_line;
+    std::string shown = shown_line(source_line);
     constexpr std::size_t window = 60;
     if (shown.size() > 2 * window + 20) {
       std::size_t at = caret.size(), from = at > window ? at - window : 0;

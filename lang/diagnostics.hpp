@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ppl::lang {
 
@@ -24,8 +25,27 @@ struct location {
   std::size_t column = 0;  // 1-based, in bytes
 };
 
-// Line and column of a byte offset.
+// Line and column of a byte offset (counts the line feeds before it: for one message).
 location locate(std::string_view text, std::size_t offset);
+
+// The starts of a text's lines, found once: for many offsets into the same text (a line
+// number for every statement of a large model), each then a binary search rather than a
+// scan from the start of the file.
+class line_index {
+ public:
+  line_index() = default;
+  explicit line_index(std::string_view text);
+  location locate(std::size_t offset) const;
+
+ private:
+  std::vector<std::size_t> starts_{0};  // offset of the first byte of each line
+  std::size_t size_ = 0;                // of the text
+};
+
+// The text as a message may show it: printable ASCII, tabs and well-formed UTF-8 as they
+// are, and any other byte (a control character, a NUL, a byte of binary data) as \xNN, so
+// that no message puts raw bytes on a terminal.
+std::string printable(std::string_view text);
 
 struct diagnostic {
   std::string file;

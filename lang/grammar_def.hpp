@@ -6,6 +6,7 @@
 
 #include "lang/ast.hpp"
 #include "lang/ast_adapted.hpp"
+#include "lang/syntax_error.hpp"
 
 namespace ppl::lang::grammar {
 
@@ -20,6 +21,10 @@ using x3::lit;
 // iterators into byte offsets.
 struct source_start_tag;
 
+// White space as std::isspace has it in the C locale, without a call per byte (the
+// skipper runs between every two tokens).
+constexpr bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 // Advances past white space and `#` comments (the skipper's job, done again here because
 // rule iterators are taken before the skipper runs).
 template <typename It>
@@ -27,7 +32,7 @@ void skip_blank(It& first, It const& last) {
   while (first != last) {
     if (*first == '#') {
       while (first != last && *first != '\n') ++first;
-    } else if (std::isspace(static_cast<unsigned char>(*first))) {
+    } else if (is_space(*first)) {
       ++first;
     } else {
       break;
@@ -48,6 +53,9 @@ struct annotate_position {
   }
 };
 
+// Every rule has a name, and every parser after an expectation point (`>`) is a rule or
+// a literal: an expectation failure reports the name, which is all a user reads of the
+// grammar ("expected a size (`real[N]`) but found ']'").
 #define PPL_RULE(name, attr, what)                 \
   struct name##_class : annotate_position {};      \
   x3::rule<name##_class, attr> const name = what;
@@ -56,37 +64,44 @@ PPL_RULE(identifier, ast::identifier, "a name")
 PPL_RULE(name, std::string, "a name")
 PPL_RULE(int_literal, ast::int_literal, "an integer")
 PPL_RULE(real_literal, ast::real_literal, "a number")
-PPL_RULE(expression, ast::chain, "an expression")
-PPL_RULE(or_expr, ast::chain, "an expression")
-PPL_RULE(and_expr, ast::chain, "an expression")
-PPL_RULE(equality_expr, ast::chain, "an expression")
-PPL_RULE(relational_expr, ast::chain, "an expression")
-PPL_RULE(additive_expr, ast::chain, "an expression")
-PPL_RULE(multiplicative_expr, ast::chain, "an expression")
+PPL_RULE(expression, ast::operand, "an expression")
+PPL_RULE(or_expr, ast::operand, "an expression")
+PPL_RULE(and_expr, ast::operand, "an expression")
+PPL_RULE(equality_expr, ast::operand, "an expression")
+PPL_RULE(relational_expr, ast::operand, "an expression")
+PPL_RULE(additive_expr, ast::operand, "an expression")
+PPL_RULE(multiplicative_expr, ast::operand, "an expression")
 PPL_RULE(unary_expr, ast::operand, "an expression")
 PPL_RULE(unary_op, ast::unary, "an expression")
-PPL_RULE(power_expr, ast::chain, "an expression")
-PPL_RULE(postfix_expr, ast::postfix, "an expression")
+PPL_RULE(power_expr, ast::operand, "an expression")
+PPL_RULE(postfix_expr, ast::operand, "an expression")
+PPL_RULE(suffixes, std::vector<ast::suffix>, "an index or '")
 PPL_RULE(primary, ast::operand, "an expression")
 PPL_RULE(call, ast::call, "a function call")
-PPL_RULE(expression_list, std::vector<ast::chain>, "an expression")
+PPL_RULE(expression_list, std::vector<ast::operand>, "an expression")
 PPL_RULE(vector_literal, ast::vector_literal, "a vector")
 PPL_RULE(index_item, ast::index_item, "an index")
 PPL_RULE(range_tail, ast::range_tail, "a range")
 PPL_RULE(index_list, ast::index_list, "an index list")
+PPL_RULE(index_items, std::vector<ast::index_item>, "an index")
 PPL_RULE(transpose_mark, ast::transpose_mark, "'")
 PPL_RULE(bound, ast::bound, "'lower' or 'upper'")
+PPL_RULE(bounds, std::vector<ast::bound>, "a bound, 'lower' or 'upper' (`real<lower=0>`)")
+PPL_RULE(dimensions, std::vector<ast::operand>, "a size (`real[N]`)")
 PPL_RULE(type_spec, ast::type_spec, "a type ('int' or 'real')")
 PPL_RULE(data_decl, ast::data_decl, "a data declaration")
+PPL_RULE(data_name, ast::identifier, expected::data_name)
 PPL_RULE(target, ast::target, "a variable")
-PPL_RULE(distribution, ast::call, "a distribution such as Normal(0, 1)")
+PPL_RULE(target_indices, std::vector<ast::operand>, "an index (`x[i]`)")
+PPL_RULE(distribution, ast::call, "a distribution (`Normal(0, 1)`)")
 PPL_RULE(sample_stmt, ast::sample_stmt, "a statement")
 PPL_RULE(assign_stmt, ast::assign_stmt, "a statement")
 PPL_RULE(factor_stmt, ast::factor_stmt, "a statement")
-PPL_RULE(loop_range, ast::loop_range, "a loop range such as 'i in 1:N'")
+PPL_RULE(loop_range, ast::loop_range, "a loop range (`i in 1:N`)")
+PPL_RULE(loop_ranges, std::vector<ast::loop_range>, expected::loop_variable)
 PPL_RULE(for_stmt, ast::for_stmt, "a for loop")
 PPL_RULE(body, std::vector<ast::statement>, "a statement or '{'")
-PPL_RULE(statement, ast::statement, "a statement")
+PPL_RULE(statement, ast::statement, expected::statement)
 PPL_RULE(program, std::vector<ast::statement>, "a program")
 // Each precedence level is `operand (op operand)*`; an `op operand` pair is a rule of its
 // own so that its attribute is an ast::operation, not a flattened sequence.
@@ -99,11 +114,11 @@ PPL_RULE(multiplicative_operation, ast::operation, "an expression")
 PPL_RULE(power_operation, ast::operation, "an expression")
 
 struct tilde_or_equals_class {};
-x3::rule<tilde_or_equals_class> const tilde_or_equals = "'~' or '='";
+x3::rule<tilde_or_equals_class> const tilde_or_equals = expected::tilde_or_equals;
 struct in_keyword_class {};
 x3::rule<in_keyword_class> const in_keyword = "'in'";
 struct end_class {};
-x3::rule<end_class> const end_of_program = "a statement";
+x3::rule<end_class> const end_of_program = expected::statement;
 
 #undef PPL_RULE
 
@@ -127,28 +142,49 @@ struct number_policies : x3::strict_real_policies<double> {
 auto const int_literal_def = lexeme[x3::ulong_long >> word_end];
 auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
 
+// A precedence level `operand (op operand)*` is its first operand alone when no operator
+// follows, and a chain otherwise: most expressions are a lone name or number, which would
+// otherwise sit at the bottom of eight nested chains, each a node on the heap.
+struct fold_chain {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& first = boost::fusion::at_c<0>(x3::_attr(ctx));
+    auto& rest = boost::fusion::at_c<1>(x3::_attr(ctx));
+    if (rest.empty()) x3::_val(ctx) = std::move(first);
+    else x3::_val(ctx) = ast::chain{std::move(first), std::move(rest)};
+  }
+};
+// The same for a primary and its indices and transposes.
+struct fold_postfix {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& base = boost::fusion::at_c<0>(x3::_attr(ctx));
+    auto& tail = boost::fusion::at_c<1>(x3::_attr(ctx));
+    if (tail.empty()) x3::_val(ctx) = std::move(base);
+    else x3::_val(ctx) = ast::postfix{{}, std::move(base), std::move(tail)};
+  }
+};
+
 // expression -> or_expr
 auto const expression_def = or_expr;
-
-
 // or_expr -> and_expr ('||' and_expr)*
-auto const or_expr_def = and_expr >> *or_operation;
+auto const or_expr_def = (and_expr >> *or_operation)[fold_chain{}];
 auto const or_operation_def = x3::string("||") > and_expr;
 // and_expr -> equality_expr ('&&' equality_expr)*
-auto const and_expr_def = equality_expr >> *and_operation;
+auto const and_expr_def = (equality_expr >> *and_operation)[fold_chain{}];
 auto const and_operation_def = x3::string("&&") > equality_expr;
 // equality_expr -> relational_expr (('==' | '!=') relational_expr)*
-auto const equality_expr_def = relational_expr >> *equality_operation;
+auto const equality_expr_def = (relational_expr >> *equality_operation)[fold_chain{}];
 auto const equality_operation_def = (x3::string("==") | x3::string("!=")) > relational_expr;
 // relational_expr -> additive_expr (('<=' | '>=' | '<' | '>') additive_expr)*
-auto const relational_expr_def = additive_expr >> *relational_operation;
+auto const relational_expr_def = (additive_expr >> *relational_operation)[fold_chain{}];
 auto const relational_operation_def =
     (x3::string("<=") | x3::string(">=") | x3::string("<") | x3::string(">")) > additive_expr;
 // additive_expr -> multiplicative_expr (('+' | '-') multiplicative_expr)*
-auto const additive_expr_def = multiplicative_expr >> *additive_operation;
+auto const additive_expr_def = (multiplicative_expr >> *additive_operation)[fold_chain{}];
 auto const additive_operation_def = (x3::string("+") | x3::string("-")) > multiplicative_expr;
 // multiplicative_expr -> unary_expr (('.*' | './' | '*' | '/' | '%') unary_expr)*
-auto const multiplicative_expr_def = unary_expr >> *multiplicative_operation;
+auto const multiplicative_expr_def = (unary_expr >> *multiplicative_operation)[fold_chain{}];
 auto const multiplicative_operation_def =
     (x3::string(".*") | x3::string("./") | x3::string("*") | x3::string("/") | x3::string("%")) >
     unary_expr;
@@ -156,10 +192,11 @@ auto const multiplicative_operation_def =
 auto const unary_expr_def = unary_op | power_expr;
 auto const unary_op_def = (char_('-') | char_('+') | (char_('!') >> !lit('='))) > unary_expr;
 // power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
-auto const power_expr_def = postfix_expr >> *power_operation;
+auto const power_expr_def = (postfix_expr >> *power_operation)[fold_chain{}];
 auto const power_operation_def = x3::string("^") > unary_expr;
 // postfix_expr -> primary (index_list | "'")*
-auto const postfix_expr_def = primary >> *(index_list | transpose_mark);
+auto const postfix_expr_def = (primary >> suffixes)[fold_postfix{}];
+auto const suffixes_def = *(index_list | transpose_mark);
 auto const transpose_mark_def = char_('\'');
 // primary -> number | call | vector_literal | identifier | '(' expression ')'
 auto const primary_def = real_literal | int_literal | call | vector_literal | identifier |
@@ -171,7 +208,8 @@ auto const call_def = identifier >> '(' >> -expression_list > ')';
 // vector_literal -> '[' (expression (',' expression)*)? ']'
 auto const vector_literal_def = char_('[') > -expression_list > ']';
 // index_list -> '[' index_item (',' index_item)* ']'
-auto const index_list_def = char_('[') > (index_item % ',') > ']';
+auto const index_list_def = char_('[') > index_items > ']';
+auto const index_items_def = index_item % ',';
 // index_item -> expression? (':' expression?)?
 auto const index_item_def = -expression >> -range_tail;
 auto const range_tail_def = char_(':') >> -expression;
@@ -180,11 +218,15 @@ auto const range_tail_def = char_(':') >> -expression;
 auto const bound_def = (x3::string("lower") | x3::string("upper")) > '=' > additive_expr;
 // type_spec -> ('int' | 'real') ('<' bound (',' bound)* '>')? ('[' expression (',' expression)* ']')?
 auto const type_spec_def = lexeme[(x3::string("int") | x3::string("real")) >> word_end] >
-                           -('<' > (bound % ',') > '>') > -('[' > (expression % ',') > ']');
+                           -('<' > bounds > '>') > -('[' > dimensions > ']');
+auto const bounds_def = bound % ',';
+auto const dimensions_def = expression % ',';
 // data_decl -> 'data' identifier ':' type_spec ('=' expression)?
-auto const data_decl_def = keyword("data") > identifier > ':' > type_spec > -('=' > expression);
+auto const data_decl_def = keyword("data") > data_name > ':' > type_spec > -('=' > expression);
+auto const data_name_def = identifier;
 // target -> identifier ('[' expression (',' expression)* ']')?
-auto const target_def = identifier >> -('[' > (expression % ',') > ']');
+auto const target_def = identifier >> -('[' > target_indices > ']');
+auto const target_indices_def = expression % ',';
 auto const distribution_def = identifier > '(' > -expression_list > ')';
 // sample_stmt -> target '~' distribution
 auto const sample_stmt_def = target >> '~' > distribution;
@@ -196,7 +238,8 @@ auto const factor_stmt_def = keyword("factor") > expression;
 auto const in_keyword_def = keyword("in");
 auto const loop_range_def = identifier > in_keyword > additive_expr > ':' > additive_expr;
 // for_stmt -> 'for' loop_range (',' loop_range)* body
-auto const for_stmt_def = keyword("for") > (loop_range % ',') > body;
+auto const for_stmt_def = keyword("for") > loop_ranges > body;
+auto const loop_ranges_def = loop_range % ',';
 // body -> '{' statement* '}' | statement
 auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
 auto const tilde_or_equals_def = lit('~') | lit('=');
@@ -211,16 +254,17 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
                     equality_operation, relational_operation, additive_operation,
                     multiplicative_operation, power_operation, int_literal, real_literal, expression, or_expr, and_expr,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,
-                    unary_expr, unary_op, power_expr, postfix_expr, primary, call,
-                    vector_literal, index_item, index_list, transpose_mark, bound, type_spec,
-                    data_decl, target, distribution, sample_stmt, assign_stmt, factor_stmt,
-                    loop_range, for_stmt, body, statement, program, tilde_or_equals,
+                    unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
+                    vector_literal, index_item, index_list, index_items, transpose_mark, bound, bounds,
+                    dimensions, type_spec, data_decl, data_name, target, target_indices, distribution,
+                    sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, body,
+                    statement, program, tilde_or_equals,
                     in_keyword, end_of_program)
 
 // The skipper: white space and `#` comments to the end of the line — the line feed, as for
 // skip_blank, check_nesting (parser.cpp) and line numbers. (x3::eol also ends a comment at
 // a lone '\r', and a byte outside ASCII after one then reached the ASCII character
 // classes, which assert on it.)
-auto const skipper = x3::space | lexeme['#' >> *(char_ - '\n')];
+auto const skipper = char_(" \t\n\v\f\r") | lexeme['#' >> *(char_ - '\n')];
 
 }  // namespace ppl::lang::grammar

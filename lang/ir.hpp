@@ -4,6 +4,8 @@
 // graph from it and evaluates its expressions.
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "lang/ast.hpp"
@@ -89,19 +91,35 @@ struct statement {
   expr_ptr value;                        // assign: the value; factor: the term
 };
 
+// Hashes a std::string and a std::string_view alike, so that a lookup by view makes no copy.
+struct name_hash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 struct model {
   source_file source;
+  line_index lines;                      // of source.text: line numbers for many positions
   std::vector<variable> variables;
   std::vector<statement> statements;     // in dependency order: parents before children
   std::vector<std::string> loop_names;   // by slot
   int expr_count = 0;                    // ids are 0 .. expr_count - 1
+  // Each variable's index by name, kept by the checker as it adds them: every name in a
+  // model of 100,000 statements is looked up several times.
+  std::unordered_map<std::string, int, name_hash, std::equal_to<>> names;
 
   int find(std::string_view name) const {
-    for (std::size_t i = 0; i < variables.size(); ++i)
-      if (variables[i].name == name) return static_cast<int>(i);
-    return -1;
+    auto it = names.find(name);
+    return it == names.end() ? -1 : it->second;
   }
 };
+
+// Whether anything in the model is unknown: without an unknown there is nothing to infer.
+inline bool has_unknowns(const model& m) {
+  for (const auto& v : m.variables)
+    if (v.role == role::unknown) return true;
+  return false;
+}
 
 // Appends every variable an expression reads (with repeats).
 inline void collect_reads(const expr* e, std::vector<int>& out) {

@@ -3,6 +3,7 @@
 #include "lang/parser.hpp"
 
 #include "lang/grammar_def.hpp"
+#include "lang/syntax_error.hpp"
 
 namespace ppl::lang {
 
@@ -10,19 +11,6 @@ namespace {
 
 namespace x3 = boost::spirit::x3;
 using iterator = std::string::const_iterator;
-
-// The token at an offset, for "expected X but found Y".
-std::string found_at(const std::string& text, std::size_t offset) {
-  if (offset >= text.size() || text.find_first_not_of(" \t\r\n", offset) == std::string::npos)
-    return "end of input";
-  char c = text[offset];
-  std::size_t end = offset + 1;
-  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.'; };
-  if (word(c))
-    while (end < text.size() && word(text[end])) ++end;
-  if (c == '\n' || c == '\r') return "end of line";
-  return "'" + text.substr(offset, end - offset) + "'";
-}
 
 // The parser recurses once per level of brackets, prefix operator or `^`: text nested
 // deeper than this is refused before parsing, so that no input can exhaust the stack
@@ -33,6 +21,19 @@ std::string fmt_byte(char c) {
   static const char* hex = "0123456789abcdef";
   const auto b = static_cast<unsigned char>(c);
   return std::string("the byte 0x") + hex[b >> 4] + hex[b & 15];
+}
+
+// A model is text: a NUL byte means a binary file (an image, an archive) was given as the
+// model, and other control characters mean a damaged one. Comments included; the message
+// shows the byte escaped, never raw.
+void check_text(const source_file& src) {
+  if (auto nul = src.text.find('\0'); nul != std::string::npos)
+    fail_at(src, nul, "the file holds a NUL byte (0x00): it is binary data, not the text of a model");
+  for (std::size_t i = 0; i < src.text.size(); ++i) {
+    const auto b = static_cast<unsigned char>(src.text[i]);
+    if ((b < 0x20 && !grammar::is_space(src.text[i])) || b == 0x7f)
+      fail_at(src, i, fmt_byte(src.text[i]) + " is a control character, not text");
+  }
 }
 
 // Also refuses bytes outside ASCII except in comments (the grammar's character classes are
@@ -83,6 +84,7 @@ std::string ascii_copy(const std::string& text) {
 }  // namespace
 
 ast::program parse(const source_file& src) {
+  check_text(src);
   check_nesting(src);
   ast::program prog;
   const std::string text = ascii_copy(src.text);
@@ -94,12 +96,14 @@ ast::program parse(const source_file& src) {
     x3::phrase_parse(first, last, parser, grammar::skipper, prog.statements);
   } catch (const x3::expectation_failure<iterator>& e) {
     auto where = e.where();
+    const auto after = static_cast<std::size_t>(where - start);
     grammar::skip_blank(where, last);
     auto offset = static_cast<std::size_t>(where - start);
+    syntax_error error = explain_syntax_error(src.text, after, offset, e.which());
     // At the end of input, point just past the last token rather than at an empty line.
-    if (offset == src.text.size())
-      while (offset > 0 && std::isspace(static_cast<unsigned char>(src.text[offset - 1]))) --offset;
-    fail_at(src, offset, "expected " + e.which() + " but found " + found_at(src.text, offset));
+    if (error.offset == src.text.size())
+      while (error.offset > 0 && grammar::is_space(src.text[error.offset - 1])) --error.offset;
+    fail_at(src, error.offset, std::move(error.message));
   }
   return prog;
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <zlib.h>
 
 #include "lang/diagnostics.hpp"
@@ -87,6 +88,7 @@ span trimmed(const char* b, const char* e) {
 // The columns as they are read: one vector per header name.
 struct csv_columns {
   std::vector<std::string> names;
+  std::set<std::string, std::less<>> named;  // the same names, to find one without a scan
   std::vector<std::vector<double>> values;
   std::vector<char> integer;  // every cell so far was written as an integer
 };
@@ -105,8 +107,7 @@ std::size_t read_header(const lang::source_file& src, csv_columns& cols) {
     if (e - b >= 2 && *b == '"' && e[-1] == '"') ++b, --e;
     std::string name(b, e);
     if (name.empty()) lang::fail_at(src, cell, "empty column name in the header");
-    if (std::find(cols.names.begin(), cols.names.end(), name) != cols.names.end())
-      lang::fail_at(src, cell, "duplicate column name \"" + name + "\"");
+    if (!cols.named.insert(name).second) lang::fail_at(src, cell, "duplicate column name \"" + name + "\"");
     cols.names.push_back(std::move(name));
     cell = comma + 1;
   }
@@ -228,7 +229,7 @@ void add_matrix(data_table& table, const std::string& prefix, numbered members, 
   std::sort(members.begin(), members.end());
   for (std::size_t i = 0; i < members.size(); ++i)
     if (members[i].first != static_cast<int>(i + 1)) return;
-  if (std::find(cols.names.begin(), cols.names.end(), prefix) != cols.names.end()) return;
+  if (cols.named.count(prefix)) return;
   const std::size_t rows = cols.values[members[0].second].size(), p = members.size();
   data_value v{tensor(shape::matrix(static_cast<index_t>(rows), static_cast<index_t>(p))), true,
                path + ", columns " + prefix + ".1.." + prefix + "." + std::to_string(p)};

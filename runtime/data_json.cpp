@@ -15,7 +15,10 @@ namespace ppl::runtime {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+// Objects as sorted maps: nlohmann's ordered_json finds a key by a linear search, which
+// made reading 50,000 named values take seconds. Values are bound in the file's order
+// from the key scan below instead.
+using json = nlohmann::json;
 
 std::string too_deep(const std::string& name) {
   return "`" + name + "` has more than " + std::to_string(max_rank) + " dimensions";
@@ -176,15 +179,18 @@ data_table parse_json(const lang::source_file& src) {
   auto keys = top_level_keys(src.text);
   check_keys(src, keys);
   data_table table;
-  std::size_t k = 0;
-  for (const auto& [name, value] : doc.items()) {
-    std::size_t at = k < keys.size() ? keys[k++].second : 0;
+  auto bind = [&](const std::string& name, const json& value, std::size_t at) {
     try {
       table.set(name, json_value(value, name, path));
     } catch (const std::invalid_argument& e) {
       lang::fail_at(src, at, e.what());
     }
-  }
+  };
+  // In file order, so that the first bad value in the file is the one reported.
+  for (const auto& [name, at] : keys)
+    if (auto it = doc.find(name); it != doc.end()) bind(name, *it, at);
+  for (const auto& [name, value] : doc.items())  // none, unless the key scan missed one
+    if (!table.find(name)) bind(name, value, 0);
   return table;
 }
 

@@ -7,7 +7,7 @@
 namespace ppl::runtime {
 
 // In data_json.cpp: one JSON value as data, or std::invalid_argument saying why not.
-data_value json_value(const nlohmann::ordered_json& j, const std::string& name, const std::string& origin);
+data_value json_value(const nlohmann::json& j, const std::string& name, const std::string& origin);
 
 data_table read_data_file(const std::string& path) {
   bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
@@ -32,9 +32,9 @@ void apply_set(data_table& table, std::string_view assignment) {
   if (eq == std::string_view::npos) throw std::invalid_argument("--set " + text + ": expected name=value");
   std::string name(assignment.substr(0, eq));
   if (!is_identifier(name)) throw std::invalid_argument("--set " + text + ": `" + name + "` is not a variable name");
-  nlohmann::ordered_json value;
+  nlohmann::json value;
   try {
-    value = nlohmann::ordered_json::parse(assignment.substr(eq + 1));
+    value = nlohmann::json::parse(assignment.substr(eq + 1));
   } catch (const nlohmann::json::exception&) {
     throw std::invalid_argument("--set " + text + ": the value is not a number or an array of numbers");
   }

@@ -12,6 +12,7 @@ entry):
   python3 scripts/error_catalogue.py --check  fail if docs/errors.md is not current
 """
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -35,8 +36,11 @@ COMMANDS = ["check", "simulate", "plan", "infer", "repl", "diagnose", "summary",
 
 
 def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
+    """The file as text a page can show: a byte that is not UTF-8, or a control character
+    (the cases of binary data and NUL bytes), is written \\xNN, as ppl's messages write it."""
+    with open(path, encoding="utf-8", errors="backslashreplace") as f:
+        text = f.read()
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def excerpt(text, limit=300):

@@ -23,6 +23,7 @@ class binomial final : public scalar_distribution {
   }
 
   bool support_moves() const override { return true; }
+  bool support_reads(std::size_t param) const override { return param == 0; }  // n
   support value_support(std::span<const view> p) const override {
     return {support_kind::integer_interval, 0, p[0][0]};
   }

@@ -25,6 +25,7 @@ class binomial_logit final : public scalar_distribution {
   }
 
   bool support_moves() const override { return true; }
+  bool support_reads(std::size_t param) const override { return param == 0; }  // n
   support value_support(std::span<const view> p) const override { return {support_kind::integer_interval, 0, p[0][0]}; }
 
   // k log inv_logit(alpha) + (n - k) log inv_logit(-alpha); d/dalpha = k - n inv_logit(alpha).

@@ -81,6 +81,10 @@ class distribution {
   // start when the parameters are unknowns, and its log_density must be -inf outside the
   // support; the others' observed values are checked once, when the data are bound.
   virtual bool support_moves() const { return false; }
+  // Which parameters the support's bounds read (Binomial's n, not its p): observed values
+  // are checked when the data are bound unless one of these depends on unknowns. By
+  // default all of them when the support moves at all.
+  virtual bool support_reads(std::size_t /*param*/) const { return support_moves(); }
 
   // Whether x lies in the support: integer-valued where the kind is integer, within the
   // bounds, on the simplex, ... The default covers the interval and spin kinds.

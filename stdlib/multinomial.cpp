@@ -27,6 +27,7 @@ class multinomial final : public distribution {
   }
 
   bool support_moves() const override { return true; }
+  bool support_reads(std::size_t param) const override { return param == 0; }  // n
   support value_support(std::span<const view> p) const override { return {support_kind::count_vector, 0, p[0][0]}; }
 
   bool in_support(std::span<const view> p, view x) const override {

@@ -138,7 +138,7 @@ answered = "note: answered from the last sample's draws, made before the model o
 kept = "note: the model is as it was (`model` lists it)"
 expected = [stale, answered,                                  # replace 2; mean(p)
             stale, stale,                                     # q added; drop 4
-            "<model without statement 1>:2:12: error: undefined name `N`; did you mean `p`?", kept,  # drop 1: N was declared by y's shape
+            "<model without statement 1>:2:12: error: undefined name `N`", kept,  # drop 1: N was declared by y's shape
             "error: drop: there is no statement 9 (`model` lists them)",
             "error: drop: expected a statement's number (`model` lists them), got `two`",
             "error: replace: `mean(p)` is not a statement of the language",

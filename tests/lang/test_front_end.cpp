@@ -70,7 +70,7 @@ TEST_CASE("comments, semicolons and single-statement loops") {
   // A comment runs to the line feed: a lone carriage return does not end it, so what
   // follows one (here a byte outside ASCII) is still comment.
   CHECK(compile("x ~ Normal(0, 1) # a\r\xe2\x80\x94 b\ny ~ Normal(x, 1)\n").statements.size() == 2);
-  CHECK(error_of("x ~ # a\r\xe2 b\n") == "m.ppl:1:12: error: expected a distribution such as Normal(0, 1) but found end of input");
+  CHECK(error_of("x ~ # a\r\xe2 b\n") == "m.ppl:1:12: error: expected a distribution (`Normal(0, 1)`) but found end of input");
 }
 
 TEST_CASE("numbers are digits: nan and inf are names") {
@@ -82,10 +82,34 @@ TEST_CASE("numbers are digits: nan and inf are names") {
 }
 
 TEST_CASE("semantic errors") {
-  CHECK(error_of("x ~ Normal(0, 1)\nx ~ Normal(1, 1)\n").empty());  // two statements, one element each: the graph decides
+  CHECK(error_of("x ~ Normal(0, 1)\nx ~ Normal(1, 1)\n") == "m.ppl:2:1: error: x is defined twice: on line 1 and here");
   // A variable computed from data and also the target of `~` is observed (as y_std in bnn).
   CHECK(error_of("x ~ Normal(0, 1)\nx = 3\n").empty());
   CHECK(error_of("m ~ Normal(0, 1)\nx ~ Normal(m, 1)\nx = 2 * m\n") == "m.ppl:2:1: error: `x` is defined both with `~` and with `=` from unknowns; give the two a different name");
   CHECK(error_of("y = x[1]\nx = 2\n") == "m.ppl:1:6: error: `x` has 0 dimensions but is indexed with 1");
   CHECK(error_of("data K: int\ndata v: real[K] = rep(0.0, z)\nz ~ Poisson(3)\n").find("may use only data") != std::string::npos);
+}
+
+TEST_CASE("a line index gives every offset the line and column that scanning gives") {
+  for (std::string text : {"", "\n", "a", "ab\ncd\n", "\n\nx\r\ny", "x ~ Normal(0, 1)\n\nfor i in 1:3 {\n  y[i] ~ Normal(x, 1)\n}"}) {
+    lang::line_index lines(text);
+    for (std::size_t offset = 0; offset <= text.size() + 1; ++offset) {
+      // The scan, written out: a line feed ends a line.
+      lang::location expected{1, 1};
+      for (std::size_t i = 0; i < std::min(offset, text.size()); ++i)
+        expected = text[i] == '\n' ? lang::location{expected.line + 1, 1} : lang::location{expected.line, expected.column + 1};
+      INFO(text << " at " << offset);
+      CHECK(lines.locate(offset).line == expected.line);
+      CHECK(lines.locate(offset).column == expected.column);
+      CHECK(lang::locate(text, offset).line == expected.line);
+      CHECK(lang::locate(text, offset).column == expected.column);
+    }
+  }
+}
+
+TEST_CASE("variables are found by name, and a model's lines by offset") {
+  auto m = compile("data y: real[N]\nmu ~ Normal(0, 1)\nfor n in 1:N {\n  y[n] ~ Normal(mu, 1)\n}\n");
+  for (std::size_t v = 0; v < m.variables.size(); ++v) CHECK(m.find(m.variables[v].name) == static_cast<int>(v));
+  CHECK(m.find("nothing") == -1);
+  CHECK(m.lines.locate(m.statements.back().pos).line == 4);
 }
