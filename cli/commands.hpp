@@ -31,7 +31,7 @@ int run_simulate(const model_inputs& in, const simulate_options& opt);
 
 struct infer_options {
   samplers::run_options run;           // chains, warmup, draws, thin, seed (the rest is set from below)
-  std::string init;                    // JSON of initial values
+  std::string init = "1";              // a file of initial values, a jitter radius, or "prior"
   std::string heldout;                 // held-out data to score (LDA's document completion)
   std::vector<std::string> monitor;    // names
   std::vector<std::string> samplers;   // name=kind

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -29,6 +30,22 @@ std::map<std::string, std::string> parse_overrides(const std::vector<std::string
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
       throw std::invalid_argument("--sampler " + s + ": expected NAME=KIND, e.g. --sampler theta=slice");
     out[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  return out;
+}
+
+// --init: `prior`, a jitter radius, or a file of values (read into `values`).
+runtime::start_options start_from(const std::string& spec, runtime::data_table& values) {
+  runtime::start_options out;
+  double radius = 0;
+  const auto parsed = std::from_chars(spec.data(), spec.data() + spec.size(), radius);
+  if (spec == "prior") {
+    out.from_prior = true;
+  } else if (parsed.ec == std::errc() && parsed.ptr == spec.data() + spec.size()) {
+    out.radius = radius;
+  } else {
+    values = runtime::read_data_file(spec);
+    out.init = &values;
   }
   return out;
 }
@@ -75,15 +92,16 @@ int run_infer(const model_inputs& in, const infer_options& o) {
 
 int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
   runtime::data_table init, heldout;
-  if (!o.init.empty()) init = runtime::read_data_file(o.init);
+  runtime::start_options start = start_from(o.init, init);
   if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
   check_show(*l.model, o);
-  if (!o.output.empty()) refuse_overwriting_inputs("--output", run_outputs(o), {in.model_path, in.data_path, o.init, o.heldout});
+  if (!o.output.empty())
+    refuse_overwriting_inputs("--output", run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
   samplers::run_options ro = o.run;
   ro.dense_metric = o.metric == "dense";
   ro.monitors = o.monitor;
   ro.overrides = parse_overrides(o.samplers);
-  ro.init = o.init.empty() ? nullptr : &init;
+  ro.start = start;
   ro.heldout = o.heldout.empty() ? nullptr : &heldout;
   // A temporary draws file (no --output) is in ppl's layout, one file.
   const auto format = o.output.empty() ? runtime::draws_format::ppl : format_of(o);

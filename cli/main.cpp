@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/commands.hpp"
@@ -41,6 +42,19 @@ CLI::Validator real(double lo, double hi) {
       std::isinf(lo) ? std::string() : fmt::format("FLOAT in [{:g} - {:g}]", lo, hi));
 }
 
+// --init: `prior`, a radius (a number >= 0), or a file that exists.
+CLI::Validator init_spec() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        double r = 0;
+        const auto parsed = std::from_chars(s.data(), s.data() + s.size(), r);
+        if (s == "prior" || std::filesystem::is_regular_file(s)) return "";
+        if (parsed.ec == std::errc() && parsed.ptr == s.data() + s.size() && r >= 0 && std::isfinite(r)) return "";
+        return "expected a file of initial values, a radius (a number >= 0) or `prior`, got " + s;
+      },
+      "FILE|R|prior");
+}
+
 CLI::Validator seed() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
@@ -69,7 +83,12 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--heldout-every", o.run.heldout_every, "iterations between held-out scores (default: a tenth of the run)")
       ->check(whole(1, 1000000000));
   cmd->add_option("--seed", o.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str()->check(seed());
-  cmd->add_option("--init", o.init, "initial values of unknowns (JSON or CSV); default: drawn from the prior")->check(CLI::ExistingFile);
+  cmd->add_option("--init", o.init,
+                  "where chains start: a file of values for some or all unknowns (JSON or CSV; the rest start as by default), "
+                  "a radius R (each unknown at a typical value of its prior, moved uniformly within +-R on the unconstrained scale), "
+                  "or `prior` (drawn from the prior)")
+      ->capture_default_str()
+      ->check(init_spec());
   cmd->add_option("--monitor", o.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
   cmd->add_option("--sampler", o.samplers,
                     "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc; default: chosen by structure, as ppl plan shows)");

@@ -20,6 +20,7 @@ std::vector<std::string> ppl_comments(const model_inputs& in, const infer_option
                                     "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
   for (const auto& s : in.sets) lines.push_back("set: " + s);
   lines.push_back(fmt::format("seed: {}", o.run.seed));
+  lines.push_back("init: " + o.init);
   lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}, threads per chain: {}", o.run.chains, o.run.warmup,
                               o.run.draws, o.run.thin, o.run.threads));
   lines.push_back(fmt::format("nuts and hmc: max_depth: {}, target_accept: {}, metric: {}", o.run.max_depth, o.run.target_accept,
@@ -58,7 +59,7 @@ std::vector<std::string> stan_comments(const model_inputs& in, const infer_optio
   lines.push_back(fmt::format("id = {}", chain));
   lines.push_back("data");
   lines.push_back("  file = " + in.data_path);
-  lines.push_back(o.init.empty() ? "init = 2 (Default)" : "init = " + o.init);
+  lines.push_back("init = " + o.init);
   lines.push_back("random");
   lines.push_back(fmt::format("  seed = {}", o.run.seed));
   lines.push_back("output");

@@ -18,7 +18,7 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
         lang::fail_at(m.source, s.pos, "this model has `factor` terms, so it cannot be simulated forward; use `ppl infer`");
     refuse_overwriting_inputs("--output", {opt.output}, {in.model_path, in.data_path});
     runtime::rng rng(opt.seed);
-    runtime::graph g(m, l.data, rng, {.allow_missing_observations = true});
+    runtime::graph g(m, l.data, rng, {.allow_missing_observations = true, .start = {.from_prior = true}});
     std::vector<int> columns;
     for (std::size_t v = 0; v < m.variables.size(); ++v) {
       auto role = m.variables[v].role;

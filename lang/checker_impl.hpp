@@ -48,6 +48,7 @@ class checker {
   void type_variable(int v);
   void convert_statement(std::size_t i);
   void convert_sample(const ast::sample_stmt& s, ir::statement& out);
+  void link_scale(ir::statement& out) const;
   void convert_data_decls();
   void assign_roles();
   void order_statements();

@@ -67,6 +67,30 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
       fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be an integer, not real");
     out.args.push_back(std::move(a));
   }
+  link_scale(out);
+}
+
+// Bernoulli(inv_logit(e)), Binomial(n, inv_logit(e)) and Poisson(exp(e)) are evaluated on
+// the scale of their linear predictor e, as BernoulliLogit(e), BinomialLogit(n, e) and
+// PoissonLog(e): inv_logit(40) is 1 in doubles, so Bernoulli(inv_logit(40)) would give an
+// outcome of 0 the log density log 0 where the model's is -40, and a start far out in the
+// tails could never be left. The statement keeps the name the model gave it.
+void checker::link_scale(ir::statement& out) const {
+  struct form {
+    std::string_view dist, link, scaled;
+    std::size_t arg;
+  };
+  static constexpr form forms[] = {
+      {"Bernoulli", "inv_logit", "BernoulliLogit", 0}, {"Binomial", "inv_logit", "BinomialLogit", 1}, {"Poisson", "exp", "PoissonLog", 0}};
+  for (const auto& f : forms) {
+    if (out.dist_name != f.dist) continue;
+    expr_ptr& a = out.args[f.arg];
+    if (a->which != ir::expr::kind::call || !a->fn || a->fn->name() != f.link || a->args.size() != 1 || a->args[0]->type.rank != 0)
+      return;
+    out.dist = lib_.find_distribution(f.scaled);
+    expr_ptr inner = std::move(a->args[0]);
+    a = std::move(inner);
+  }
 }
 
 void checker::convert_statement(std::size_t i) {

@@ -2,7 +2,7 @@
 // The model graph: one node per variable, each a whole array (a plate), never one object
 // per scalar (DESIGN.md, requirement 1). Statements are evaluated by iterating their loops
 // over the nodes' flat storage. The graph binds the data, computes transformed data once,
-// gives every unknown its shape and an initial value drawn from its prior, and evaluates
+// gives every unknown its shape and a starting value (graph_options::start), and evaluates
 // the joint log density and the log density of any element's Markov blanket.
 #include <functional>
 #include <map>
@@ -27,10 +27,18 @@ std::string element_label(const std::string& name, const shape& s, index_t flat)
 // as a typo (an extra 000) rather than a model.
 constexpr index_t max_elements = index_t{1} << 28;
 
+// Where unknowns start (runtime/graph_start.cpp).
+struct start_options {
+  bool from_prior = false;  // every unknown drawn from its prior (--init prior)
+  double radius = 1;        // else a typical value of its prior jittered within +-radius on the unconstrained scale
+  const data_table* init = nullptr;  // values given for some unknowns (--init FILE)
+};
+
 struct graph_options {
   // Observed variables absent from the data are drawn as a prior predictive instead of
   // being an error (for `ppl simulate`).
   bool allow_missing_observations = false;
+  start_options start;  // the unknowns' first values
 };
 
 class graph {
@@ -50,7 +58,16 @@ class graph {
 
   // Redraws every unknown (and simulated observation) from its prior given its parents,
   // in dependency order, and recomputes derived variables: one ancestral draw of the model.
+  // A parameter outside its domain is an error.
   void draw_prior(rng& rng);
+  // Gives every unknown a new starting value as `o` says, in dependency order, and
+  // recomputes the derived variables (the constructor does the same with
+  // graph_options::start). An instance whose parameters are invalid at the values chosen
+  // is left NaN, for the log density to show. Throws std::invalid_argument when --init
+  // values do not fit.
+  void start(rng& rng, const start_options& o);
+  // Whether --init gives a value for every unknown (a start that cannot vary).
+  bool covered_by_init() const;
   // Recomputes the derived variables from the current unknowns; or only those marked in
   // `needed` (by variable).
   void update_derived();
@@ -142,6 +159,10 @@ class graph {
   void bind_declared(int v, const data_table& data, data_table* take);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);
+  // A start's first value of one instance of a `~` statement (runtime/graph_start.cpp).
+  void start_value(const lang::ir::statement& s, std::span<const view> args, double* out, index_t size, rng& rng);
+  bool set_initial(int variable);
+  void check_initial_names() const;
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
   double sample_term(const lang::ir::statement& s);
@@ -165,6 +186,7 @@ class graph {
   std::vector<tensor> values_;
   std::vector<char> missing_;
   std::vector<char> built_;
+  bool starting_ = false;  // draws are a start's first values: invalid parameters leave NaN
   evaluator eval_;
   frame frame_;
   std::vector<view> args_;                  // reused by eval_args

@@ -1,4 +1,5 @@
 // Building nodes: shapes of unknown and computed variables, and their first values.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fmt/core.h>
@@ -156,17 +157,25 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
       return;
     }
     const auto& args = eval_args(s);
+    bool valid = true;
     if (check_params) {
       try {
         s.dist->check(args);
       } catch (const stdlib::parameter_error& e) {
-        fail_in(s, s.pos, std::string(e.what()) + (draw ? ", while drawing `" + var.name + "` from its prior" : ""));
+        // A start's parameters that follow unknowns may be invalid at the values chosen:
+        // the value is left NaN, and the chain's start tries again (graph_start.cpp).
+        valid = starting_ && draw && args_depend_on_unknowns(s);
+        if (!valid) fail_in(s, s.pos, std::string(e.what()) + (draw ? ", while drawing `" + var.name + "` from its prior" : ""));
       }
     }
     shape value = value_shape_of(s, args);
     index_t size = value.size();
     index_t offset = target_offset(s, size);
-    if (draw) {
+    if (draw && !valid) {
+      std::fill_n(t.data.data() + offset, size, std::nan(""));
+    } else if (draw && starting_ && var.role == role::unknown) {
+      start_value(s, args, t.data.data() + offset, size, *rng);
+    } else if (draw) {
       s.dist->draw(args, *rng, t.data.data() + offset);
     } else {
       view x{t.data.data() + offset, value};
@@ -178,6 +187,9 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
 }
 
 void graph::build_statements(rng& rng, bool) {
+  check_initial_names();
+  std::vector<char> given(model_.variables.size(), 0);  // set from --init
+  starting_ = true;
   // Per variable, the last statement after which none defines more of it: where its
   // elements must all be defined. Found once, not by looking ahead from every statement
   // (a variable defined element by element in 50,000 statements).
@@ -202,9 +214,15 @@ void graph::build_statements(rng& rng, bool) {
     if (!built_[static_cast<std::size_t>(v)] && var.role != role::data) {
       built_[static_cast<std::size_t>(v)] = 1;
       allocate(v);
+      // Values given with --init are set before anything that depends on them is drawn.
+      if (set_initial(v)) {
+        given[static_cast<std::size_t>(v)] = 1;
+        defined_[static_cast<std::size_t>(v)].clear();
+      }
     } else if (var.role == role::data && defined_[static_cast<std::size_t>(v)].empty()) {
       defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(values_[static_cast<std::size_t>(v)].size()), 0);
     }
+    if (given[static_cast<std::size_t>(v)]) continue;
     run_statement(s, &rng, s.which == statement::kind::sample);
     const bool last_defining = completed_at[static_cast<std::size_t>(v)] <= static_cast<int>(i);
     if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) {
@@ -217,6 +235,7 @@ void graph::build_statements(rng& rng, bool) {
       defined.shrink_to_fit();
     }
   }
+  starting_ = false;
 }
 
 void graph::draw_prior(rng& rng) {

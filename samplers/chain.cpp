@@ -44,22 +44,6 @@ runtime::rng chain_rng(std::uint64_t seed, int c) {
   return runtime::rng(seq);
 }
 
-void apply_init(runtime::graph& g, const runtime::data_table& init) {
-  const auto& m = g.model();
-  for (const auto& [name, value] : init.values()) {
-    int v = m.find(name);
-    if (v < 0 || m.variables[static_cast<std::size_t>(v)].role != role::unknown)
-      throw std::invalid_argument("--init: `" + name + "` is not an unknown of the model");
-    auto& t = g.values()[static_cast<std::size_t>(v)];
-    if (!(t.shape == value.value.shape))
-      throw std::invalid_argument("--init: `" + name + "` has shape " + (value.value.shape.rank ? value.value.shape.str() : "[] (a scalar)") +
-                                  " but the model gives it shape " + (t.shape.rank ? t.shape.str() : "[] (a scalar)"));
-    t.data = value.value.data;
-    if (std::string outside = g.first_outside_support(v); !outside.empty()) throw std::invalid_argument("--init: " + outside);
-  }
-  g.update_derived();
-}
-
 int first_statement(const lang::ir::model& m, int v) {
   const auto& s = m.variables[static_cast<std::size_t>(v)].statements;
   return s.empty() ? 0 : *std::min_element(s.begin(), s.end());
@@ -149,9 +133,9 @@ void load_chain_samplers(chain& c, runtime::archive& a) {
 long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& data, runtime::data_table* take,
                  const run_options& o, int index) {
   c.rng = chain_rng(o.seed, index);
-  c.graph = take ? std::make_unique<runtime::graph>(m, std::move(*take), c.rng)
-               : std::make_unique<runtime::graph>(m, data, c.rng);
-  if (o.init) apply_init(*c.graph, *o.init);
+  const runtime::graph_options options{.start = o.start};
+  c.graph = take ? std::make_unique<runtime::graph>(m, std::move(*take), c.rng, options)
+                 : std::make_unique<runtime::graph>(m, data, c.rng, options);
   const std::string* saved = o.resume && !(*o.resume)[static_cast<std::size_t>(index)].empty()
                                  ? &(*o.resume)[static_cast<std::size_t>(index)] : nullptr;
   runtime::archive state(saved ? *saved : std::string());
@@ -189,9 +173,10 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.recorded.assign(m.variables.size(), 0);
   for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
   // The chain must start where the log density is finite (every sampler compares against
-  // it): a start from the prior that is not is drawn again, up to 100 times; values from
-  // --init are not. Samplers keep state read from the graph (LDA's counts), so they are
+  // it): a start where it is not is chosen again, up to 100 times, unless --init gives
+  // every unknown. Samplers keep state read from the graph (LDA's counts), so they are
   // made again for each start.
+  const bool fixed = c.graph->covered_by_init();
   for (int attempt = 1;; ++attempt) {
     c.samplers.clear();
     c.sampled.clear();
@@ -205,8 +190,8 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
       break;
     }
     if (std::isfinite(log_joint(c))) break;
-    if (o.init || attempt == max_initial_attempts) fail_at_start(*c.graph, o.init != nullptr);
-    c.graph->draw_prior(c.rng);
+    if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
+    c.graph->start(c.rng, o.start);
   }
   if (o.heldout && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); }))
     throw std::invalid_argument("--heldout: no sampler of this model scores held-out data (document completion needs LDA's "
@@ -219,7 +204,7 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
 [[noreturn]] void fail_at_start(runtime::graph& g, bool from_init) {
   const auto& m = g.model();
   const std::string tried = from_init ? "at the values given with --init"
-                                      : "at every initial value tried (" + std::to_string(max_initial_attempts) + " draws from the prior)";
+                                      : "at every starting point tried (" + std::to_string(max_initial_attempts) + ")";
   for (const auto& s : m.statements) {
     if (s.which == lang::ir::statement::kind::assign) continue;
     if (auto term = g.first_non_finite(s))

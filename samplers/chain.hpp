@@ -14,6 +14,7 @@
 #include "runtime/data.hpp"
 #include "runtime/draws.hpp"
 #include "runtime/draws_writer.hpp"
+#include "runtime/graph.hpp"
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
@@ -31,7 +32,7 @@ struct run_options {
   double target_accept = 0.8;                    // --target-accept (nuts, hmc)
   int max_depth = 10;                            // --max-depth (nuts)
   collapsed_record collapsed = collapsed_record::draws;  // --collapsed: what a monitored collapsed theta or phi records
-  const runtime::data_table* init = nullptr;     // initial values of unknowns (--init)
+  runtime::start_options start;                  // where chains start: --init FILE, a jitter radius, or prior draws
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
   // Called with (chain, iterations done, iterations in total, lp__) now and then, from the

@@ -34,6 +34,20 @@ grep -q '^lp__,accept_stat__,stepsize__,treedepth__,n_leapfrog__,divergent__,ene
 echo '{"p": 0.25}' > "$tmp/init.json"
 "$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --init "$tmp/init.json" --draws 10 --warmup 0 --quiet > /dev/null
 
+# Starting points: the BUGS habit of a vague Gamma prior on a precision, whose draws
+# underflow to 0 (so 1 / sqrt(tau) is infinite), checks and runs from the default start;
+# --init prior and a radius are taken; an --init file gives some unknowns, the rest start
+# as by default.
+printf 'data y: real[N]\ntau ~ Gamma(0.001, 0.001)\nsigma = 1 / sqrt(tau)\nmu ~ Normal(0, 1000)\nfor n in 1:N { y[n] ~ Normal(mu, sigma) }\n' > "$tmp/vague.ppl"
+echo '{"y": [1.2, 0.4, 2.2, 1.9, 0.8, 1.4]}' > "$tmp/vague.json"
+"$ppl" check "$tmp/vague.ppl" "$tmp/vague.json" > /dev/null
+"$ppl" infer "$tmp/vague.ppl" "$tmp/vague.json" --quiet --seed 3 > "$tmp/vague.out"
+grep -q '^mu  *1\.' "$tmp/vague.out"
+"$ppl" infer "$tmp/vague.ppl" "$tmp/vague.json" --quiet --init 0 --draws 50 --warmup 50 > /dev/null
+echo '{"tau": 2.0}' > "$tmp/tau.json"
+"$ppl" infer "$tmp/vague.ppl" "$tmp/vague.json" --quiet --init "$tmp/tau.json" --draws 50 --warmup 50 > /dev/null
+"$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --init prior --draws 10 --warmup 0 --quiet > /dev/null
+
 # Initial values outside an unknown's support are refused, not sampled from.
 echo '{"p": 1.5}' > "$tmp/bad_init.json"
 set +e
@@ -194,7 +208,7 @@ printf 'a ~ Normal(0, 1)\nfactor(log(a - 10))\n' > "$tmp/never.ppl"
 set +e
 "$ppl" infer "$tmp/never.ppl" -q > /dev/null 2> "$tmp/err"; rc=$?
 set -e
-[ "$rc" = 1 ] && grep -q 'never.ppl:2:1: error: this factor is NaN at every initial value tried (100 draws from the prior)' "$tmp/err"
+[ "$rc" = 1 ] && grep -q 'never.ppl:2:1: error: this factor is NaN at every starting point tried (100)' "$tmp/err"
 # During sampling such states are rejected, and counted in the samplers' reports.
 "$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=rwmh -q 2> /dev/null | grep -q '^# chain 1 a: acceptance .*, [0-9]* proposals with a non-finite log density rejected$'
 "$ppl" infer "$tmp/half.ppl" --chains 1 --sampler a=slice -q 2> /dev/null | grep -q '^# chain 1 a: [0-9]* points with a NaN log density'

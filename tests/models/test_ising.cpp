@@ -121,7 +121,7 @@ void check_onsager(const char* kind, double temperature, double energy, double m
       }
       return rows + "]";
     }());
-    o.init = &init;
+    o.start.init = &init;
   }
   const auto p = infer(ising, {"L=64", "h=0", "beta=" + std::to_string(1 / temperature)}, o);
   CHECK(p.kind("s") == kind);

@@ -88,8 +88,14 @@ TEST_CASE("sizes and indices beyond the integers are errors, not conversions") {
 }
 
 TEST_CASE("a variable may read its own earlier elements") {
-  fixture f("s[1] ~ Normal(0, 1)\nfor t in 2:5 { s[t] ~ Normal(s[t - 1], 0.001) }\n");
+  fixture f("s[1] ~ Normal(2, 1)\nfor t in 2:5 { s[t] ~ Normal(s[t - 1], 0.001) }\n");
   const auto& s = f.value("s").data;
   CHECK(s.size() == 5);
+  // Drawn from the prior, each element follows the one before within thousandths.
+  f.graph->start(f.rng, {.from_prior = true});
   CHECK(s[4] == doctest::Approx(s[0]).epsilon(0.05));
+  CHECK(s[0] != 2);
+  // Started at typical values with no jitter, each is its prior's mean: the one before.
+  f.graph->start(f.rng, {.radius = 0});
+  for (double x : s) CHECK(x == 2);
 }

@@ -1,0 +1,124 @@
+// Where a chain starts (README, "Starting points"). Unknowns get their first values in
+// dependency order, so that each is chosen given the values its parents already have:
+// - values given with --init, checked against the variable's shape and support;
+// - by default, a typical value of the prior (its mean, or median where the mean is not
+//   finite; stdlib::distribution::typical) moved by a uniform jitter in (-r, r) on the
+//   unconstrained scale a Hamiltonian sampler moves on, as JAGS starts from typical values
+//   and Stan from uniform(-2, 2) there; discrete unknowns, which have no such scale, are
+//   drawn from their prior;
+// - with `from_prior`, every unknown drawn from its prior.
+// A vague prior's draw (tau ~ Gamma(0.001, 0.001) underflows to 0) no longer decides
+// where a chain starts, and an instance whose parameters are invalid at the values chosen
+// is left NaN rather than failing: the chain's start sees a log density that is not
+// finite and starts again, and only then names the statement and why.
+#include <boost/random/uniform_real_distribution.hpp>
+#include <cmath>
+#include <vector>
+
+#include "runtime/graph.hpp"
+#include "stdlib/checks.hpp"
+#include "stdlib/transform.hpp"
+
+namespace ppl::runtime {
+
+using lang::ir::role;
+using lang::ir::statement;
+
+namespace {
+
+// Moves a typical value x (n doubles) by a uniform jitter in (-radius, radius) on the
+// unconstrained scale of its support; values on discrete supports are left as they are.
+void jitter(const stdlib::support& s, double* x, index_t n, rng& rng, double radius) {
+  if (radius <= 0) return;
+  boost::random::uniform_real_distribution<double> u(-radius, radius);
+  switch (s.kind) {
+    case stdlib::support_kind::real_interval:
+      for (index_t i = 0; i < n; ++i) {
+        const stdlib::transform t(s);
+        double y = t.to_unconstrained(x[i]);
+        if (!std::isfinite(y)) y = 0;  // a typical value on a bound: start from the middle of the scale
+        x[i] = t.to_constrained(y + u(rng));
+      }
+      break;
+    case stdlib::support_kind::real_vector:
+      for (index_t i = 0; i < n; ++i) x[i] += u(rng);
+      break;
+    case stdlib::support_kind::simplex: {
+      const auto k = static_cast<std::size_t>(n);
+      std::vector<double> y(k > 0 ? k - 1 : 0);
+      stdlib::simplex_transform::to_unconstrained(x, k, y.data());
+      for (double& v : y) v += u(rng);
+      stdlib::simplex_transform::to_constrained(y.data(), k, x);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void graph::start_value(const statement& s, std::span<const view> args, double* out, index_t size, rng& rng) {
+  const start_options& o = options_.start;
+  if (!o.from_prior && s.dist->typical(args, out)) jitter(s.dist->value_support(args), out, size, rng, o.radius);
+  else s.dist->draw(args, rng, out);
+}
+
+// The values --init gives an unknown, set in place of its statements' draws. Throws
+// std::invalid_argument (a usage error) when they do not fit.
+bool graph::set_initial(int v) {
+  const data_table* init = options_.start.init;
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  if (!init || var.role != role::unknown) return false;
+  const auto it = init->values().find(var.name);
+  if (it == init->values().end()) return false;
+  tensor& t = values_[static_cast<std::size_t>(v)];
+  const auto& given = it->second.value;
+  if (!(t.shape == given.shape))
+    throw std::invalid_argument("--init: `" + var.name + "` has shape " + (given.shape.rank ? given.shape.str() : "[] (a scalar)") +
+                                " but the model gives it shape " + (t.shape.rank ? t.shape.str() : "[] (a scalar)"));
+  t.data = given.data;
+  if (std::string outside = first_outside_support(v); !outside.empty()) throw std::invalid_argument("--init: " + outside);
+  return true;
+}
+
+void graph::check_initial_names() const {
+  if (!options_.start.init) return;
+  for (const auto& [name, value] : options_.start.init->values()) {
+    const int v = model_.find(name);
+    if (v < 0 || model_.variables[static_cast<std::size_t>(v)].role != role::unknown)
+      throw std::invalid_argument("--init: `" + name + "` is not an unknown of the model");
+  }
+}
+
+void graph::start(rng& rng, const start_options& o) {
+  options_.start = o;
+  check_initial_names();
+  struct flag {
+    bool& on;
+    explicit flag(bool& f) : on(f) { on = true; }
+    ~flag() { on = false; }
+  } starting(starting_);
+  std::vector<char> given(model_.variables.size(), 0), seen(model_.variables.size(), 0);
+  for (const statement& s : model_.statements) {
+    if (s.which == statement::kind::factor) continue;
+    const auto v = static_cast<std::size_t>(s.target);
+    const auto& var = model_.variables[v];
+    if (!seen[v]) {
+      seen[v] = 1;
+      given[v] = set_initial(s.target);
+    }
+    if (given[v]) continue;
+    if (var.role == role::unknown || missing_[v] || var.role == role::derived)
+      run_statement(s, &rng, s.which == statement::kind::sample);
+  }
+}
+
+bool graph::covered_by_init() const {
+  const data_table* init = options_.start.init;
+  for (const auto& var : model_.variables)
+    if (var.role == role::unknown && (!init || !init->values().contains(var.name))) return false;
+  return true;
+}
+
+}  // namespace ppl::runtime
