@@ -1,6 +1,7 @@
 // `ppl heatmap`: a 2-D monitored array drawn as a picture — its posterior mean, or one draw
-// (an Ising spin field) — as SVG or PNG. Colours run from blue (the smallest value)
-// through white to red (the largest), or over a range given with --range.
+// (an Ising spin field) — as SVG or PNG, under a title naming the variable and the draw.
+// Colours run from blue (the smallest value) through white to red (the largest), or over
+// a range given with --range; a colour bar beside the grid gives the scale's values.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/picture.hpp"
+#include "cli/picture_axes.hpp"
 #include "cli/session.hpp"
 #include "runtime/draws.hpp"
 
@@ -21,6 +23,7 @@ namespace {
 struct grid {
   std::size_t rows = 0, cols = 0;
   std::vector<double> values;  // row-major
+  std::size_t draws = 0;       // in the chain
 };
 
 // The columns NAME[i,j] of the draws, as a grid of posterior means or of draw `draw`.
@@ -49,6 +52,7 @@ grid read_grid(const runtime::draws& d, const std::string& name, const heatmap_o
   if (rows == 0) throw std::invalid_argument(fmt::format("heatmap: chain {} has no draws", o.chain));
   if (o.draw > static_cast<long>(rows)) throw std::invalid_argument(fmt::format("heatmap: --draw {} but chain {} has {} draws", o.draw, o.chain, rows));
   g.values.assign(g.rows * g.cols, 0.0);
+  g.draws = rows;
   const std::size_t width = d.columns.size();
   const auto& storage = d.chains[chain];
   for (const auto& [ij, c] : cells) {
@@ -73,6 +77,27 @@ rgb colour(double t) {
   return {mix(255, 178, 2 * t - 1), mix(255, 24, 2 * t - 1), mix(255, 43, 2 * t - 1)};
 }
 
+const rgb ink{40, 40, 40};
+constexpr double margin = 10, title_h = 18, bar_w = 14, bar_gap = 14, bar_min_h = 120;
+
+// "s: posterior mean of chain 1 (500 draws)", "s: draw 7 of chain 2", "s: draw 500 of chain 1 (the last)".
+std::string title(const heatmap_options& o, const grid& g) {
+  if (o.draw == 0) return fmt::format("{}: posterior mean of chain {} ({} draw{})", o.variable, o.chain, g.draws, g.draws == 1 ? "" : "s");
+  if (o.draw < 0) return fmt::format("{}: draw {} of chain {} (the last)", o.variable, g.draws, o.chain);
+  return fmt::format("{}: draw {} of chain {}", o.variable, o.draw, o.chain);
+}
+
+// The scale from lo (bottom) to hi (top) in strips of its colours, with its values; for
+// values all alike, one white strip labelled with the value.
+void colour_bar(canvas& c, const panel& p, double lo, double hi) {
+  const int strips = lo < hi ? 64 : 1;
+  for (int k = 0; k < strips; ++k)
+    c.rect(p.x, p.py(static_cast<double>(k + 1) / strips), p.w, p.h / strips, colour(strips == 1 ? 0.5 : (k + 0.5) / strips));
+  c.frame(p.x, p.y, p.w, p.h, ink);
+  if (lo < hi) right_axis(c, p, {lo, hi}, ink);
+  else c.text(p.x + p.w + 5, p.y + p.h / 2 - text_height / 2, fmt::format("{:g}", lo), ink);
+}
+
 }  // namespace
 
 int run_heatmap(const heatmap_options& o) {
@@ -86,10 +111,19 @@ int run_heatmap(const heatmap_options& o) {
     std::vector<rgb> cells;
     for (double v : g.values) cells.push_back(colour(hi > lo ? (v - lo) / (hi - lo) : 0.5));
     const int cell = o.cell > 0 ? o.cell : static_cast<int>(std::max<std::size_t>(1, 512 / std::max(g.rows, g.cols)));
-    auto picture = make_canvas(o.output, static_cast<int>(g.cols) * cell, static_cast<int>(g.rows) * cell, "heatmap");
+    const double grid_w = static_cast<double>(g.cols * static_cast<std::size_t>(cell)), grid_h = static_cast<double>(g.rows * static_cast<std::size_t>(cell));
+    const panel bar{margin + grid_w + bar_gap, margin + title_h, bar_w, std::max(grid_h, bar_min_h)};
+    const std::string heading = title(o, g);
+    const double labels_w = lo < hi ? tick_labels_width({lo, hi}, bar.h) : text_width(fmt::format("{:g}", lo));
+    const double width = std::max(bar.x + bar.w + 5 + labels_w, margin + text_width(heading)) + margin;
+    const double height = bar.y + std::max(grid_h, bar.h) + margin;
+    auto picture = make_canvas(o.output, static_cast<int>(std::ceil(width)), static_cast<int>(std::ceil(height)), "heatmap");
+    picture->rect(0, 0, width, height, rgb{255, 255, 255});
+    picture->text(margin, margin, heading, ink);
     for (std::size_t i = 0; i < g.rows; ++i)
       for (std::size_t j = 0; j < g.cols; ++j)
-        picture->rect(static_cast<double>(j) * cell, static_cast<double>(i) * cell, cell, cell, cells[i * g.cols + j]);
+        picture->rect(margin + static_cast<double>(j) * cell, bar.y + static_cast<double>(i) * cell, cell, cell, cells[i * g.cols + j]);
+    colour_bar(*picture, bar, lo, hi);
     picture->save(o.output);
     fmt::print("{}: {} x {} {}, {} .. {} (blue to red)\n", o.output, g.rows, g.cols,
                o.draw == 0 ? "posterior means" : (o.draw < 0 ? "values of the last draw" : fmt::format("values of draw {}", o.draw)), lo, hi);

@@ -79,6 +79,14 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->capture_default_str()->check(real(0.05, 0.999));
   cmd->add_option("--max-depth", o.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")
       ->capture_default_str()->check(whole(1, 20));
+  cmd->add_option_function<std::string>(
+         "--collapsed",
+         [&o](const std::string& v) { o.run.collapsed = v == "means" ? samplers::collapsed_record::means : samplers::collapsed_record::draws; },
+         "what a monitored collapsed theta or phi (LDA, mixture weights) records: draws from its conditional given z "
+         "(its sd and quantiles are the posterior's), or means E[theta | z] (Rao-Blackwellised: a better estimate of the "
+         "posterior mean, but not draws)")
+      ->check(CLI::IsMember({"draws", "means"}))
+      ->default_str("draws");
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
   cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made (default: none, the summary only)");
   cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
@@ -168,10 +176,13 @@ int main(int argc, char** argv) {
   add_model_inputs(plan, plan_in);
   plan->add_option("--sampler", plan_samplers, "force a sampler kind: NAME=KIND (default: chosen by structure)");
 
-  std::string summary_path;
+  std::vector<std::string> summary_paths;
   std::vector<std::string> summary_show;
   auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
-  summary->add_option("DRAWS", summary_path, "a draws file written by ppl infer")->required()->check(CLI::ExistingFile);
+  summary->add_option("DRAWS", summary_paths,
+                      "draws file(s): written by ppl infer (either format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ...), "
+                      "ppl simulate or CmdStan")
+      ->required();
   summary->add_option("--show", summary_show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
   bool summary_histograms = false;
   summary->add_flag("--histograms", summary_histograms, "a text histogram of each scalar (default: on a terminal)");
@@ -179,7 +190,7 @@ int main(int argc, char** argv) {
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
   auto* topics = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
-  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix")->required()->check(CLI::ExistingFile);
+  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix (either format)")->required();
   topics->add_option("--variable", topics_variable, "the matrix: one distribution per row")->capture_default_str();
   topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt; default: column numbers)")->check(CLI::ExistingFile);
   topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(whole(1, 1000));
@@ -187,7 +198,7 @@ int main(int argc, char** argv) {
   ppl::cli::heatmap_options heat;
   std::string heat_draw = "mean";
   auto* heatmap = app.add_subcommand("heatmap", "draw a monitored matrix (a spin field, a mean field) as an SVG or PNG heat map");
-  heatmap->add_option("DRAWS", heat.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
+  heatmap->add_option("DRAWS", heat.draws_path, "a draws file: from ppl infer (either format), ppl simulate or CmdStan")->required();
   heatmap->add_option("NAME", heat.variable, "the matrix, e.g. s")->required();
   heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->required();
   heatmap->add_option("--draw", heat_draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
@@ -207,7 +218,7 @@ int main(int argc, char** argv) {
 
   ppl::cli::plot_options plot_opt;
   auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
-  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file from ppl infer")->required()->check(CLI::ExistingFile);
+  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file: from ppl infer (either format), ppl simulate or CmdStan")->required();
   plot->add_option("NAME", plot_opt.names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
   plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->required();
   plot->add_option("--max-elements", plot_opt.max_elements, "elements of each array plotted")->capture_default_str()
@@ -276,7 +287,7 @@ int main(int argc, char** argv) {
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
-  if (summary->parsed()) return ppl::cli::run_summary(summary_path, summary_show, summary_histograms);
+  if (summary->parsed()) return ppl::cli::run_summary(summary_paths, summary_show, summary_histograms);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   if (heatmap->parsed()) {
     if (heat_draw == "last") heat.draw = -1;

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "cli/picture_font.hpp"
+
 namespace ppl::cli {
 
 namespace {
@@ -26,6 +28,9 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 std::string hex(rgb c) { return fmt::format("#{:02x}{:02x}{:02x}", c.r, c.g, c.b); }
 
+// From the top of a label's box to its baseline: the pixel font's capitals fill rows 1 to 7.
+constexpr double baseline = 8;
+
 class svg_canvas final : public canvas {
  public:
   svg_canvas(int width, int height) : width_(width), height_(height) {}
@@ -38,7 +43,7 @@ class svg_canvas final : public canvas {
     for (const auto& [x, y] : points) body_ += fmt::format("{:.1f},{:.1f} ", x, y);
     body_ += "\"/>\n";
   }
-  void text(double x, double y, const std::string& s, rgb colour) override {
+  void draw_text(double left, double top, const std::string& s, rgb colour, bool upwards) override {
     std::string escaped;
     for (char c : s) {
       if (c == '<') escaped += "&lt;";
@@ -46,8 +51,11 @@ class svg_canvas final : public canvas {
       else if (c == '&') escaped += "&amp;";
       else escaped += c;
     }
-    body_ += fmt::format("<text x=\"{:g}\" y=\"{:g}\" font-family=\"monospace\" font-size=\"11\" fill=\"{}\">{}</text>\n", x,
-                         y + 9, hex(colour), escaped);
+    // textLength holds the label to the width the layout gave it, whatever the font.
+    const std::string place = upwards ? fmt::format("transform=\"translate({:g},{:g}) rotate(-90)\"", left + baseline, top + text_width(s))
+                                      : fmt::format("x=\"{:g}\" y=\"{:g}\"", left, top + baseline);
+    body_ += fmt::format("<text {} font-family=\"monospace\" font-size=\"10\" textLength=\"{:g}\" lengthAdjust=\"spacingAndGlyphs\" "
+                         "fill=\"{}\">{}</text>\n", place, text_width(s), hex(colour), escaped);
   }
   void save(const std::string& path) override {
     std::FILE* f = std::fopen(path.c_str(), "w");
@@ -61,69 +69,6 @@ class svg_canvas final : public canvas {
   int width_, height_;
   std::string body_;
 };
-
-// A 3 x 5 pixel font of our own: five rows of three bits per glyph, the top row in the
-// high bits. Letters are drawn as capitals whatever their case.
-std::uint16_t glyph(char c) {
-  auto g = [](int a, int b, int c2, int d, int e) { return static_cast<std::uint16_t>(a << 12 | b << 9 | c2 << 6 | d << 3 | e); };
-  if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  switch (c) {
-    case '0': return g(7, 5, 5, 5, 7);
-    case '1': return g(2, 6, 2, 2, 7);
-    case '2': return g(7, 1, 7, 4, 7);
-    case '3': return g(7, 1, 7, 1, 7);
-    case '4': return g(5, 5, 7, 1, 1);
-    case '5': return g(7, 4, 7, 1, 7);
-    case '6': return g(7, 4, 7, 5, 7);
-    case '7': return g(7, 1, 1, 2, 2);
-    case '8': return g(7, 5, 7, 5, 7);
-    case '9': return g(7, 5, 7, 1, 7);
-    case 'a': return g(2, 5, 7, 5, 5);
-    case 'b': return g(6, 5, 6, 5, 6);
-    case 'c': return g(3, 4, 4, 4, 3);
-    case 'd': return g(6, 5, 5, 5, 6);
-    case 'e': return g(7, 4, 6, 4, 7);
-    case 'f': return g(7, 4, 6, 4, 4);
-    case 'g': return g(3, 4, 5, 5, 3);
-    case 'h': return g(5, 5, 7, 5, 5);
-    case 'i': return g(7, 2, 2, 2, 7);
-    case 'j': return g(1, 1, 1, 5, 2);
-    case 'k': return g(5, 5, 6, 5, 5);
-    case 'l': return g(4, 4, 4, 4, 7);
-    case 'm': return g(5, 7, 7, 5, 5);
-    case 'n': return g(6, 5, 5, 5, 5);
-    case 'o': return g(2, 5, 5, 5, 2);
-    case 'p': return g(6, 5, 6, 4, 4);
-    case 'q': return g(2, 5, 5, 6, 3);
-    case 'r': return g(6, 5, 6, 5, 5);
-    case 's': return g(3, 4, 2, 1, 6);
-    case 't': return g(7, 2, 2, 2, 2);
-    case 'u': return g(5, 5, 5, 5, 7);
-    case 'v': return g(5, 5, 5, 5, 2);
-    case 'w': return g(5, 5, 7, 7, 5);
-    case 'x': return g(5, 5, 2, 5, 5);
-    case 'y': return g(5, 5, 2, 2, 2);
-    case 'z': return g(7, 1, 2, 4, 7);
-    case '.': return g(0, 0, 0, 0, 2);
-    case ',': return g(0, 0, 0, 2, 4);
-    case '-': return g(0, 0, 7, 0, 0);
-    case '+': return g(0, 2, 7, 2, 0);
-    case '_': return g(0, 0, 0, 0, 7);
-    case '[': return g(6, 4, 4, 4, 6);
-    case ']': return g(3, 1, 1, 1, 3);
-    case '(': return g(2, 4, 4, 4, 2);
-    case ')': return g(2, 1, 1, 1, 2);
-    case ':': return g(0, 2, 0, 2, 0);
-    case '=': return g(0, 7, 0, 7, 0);
-    case '/': return g(1, 1, 2, 4, 4);
-    case '*': return g(0, 5, 2, 5, 0);
-    case '^': return g(2, 5, 0, 0, 0);
-    case '<': return g(1, 2, 4, 2, 1);
-    case '>': return g(4, 2, 1, 2, 4);
-    case ' ': return 0;
-    default: return g(7, 1, 2, 0, 2);  // '?'
-  }
-}
 
 // A coordinate as a pixel index. Draws far off the scale (a draw of 1e300, NaN) must
 // still give an int, and converting such a double to one is undefined: clamp first, to a
@@ -150,15 +95,20 @@ class png_canvas final : public canvas {
       line(pixel(points[k - 1].first), pixel(points[k - 1].second),
            pixel(points[k].first), pixel(points[k].second), stroke);
   }
-  void text(double x, double y, const std::string& s, rgb colour) override {
-    int left = pixel(x);
-    const int top = pixel(y);
-    for (char c : s) {
-      const std::uint16_t bits = glyph(c);
-      for (int row = 0; row < 5; ++row)
-        for (int col = 0; col < 3; ++col)
-          if (bits >> ((4 - row) * 3 + (2 - col)) & 1) rect(left + 2 * col, top + 2 * row, 2, 2, colour);
-      left += 8;
+  void draw_text(double left, double top, const std::string& s, rgb colour, bool upwards) override {
+    const int x0 = pixel(left), y0 = pixel(top), length = pixel(text_width(s));
+    int at = 0;  // pixels along the label
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const auto byte = static_cast<unsigned char>(s[k]);
+      if (byte >= 0x80 && byte < 0xc0) continue;  // a UTF-8 continuation: its character is drawn as one '?'
+      const auto& rows = glyph(byte >= 0x80 ? '?' : s[k]);
+      for (int r = 0; r < glyph_rows; ++r)
+        for (int c = 0; c < glyph_width; ++c)
+          if (rows[static_cast<std::size_t>(r)] >> (glyph_width - 1 - c) & 1) {
+            if (upwards) plot(x0 + 1 + r, y0 + length - 1 - (at + c), colour);
+            else plot(x0 + at + c, y0 + 1 + r, colour);
+          }
+      at += glyph_advance;
     }
   }
   void save(const std::string& path) override;
@@ -237,6 +187,23 @@ void png_canvas::save(const std::string& path) {
 }
 
 }  // namespace
+
+double text_width(const std::string& s) {
+  std::size_t characters = 0;
+  for (char c : s)
+    if ((static_cast<unsigned char>(c) & 0xc0) != 0x80) ++characters;
+  return static_cast<double>(glyph_advance) * static_cast<double>(characters);
+}
+
+std::string fit_text(const std::string& s, double width) {
+  if (text_width(s) <= width) return s;
+  std::string out;
+  for (char c : s) {  // a UTF-8 continuation adds no width, so a character is never cut in two
+    if (text_width(out + c + "..") > width) break;
+    out += c;
+  }
+  return out + "..";
+}
 
 std::unique_ptr<canvas> make_canvas(const std::string& path, int width, int height, const std::string& command) {
   if (ends_with(path, ".png")) return std::make_unique<png_canvas>(width, height);

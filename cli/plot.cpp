@@ -1,21 +1,20 @@
 // `ppl plot DRAWS.csv NAME... --output FILE.svg|FILE.png`: for each named quantity a row
-// of panels — the trace of every chain, the density (a histogram of all draws with each
-// chain's histogram drawn over it), and rank plots, one panel per chain (Vehtari, Gelman,
-// Simpson, Carpenter & Bürkner 2021, "Rank-normalization, folding, and localization",
-// §4.1): the draws of all chains are ranked together and each chain's ranks binned; when
-// the chains mix, every chain's bars are level with the line of the expected count.
-// A NAME that is an array stands for its elements (the first --max-elements).
+// of panels — the trace of every chain over the iterations, the density (a histogram of
+// all draws with each chain's histogram drawn over it), and rank plots, one panel per
+// chain: when the chains mix, every chain's bars are level with the line of the expected
+// count. A legend above the rows names the chains by colour. A NAME that is an array
+// stands for its elements (the first --max-elements).
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "cli/picture.hpp"
+#include "cli/picture_axes.hpp"
+#include "cli/plot_panels.hpp"
 #include "cli/session.hpp"
-#include "cli/summary_table.hpp"
 #include "runtime/draws.hpp"
 
 namespace ppl::cli {
@@ -23,9 +22,7 @@ namespace ppl::cli {
 namespace {
 
 const rgb ink{40, 40, 40}, grey{150, 150, 150}, pale{205, 215, 230};
-const rgb chain_colours[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {214, 39, 40},
-                             {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127}};
-rgb chain_colour(std::size_t c) { return chain_colours[c % std::size(chain_colours)]; }
+constexpr int rank_bins = 20;
 
 // The columns NAME (a scalar) or NAME[...] (an array's elements), in file order.
 std::vector<std::size_t> columns_of(const runtime::draws& d, const std::string& name, int max_elements) {
@@ -41,117 +38,104 @@ std::vector<std::size_t> columns_of(const runtime::draws& d, const std::string& 
   return out;
 }
 
-std::string label(double v) { return fmt::format("{:.4g}", v); }
-
-struct panel {
-  double x, y, w, h;
-  double px(double t) const { return x + t * w; }   // t in [0, 1] from the left
-  double py(double t) const { return y + h - t * h; }  // t in [0, 1] from the bottom
+// One row of the picture: a column's draws per chain and the range of its finite values.
+struct quantity {
+  std::string name;
+  std::vector<std::vector<double>> draws;
+  double lo = INFINITY, hi = -INFINITY;
+  rank_counts ranks;
 };
 
-// Traces: every chain over the draw index, thinned to at most two points per pixel column
-// (each column's lowest and highest value, so that the envelope is kept).
-void draw_trace(canvas& c, const panel& p, const std::vector<std::vector<double>>& chains, double lo, double hi) {
+quantity read_quantity(const runtime::draws& d, std::size_t column) {
+  quantity q;
+  q.name = d.columns[column];
+  q.draws = d.column(column);
+  for (const auto& x : q.draws)
+    for (double v : x)
+      if (std::isfinite(v)) q.lo = std::min(q.lo, v), q.hi = std::max(q.hi, v);
+  if (!(q.lo < q.hi)) q.lo -= 0.5, q.hi += 0.5;  // a constant (or no finite value): a unit band around it
+  const double pad = 0.04 * (q.hi - q.lo);           // so that the extremes do not lie on the frame
+  if (std::isfinite(pad)) q.lo -= pad, q.hi += pad;
+  q.ranks = count_ranks(q.draws, rank_bins);
+  return q;
+}
+
+// Where everything goes, the same in every row. Left of a panel with a value axis: its
+// title (reading upwards), the tick labels, the tick marks.
+struct layout {
+  static constexpr double margin = 10, gap = 22, panel_h = 110, title_h = 15, rank_w = 130, rank_gap = 10;
+  static constexpr double trace_w = 360, density_w = 220, legend_h = text_height + 12;
+  static constexpr double axis_h = 3 + 2 + text_height + 2 + text_height;  // ticks, their labels, the axis title
+  static constexpr double row_h = title_h + panel_h + axis_h + 16;
+  double trace_x = 0, density_x = 0, ranks_x = 0, width = 0, height = 0;
+
+  static double value_axis(double label_w) { return text_height + 6 + label_w + 5; }
+
+  layout(const std::vector<quantity>& rows, std::size_t chains) {
+    double label_w = 0, rank_label_w = 0;
+    for (const auto& q : rows) {
+      label_w = std::max(label_w, tick_labels_width({q.lo, q.hi}, panel_h));
+      rank_label_w = std::max(rank_label_w, tick_labels_width({0, q.ranks.top, true}, panel_h));
+    }
+    trace_x = margin + value_axis(label_w);
+    density_x = trace_x + trace_w + gap + text_height + 6;
+    ranks_x = density_x + density_w + gap + value_axis(rank_label_w);
+    width = ranks_x + static_cast<double>(chains) * (rank_w + rank_gap) - rank_gap + margin;
+    height = margin + legend_h + static_cast<double>(rows.size()) * row_h + margin;
+  }
+};
+
+// The legend: a swatch per chain, the pooled density's colour, the expected rank count.
+void draw_legend(canvas& c, const layout& l, std::size_t chains) {
+  double x = l.trace_x;
+  const double y = layout::margin;
+  auto item = [&](const std::string& label, auto&& mark) {
+    mark(x, y);
+    c.text(x + 14, y, label, ink);
+    x += 14 + text_width(label) + 16;
+  };
+  for (std::size_t k = 0; k < chains; ++k)
+    item(fmt::format("chain {}", k + 1), [&](double x0, double y0) { c.rect(x0, y0 + 1, 10, 9, chain_colour(k)); });
+  item("all chains (density)", [&](double x0, double y0) { c.rect(x0, y0 + 1, 10, 9, pale); });
+  item("expected count (ranks)", [&](double x0, double y0) { c.polyline({{x0, y0 + 5}, {x0 + 10, y0 + 5}}, ink); });
+}
+
+void draw_row(canvas& c, const layout& l, const quantity& q, double y) {
+  const double top = y + layout::title_h;
+  const panel trace{l.trace_x, top, layout::trace_w, layout::panel_h}, density{l.density_x, top, layout::density_w, layout::panel_h};
   std::size_t longest = 0;
-  for (const auto& x : chains) longest = std::max(longest, x.size());
-  const auto columns = static_cast<std::size_t>(p.w);
-  for (std::size_t k = 0; k < chains.size(); ++k) {
-    const auto& x = chains[k];
-    std::vector<std::pair<double, double>> points;
-    auto at = [&](std::size_t i) { return std::pair{p.px(longest > 1 ? static_cast<double>(i) / static_cast<double>(longest - 1) : 0.5),
-                                                     p.py((x[i] - lo) / (hi - lo))}; };
-    if (x.size() <= 2 * columns) {
-      for (std::size_t i = 0; i < x.size(); ++i) points.push_back(at(i));
-    } else {
-      for (std::size_t col = 0; col < columns; ++col) {
-        const std::size_t a = col * x.size() / columns, b = std::max(a + 1, (col + 1) * x.size() / columns);
-        const auto [mn, mx] = std::minmax_element(x.begin() + static_cast<long>(a), x.begin() + static_cast<long>(b));
-        const auto first = static_cast<std::size_t>(mn - x.begin()), second = static_cast<std::size_t>(mx - x.begin());
-        points.push_back(at(std::min(first, second)));
-        points.push_back(at(std::max(first, second)));
-      }
+  for (const auto& x : q.draws) longest = std::max(longest, x.size());
+  c.text(trace.x, y, fit_text(q.name + ": trace", trace.w), ink);
+  c.frame(trace.x, trace.y, trace.w, trace.h, grey);
+  left_axis(c, trace, {q.lo, q.hi}, "value", layout::margin, ink);
+  bottom_axis(c, trace, {1, static_cast<double>(longest), true}, "iteration", ink);
+  draw_trace(c, trace, q.draws, q.lo, q.hi);
+
+  c.text(density.x, y, fit_text(q.name + ": density", density.w), ink);
+  c.frame(density.x, density.y, density.w, density.h, grey);
+  c.text_up(density.x - 6 - text_height, density.y + density.h / 2, "density", ink);
+  bottom_axis(c, density, {q.lo, q.hi}, "value", ink);
+  draw_density(c, density, q.draws, q.lo, q.hi, pale);
+
+  for (std::size_t k = 0; k < q.draws.size(); ++k) {
+    const panel r{l.ranks_x + static_cast<double>(k) * (layout::rank_w + layout::rank_gap), top, layout::rank_w, layout::panel_h};
+    c.text(r.x, y, fit_text(fmt::format("ranks, chain {}", k + 1), r.w), ink);
+    c.frame(r.x, r.y, r.w, r.h, grey);
+    if (k == 0) {  // the chains' rank panels share their scale, so only the first is labelled
+      const scale counts{0, q.ranks.top, true};
+      left_axis(c, r, counts, "count", r.x - layout::value_axis(tick_labels_width(counts, r.h)), ink);
     }
-    c.polyline(points, chain_colour(k));
+    bottom_axis(c, r, {0.5, rank_bins + 0.5, true}, "rank bin", ink);  // bin b's middle is at b
+    draw_ranks(c, r, q.ranks, k, ink);
   }
 }
 
-std::vector<double> histogram(const std::vector<double>& x, double lo, double hi, int bins) {
-  std::vector<double> counts(static_cast<std::size_t>(bins), 0.0);
-  for (double v : x) {
-    if (!std::isfinite(v)) continue;  // NaN has no bin, and converting it to int is undefined
-    counts[histogram_bin(v, lo, hi, bins)] += 1;
-  }
-  return counts;
-}
-
-// The pooled histogram as bars, each chain's as a step line, all as densities.
-void draw_density(canvas& c, const panel& p, const std::vector<std::vector<double>>& chains, double lo, double hi) {
-  constexpr int bins = 30;
-  std::vector<double> all;
-  for (const auto& x : chains) all.insert(all.end(), x.begin(), x.end());
-  const auto pooled = histogram(all, lo, hi, bins);
-  std::vector<std::vector<double>> each;
-  double top = *std::max_element(pooled.begin(), pooled.end()) / static_cast<double>(all.size());
-  for (const auto& x : chains) {
-    each.push_back(histogram(x, lo, hi, bins));
-    for (double& v : each.back()) v /= static_cast<double>(std::max<std::size_t>(1, x.size()));
-    top = std::max(top, *std::max_element(each.back().begin(), each.back().end()));
-  }
-  const double bw = p.w / bins;
-  for (int b = 0; b < bins; ++b) {
-    const double hgt = pooled[static_cast<std::size_t>(b)] / static_cast<double>(all.size()) / top * p.h;
-    c.rect(p.x + b * bw, p.y + p.h - hgt, bw, hgt, pale);
-  }
-  if (chains.size() < 2) return;
-  for (std::size_t k = 0; k < each.size(); ++k) {
-    std::vector<std::pair<double, double>> steps;
-    for (int b = 0; b < bins; ++b) {
-      const double y = p.py(each[k][static_cast<std::size_t>(b)] / top);
-      steps.push_back({p.x + b * bw, y});
-      steps.push_back({p.x + (b + 1) * bw, y});
-    }
-    c.polyline(steps, chain_colour(k));
-  }
-}
-
-// Ranks of all draws pooled (ties get their average rank), split back by chain.
-std::vector<std::vector<double>> pooled_ranks(const std::vector<std::vector<double>>& chains) {
-  std::vector<std::pair<double, std::size_t>> all;  // value, position in the concatenation
-  for (const auto& x : chains)
-    for (double v : x) all.push_back({v, all.size()});
-  // NaN last: with < alone it compares equal to everything, which is no ordering, and
-  // std::sort may then run past the ends of the array.
-  std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-    const bool na = std::isnan(a.first), nb = std::isnan(b.first);
-    return na != nb ? nb : na ? a.second < b.second : a < b;
-  });
-  std::vector<double> rank(all.size());
-  for (std::size_t i = 0; i < all.size();) {
-    std::size_t j = i + 1;  // from i itself, a NaN (equal to nothing) never moved on
-    while (j < all.size() && all[j].first == all[i].first) ++j;
-    for (std::size_t k = i; k < j; ++k) rank[all[k].second] = 0.5 * static_cast<double>(i + j - 1);
-    i = j;
-  }
-  std::vector<std::vector<double>> out;
-  std::size_t at = 0;
-  for (const auto& x : chains) {
-    out.emplace_back(rank.begin() + static_cast<long>(at), rank.begin() + static_cast<long>(at + x.size()));
-    at += x.size();
-  }
-  return out;
-}
-
-void draw_ranks(canvas& c, const panel& p, const std::vector<double>& ranks, std::size_t total, std::size_t chain) {
-  constexpr int bins = 20;
-  const auto counts = histogram(ranks, 0, static_cast<double>(total), bins);
-  const double expected = static_cast<double>(ranks.size()) / bins;
-  const double top = std::max(2 * expected, *std::max_element(counts.begin(), counts.end()));
-  const double bw = p.w / bins;
-  for (int b = 0; b < bins; ++b) {
-    const double hgt = counts[static_cast<std::size_t>(b)] / top * p.h;
-    c.rect(p.x + b * bw + 0.5, p.y + p.h - hgt, bw - 1, hgt, chain_colour(chain));
-  }
-  c.polyline({{p.x, p.py(expected / top)}, {p.x + p.w, p.py(expected / top)}}, ink);
+void check_draws(const runtime::draws& d) {
+  if (d.chains.empty()) throw std::invalid_argument("plot: the draws file has no draws");
+  for (std::size_t k = 0; k < d.chains.size(); ++k)
+    if (d.rows(k) < 2)
+      throw std::invalid_argument(fmt::format("plot: chain {} has {} draw{}; a plot needs at least 2 per chain", k + 1, d.rows(k),
+                                              d.rows(k) == 1 ? "" : "s"));
 }
 
 }  // namespace
@@ -165,50 +149,15 @@ int run_plot(const plot_options& o) {
       auto c = columns_of(d, name, o.max_elements);
       columns.insert(columns.end(), c.begin(), c.end());
     }
+    check_draws(d);
+    std::vector<quantity> rows;
+    for (std::size_t col : columns) rows.push_back(read_quantity(d, col));
     const std::size_t chains = d.chains.size();
-    if (chains == 0) throw std::invalid_argument("plot: the draws file has no draws");
-    for (std::size_t k = 0; k < chains; ++k)
-      if (d.rows(k) < 2)
-        throw std::invalid_argument(fmt::format("plot: chain {} has {} draw{}; a plot needs at least 2 per chain", k + 1, d.rows(k),
-                                                d.rows(k) == 1 ? "" : "s"));
-    // Layout: a row per quantity; trace 360 px, density 220 px, ranks 130 px per chain.
-    const double margin = 12, title = 16, axis = 84, row_h = 110, gap = 26;
-    const double trace_w = 360, density_w = 220, rank_w = 130;
-    const double width = axis + trace_w + gap + density_w + gap + static_cast<double>(chains) * (rank_w + 10) + margin;
-    const double height = margin + static_cast<double>(columns.size()) * (title + row_h + gap) + 14;
-    auto c = make_canvas(o.output, static_cast<int>(width), static_cast<int>(height), "plot");
-    c->rect(0, 0, width, height, rgb{255, 255, 255});
-    double y = margin;
-    for (std::size_t col : columns) {
-      const auto draws = d.column(col);
-      double lo = INFINITY, hi = -INFINITY;
-      for (const auto& x : draws)
-        for (double v : x)
-          if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-      if (!(lo < hi)) lo -= 0.5, hi += 0.5;  // a constant (or no finite value): a unit band around it
-      const std::string& name = d.columns[col];
-      panel trace{axis, y + title, trace_w, row_h}, density{axis + trace_w + gap, y + title, density_w, row_h};
-      c->text(trace.x, y, name + ": trace", ink);
-      c->text(density.x, y, "density", ink);
-      c->frame(trace.x, trace.y, trace.w, trace.h, grey);
-      c->frame(density.x, density.y, density.w, density.h, grey);
-      c->text(4, trace.y, label(hi), ink);
-      c->text(4, trace.y + trace.h - 10, label(lo), ink);
-      c->text(density.x, density.y + density.h + 2, label(lo), ink);
-      c->text(density.x + density.w - text_width(label(hi)), density.y + density.h + 2, label(hi), ink);
-      draw_trace(*c, trace, draws, lo, hi);
-      draw_density(*c, density, draws, lo, hi);
-      const auto ranks = pooled_ranks(draws);
-      std::size_t total = 0;
-      for (const auto& x : draws) total += x.size();
-      for (std::size_t k = 0; k < chains; ++k) {
-        panel r{density.x + density.w + gap + static_cast<double>(k) * (rank_w + 10), y + title, rank_w, row_h};
-        c->text(r.x, y, fmt::format("ranks, chain {}", k + 1), ink);
-        c->frame(r.x, r.y, r.w, r.h, grey);
-        draw_ranks(*c, r, ranks[k], total, k);
-      }
-      y += title + row_h + gap;
-    }
+    const layout l(rows, chains);
+    auto c = make_canvas(o.output, static_cast<int>(std::ceil(l.width)), static_cast<int>(std::ceil(l.height)), "plot");
+    c->rect(0, 0, l.width, l.height, rgb{255, 255, 255});
+    draw_legend(*c, l, chains);
+    for (std::size_t i = 0; i < rows.size(); ++i) draw_row(*c, l, rows[i], layout::margin + layout::legend_h + static_cast<double>(i) * layout::row_h);
     c->save(o.output);
     fmt::print("{}: {} quantit{}, {} chain{}: trace, density, rank plots\n", o.output, columns.size(),
                columns.size() == 1 ? "y" : "ies", chains, chains == 1 ? "" : "s");

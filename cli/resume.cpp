@@ -79,33 +79,26 @@ std::uint64_t file_fingerprint(const std::string& path) {
 
 namespace {
 
-// A header's names, unquoted.
-std::vector<std::string> header_names(std::string_view line) {
-  std::vector<std::string> names(1);
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"') quoted = !quoted;
-    else if (ch == ',' && !quoted) names.emplace_back();
-    else names.back() += ch;
-  }
-  return names;
+// A note about a chain's iteration, "# chain C iteration I: ..." (held-out scores): its
+// chain and iteration, or false.
+bool iteration_note(std::string_view line, long& chain, long& iteration) {
+  std::size_t at = 8;
+  if (!line.starts_with("# chain ") || !integer_at(line, at, chain) || !line.substr(at).starts_with(" iteration ")) return false;
+  at += 11;
+  return integer_at(line, at, iteration);
 }
 
-// Stan's column name back to ppl's: theta.1.2 -> theta[1,2] (names have no dots).
-std::string from_stan(std::string name) {
-  const std::size_t dot = name.find('.');
-  if (dot == std::string::npos) return name;
-  name[dot] = '[';
-  std::replace(name.begin() + static_cast<std::ptrdiff_t>(dot), name.end(), '.', ',');
-  return name + "]";
-}
-
-// Cuts one draws file back to the rows the state counts and adds them to `into`. In the
-// ppl format (`chain` 0) each row starts with its chain and draw number; in Stan's, the
-// file is chain `chain`'s and rows are its draws in order.
-void cut_file(const std::string& path, const saved_run& s, long chain, runtime::draws& into) {
+// Cuts one draws file back to the rows the state counts. In ppl's layout (`chain` 0)
+// each row starts with its chain and draw number, and notes about iterations not counted
+// go. In Stan's, the file is chain `chain`'s and rows are its draws in order; no comment
+// may stand among its rows, so only the adaptation block before the first row stays, and
+// the notes of counted iterations are returned, to be written again at the end.
+std::vector<std::string> cut_file(const std::string& path, const saved_run& s, long chain) {
   const std::string text = read_file(path);
   if (text.empty()) throw std::invalid_argument("--resume: cannot read the draws file " + path);
+  auto counted = [&](long c, long iteration) {
+    return c >= 1 && static_cast<std::size_t>(c) <= s.completed.size() && iteration <= s.completed[static_cast<std::size_t>(c - 1)];
+  };
   auto kept = [&](long c) -> long {
     if (c < 1 || static_cast<std::size_t>(c) > s.completed.size()) return -1;
     const long done = s.completed[static_cast<std::size_t>(c - 1)];
@@ -113,54 +106,32 @@ void cut_file(const std::string& path, const saved_run& s, long chain, runtime::
   };
   std::string out;
   out.reserve(text.size());
-  bool header = false;
-  long ordinal = 0;
+  std::vector<std::string> notes;
+  bool header = false, adaptation = false;
+  long rows = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
     const std::size_t end = text.find('\n', pos);
     if (end == std::string::npos) break;  // a row cut short by a kill: not counted
     const std::string_view line(text.data() + pos, end - pos);
+    const bool comment = !line.empty() && line[0] == '#';
+    long c = chain, iteration = 0;
     bool keep = true;
     if (!header) {
-      header = !line.empty() && line[0] != '#';
-      if (header) {
-        std::vector<std::string> names = header_names(line);
-        if (chain == 0) names.erase(names.begin(), names.begin() + std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(names.size())));
-        else
-          for (auto& n : names) n = from_stan(n);
-        if (into.columns.empty()) into.columns = names;
-        else if (names != into.columns) throw std::invalid_argument("--resume: the draws files' headers differ");
-      }
-    } else if (!line.empty() && line[0] == '#') {
-      // "# chain C iteration I: ..." notes (held-out scores) about iterations not counted go.
-      std::size_t at = 8;
-      long c = 0, iteration = 0;
-      if (line.starts_with("# chain ") && integer_at(line, at, c) && line.substr(at).starts_with(" iteration ")) {
-        at += 11;
-        if (integer_at(line, at, iteration) && c >= 1 && static_cast<std::size_t>(c) <= s.completed.size())
-          keep = iteration <= s.completed[static_cast<std::size_t>(c - 1)];
-      }
-    } else {
+      header = !line.empty() && !comment;
+    } else if (comment && iteration_note(line, c, iteration)) {
+      keep = chain == 0 && counted(c, iteration);
+      if (chain != 0 && counted(c, iteration)) notes.emplace_back(line.substr(2));
+    } else if (comment) {
+      adaptation = adaptation || line.find("Adaptation terminated") != std::string_view::npos;
+      keep = chain == 0 || (adaptation && rows == 0);
+    } else if (!line.empty()) {
       std::size_t at = 0;
-      long c = chain, iteration = ++ordinal;
+      iteration = rows + 1;
       if (chain == 0)
-        keep = integer_at(line, at, c) && at < line.size() && line[at++] == ',' && integer_at(line, at, iteration) &&
-               at < line.size() && line[at++] == ',';
+        keep = integer_at(line, at, c) && at < line.size() && line[at++] == ',' && integer_at(line, at, iteration);
       keep = keep && iteration >= 1 && iteration <= kept(c);
-      std::vector<double> row;
-      while (keep && at <= line.size()) {
-        double x = 0;
-        auto r = std::from_chars(line.data() + at, line.data() + line.size(), x);
-        keep = r.ec == std::errc();
-        row.push_back(x);
-        at = static_cast<std::size_t>(r.ptr - line.data()) + 1;
-      }
-      keep = keep && row.size() == into.columns.size();
-      if (keep) {
-        if (into.chains.size() < static_cast<std::size_t>(c)) into.chains.resize(static_cast<std::size_t>(c));
-        auto& values = into.chains[static_cast<std::size_t>(c - 1)];
-        values.insert(values.end(), row.begin(), row.end());
-      }
+      rows += keep && chain != 0;
     }
     if (keep) out.append(text, pos, end - pos + 1);
     pos = end + 1;
@@ -173,20 +144,20 @@ void cut_file(const std::string& path, const saved_run& s, long chain, runtime::
     if (!f) throw std::runtime_error("cannot write " + temporary);
   }
   std::filesystem::rename(temporary, path);
+  return notes;
 }
 
 }  // namespace
 
-runtime::draws cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format) {
-  runtime::draws d;
-  if (format == runtime::draws_format::ppl) {
-    cut_file(path, s, 0, d);
-  } else {
-    const std::vector<std::string> paths = runtime::draws_paths(path, format, static_cast<int>(s.completed.size()));
-    for (std::size_t c = 0; c < paths.size(); ++c) cut_file(paths[c], s, static_cast<long>(c) + 1, d);
+std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format) {
+  if (format != runtime::draws_format::stan) {
+    cut_file(path, s, 0);
+    return {};
   }
-  d.chains.resize(s.completed.size());
-  return d;
+  std::vector<std::vector<std::string>> notes;
+  const std::vector<std::string> paths = runtime::draws_paths(path, format, static_cast<int>(s.completed.size()));
+  for (std::size_t c = 0; c < paths.size(); ++c) notes.push_back(cut_file(paths[c], s, static_cast<long>(c) + 1));
+  return notes;
 }
 
 }  // namespace ppl::cli

@@ -34,8 +34,10 @@ saved_run read_saved_run(const std::string& path);
 // A fingerprint of a file's bytes (FNV-1a, 64 bits); 0 for no file.
 std::uint64_t file_fingerprint(const std::string& path);
 // Cuts the draws file (or, in Stan's format, each chain's file) back to the draws the
-// state counts — chain c's rows up to its last kept iteration, with comment lines about
-// later iterations dropped — and returns them, columns named as ppl names them.
-runtime::draws cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format);
+// state counts: chain c's rows up to its last kept iteration, with comment lines about
+// later iterations dropped. Stan's files keep no comment among their rows, so the
+// elapsed times go and each chain's notes of counted iterations (held-out scores) are
+// returned, to be written again at the end of its file; none in ppl's layout.
+std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format);
 
 }  // namespace ppl::cli

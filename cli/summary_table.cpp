@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 #include "runtime/diagnostics.hpp"
 
@@ -38,56 +40,196 @@ std::string text_histogram(std::vector<double> draws) {
   return out;
 }
 
-std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o) {
-  std::map<std::string, std::size_t> count, shown;
-  for (const auto& c : d.columns) ++count[runtime::column_variable(c)];
+namespace {
+
+using column_draws = runtime::draws_source::column_draws;
+
+// What the Hamiltonian columns say, per chain.
+struct hamiltonian_record {
+  bool present = false;
+  std::vector<long> transitions, divergent, at_max_depth;
+  std::vector<double> bfmi;
+};
+
+// The tree depth limit the run had, from its comment lines ("max_depth: 10" in ppl's
+// layout, "max_depth = 10" in Stan's); 0 when not given.
+long max_depth_of(const std::vector<std::string>& metadata) {
+  for (const auto& line : metadata) {
+    const std::size_t at = line.find("max_depth");
+    if (at == std::string::npos) continue;
+    std::size_t p = line.find_first_of(":=", at);
+    if (p == std::string::npos) continue;
+    p = line.find_first_not_of(" ", p + 1);
+    long depth = 0;
+    if (p != std::string::npos && std::from_chars(line.data() + p, line.data() + line.size(), depth).ec == std::errc()) return depth;
+  }
+  return 0;
+}
+
+void record_hamiltonian(hamiltonian_record& h, const std::string& name, const column_draws& chains, long max_depth) {
+  h.present = true;
+  h.transitions.resize(chains.size());
+  h.divergent.resize(chains.size());
+  h.at_max_depth.resize(chains.size());
+  h.bfmi.resize(chains.size(), NAN);
+  for (std::size_t c = 0; c < chains.size(); ++c) {
+    h.transitions[c] = static_cast<long>(chains[c].size());
+    if (name == "divergent__") h.divergent[c] = std::count_if(chains[c].begin(), chains[c].end(), [](double x) { return x > 0; });
+    if (name == "treedepth__" && max_depth > 0)
+      h.at_max_depth[c] = std::count(chains[c].begin(), chains[c].end(), static_cast<double>(max_depth));
+    if (name == "energy__") h.bfmi[c] = runtime::energy_bfmi(chains[c]);
+  }
+}
+
+std::string per_chain(const std::vector<long>& counts) {
+  std::string out;
+  for (std::size_t c = 0; c < counts.size(); ++c) out += fmt::format("{}chain {}: {}", c ? ", " : "", c + 1, counts[c]);
+  return out;
+}
+
+long total(const std::vector<long>& v) {
+  long sum = 0;
+  for (long x : v) sum += x;
+  return sum;
+}
+
+// CmdStan's three checks of a Hamiltonian run, in words that say what to do.
+void hamiltonian_warnings(const hamiltonian_record& h, long max_depth, std::vector<std::string>& out) {
+  if (!h.present) return;
+  const long n = total(h.transitions);
+  if (long d = total(h.divergent); d > 0)
+    out.push_back(fmt::format("{} of {} transitions after warmup were divergent ({}): nuts could not follow the posterior's "
+                              "curvature there, so the draws may miss part of it; raise --target-accept (e.g. 0.95), and if "
+                              "divergences remain, reparameterise (e.g. a non-centred form for a hierarchical scale)",
+                              d, n, per_chain(h.divergent)));
+  if (long t = total(h.at_max_depth); t > 0)
+    out.push_back(fmt::format("{} of {} transitions after warmup stopped at the maximum tree depth {} ({}): their trajectories "
+                              "were cut short, which slows exploration; raise --max-depth, or reparameterise to remove strong "
+                              "correlations",
+                              t, n, max_depth, per_chain(h.at_max_depth)));
+  std::string low;
+  for (std::size_t c = 0; c < h.bfmi.size(); ++c)
+    if (h.bfmi[c] < 0.3) low += fmt::format("{}chain {}: {:.2f}", low.empty() ? "" : ", ", c + 1, h.bfmi[c]);
+  if (!low.empty())
+    out.push_back("E-BFMI below 0.3 (" + low + "): resampling the momentum moves poorly between energy levels, a sign of "
+                  "heavy tails or a funnel the sampler cannot cross; reparameterise the model");
+}
+
+// A statistic, or n/a where it is not defined (a note after the table says why).
+std::string cell(double x, const char* format) { return std::isnan(x) ? "n/a" : fmt::format(fmt::runtime(format), x); }
+
+// Why a column's statistics are n/a, if they are: one note per kind, naming the columns.
+struct undefined_columns {
+  std::vector<std::string> non_finite, constant, no_tail;
+  void add(const std::string& name, const column_draws& chains, const runtime::scalar_summary& s) {
+    const bool finite = std::all_of(chains.begin(), chains.end(),
+                                    [](const auto& c) { return std::all_of(c.begin(), c.end(), [](double x) { return std::isfinite(x); }); });
+    if (!finite) non_finite.push_back(name);
+    else if (s.sd == 0) constant.push_back(name);
+    else if (std::isnan(s.ess_tail) && !std::isnan(s.ess_bulk)) no_tail.push_back(name);
+  }
+  static std::string list(const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < 5; ++i) out += (i ? ", " : "") + names[i];
+    return names.size() > 5 ? out + fmt::format(" and {} more", names.size() - 5) : out;
+  }
+  void notes(std::vector<std::string>& out) const {
+    if (!non_finite.empty())
+      out.push_back(list(non_finite) + ": some draws are infinite or NaN, so every statistic is n/a; read the draws file to see where");
+    if (!constant.empty()) out.push_back(list(constant) + ": the same value in every draw, so R-hat and ESS are n/a (the mean is exact)");
+    if (!no_tail.empty())
+      out.push_back("ess_tail of " + list(no_tail) + " is n/a: 95% or more of the draws equal the largest value, so the indicators "
+                    "of lying below the 5% and 95% quantiles never vary (a discrete quantity nearly always at its top value); "
+                    "ess_bulk measures its precision");
+  }
+};
+
+void print_header(bool histograms) {
   fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", "5%", "50%", "95%",
-             "mcse", "ess_bulk", "ess_tail", "iat", "rhat", o.histograms ? "  distribution" : "");
-  std::vector<std::string> warnings;
+             "mcse", "ess_bulk", "ess_tail", "iat", "rhat", histograms ? "  distribution" : "");
+}
+
+void print_row(const std::string& name, const column_draws& chains, const runtime::scalar_summary& s, bool histograms) {
+  // The integrated autocorrelation time, in draws: how many draws one effective draw costs.
+  std::size_t draws = 0;
+  for (const auto& chain : chains) draws += chain.size();
+  const double iat = static_cast<double>(draws) / s.ess_bulk;
+  std::string histogram;
+  if (histograms) {
+    std::vector<double> pooled;
+    for (const auto& chain : chains) pooled.insert(pooled.end(), chain.begin(), chain.end());
+    histogram = "  " + text_histogram(std::move(pooled));
+  }
+  // R-hat with three decimals near 1, where they matter; a chain stuck at one value gives
+  // an enormous one, shown in exponent form rather than as a row of digits.
+  const std::string rhat = cell(s.rhat, s.rhat < 1000 ? "{:.3f}" : "{:.2g}");
+  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", name, cell(s.mean, "{:.4g}"),
+             cell(s.sd, "{:.4g}"), cell(s.q5, "{:.4g}"), cell(s.q50, "{:.4g}"), cell(s.q95, "{:.4g}"), cell(s.mcse_mean, "{:.2g}"),
+             cell(s.ess_bulk, "{:.0f}"), cell(s.ess_tail, "{:.0f}"), cell(iat, "{:.3g}"), rhat, histogram);
+}
+
+}  // namespace
+
+summary_messages print_summary(const runtime::draws_source& d, const table_options& o) {
+  const auto& columns = d.columns();
+  auto in_table = [](const std::string& c) { return c == "lp__" || !runtime::sampler_column(c); };
+  std::map<std::string, std::size_t> count, shown;
+  for (const auto& c : columns)
+    if (in_table(c)) ++count[runtime::column_variable(c)];
+  for (const auto& name : o.show)
+    if (!count.contains(name)) throw std::invalid_argument("--show: `" + name + "` is not in the draws");
+  print_header(o.histograms);
+  summary_messages out;
   std::size_t rows = 0;
-  for (std::size_t c = 0; c < d.chains.size(); ++c) rows += d.rows(c);
-  if (rows == 0) warnings.push_back("there are no draws to summarise");
+  for (std::size_t c = 0; c < d.chains(); ++c) rows += d.rows(c);
+  if (rows == 0) out.warnings.push_back("there are no draws to summarise");
+  // Bounded memory: every k-th draw of a column past the cap, and as many columns at once
+  // as the budget holds.
+  const std::size_t stride = std::max<std::size_t>(1, (rows + o.column_cap - 1) / o.column_cap);
+  const std::size_t per_column = std::max<std::size_t>(1, rows / stride + d.chains());
+  const std::size_t batch = std::max<std::size_t>(1, o.budget / per_column);
+  const long max_depth = max_depth_of(d.metadata());
+  hamiltonian_record hamiltonian;
+  undefined_columns undefined;
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
-  for (std::size_t c = 0; c < d.columns.size(); ++c) {
-    const std::string& name = d.columns[c];
-    std::string base = runtime::column_variable(name);
-    bool listed = count[base] <= o.max_rows_per_variable ||
-                  std::find(o.show.begin(), o.show.end(), base) != o.show.end();
-    auto chains = d.column(c);
-    runtime::scalar_summary s = runtime::summarize(chains);
-    if (s.rhat > 1.01) ++bad_rhat, worst = name;
-    if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
-    // Large arrays: the first three elements, then a note on how to see the rest.
-    if (!listed && shown[base]++ >= 3) {
-      if (shown[base] == 4)
-        fmt::print("{:<18} ... {} more elements of {} (list them with --show {}, or read the draws file)\n", "",
-                   count[base] - 3, base, base);
-      continue;
+  for (std::size_t first = 0; first < columns.size(); first += batch) {
+    const std::vector<column_draws> values = d.read(first, first + batch, stride);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      const std::string& name = columns[first + k];
+      if (!in_table(name)) {
+        record_hamiltonian(hamiltonian, name, values[k], max_depth);
+        continue;
+      }
+      const std::string base = runtime::column_variable(name);
+      const bool listed = count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
+      const runtime::scalar_summary s = runtime::summarize(values[k]);
+      if (s.rhat > 1.01) ++bad_rhat, worst = name;
+      if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
+      undefined.add(name, values[k], s);
+      // Large arrays: the first three elements, then a note on how to see the rest.
+      if (!listed && shown[base]++ >= 3) {
+        if (shown[base] == 4)
+          fmt::print("{:<18} ... {} more elements of {} (list them with --show {}, or read the draws file)\n", "", count[base] - 3, base,
+                     base);
+        continue;
+      }
+      print_row(name, values[k], s, o.histograms);
     }
-    // The integrated autocorrelation time, in draws: how many draws one effective draw costs.
-    std::size_t draws = 0;
-    for (const auto& chain : chains) draws += chain.size();
-    const double iat = static_cast<double>(draws) / s.ess_bulk;
-    std::string histogram;
-    if (o.histograms) {
-      std::vector<double> pooled;
-      for (const auto& chain : chains) pooled.insert(pooled.end(), chain.begin(), chain.end());
-      histogram = "  " + text_histogram(std::move(pooled));
-    }
-    // R-hat with three decimals near 1, where they matter; a chain stuck at one value gives
-    // an enormous one, shown in exponent form rather than as a row of digits.
-    const std::string rhat = s.rhat < 1000 ? fmt::format("{:.3f}", s.rhat) : fmt::format("{:.2g}", s.rhat);
-    fmt::print("{:<18} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>10.4g} {:>9.2g} {:>8.0f} {:>8.0f} {:>7.3g} {:>6}{}\n", name, s.mean,
-               s.sd, s.q5, s.q50, s.q95, s.mcse_mean, s.ess_bulk, s.ess_tail, iat, rhat, histogram);
   }
+  if (stride > 1)
+    out.notes.push_back(fmt::format("the chains hold {} draws in all, more than a column's summary reads at once ({}); every "
+                                    "statistic uses one draw in every {}",
+                                    rows, o.column_cap, stride));
+  undefined.notes(out.notes);
   if (bad_rhat)
-    warnings.push_back(fmt::format("{} {} R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat,
-                                   bad_rhat == 1 ? "quantity has" : "quantities have", worst));
+    out.warnings.push_back(fmt::format("{} {} R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat,
+                                       bad_rhat == 1 ? "quantity has" : "quantities have", worst));
   if (low_ess)
-    warnings.push_back(fmt::format("{} {} a bulk or tail ESS below 400: estimates are imprecise", low_ess,
-                                   low_ess == 1 ? "quantity has" : "quantities have"));
-  return warnings;
+    out.warnings.push_back(fmt::format("{} {} a bulk or tail ESS below 400: estimates are imprecise", low_ess,
+                                       low_ess == 1 ? "quantity has" : "quantities have"));
+  hamiltonian_warnings(hamiltonian, max_depth, out.warnings);
+  return out;
 }
 
 }  // namespace ppl::cli

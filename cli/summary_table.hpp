@@ -1,9 +1,12 @@
 #pragma once
-// The posterior summary table printed by `ppl infer` and `ppl summary`.
+// The posterior summary table printed by `ppl infer`, `ppl summary` and the REPL, read
+// from a draws file (or draws in memory) in bounded memory: columns are summarised batch
+// by batch, and a column with more draws than table_options::column_cap is summarised
+// from every k-th draw, which a note says.
 #include <string>
 #include <vector>
 
-#include "runtime/draws.hpp"
+#include "runtime/draws_reader.hpp"
 
 namespace ppl::cli {
 
@@ -11,6 +14,10 @@ struct table_options {
   std::size_t max_rows_per_variable = 20;  // larger arrays are summarised compactly
   std::vector<std::string> show;           // print every element of these variables
   bool histograms = false;                 // a text histogram of each scalar's draws
+  // A column is summarised from at most column_cap draws (beyond, every k-th), and at
+  // most `budget` values are read at once.
+  std::size_t column_cap = std::size_t{1} << 20;
+  std::size_t budget = runtime::draws_budget;
 };
 
 // The bin of a finite value v among `bins` equal bins over [lo, hi]; values outside go to
@@ -25,8 +32,17 @@ bool want_histograms(bool asked);
 // quantiles, each bar's height in eighths of the tallest: "▁▃▆█▇▄▂▁  ".
 std::string text_histogram(std::vector<double> draws);
 
+struct summary_messages {
+  std::vector<std::string> warnings;  // printed as `warning: ...` on standard error
+  std::vector<std::string> notes;     // printed as `note: ...` after the table
+};
+
 // Prints one row per scalar column (name, mean, sd, 5%, 50%, 95%, mcse, ess_bulk,
-// ess_tail, iat, rhat, and with histograms a text histogram) and warnings for R-hat > 1.01 or ESS < 400. Returns the warnings.
-std::vector<std::string> print_summary(const runtime::draws& d, const table_options& o);
+// ess_tail, iat, rhat, and with histograms a text histogram; lp__ included, the other
+// sampler columns not) and returns: warnings for R-hat > 1.01 or ESS < 400, and from the
+// Hamiltonian columns for divergent transitions, transitions at the maximum tree depth and
+// an E-BFMI below 0.3; notes explaining every statistic printed as n/a. Throws
+// std::invalid_argument when `show` names a variable the draws do not have.
+summary_messages print_summary(const runtime::draws_source& d, const table_options& o);
 
 }  // namespace ppl::cli

@@ -218,6 +218,20 @@ double effective_sample_size(const chains_t& chains) {
   return total / tau;
 }
 
+double energy_bfmi(const std::vector<double>& energy) {
+  std::vector<double> e;
+  for (double x : energy)
+    if (std::isfinite(x)) e.push_back(x);
+  if (e.size() < 3) return nan;
+  const double m = mean_of(e);
+  double steps = 0, spread = 0;
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (i > 0) steps += (e[i] - e[i - 1]) * (e[i] - e[i - 1]);
+    spread += (e[i] - m) * (e[i] - m);
+  }
+  return spread > 0 ? steps / spread : nan;
+}
+
 double autocorrelation_time(const std::vector<double>& series) {
   return static_cast<double>(series.size()) / effective_sample_size({series});
 }

@@ -36,6 +36,11 @@ double effective_sample_size(const std::vector<std::vector<double>>& chains);
 // constant or non-finite draws. Throws std::invalid_argument unless there are at least
 // two chains of the same length, at least 2.
 double split_rhat(const std::vector<std::vector<double>>& chains);
+// Energy Bayesian fraction of missing information of one chain's Hamiltonian energies
+// (Betancourt 2016, "Diagnosing suboptimal cotangent disintegrations in Hamiltonian Monte
+// Carlo", eq. 3): the mean squared change of energy between transitions over the
+// energies' variance. Non-finite energies are left out; NaN with fewer than 3.
+double energy_bfmi(const std::vector<double>& energy);
 // Integrated autocorrelation time of one series, in iterations: n / ESS of the series as
 // one unsplit chain (so at least 1 / log10(n), from the ESS cap).
 double autocorrelation_time(const std::vector<double>& series);

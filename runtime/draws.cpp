@@ -1,29 +1,83 @@
 #include "runtime/draws.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cmath>
-#include <cstring>
-#include <fmt/format.h>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
+#include <numeric>
 
-#include "lang/diagnostics.hpp"
+#include "runtime/draws_reader.hpp"
 
 namespace ppl::runtime {
 
-std::string element_column(const std::string& name, const shape& s, index_t flat, draws_format f) {
+std::string element_column(const std::string& name, const shape& s, index_t flat) {
   if (s.rank == 0) return name;
-  bool stan = f == draws_format::stan;
-  std::string out = name + (stan ? "." : "[");
+  std::string out = name + "[";
   for (int d = 0; d < s.rank; ++d) {
     index_t stride = s.stride(d);
-    out += (d ? (stan ? "." : ",") : "") + std::to_string(flat / stride + 1);
+    out += (d ? "," : "") + std::to_string(flat / stride + 1);
     flat %= stride;
   }
-  return out + (stan ? "" : "]");
+  return out + "]";
+}
+
+std::string stan_column(std::string column) {
+  std::replace(column.begin(), column.end(), '[', '.');
+  std::replace(column.begin(), column.end(), ',', '.');
+  std::erase(column, ']');
+  return column;
+}
+
+std::string from_stan_column(std::string column) {
+  const std::size_t dot = column.find('.');
+  if (dot == std::string::npos) return column;
+  column[dot] = '[';
+  std::replace(column.begin() + static_cast<std::ptrdiff_t>(dot), column.end(), '.', ',');
+  return column + "]";
+}
+
+namespace {
+
+// The indices of "theta[2,3]": {2, 3}; empty for a scalar or a name that is not indexed.
+std::vector<long> column_indices(const std::string& column) {
+  std::vector<long> out;
+  std::size_t at = column.find('[');
+  if (at == std::string::npos) return out;
+  while (++at < column.size()) {
+    long i = 0;
+    auto r = std::from_chars(column.data() + at, column.data() + column.size(), i);
+    if (r.ec != std::errc()) return {};
+    out.push_back(i);
+    at = static_cast<std::size_t>(r.ptr - column.data());
+    if (at >= column.size() || column[at] != ',') break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::size_t> stan_column_order(const std::vector<std::string>& columns) {
+  std::vector<std::size_t> order(columns.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // Each run of one variable's elements is sorted by its indices read last to first.
+  for (std::size_t a = 0, b = 0; a < columns.size(); a = b) {
+    const std::string variable = column_variable(columns[a]);
+    for (b = a + 1; b < columns.size() && column_variable(columns[b]) == variable; ++b) {}
+    std::vector<std::vector<long>> keys;
+    for (std::size_t k = a; k < b; ++k) {
+      keys.push_back(column_indices(columns[k]));
+      std::reverse(keys.back().begin(), keys.back().end());
+    }
+    std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(a), order.begin() + static_cast<std::ptrdiff_t>(b),
+                     [&](std::size_t x, std::size_t y) { return keys[x - a] < keys[y - a]; });
+  }
+  return order;
+}
+
+std::vector<std::string> draws_paths(const std::string& path, draws_format format, int chains) {
+  if (format != draws_format::stan) return {path};
+  std::string stem = path.size() > 4 && path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
+  std::vector<std::string> out;
+  for (int c = 1; c <= chains; ++c) out.push_back(stem + "_" + std::to_string(c) + ".csv");
+  return out;
 }
 
 std::vector<std::vector<double>> draws::column(std::size_t c) const {
@@ -33,138 +87,10 @@ std::vector<std::vector<double>> draws::column(std::size_t c) const {
   return out;
 }
 
-std::vector<std::string> draws_paths(const std::string& path, draws_format format, int chains) {
-  if (format == draws_format::ppl) return {path};
-  std::string stem = path.size() > 4 && path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
-  std::vector<std::string> out;
-  for (int c = 1; c <= chains; ++c) out.push_back(stem + "_" + std::to_string(c) + ".csv");
-  return out;
-}
-
-draws_writer::draws_writer(const std::string& path, draws_format format, int chains, const std::vector<std::string>& metadata,
-                           const std::vector<std::string>& columns, bool append)
-    : format_(format), width_(columns.size()) {
-  if (path.empty()) return;
-  paths_ = draws_paths(path, format, chains);
-  for (const auto& p : paths_) {
-    std::FILE* f = std::fopen(p.c_str(), append ? "a" : "w");
-    if (!f) throw std::invalid_argument("cannot write the draws file " + p + ": " + std::strerror(errno));
-    files_.push_back(f);
-    if (append) continue;
-    for (const auto& line : metadata) fmt::print(f, "# {}\n", line);
-    // Names with commas (theta[2,3]) are quoted, as CSV requires.
-    std::string header = format == draws_format::ppl ? "chain,iteration," : "";
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      bool quote = columns[i].find(',') != std::string::npos;
-      header += (i ? "," : "") + (quote ? "\"" + columns[i] + "\"" : columns[i]);
-    }
-    fmt::print(f, "{}\n", header);
-  }
-}
-
-draws_writer::~draws_writer() {
-  flush();
-  for (auto* f : files_) std::fclose(f);
-}
-
-void draws_writer::write(int chain, long iteration, const double* values) {
-  if (files_.empty()) return;
-  fmt::memory_buffer row;
-  if (format_ == draws_format::ppl) fmt::format_to(std::back_inserter(row), "{},{}", chain, iteration);
-  for (std::size_t i = 0; i < width_; ++i)
-    fmt::format_to(std::back_inserter(row), "{}{:.9g}", (i || format_ == draws_format::ppl) ? "," : "", values[i]);
-  row.push_back('\n');
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::FILE* f = files_[format_ == draws_format::ppl ? 0 : static_cast<std::size_t>(chain - 1)];
-  std::fwrite(row.data(), 1, row.size(), f);
-  const auto now = std::chrono::steady_clock::now();
-  if (++rows_since_flush_ >= 200 || now - last_flush_ >= std::chrono::seconds(1)) {
-    for (auto* file : files_) std::fflush(file);
-    rows_since_flush_ = 0;
-    last_flush_ = now;
-  }
-}
-
-void draws_writer::note(int chain, const std::string& text) {
-  if (files_.empty()) return;
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::FILE* f = files_[format_ == draws_format::ppl ? 0 : static_cast<std::size_t>(chain - 1)];
-  std::fprintf(f, "# %s\n", text.c_str());
-}
-
-void draws_writer::flush() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto* f : files_) std::fflush(f);
-}
-
-namespace {
-
-constexpr int max_chains = 256;  // as many as --chains allows
-
-}  // namespace
-
 draws read_draws(const std::string& path, std::vector<std::string>& metadata) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw lang::source_error({path, {}, std::string("cannot open the draws file: ") + std::strerror(errno), "", ""});
-  std::ostringstream os;
-  os << in.rdbuf();
-  lang::source_file src{path, os.str()};
-  draws out;
-  std::size_t pos = 0, chain_col = 0;
-  bool header = false;
-  while (pos < src.text.size()) {
-    std::size_t end = src.text.find('\n', pos);
-    if (end == std::string::npos) end = src.text.size();
-    std::string_view line(src.text.data() + pos, end - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) {
-    } else if (line[0] == '#') {
-      metadata.emplace_back(line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1));
-    } else if (!header) {
-      std::vector<std::string> names(1);
-      bool quoted = false;
-      for (char ch : line) {
-        if (ch == '"') quoted = !quoted;
-        else if (ch == ',' && !quoted) names.emplace_back();
-        else names.back() += ch;
-      }
-      if (names.size() < 3 || names[0] != "chain" || names[1] != "iteration")
-        lang::fail_at(src, pos, "expected a header starting with chain,iteration (a draws file written by ppl infer)");
-      out.columns.assign(names.begin() + 2, names.end());
-      header = true;
-    } else {
-      // Cells are numbers separated by commas; a cell must be a number and nothing else.
-      std::vector<double> row;
-      const std::size_t width = out.columns.size() + 2;
-      for (std::size_t at = 0;;) {
-        const std::size_t comma = std::min(line.find(',', at), line.size());
-        const std::string_view cell = line.substr(at, comma - at);
-        double x = 0;
-        auto r = std::from_chars(cell.data(), cell.data() + cell.size(), x);
-        if (r.ec != std::errc() || r.ptr != cell.data() + cell.size()) {
-          const std::size_t k = row.size();
-          const std::string column = k == 0 ? "chain" : k == 1 ? "iteration" : k < width ? out.columns[k - 2] : "";
-          lang::fail_at(src, pos + at, "\"" + std::string(cell) + "\" is not a number" + (column.empty() ? "" : " (column " + column + ")"));
-        }
-        row.push_back(x);
-        if (comma == line.size()) break;
-        at = comma + 1;
-      }
-      if (row.size() != width)
-        lang::fail_at(src, pos, "this row has " + std::to_string(row.size()) + " values but the header has " + std::to_string(width));
-      // A chain number is one that `ppl infer --chains` can write; anything else (0, -1,
-      // 2.5, 1e12) would index a chain that cannot exist.
-      if (!(row[0] >= 1 && row[0] <= static_cast<double>(max_chains) && row[0] == std::floor(row[0])))
-        lang::fail_at(src, pos, "the chain number " + fmt::format("{}", row[0]) + " is not a whole number from 1 to " +
-                                    std::to_string(max_chains));
-      chain_col = static_cast<std::size_t>(row[0]);
-      if (out.chains.size() < chain_col) out.chains.resize(chain_col);
-      out.chains[chain_col - 1].insert(out.chains[chain_col - 1].end(), row.begin() + 2, row.end());
-    }
-    pos = end + 1;
-  }
-  if (!header) lang::fail_at(src, 0, "no header row: this is not a draws file");
-  return out;
+  const draws_source source({path});
+  metadata.insert(metadata.end(), source.metadata().begin(), source.metadata().end());
+  return source.read_all();
 }
 
 }  // namespace ppl::runtime

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "runtime/draws_writer.hpp"
 #include "runtime/graph.hpp"
 #include "runtime/interrupt.hpp"
 #include "samplers/collapsed.hpp"
@@ -64,7 +65,8 @@ int first_statement(const lang::ir::model& m, int v) {
   return s.empty() ? 0 : *std::min_element(s.begin(), s.end());
 }
 
-std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::graph& g, const std::vector<std::string>& names) {
+std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::graph& g, const std::vector<std::string>& names,
+                                     std::vector<unrecorded>* left_out = nullptr) {
   std::vector<int> out;
   if (!names.empty()) {
     for (const auto& n : names) {
@@ -78,7 +80,10 @@ std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::gr
   // larger ones (LDA's z) only on request.
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     auto r = m.variables[v].role;
-    if ((r == role::unknown || r == role::derived) && g.value(static_cast<int>(v)).size() <= 1000) out.push_back(static_cast<int>(v));
+    if (r != role::unknown && r != role::derived) continue;
+    const auto size = g.value(static_cast<int>(v)).size();
+    if (size <= 1000) out.push_back(static_cast<int>(v));
+    else if (left_out) left_out->push_back({m.variables[v].name, static_cast<long long>(size)});
   }
   return out;
 }
@@ -178,6 +183,9 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.dense_metric = o.dense_metric;
   settings.target_accept = o.target_accept;
   settings.max_depth = o.max_depth;
+  settings.collapsed = o.collapsed;
+  settings.seed = o.seed;
+  settings.chain = index;
   settings.recorded.assign(m.variables.size(), 0);
   for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
   // The chain must start where the log density is finite (every sampler compares against
@@ -236,16 +244,45 @@ long progress_every(long total) { return std::clamp(total / 100, 1L, 50L); }
 // The held-out score of chain `index` at iteration `it`, from a stream of its own so that
 // asking for it leaves the draws unchanged.
 double heldout_score(chain& c, const run_options& o, int index, long it) {
-  std::seed_seq seq{static_cast<std::uint32_t>(o.seed), static_cast<std::uint32_t>(o.seed >> 32), static_cast<std::uint32_t>(index),
-                    static_cast<std::uint32_t>(it), 0x68656c64u};
-  runtime::rng rng(seq);
+  runtime::rng rng = side_stream(o.seed, index, it, 0x68656c64u);
   for (auto& s : c.samplers)
     if (s->scores_heldout()) return s->heldout_perplexity(rng);
   return NAN;
 }
 
-void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, runtime::draws_writer* writer, long& completed,
-               double& perplexity, double& warmup_seconds, double& sampling_seconds) {
+// The Hamiltonian columns of a kept iteration: those of the first Hamiltonian sampler,
+// with divergent__ set when any block diverged and n_leapfrog__ summed over the blocks.
+// With none: NaN where a value would be a Hamiltonian quantity, 0 for the counts.
+void hamiltonian_stats(const chain& c, std::vector<double>& row) {
+  const transition_stats* first = nullptr;
+  double divergent = 0, leapfrogs = 0;
+  for (const auto& s : c.samplers)
+    if (const transition_stats* t = s->last_transition()) {
+      if (!first) first = t;
+      divergent = std::max(divergent, t->divergent ? 1.0 : 0.0);
+      leapfrogs += static_cast<double>(t->leapfrogs);
+    }
+  if (!first) {
+    row.insert(row.end(), {NAN, NAN, 0, 0, 0, NAN});
+    return;
+  }
+  row.insert(row.end(), {first->accept_stat, first->step_size, static_cast<double>(first->tree_depth), leapfrogs, divergent, first->energy});
+}
+
+bool has_hamiltonian(const chain& c) {
+  return std::any_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->last_transition() != nullptr; });
+}
+
+// What a chain's run writes where: the writer (or none), whether rows carry the
+// Hamiltonian columns, and the in-memory copy (keep_draws).
+struct chain_output {
+  runtime::draws_writer* writer = nullptr;
+  bool hamiltonian = false;
+  std::vector<double>* kept = nullptr;
+};
+
+void run_chain(chain& c, int index, const run_options& o, const chain_output& out, long& completed, double& perplexity,
+               double& warmup_seconds, double& sampling_seconds) {
   auto since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
@@ -253,9 +290,12 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
   auto last_checkpoint = phase_start;
   long total = o.warmup + o.draws * o.thin;
   const long heldout_every = o.heldout_every > 0 ? o.heldout_every : std::max(1L, total / 10);
+  runtime::draws_writer* writer = out.writer;
   std::vector<double> row;
-  auto& storage = out.chains[static_cast<std::size_t>(index)];
   auto checkpoint = [&] {
+    // After a failed write the file lacks rows the chain has made: the last state saved
+    // before it is the one that agrees with the file.
+    if (writer && writer->failed()) return;
     o.checkpoint(index, completed, save_chain(c, completed));
     last_checkpoint = std::chrono::steady_clock::now();
   };
@@ -278,18 +318,27 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
     const double lp = kept || report ? log_joint(c) : 0;
     if (report) o.progress(index, it, total, lp);
     if (kept) {
+      for (auto& s : c.samplers) s->record(it);
       c.graph->update_derived(c.derived_kept);
       row.assign(1, lp);
+      if (out.hamiltonian) hamiltonian_stats(c, row);
       for (int v : c.monitored) {
         const auto& d = c.graph->value(v).data;
         row.insert(row.end(), d.begin(), d.end());
       }
-      storage.insert(storage.end(), row.begin(), row.end());
-      if (writer) writer->write(index + 1, (it - o.warmup) / o.thin, row.data());
+      if (out.kept) out.kept->insert(out.kept->end(), row.begin(), row.end());
+      const long draw = (it - o.warmup) / o.thin;
+      if (writer && draw == 1) {
+        std::vector<std::string> adapted;
+        for (auto& s : c.samplers)
+          for (auto& line : s->adaptation()) adapted.push_back(std::move(line));
+        writer->adaptation(index + 1, adapted);
+      }
+      if (writer) writer->write(index + 1, draw, row.data());
     }
     if (o.checkpoint && it < total && since(last_checkpoint) >= o.checkpoint_seconds) checkpoint();
   };
-  for (long it = completed + 1; it <= total && !runtime::interrupted(); ++it) {
+  for (long it = completed + 1; it <= total && !runtime::interrupted() && !(writer && writer->failed()); ++it) {
     try {
       iteration(it);
     } catch (const lang::source_error& e) {
@@ -303,6 +352,7 @@ void run_chain(chain& c, int index, const run_options& o, runtime::draws& out, r
   if (o.checkpoint) checkpoint();
   if (completed <= o.warmup) warmup_seconds = since(phase_start);
   else sampling_seconds = since(phase_start);
+  if (writer && !writer->failed()) writer->finish(index + 1, warmup_seconds, sampling_seconds);
 }
 
 // Runs fn(c) for every chain on its own thread; rethrows the first failure.
@@ -322,14 +372,16 @@ void on_threads(int chains, const std::function<void(int)>& fn) {
     if (e) std::rethrow_exception(e);
 }
 
-std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides) {
+std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string, std::string>& overrides, collapsed_record record) {
   std::vector<plan_line> out;
   for (const auto& a : plan(g, overrides)) {
     const auto& var = g.model().variables[static_cast<std::size_t>(a.variable)];
     std::string ignored;
     const auto collapsed = a.chosen->kind() == "collapsed" ? find_collapsed(g.model(), a.variable, ignored) : std::nullopt;
-    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()), a.reason, var.name,
-                   collapsed && collapsed->z != a.variable});
+    const bool integrated = collapsed && collapsed->z != a.variable;
+    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()),
+                   integrated ? a.reason + "; " + collapsed_recording(var.name, record) : a.reason, var.name,
+                   integrated && record == collapsed_record::means});
   }
   return out;
 }
@@ -367,7 +419,7 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
                                      const std::map<std::string, std::string>& overrides) {
   runtime::rng rng(1);
   runtime::graph g(m, data, rng);
-  return plan_lines(g, overrides);
+  return plan_lines(g, overrides, collapsed_record::draws);
 }
 
 run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
@@ -386,27 +438,35 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
     });
     data = runtime::data_table();
   }
-  result.plan = plan_lines(*chains[0].graph, o.overrides);
-  result.draws.columns.push_back("lp__");
+  result.plan = plan_lines(*chains[0].graph, o.overrides, o.collapsed);
+  monitored_variables(m, *chains[0].graph, o.monitors, &result.left_out);
+  const bool hamiltonian = o.hamiltonian_columns || has_hamiltonian(chains[0]);
+  result.columns.push_back("lp__");
+  if (hamiltonian) result.columns.insert(result.columns.end(), runtime::hamiltonian_columns().begin(), runtime::hamiltonian_columns().end());
   for (int v : chains[0].monitored) {
     const auto& t = chains[0].graph->value(v);
     for (runtime::index_t i = 0; i < t.size(); ++i)
-      result.draws.columns.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, t.shape, i));
+      result.columns.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, t.shape, i));
   }
-  result.draws.chains.resize(chains.size());
-  if (o.resumed_draws) {
-    if (o.resumed_draws->columns != result.draws.columns) throw std::invalid_argument("the draws file's columns are not the model's");
-    for (std::size_t c = 0; c < chains.size() && c < o.resumed_draws->chains.size(); ++c)
-      result.draws.chains[c] = o.resumed_draws->chains[c];
+  const bool keep = !open_writer;
+  if (keep) {
+    result.draws.columns = result.columns;
+    result.draws.chains.resize(chains.size());
+    if (o.resumed_draws) {
+      if (o.resumed_draws->columns != result.columns) throw std::invalid_argument("the draws file's columns are not the model's");
+      for (std::size_t c = 0; c < chains.size() && c < o.resumed_draws->chains.size(); ++c)
+        result.draws.chains[c] = o.resumed_draws->chains[c];
+    }
   }
   result.heldout_perplexity.assign(chains.size(), NAN);
   result.warmup_seconds.assign(chains.size(), 0.0);
   result.sampling_seconds.assign(chains.size(), 0.0);
-  runtime::draws_writer* writer = open_writer ? open_writer(result.draws.columns, result.plan) : nullptr;
+  runtime::draws_writer* writer = open_writer ? open_writer(result.columns, result.plan) : nullptr;
   on_threads(o.chains, [&](int c) {
-    run_chain(chains[static_cast<std::size_t>(c)], c, o, result.draws, writer, result.completed[static_cast<std::size_t>(c)],
-              result.heldout_perplexity[static_cast<std::size_t>(c)], result.warmup_seconds[static_cast<std::size_t>(c)],
-              result.sampling_seconds[static_cast<std::size_t>(c)]);
+    const auto k = static_cast<std::size_t>(c);
+    const chain_output out{writer, hamiltonian, keep ? &result.draws.chains[k] : nullptr};
+    run_chain(chains[k], c, o, out, result.completed[k], result.heldout_perplexity[k], result.warmup_seconds[k],
+              result.sampling_seconds[k]);
   });
   if (writer) writer->flush();
   result.interrupted = runtime::interrupted();

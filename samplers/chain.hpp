@@ -13,6 +13,7 @@
 #include "lang/ir.hpp"
 #include "runtime/data.hpp"
 #include "runtime/draws.hpp"
+#include "runtime/draws_writer.hpp"
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
@@ -29,6 +30,7 @@ struct run_options {
   bool dense_metric = false;                     // --metric dense (nuts, hmc)
   double target_accept = 0.8;                    // --target-accept (nuts, hmc)
   int max_depth = 10;                            // --max-depth (nuts)
+  collapsed_record collapsed = collapsed_record::draws;  // --collapsed: what a monitored collapsed theta or phi records
   const runtime::data_table* init = nullptr;     // initial values of unknowns (--init)
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
@@ -44,10 +46,13 @@ struct run_options {
   std::function<void(int, long, const std::string&)> checkpoint;
   double checkpoint_seconds = 60;
   // Chains to continue rather than start: per chain, a state given to `checkpoint` (empty:
-  // start that chain afresh), and the draws it had kept (rows of `columns`, as in
-  // runtime::draws), which the result then includes.
+  // start that chain afresh), and, for a run that keeps its draws in memory, the draws it
+  // had kept (rows of `columns`, as in runtime::draws), which the result then includes.
   const std::vector<std::string>* resume = nullptr;
   const runtime::draws* resumed_draws = nullptr;
+  // The Hamiltonian columns (runtime::hamiltonian_columns) in every table, as Stan's
+  // layout has them; otherwise only when a Hamiltonian sampler runs.
+  bool hamiltonian_columns = false;
 };
 
 struct plan_line {
@@ -55,11 +60,19 @@ struct plan_line {
   std::string kind;
   std::string reason;
   std::string name;            // "theta"
-  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws
+  bool means = false;          // its recorded values are Rao-Blackwellised means, not draws (--collapsed means)
+};
+
+// A variable not recorded by default for its size, with its number of scalars.
+struct unrecorded {
+  std::string name;
+  long long size = 0;
 };
 
 struct run_result {
-  runtime::draws draws;
+  std::vector<std::string> columns;               // of every row written: lp__, sampler columns, recorded scalars
+  runtime::draws draws;                           // when run without a writer
+  std::vector<unrecorded> left_out;               // variables not recorded by default for their size
   std::vector<plan_line> plan;
   std::vector<std::vector<std::string>> reports;  // per chain, per sampler: "theta: acceptance 0.23"
   std::vector<long> completed;                    // iterations finished per chain
@@ -82,7 +95,9 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
                                      const std::map<std::string, std::string>& overrides);
 
 // Runs the chains. `open_writer` is called once the columns are known and returns the
-// writer to stream rows to (or null). The data is taken by value so that a caller done
+// writer to stream rows to; a failed write stops every chain and is thrown
+// (runtime::write_error) once they have stopped. Without `open_writer` the draws are
+// kept in run_result::draws instead (tests, and small runs held in memory). The data is taken by value so that a caller done
 // with it can move it in: the graphs then hold the only copy of the largest arrays.
 run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& options,
                const std::function<runtime::draws_writer*(const std::vector<std::string>& columns,

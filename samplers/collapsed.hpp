@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "runtime/graph.hpp"
+#include "samplers/sampler.hpp"
 
 namespace ppl::samplers {
 
@@ -20,5 +21,9 @@ struct collapsed_structure {
 // The structure that `variable` (z, theta or phi) belongs to, if any; `reason` says why
 // not otherwise.
 std::optional<collapsed_structure> find_collapsed(const lang::ir::model& m, int variable, std::string& reason);
+
+// What a monitored theta or phi called `name` records at each kept iteration, said in its
+// plan line: draws from its conditional given z, or (--collapsed means) E[name | z].
+std::string collapsed_recording(const std::string& name, collapsed_record record);
 
 }  // namespace ppl::samplers

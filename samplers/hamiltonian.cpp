@@ -71,6 +71,18 @@ class metric {
   }
   double kinetic(const Eigen::VectorXd& p) const { return 0.5 * p.dot(velocity(p)); }
   void persist(runtime::archive& a) { a(dense_, diagonal_, covariance_, chol_); }
+  // As Stan's adaptation block gives it: the diagonal on one line, or the matrix by rows.
+  std::vector<std::string> lines() const {
+    auto row = [](const auto& v) {
+      std::string out;
+      for (long i = 0; i < v.size(); ++i) out += fmt::format("{}{:.6g}", i ? ", " : "", v[i]);
+      return out;
+    };
+    if (!dense_) return {"Diagonal elements of inverse mass matrix:", row(diagonal_)};
+    std::vector<std::string> out{"Elements of inverse mass matrix:"};
+    for (long r = 0; r < covariance_.rows(); ++r) out.push_back(row(covariance_.row(r)));
+    return out;
+  }
 
  private:
   bool dense_ = false;
@@ -164,6 +176,7 @@ class hamiltonian_sampler final : public sampler {
       target_.set(z.q);
       count(false, warmup);
       ++not_finite_start_;
+      stats_ = {0, step_size_, 0, 0, false, NAN};
       return;
     }
     if (step_size_ <= 0) {
@@ -172,6 +185,7 @@ class hamiltonian_sampler final : public sampler {
     }
     const double used = kind_ == integrator::nuts ? step_size_ : jittered(rng);
     double accept_stat = kind_ == integrator::nuts ? nuts_transition(z, rng, used) : hmc_transition(z, rng, used);
+    stats_ = {accept_stat, used, depth_, leapfrogs_, divergent_, hamiltonian(z)};
     target_.set(z.q);
     count(divergent_, warmup);
     if (warmup) adapt(z, accept_stat, rng);
@@ -188,6 +202,14 @@ class hamiltonian_sampler final : public sampler {
     windows_.persist(a);
     a(warmup_, warmup_iteration_, max_depth_, step_size_, divergent_, depth_, leapfrogs_, collected_, mean_, m2_diag_, m2_,
       kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_, not_finite_start_);
+  }
+
+  const transition_stats* last_transition() const override { return &stats_; }
+
+  std::vector<std::string> adaptation() const override {
+    std::vector<std::string> out{fmt::format("Step size = {:.6g}", step_size_)};
+    for (auto& line : metric_.lines()) out.push_back(std::move(line));
+    return out;
   }
 
   std::string report() const override {
@@ -247,8 +269,8 @@ class hamiltonian_sampler final : public sampler {
   }
 
   double hmc_transition(point& z, runtime::rng& rng, double eps) {
-    point start = z;
     z.p = metric_.draw(rng);
+    const point start = z;
     const double h0 = hamiltonian(z);
     const long steps = std::max(1L, std::lround(std::numbers::pi / 2 / eps));
     divergent_ = false;
@@ -452,6 +474,7 @@ class hamiltonian_sampler final : public sampler {
   int max_depth_ = 10;
   double step_size_ = 0;
   // The last transition.
+  transition_stats stats_;
   bool divergent_ = false;
   int depth_ = 0;
   long leapfrogs_ = 0;

@@ -95,9 +95,13 @@ class engine {
   void sweep(runtime::rng& rng, kernel k, int threads);
   // log p(w, z) with theta and phi integrated out.
   double log_joint() const;
-  // Rao–Blackwellised posterior means: theta (documents × topics) and phi (topics × words).
+  // theta (documents × topics) and phi (topics × words) given z, where document d's theta
+  // is Dirichlet(n_d + alpha) and topic k's phi Dirichlet(n_k + eta): their means (the
+  // Rao–Blackwellised estimates of the posterior means), or one draw.
   void theta_means(double* out) const;
   void phi_means(double* out) const;
+  void theta_draws(double* out, runtime::rng& rng) const;
+  void phi_draws(double* out, runtime::rng& rng) const;
   // Document completion (Wallach et al. 2009, section 4.2): in each held-out document the
   // tokens at odd positions (1st, 3rd, ...) are observed, their topics drawn `sweeps`
   // times with phi fixed at its current posterior mean, theta estimated from the second

@@ -3,7 +3,10 @@
 // sample a variable, and why (DESIGN.md, requirement 2); the first factory in priority
 // order that can, claims it. A sampler updates its variable given everything else; each
 // chain has its own samplers (they hold adaptation state).
+#include <cmath>
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +16,12 @@
 #include "runtime/random.hpp"
 
 namespace ppl::samplers {
+
+// What a monitored variable that a sampler integrates out (collapsed theta and phi)
+// records at each kept iteration (--collapsed): a draw from its conditional given the
+// sampled variables, whose spread is the posterior's, or its mean under that conditional
+// (Rao-Blackwellised: a better estimate of the posterior mean, but not a draw).
+enum class collapsed_record { draws, means };
 
 // What the chain tells its samplers once they are made.
 struct sampler_settings {
@@ -24,8 +33,31 @@ struct sampler_settings {
   bool dense_metric = false;
   double target_accept = 0.8;
   int max_depth = 10;
+  collapsed_record collapsed = collapsed_record::draws;  // --collapsed
+  std::uint64_t seed = 1;  // the run's seed and the chain's index (from 0): see side_stream
+  int chain = 0;
   bool monitored(int v) const { return v >= 0 && static_cast<std::size_t>(v) < recorded.size() && recorded[static_cast<std::size_t>(v)]; }
 };
+
+// What one Hamiltonian transition did, for the draws' sampler columns (CmdStan's
+// accept_stat__, stepsize__, treedepth__, n_leapfrog__, divergent__, energy__).
+struct transition_stats {
+  double accept_stat = NAN, step_size = NAN;
+  int tree_depth = 0;
+  long leapfrogs = 0;
+  bool divergent = false;
+  double energy = NAN;  // the Hamiltonian at the state drawn, with its momentum
+};
+
+// A random stream of its own for iteration `iteration` of a chain, seeded from (seed, chain,
+// iteration, purpose) alone. Draws from it leave the chain's stream, and so every other
+// draw, as they are, and a resumed run makes the same stream again. `purpose` keeps the
+// streams of different uses apart.
+inline runtime::rng side_stream(std::uint64_t seed, int chain, long iteration, std::uint32_t purpose) {
+  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(chain),
+                    static_cast<std::uint32_t>(iteration), purpose};
+  return runtime::rng(seq);
+}
 
 class sampler {
  public:
@@ -39,8 +71,17 @@ class sampler {
   virtual double heldout_perplexity(runtime::rng& /*rng*/) { return 0; }
   // One update of the variable given everything else; adaptation only when `warmup`.
   virtual void step(runtime::rng& rng, bool warmup) = 0;
+  // Called at each kept iteration (`iteration` counts from 1, warmup included) before the
+  // recorded values are read: a sampler that keeps a variable's values elsewhere writes
+  // them to the graph now, drawing from side_stream if it draws.
+  virtual void record(long /*iteration*/) {}
   // Acceptance statistics for the summary; empty when not Metropolis-type.
   virtual std::string report() const { return {}; }
+  // The last transition's statistics; null for a sampler that has none (not Hamiltonian).
+  virtual const transition_stats* last_transition() const { return nullptr; }
+  // What warmup adapted, as lines of Stan's adaptation block: "Step size = 0.48",
+  // "Diagonal elements of inverse mass matrix:", "0.91, 1.3". Empty when nothing is.
+  virtual std::vector<std::string> adaptation() const { return {}; }
   // A sampler that integrates variables out replaces their statements' terms in lp__
   // with the marginal it keeps: it marks them in `skip` and returns the marginal's log.
   virtual double marginal_log_density(std::vector<char>& /*skip*/) { return 0; }

@@ -15,9 +15,12 @@
 #include "runtime/blanket.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
-#include "samplers/transform.hpp"
+#include "stdlib/transform.hpp"
 
 namespace ppl::samplers {
+
+using stdlib::simplex_transform;
+using stdlib::transform;
 
 namespace {
 

@@ -1,7 +1,7 @@
 #pragma once
 // A block of continuous unknowns seen on the unconstrained scale, as gradient-based samplers
 // (and rwmh) need it: a point y in R^d, the block's values x = f(y) element by element (log for a
-// lower bound, logit for an interval, stick-breaking for a simplex; samplers/transform.hpp),
+// lower bound, logit for an interval, stick-breaking for a simplex; stdlib/transform.hpp),
 // and the target log p(x) + log |det df/dy| with its gradient in y, from the graph's
 // reverse-mode pass (graph::log_density_gradient) and the transforms' chain rule.
 #include <Eigen/Dense>
@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "runtime/graph.hpp"
-#include "samplers/transform.hpp"
+#include "stdlib/transform.hpp"
 
 namespace ppl::samplers {
+
+using stdlib::simplex_transform;
+using stdlib::transform;
 
 class unconstrained_target {
  public:

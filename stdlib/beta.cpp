@@ -35,6 +35,12 @@ class beta final : public scalar_distribution {
   }
   // X / (X + Y) for X ~ Gamma(a), Y ~ Gamma(b), from the log gammas: Boost.Random's beta
   // divides gammas that underflow to 0 when both shapes are near 0.01, giving 0 / 0.
+  // A typical value to start from: the mean.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[0][0] / (p[0][0] + p[1][0]);
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     const double log_x = log_gamma_draw(p[0][0], rng);
     const double d = log_gamma_draw(p[1][0], rng) - log_x;  // log(Y / X)

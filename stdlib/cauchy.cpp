@@ -30,6 +30,12 @@ class cauchy final : public scalar_distribution {
     add_location_scale_gradient(g, z, -2 * z / (1 + z * z), sigma, 0, 1);
     return lp;
   }
+  // A typical value to start from: the location (the median; there is no mean).
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[0][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::cauchy_distribution<double>(p[0][0], p[1][0])(rng);
   }

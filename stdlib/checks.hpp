@@ -21,6 +21,9 @@ inline std::string format_number(double x) {
                         std::string(rule));
 }
 
+inline void check_not_nan(std::string_view dist, std::string_view what, double x) {
+  if (std::isnan(x)) parameter_fail(dist, what, x, "a number");
+}
 inline void check_finite(std::string_view dist, std::string_view what, double x) {
   if (!std::isfinite(x)) parameter_fail(dist, what, x, "finite");
 }

@@ -59,6 +59,14 @@ class dirichlet final : public distribution {
   }
   // Normalised gammas, drawn in log space (see gamma_draw.hpp) so that the small
   // concentrations of topic models (0.01) do not underflow to zero.
+  // A typical value to start from: the mean, alpha / sum(alpha).
+  bool typical(std::span<const view> p, double* out) const override {
+    double sum = 0;
+    for (index_t i = 0; i < p[0].size(); ++i) sum += p[0][i];
+    for (index_t i = 0; i < p[0].size(); ++i) out[i] = p[0][i] / sum;
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     const view& alpha = p[0];
     double max_log = -INFINITY;

@@ -98,6 +98,12 @@ class distribution {
   // sum has a cheaper form than n calls (counts and two logs for a Bernoulli).
   virtual double log_density_sum(std::span<const view> params, const double* values, index_t n) const;
 
+  // A typical value (value_shape(params).size() doubles), where a chain starts from by
+  // default before its jitter, as JAGS starts from each prior's typical value: the mean
+  // where it is finite, else the median or mode. False for a distribution without one to
+  // give (discrete ones, which a start draws instead).
+  virtual bool typical(std::span<const view> /*params*/, double* /*out*/) const { return false; }
+
   // Writes one draw (value_shape(params).size() doubles) to out.
   virtual void draw(std::span<const view> params, runtime::rng& rng, double* out) const = 0;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "stdlib/link.hpp"
 #include "stdlib/function_groups.hpp"
 
 namespace ppl::stdlib {
@@ -120,16 +121,6 @@ class binary_map final : public function {
   }
   binary_math m_;
 };
-
-double inv_logit(double x) {
-  // Written so that exp never overflows: for x < 0 use e^x / (1 + e^x).
-  if (x >= 0) return 1 / (1 + std::exp(-x));
-  const double e = std::exp(x);
-  return e / (1 + e);
-}
-
-// log(1 + e^x) = max(x, 0) + log1p(e^-|x|), which neither overflows nor loses small values.
-double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); }
 
 double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
 

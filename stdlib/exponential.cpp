@@ -26,6 +26,12 @@ class exponential final : public scalar_distribution {
     }
     return std::log(lambda) - lambda * v;
   }
+  // A typical value to start from: the mean.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = 1 / p[0][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::exponential_distribution<double>(p[0][0])(rng);
   }

@@ -32,6 +32,12 @@ class gamma final : public scalar_distribution {
     }
     return a * std::log(b) - log_gamma(a) + xlogy(a - 1, v) - b * v;
   }
+  // A typical value to start from: the mean: 1 for the vague Gamma(0.001, 0.001), whose draws underflow to 0.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[0][0] / p[1][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
   }

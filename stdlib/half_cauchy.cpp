@@ -31,6 +31,12 @@ class half_cauchy final : public scalar_distribution {
     }
     return lp;
   }
+  // A typical value to start from: the median (there is no mean).
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[0][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     // The quantile of a uniform on (0, 1): sigma tan(pi u / 2).
     const double u = boost::random::uniform_01<double>()(rng);

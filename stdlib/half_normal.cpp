@@ -30,6 +30,12 @@ class half_normal final : public scalar_distribution {
     }
     return lp;
   }
+  // A typical value to start from: the median.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = 0.6744897501960817 * p[0][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = std::fabs(boost::random::normal_distribution<double>(0, p[0][0])(rng));
   }

@@ -37,6 +37,12 @@ class inverse_gamma final : public scalar_distribution {
   // beta / Gamma(alpha, 1), from the log of the gamma. Draws beyond the largest double
   // (half the mass of the vague InverseGamma(0.001, 0.001)) become that double: inf is
   // outside the support.
+  // A typical value to start from: the mean, or the mode where there is no mean.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[0][0] > 1 ? p[1][0] / (p[0][0] - 1) : p[1][0] / (p[0][0] + 1);
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     const double x = std::exp(std::log(p[1][0]) - log_gamma_draw(p[0][0], rng));
     out[0] = std::min(x, std::numeric_limits<double>::max());

@@ -7,8 +7,10 @@
 namespace ppl::stdlib {
 
 std::unique_ptr<distribution> make_bernoulli();
+std::unique_ptr<distribution> make_bernoulli_logit();
 std::unique_ptr<distribution> make_beta();
 std::unique_ptr<distribution> make_binomial();
+std::unique_ptr<distribution> make_binomial_logit();
 std::unique_ptr<distribution> make_categorical();
 std::unique_ptr<distribution> make_cauchy();
 std::unique_ptr<distribution> make_dirichlet();
@@ -23,6 +25,7 @@ std::unique_ptr<distribution> make_multinomial();
 std::unique_ptr<distribution> make_negative_binomial();
 std::unique_ptr<distribution> make_normal();
 std::unique_ptr<distribution> make_poisson();
+std::unique_ptr<distribution> make_poisson_log();
 std::unique_ptr<distribution> make_spin();
 std::unique_ptr<distribution> make_student_t();
 std::unique_ptr<distribution> make_uniform();

@@ -34,6 +34,12 @@ class log_normal final : public scalar_distribution {
     }
     return lp;
   }
+  // A typical value to start from: the median.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = std::exp(p[0][0]);
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::lognormal_distribution<double>(p[0][0], p[1][0])(rng);
   }

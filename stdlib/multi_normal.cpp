@@ -85,6 +85,12 @@ class multi_normal final : public distribution {
     }
     return lp;
   }
+  // A typical value to start from: the mean.
+  bool typical(std::span<const view> p, double* out) const override {
+    for (index_t i = 0; i < p[0].size(); ++i) out[i] = p[0][i];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     index_t k = p[0].size();
     auto llt = factor(p[1]);

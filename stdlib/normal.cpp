@@ -29,6 +29,12 @@ class normal final : public scalar_distribution {
     add_location_scale_gradient(g, z, -z, sigma, 0, 1);
     return lp;
   }
+  // A typical value to start from: the mean.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[0][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::normal_distribution<double>(p[0][0], p[1][0])(rng);
   }

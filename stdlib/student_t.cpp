@@ -42,6 +42,12 @@ class student_t final : public scalar_distribution {
     }
     return lp;
   }
+  // A typical value to start from: the location.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[1][0];
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = p[1][0] + p[2][0] * boost::random::student_t_distribution<double>(p[0][0])(rng);
   }

@@ -34,6 +34,12 @@ class uniform final : public scalar_distribution {
     }
     return -std::log(hi - lo);
   }
+  // A typical value to start from: the midpoint.
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = 0.5 * (p[0][0] + p[1][0]);
+    return true;
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::uniform_real_distribution<double>(p[0][0], p[1][0])(rng);
   }

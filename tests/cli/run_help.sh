@@ -30,6 +30,7 @@ usage_error --bogus infer "$coin" --bogus
 usage_error --chains infer "$coin" --chains x
 usage_error --chains infer "$coin" --chains 0
 usage_error --metric infer "$coin" --metric full
+usage_error --collapsed infer "$coin" --collapsed mean
 usage_error --target-accept infer "$coin" --target-accept 2
 usage_error --draws simulate "$coin" --draws -3
 usage_error --repeat diagnose "$coin" --repeat lots

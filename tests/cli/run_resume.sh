@@ -2,9 +2,10 @@
 # Long runs (issue 8): a run stopped by SIGINT, SIGTERM or SIGKILL and continued with
 # `ppl infer --resume DRAWS.csv` ends with exactly the draws file of a run never stopped
 # (same seed): NUTS on eight schools (adaptation state; also in Stan's format, a file per
-# chain), and LDA's collapsed sampler on two threads (2 x 71,134 topics in the state). SIGKILL leaves what the last periodic save
-# (--checkpoint-every) counted, and a draws file that may run past it. Also: a model
-# changed since the run began is refused.
+# chain), LDA's collapsed sampler on two threads (2 x 71,134 topics in the state), and a
+# mixture's collapsed weight recorded as draws or as means. SIGKILL leaves what the last
+# periodic save (--checkpoint-every) counted, and a draws file that may run past it. Also:
+# a model changed since the run began is refused.
 set -euo pipefail
 ppl=$(realpath "$1")
 examples=$(realpath "$2")
@@ -52,7 +53,24 @@ check() {
       diff <(grep -v '^#' "${pair%%:*}" | $sorted) <(grep -v '^#' "${pair##*:}" | $sorted) | head -5
       exit 1
     fi
-    grep -q '^# chain [12] iteration [0-9]*: resumed' "${pair##*:}"
+    if [ "$sorted" = sort ]; then
+      grep -q '^# chain [12] iteration [0-9]*: resumed' "${pair##*:}"
+    else
+      # Stan's layout as CmdStan writes it: the adaptation block once, before the first
+      # row, no comment among the rows, the elapsed times once at the end.
+      python3 - "${pair##*:}" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
+header, first, last = rows[0], rows[1], rows[-1]
+inside = [l for l in lines[first:last + 1] if l.startswith("#")]
+assert not inside, f"comments among the rows: {inside[:3]}"
+adapt = [i for i, l in enumerate(lines) if "Adaptation terminated" in l]
+assert len(adapt) == 1 and header < adapt[0] < first, adapt
+elapsed = [i for i, l in enumerate(lines) if "Elapsed Time" in l]
+assert len(elapsed) == 1 and elapsed[0] > last, elapsed
+PY
+    fi
   done
   echo "$name: stopped by SIG$signal after $((before - 1)) draws, resumed to $((total - 1)), same draws"
 }
@@ -65,6 +83,15 @@ check schools_kill schools KILL 2 "${schools[@]}"
 check lda_int lda INT 3 "${lda[@]}"
 check lda_kill lda KILL 40 "${lda[@]}"
 check schools_stan stan_full KILL 2 "${schools[@]}" --format stan
+check schools_stan_int stan_full INT 2 "${schools[@]}" --format stan
+# A collapsed mixture weight, recorded as draws from its conditional given z (from streams
+# seeded by the iteration) and, with --collapsed means (which the saved arguments carry),
+# as E[pi | z].
+printf 'data y: real[N]\npi ~ Dirichlet([1, 1])\nfor n in 1:N {\n  z[n] ~ Categorical(pi)\n  y[n] ~ Normal(2 * z[n] - 3, 1)\n}\n' > mix.ppl
+awk 'BEGIN { srand(3); printf "{\"y\": ["; for (i = 1; i <= 2000; ++i) printf "%s%.3f", (i > 1 ? "," : ""), (rand() < 0.3 ? -1 : 1) + 2 * (rand() - 0.5); print "]}" }' > mix.json
+mix=(mix.ppl mix.json --chains 2 --warmup 50 --draws 1000 --seed 5)
+check mix_int mix INT 20 "${mix[@]}"
+check mix_means_term mix_means TERM 20 "${mix[@]}" --collapsed means
 
 # A resumed run needs the model it began with.
 cp "$examples/coin/coin.ppl" "$examples/coin/data.csv" .

@@ -15,27 +15,13 @@
 #include <numeric>
 
 #include "samplers/lda.hpp"
+#include "tests/models/lda_corpus.hpp"
 
 namespace lda = ppl::samplers::lda;
+using ppl::testing::make_corpus;
+using ppl::testing::tiny;
 
 namespace {
-
-// Documents given as lists of 0-based words.
-lda::corpus make_corpus(const std::vector<std::vector<std::uint32_t>>& docs, std::vector<double> alpha,
-                        std::vector<double> eta) {
-  lda::corpus c;
-  c.topics = static_cast<std::uint32_t>(alpha.size());
-  c.documents = static_cast<std::uint32_t>(docs.size());
-  c.words = static_cast<std::uint32_t>(eta.size());
-  c.alpha = std::move(alpha);
-  c.eta = std::move(eta);
-  c.doc_start.push_back(0);
-  for (const auto& d : docs) {
-    c.word.insert(c.word.end(), d.begin(), d.end());
-    c.doc_start.push_back(c.word.size());
-  }
-  return c;
-}
 
 // log B(a + n) - log B(a) for counts n.
 double log_dm(const std::vector<double>& n, const std::vector<double>& a) {
@@ -65,8 +51,6 @@ double exact_log_joint(const lda::corpus& c, const std::vector<double>& z) {
   return lp;
 }
 
-const std::vector<std::vector<std::uint32_t>> tiny = {{0, 1, 1}, {1, 2, 2}, {0, 2}};
-
 }  // namespace
 
 TEST_CASE("lda: log p(w, z) matches the Dirichlet-multinomial formula") {
@@ -81,25 +65,6 @@ TEST_CASE("lda: log p(w, z) matches the Dirichlet-multinomial formula") {
     e.sweep(rng, lda::kernel::sparse, 1);
     CHECK(e.log_joint() == doctest::Approx(exact_log_joint(c, z)).epsilon(1e-12));
   }
-}
-
-TEST_CASE("lda: the means are the Rao-Blackwellised posterior means") {
-  lda::corpus c = make_corpus(tiny, {0.5, 1.5}, {0.3, 0.5, 2.0});
-  std::vector<double> z = {1, 2, 2, 2, 1, 1, 2, 2};
-  lda::engine e(c, z.data());
-  std::vector<double> theta(3 * 2), phi(2 * 3);
-  e.theta_means(theta.data());
-  e.phi_means(phi.data());
-  CHECK(theta[0] == doctest::Approx((1 + 0.5) / (3 + 2.0)));  // document 1 has one token in topic 1
-  CHECK(theta[3] == doctest::Approx((1 + 1.5) / (3 + 2.0)));  // document 2 has one in topic 2
-  std::vector<double> n(6, 0), nk(2, 0);
-  for (std::size_t i = 0; i < z.size(); ++i) {
-    const auto k = static_cast<std::size_t>(z[i]) - 1;
-    n[k * 3 + c.word[i]] += 1;
-    nk[k] += 1;
-  }
-  for (std::size_t k = 0; k < 2; ++k)
-    for (std::size_t w = 0; w < 3; ++w) CHECK(phi[k * 3 + w] == doctest::Approx((n[k * 3 + w] + c.eta[w]) / (nk[k] + 2.8)));
 }
 
 // Every assignment of 8 tokens to 2 topics (256 states): the frequency of each state over

@@ -94,11 +94,12 @@ TEST_CASE("collapsed: lp__ is log p(w, z) with theta and phi integrated out") {
   }
 }
 
-TEST_CASE("collapsed: theta holds the Rao-Blackwellised posterior mean") {
+TEST_CASE("collapsed: with --collapsed means, theta holds the Rao-Blackwellised posterior mean") {
   ppl::samplers::run_options o;
   o.chains = 1;
   o.warmup = 10;
   o.draws = 5;
+  o.collapsed = ppl::samplers::collapsed_record::means;
   auto p = infer(lda, {"doc=[1,1,2,2,2]", "word=[1,2,2,3,3]"}, o);
   // Each row of theta is (counts + 0.8) / (tokens + 1.6): a mean, not a draw.
   auto t11 = p.column("theta[1,1]"), t12 = p.column("theta[1,2]");

@@ -22,6 +22,8 @@ struct case_t {
   std::vector<std::string> sets;
   std::map<std::string, std::string> overrides;
   int threads = 1;
+  long thin = 1;
+  samplers::collapsed_record collapsed = samplers::collapsed_record::draws;
 };
 
 std::string example(const std::string& path) {
@@ -31,6 +33,17 @@ std::string example(const std::string& path) {
   return os.str();
 }
 
+// theta (one row per group) integrated out, z drawn from counts and mu's likelihood.
+const char* const collapsed_mixture = R"(
+data g: int[N]
+data y: real[N]
+for d in 1:2 { theta[d] ~ Dirichlet(rep(1.0, 2)) }
+for k in 1:2 { mu[k] ~ Normal(0, 5) }
+for n in 1:N {
+  z[n] ~ Categorical(theta[g[n]])
+  y[n] ~ Normal(mu[z[n]], 1)
+}
+)";
 
 std::vector<case_t> cases() {
   return {
@@ -52,18 +65,16 @@ for n in 1:N {
   y[n] ~ Normal(mu * z[n], 1)
 }
 )", {"y=[0.1,3.2,2.9,-0.4,3.5,0.2]"}, {}},
-      {"collapsed (generic)", R"(
-data g: int[N]
-data y: real[N]
-for d in 1:2 { theta[d] ~ Dirichlet(rep(1.0, 2)) }
-for k in 1:2 { mu[k] ~ Normal(0, 5) }
-for n in 1:N {
-  z[n] ~ Categorical(theta[g[n]])
-  y[n] ~ Normal(mu[z[n]], 1)
-}
-)", {"g=[1,1,1,2,2,2]", "y=[0.1,3.2,2.9,-0.4,3.5,0.2]"}, {}},
+      {"collapsed (generic)", collapsed_mixture, {"g=[1,1,1,2,2,2]", "y=[0.1,3.2,2.9,-0.4,3.5,0.2]"}, {}},
       {"collapsed (LDA)", example("lda/lda.ppl"), {"K=3", "doc=[1,1,1,2,2,2,3,3,4,4,4]", "word=[1,2,2,3,4,4,1,5,5,3,2]"}, {}},
       {"collapsed (LDA, two threads)", example("lda/lda.ppl"), {"K=3", "doc=[1,1,1,2,2,2,3,3,4,4,4]", "word=[1,2,2,3,4,4,1,5,5,3,2]"}, {}, 2},
+      // theta and phi (monitored: they are small) are drawn at kept iterations from streams
+      // seeded by the iteration, thinned so that the kept ones are not every one; and
+      // recorded as means, which draw nothing.
+      {"collapsed (LDA), theta and phi drawn, thinned", example("lda/lda.ppl"), {"K=3", "doc=[1,1,1,2,2,2,3,3,4,4,4]", "word=[1,2,2,3,4,4,1,5,5,3,2]"},
+       {}, 1, 3},
+      {"collapsed (generic), means", collapsed_mixture, {"g=[1,1,1,2,2,2]", "y=[0.1,3.2,2.9,-0.4,3.5,0.2]"}, {}, 1, 1,
+       samplers::collapsed_record::means},
       {"gibbs (heat-bath)", example("ising/ising.ppl"), {"L=4"}, {{"s", "gibbs"}}},
       {"cluster", example("ising/ising.ppl"), {"L=4"}, {}},
   };
@@ -76,6 +87,8 @@ samplers::run_options options(const case_t& c) {
   o.draws = 60;
   o.seed = 11;
   o.threads = c.threads;
+  o.thin = c.thin;
+  o.collapsed = c.collapsed;
   o.overrides = c.overrides;
   return o;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Unconstraining transforms for continuous scalars: samplers move y on the real line and
-// the variable is x = f(y); the target density gains log |dx/dy| (the Jacobian).
+// the variable is x = f(y); the target density gains log |dx/dy| (the Jacobian). A chain's
+// start jitters a typical value on this scale too (runtime/graph_start.cpp).
 //   (-inf, inf): x = y          [a, inf): x = a + exp(y)
 //   (-inf, b]:   x = b - exp(y) [a, b]:   x = a + (b - a) inv_logit(y)
 #include <cmath>
@@ -8,7 +9,7 @@
 
 #include "stdlib/distribution.hpp"
 
-namespace ppl::samplers {
+namespace ppl::stdlib {
 
 class transform {
  public:
@@ -53,9 +54,9 @@ class transform {
   double lo_, hi_;
 };
 
-}  // namespace ppl::samplers
+}  // namespace ppl::stdlib
 
-namespace ppl::samplers {
+namespace ppl::stdlib {
 
 // The stick-breaking transform of a K-simplex to R^(K-1) (as in Stan's reference manual):
 // z_k = inv_logit(y_k - log(K - k)), x_k = (1 - x_1 - ... - x_(k-1)) z_k, and x_K the
@@ -103,4 +104,4 @@ struct simplex_transform {
   }
 };
 
-}  // namespace ppl::samplers
+}  // namespace ppl::stdlib

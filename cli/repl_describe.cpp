@@ -1,0 +1,57 @@
+#include "cli/repl_describe.hpp"
+
+#include <fmt/core.h>
+
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/repl_input.hpp"
+#include "lang/checker.hpp"
+#include "runtime/graph.hpp"
+#include "samplers/chain.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::cli::repl {
+
+namespace {
+
+std::string line_of(const std::string& text, std::size_t line) {
+  std::istringstream in(text);
+  std::string l;
+  for (std::size_t k = 0; k < line && std::getline(in, l); ++k) {
+  }
+  return l;
+}
+
+}  // namespace
+
+void describe(const lang::ir::model& m, const runtime::data_table& data, const std::string& name) {
+  const int v = m.find(name);
+  if (v < 0) throw std::invalid_argument("describe: `" + name + "` is not a variable of the model");
+  const auto& var = m.variables[static_cast<std::size_t>(v)];
+  static const char* roles[] = {"data", "computed from data", "unknown", "derived from unknowns"};
+  std::string role = roles[static_cast<int>(var.role)];
+  if (var.observed) role = "observed " + role;
+  fmt::print("{}: {} {}\n", var.name, stdlib::to_string(var.type), role);
+  for (int s : var.statements) {
+    const auto& st = m.statements[static_cast<std::size_t>(s)];
+    const auto where = lang::locate(m.source.text, st.pos);
+    fmt::print("  line {}: {}\n", where.line, trim(line_of(m.source.text, where.line)));
+  }
+  try {
+    runtime::rng rng(1);
+    runtime::graph g(m, data, rng);
+    fmt::print("  shape {}\n", g.value(v).shape.rank ? g.value(v).shape.str() : "scalar");
+    if (var.role == lang::ir::role::unknown)
+      for (const auto& p : samplers::describe_plan(m, data, {}))
+        if (p.name == var.name) fmt::print("  sampler {}: {}\n", p.kind, p.reason);
+  } catch (const lang::source_error&) {
+    fmt::print("  (give data to see its shape and sampler)\n");
+  }
+}
+
+void print_plan(const lang::ir::model& m, const runtime::data_table& data, const std::map<std::string, std::string>& forced) {
+  for (const auto& p : samplers::describe_plan(m, data, forced)) fmt::print("{:<28} {:<10} {}\n", p.variable, p.kind, p.reason);
+}
+
+}  // namespace ppl::cli::repl

@@ -1,0 +1,40 @@
+#pragma once
+// What `ppl infer` writes besides the terminal: the comment lines at the top of its draws
+// files (ppl's layout, or CmdStan's configuration block so that Stan's readers take the
+// files unchanged), the guard that refuses an output path that is one of the run's
+// inputs, and the temporary draws file of a run that names none.
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "runtime/draws.hpp"
+#include "samplers/chain.hpp"
+
+namespace ppl::cli {
+
+// The comment lines of each file the run writes (one list for ppl's layout, one per
+// chain for Stan's).
+std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, const infer_options& o,
+                                                     const std::vector<samplers::plan_line>& plan, runtime::draws_format format,
+                                                     const std::vector<std::string>& paths);
+
+// Throws std::invalid_argument (a usage error) when an output is one of the inputs: the
+// same path, or another name of the same file. `option` names the output's option.
+void refuse_overwriting_inputs(const std::string& option, const std::vector<std::string>& outputs,
+                               const std::vector<std::string>& inputs);
+
+// A file in the temporary directory ($TMPDIR or /tmp) for a run's draws when it names no
+// --output (the summary is read back from it), removed when this goes.
+class temporary_file {
+ public:
+  explicit temporary_file(const std::string& stem);
+  ~temporary_file();
+  temporary_file(const temporary_file&) = delete;
+  temporary_file& operator=(const temporary_file&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace ppl::cli

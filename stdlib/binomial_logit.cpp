@@ -1,0 +1,51 @@
+// BinomialLogit(n, alpha): Binomial(n, inv_logit(alpha)) on the log-odds scale, finite for
+// any finite alpha. The checker writes `Binomial(n, inv_logit(e))` as this.
+#include <boost/random/binomial_distribution.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+#include "stdlib/link.hpp"
+#include "stdlib/log_gamma.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec binomial_logit_params[] = {{"n", scalar_kind::integer, 0}, {"alpha", scalar_kind::real, 0}};
+
+class binomial_logit final : public scalar_distribution {
+ public:
+  std::string_view name() const override { return "BinomialLogit"; }
+  std::span<const param_spec> params() const override { return binomial_logit_params; }
+  scalar_kind value_kind() const override { return scalar_kind::integer; }
+
+  void check(std::span<const view> p) const override {
+    check_count(name(), "number of trials n", p[0][0]);
+    check_not_nan(name(), "log-odds alpha", p[1][0]);
+  }
+
+  bool support_moves() const override { return true; }
+  bool support_reads(std::size_t param) const override { return param == 0; }  // n
+  support value_support(std::span<const view> p) const override { return {support_kind::integer_interval, 0, p[0][0]}; }
+
+  // k log inv_logit(alpha) + (n - k) log inv_logit(-alpha); d/dalpha = k - n inv_logit(alpha).
+  double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
+    const double n = p[0][0], a = p[1][0], k = x[0];
+    if (!(k >= 0 && k <= n) || k != std::floor(k)) return -INFINITY;
+    double lp = (k > 0 ? k * log_inv_logit(a) : 0) + (n - k > 0 ? (n - k) * log_inv_logit(-a) : 0);
+    if (with_constants) lp += log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
+    if (g && g->params[1]) g->params[1][0] += k - n * inv_logit(a);
+    return lp;
+  }
+
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    const auto n = static_cast<long long>(p[0][0]);
+    out[0] = static_cast<double>(boost::random::binomial_distribution<long long, double>(n, inv_logit(p[1][0]))(rng));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_binomial_logit() { return std::make_unique<binomial_logit>(); }
+
+}  // namespace ppl::stdlib

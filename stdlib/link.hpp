@@ -1,0 +1,22 @@
+#pragma once
+// The logistic link and its logarithms, written so that nothing overflows or loses a
+// small value: used by the log-odds distributions and the elementwise functions.
+#include <algorithm>
+#include <cmath>
+
+namespace ppl::stdlib {
+
+inline double inv_logit(double x) {
+  // For x < 0, e^x / (1 + e^x): exp never overflows.
+  if (x >= 0) return 1 / (1 + std::exp(-x));
+  const double e = std::exp(x);
+  return e / (1 + e);
+}
+
+// log(1 + e^x) = max(x, 0) + log1p(e^-|x|).
+inline double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x))); }
+
+// log inv_logit(x) = -log(1 + e^-x), finite for every finite x.
+inline double log_inv_logit(double x) { return -softplus(-x); }
+
+}  // namespace ppl::stdlib

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Runs `ppl infer` with four chains in a pseudo-terminal of a given width and checks its
+status line: it is redrawn in place (carriage return, erase to the end of the line) and
+never reaches the terminal's width, so it never wraps into a trail of lines; it shows
+warmup and sampling; and the summary follows on a line of its own.
+
+  progress_pty.py PPL MODEL DATA
+"""
+import fcntl, os, pty, re, select, struct, sys, termios
+
+ppl, model, data = sys.argv[1:4]
+for width in (80, 40, 200):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm"
+        os.execv(ppl, [ppl, "infer", model, data, "--chains", "4", "--warmup", "3000", "--draws", "3000", "--seed", "2"])
+    # rows, columns: the terminal the run draws its line in
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
+    out = b""
+    while True:
+        r, _, _ = select.select([fd], [], [], 30)
+        if not r:
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, (status, out[-2000:])
+    text = out.decode("utf-8", "replace")
+    # What each redraw shows, without the erase-to-end-of-line sequence.
+    segments = [s.replace("\x1b[K", "") for s in re.split(r"\r|\n", text)]
+    shown = [s for s in segments if "s left" in s]
+    assert shown, text[:2000]
+    too_wide = [s for s in shown if len(s) >= width]
+    assert not too_wide, f"width {width}: a status line of {len(too_wide[0])} characters: {too_wide[0]!r}"
+    assert any("s left" in s for s in shown), shown[:5]
+    if width >= 80:
+        assert any("W" in s or "warmup" in s for s in shown) and any("S" in s or "sampling" in s for s in shown), shown[:5]
+    # The status line is ended before the summary starts.
+    assert re.search(r"\n\s*name\s+mean", text), text[-3000:]
+    print(f"progress at {width} columns: {len(shown)} redraws, the longest {max(map(len, shown))} characters")

@@ -1,0 +1,55 @@
+// Typical values, where a chain starts before its jitter (runtime/graph_start.cpp): each
+// continuous distribution gives one inside its support with a finite log density, at the
+// value its contract promises (the mean where finite, else the median); discrete ones
+// give none and are drawn.
+#include "tests/stdlib/distribution_checks.hpp"
+
+using namespace ppl::testing;
+
+namespace {
+
+struct typical_case {
+  const char* name;
+  std::vector<tensor> params;
+  std::vector<double> expected;
+};
+
+}  // namespace
+
+TEST_CASE("typical values: in the support, with a finite density, where promised") {
+  const std::vector<typical_case> cases = {
+      {"Normal", {scalar(3), scalar(2)}, {3}},
+      {"StudentT", {scalar(3), scalar(-1), scalar(2)}, {-1}},
+      {"Cauchy", {scalar(5), scalar(2)}, {5}},
+      {"LogNormal", {scalar(1), scalar(0.5)}, {std::exp(1.0)}},
+      {"HalfNormal", {scalar(2)}, {2 * 0.6744897501960817}},
+      {"HalfCauchy", {scalar(2.5)}, {2.5}},
+      {"Exponential", {scalar(4)}, {0.25}},
+      {"Gamma", {scalar(0.001), scalar(0.001)}, {1}},  // the vague prior whose draws underflow to 0
+      {"InverseGamma", {scalar(3), scalar(4)}, {2}},
+      {"InverseGamma", {scalar(0.5), scalar(3)}, {2}},  // no mean: the mode
+      {"Beta", {scalar(2), scalar(6)}, {0.25}},
+      {"Uniform", {scalar(-1), scalar(5)}, {2}},
+      {"Dirichlet", {vec({1, 3})}, {0.25, 0.75}},
+      {"MultiNormal", {vec({1, -2}), mat(2, 2, {1, 0, 0, 1})}, {1, -2}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    const auto& d = dist(c.name);
+    std::vector<double> out(c.expected.size());
+    REQUIRE(d.typical(views(c.params), out.data()));
+    for (std::size_t i = 0; i < out.size(); ++i) CHECK(out[i] == doctest::Approx(c.expected[i]).epsilon(1e-12));
+    tensor x(ppl::runtime::shape::vector(static_cast<index_t>(out.size())), 0.0);
+    x.data = out;
+    if (d.value_rank() == 0) x = scalar(out[0]);
+    CHECK(std::isfinite(log_density(d, c.params, x, true)));
+  }
+  for (const char* discrete : {"Bernoulli", "Poisson", "Categorical", "Spin", "BernoulliLogit"}) {
+    INFO(discrete);
+    double out[8];
+    const auto& d = dist(discrete);
+    std::vector<tensor> params;
+    for (const auto& p : d.params()) params.push_back(p.rank == 0 ? scalar(0.5) : vec({0.5, 0.5}));
+    CHECK_FALSE(d.typical(views(params), out));
+  }
+}
