@@ -91,6 +91,10 @@ int run_infer(const model_inputs& in, const infer_options& o) {
 }
 
 int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
+  // Chains of a model without unknowns would record lp__ alone, a constant.
+  if (!lang::ir::has_unknowns(*l.model))
+    throw lang::source_error({in.model_path, {}, "the model has no unknowns: every variable is data or computed from data, so there is "
+                                                  "nothing to infer (`ppl simulate` draws observations from a model whose data are missing)", "", ""});
   runtime::data_table init, heldout;
   runtime::start_options start = start_from(o.init, init);
   if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);

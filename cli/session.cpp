@@ -13,6 +13,30 @@
 
 namespace ppl::cli {
 
+namespace {
+
+// Whether the model reads a value of that name as data.
+bool reads_data(const lang::ir::model& m, std::string_view name) {
+  const int v = m.find(name);
+  return v >= 0 && m.variables[static_cast<std::size_t>(v)].role == lang::ir::role::data;
+}
+
+// A column of text that the model reads is an error when the graph binds the data; one it
+// does not read (names, dates, notes beside the numbers) is left out, with a note. A column
+// X.k is read when the matrix X is.
+void note_unread_text(const lang::ir::model& m, const runtime::data_table& data) {
+  for (const auto& [name, column] : data.text_columns()) {
+    if (column.matrix || reads_data(m, name)) continue;
+    const auto dot = name.rfind('.');
+    const std::string matrix = dot == std::string::npos ? "" : name.substr(0, dot);
+    if (!matrix.empty() && data.text(matrix) && reads_data(m, matrix)) continue;
+    std::cerr << "note: " << column.problem.file << ": column `" << lang::printable(name) << "` " << column.reason
+              << " and the model does not use it; ignored\n";
+  }
+}
+
+}  // namespace
+
 loaded load(const model_inputs& in) {
   std::ifstream f(in.model_path, std::ios::binary);
   if (!f) throw lang::source_error({in.model_path, {}, std::string("cannot open the model file: ") + std::strerror(errno), "", ""});
@@ -23,6 +47,7 @@ loaded load(const model_inputs& in) {
   out.model = std::make_unique<lang::ir::model>(lang::compile(src, stdlib::library()));
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
+  note_unread_text(*out.model, out.data);
   return out;
 }
 

@@ -90,7 +90,7 @@ struct suffix : x3::variant<index_list, transpose_mark> {
 };
 
 // A primary followed by indexing and transposes: `W1'`, `theta[doc[n]]`, `X[:, 2]`.
-struct postfix : tagged {
+struct postfix {
   operand base;
   std::vector<suffix> suffixes;
 };

@@ -14,6 +14,10 @@ line_index::line_index(std::string_view text) : size_(text.size()) {
   for (std::size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) starts_.push_back(i + 1);
 }
 
+std::size_t line_index::start_of(std::size_t line) const {
+  return line >= 1 && line <= starts_.size() ? starts_[line - 1] : size_;
+}
+
 location line_index::locate(std::size_t offset) const {
   offset = std::min(offset, size_);
   // The last line starting at or before the offset.
@@ -111,6 +115,19 @@ diagnostic make_diagnostic(const source_file& src, std::size_t offset, std::stri
   d.where = locate(src.text, offset);
   d.message = std::move(message);
   d.source_line = std::string(line_at(src.text, d.where.line));
+  return d;
+}
+
+diagnostic make_diagnostic(const source_file& src, const line_index& lines, std::size_t offset, std::string message) {
+  diagnostic d;
+  d.file = src.name;
+  d.where = lines.locate(offset);
+  d.message = std::move(message);
+  std::string_view text = src.text;
+  const std::size_t start = std::min(lines.start_of(d.where.line), text.size());
+  std::string_view line = text.substr(start, text.find('\n', start) - start);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  d.source_line = std::string(line);
   return d;
 }
 

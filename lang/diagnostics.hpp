@@ -36,6 +36,8 @@ class line_index {
   line_index() = default;
   explicit line_index(std::string_view text);
   location locate(std::size_t offset) const;
+  // The offset of the first byte of a line (1-based; past the last line: the text's size).
+  std::size_t start_of(std::size_t line) const;
 
  private:
   std::vector<std::size_t> starts_{0};  // offset of the first byte of each line
@@ -59,6 +61,8 @@ struct diagnostic {
 };
 
 diagnostic make_diagnostic(const source_file& src, std::size_t offset, std::string message);
+// The same with the file's lines indexed, for many diagnostics in one large file.
+diagnostic make_diagnostic(const source_file& src, const line_index& lines, std::size_t offset, std::string message);
 
 // A user's error in a model or data file: exit status 1.
 class source_error : public std::runtime_error {

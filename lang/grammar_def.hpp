@@ -161,7 +161,7 @@ struct fold_postfix {
     auto& base = boost::fusion::at_c<0>(x3::_attr(ctx));
     auto& tail = boost::fusion::at_c<1>(x3::_attr(ctx));
     if (tail.empty()) x3::_val(ctx) = std::move(base);
-    else x3::_val(ctx) = ast::postfix{{}, std::move(base), std::move(tail)};
+    else x3::_val(ctx) = ast::postfix{std::move(base), std::move(tail)};
   }
 };
 

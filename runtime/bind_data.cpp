@@ -47,6 +47,17 @@ std::string element_label(const std::string& name, const shape& s, index_t flat)
 }
 
 void graph::bind_data(const data_table& data, data_table* take) {
+  // A column of text that the model reads as data: the error at its first cell that is not
+  // a number, in the data file.
+  for (const auto& var : model_.variables) {
+    const text_column* text = data.text(var.name);
+    if (!text || var.role != role::data) continue;
+    lang::diagnostic d = text->problem;
+    const auto at = model_.lines.locate(var.pos);
+    d.note = "`" + var.name + "` is data of the model (" + model_.source.name + ":" + std::to_string(at.line) + ":" +
+             std::to_string(at.column) + "), so each of its values must be a number";
+    throw lang::source_error(std::move(d));
+  }
   std::vector<std::string> bound_by(model_.variables.size());
   auto bind_size = [&](int size_var, index_t extent, const std::string& origin, std::size_t pos) {
     auto& t = values_[static_cast<std::size_t>(size_var)];

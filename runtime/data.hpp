@@ -18,10 +18,32 @@ struct data_value {
   std::string origin;    // for messages: "data.csv, column y", "data.json", "--set K=50"
 };
 
+// A CSV column that is not all numbers (names, dates, an empty cell). It is no value of
+// the table: a model that reads it gets `problem`, the error at its first cell that is not
+// a number; otherwise it is left out with a note saying why (`reason`).
+struct text_column {
+  lang::diagnostic problem;  // "\"Bob\" in column \"name\" (row 2) is not a number", at the cell
+  std::string reason;        // "is text", "has an empty cell"
+  bool matrix = false;       // X of columns X.1 ... X.P, one of which is text: no column of its own
+};
+
 class data_table {
  public:
   // Adds or replaces (later sources override earlier ones, --set last).
-  void set(std::string name, data_value v) { values_[std::move(name)] = std::move(v); }
+  void set(std::string name, data_value v) {
+    text_.erase(name);
+    values_[std::move(name)] = std::move(v);
+  }
+  void set_text(std::string name, text_column c) {
+    values_.erase(name);
+    text_[std::move(name)] = std::move(c);
+  }
+  // The column of text of that name, if the value is one (find() then gives nothing).
+  const text_column* text(std::string_view name) const {
+    auto it = text_.find(name);
+    return it == text_.end() ? nullptr : &it->second;
+  }
+  const std::map<std::string, text_column, std::less<>>& text_columns() const { return text_; }
   const data_value* find(std::string_view name) const {
     auto it = values_.find(name);
     return it == values_.end() ? nullptr : &it->second;
@@ -32,17 +54,21 @@ class data_table {
   }
   const std::map<std::string, data_value, std::less<>>& values() const { return values_; }
   void merge(const data_table& other) {
-    for (const auto& [k, v] : other.values_) values_[k] = v;
+    for (const auto& [k, v] : other.values_) set(k, v);
+    for (const auto& [k, c] : other.text_) set_text(k, c);
   }
 
  private:
   std::map<std::string, data_value, std::less<>> values_;
+  std::map<std::string, text_column, std::less<>> text_;
 };
 
-// CSV with a header row; each column is a 1-D array named by its header. Columns named
-// X.1 ... X.P (consecutive, same prefix) also form the matrix X with P columns. A `.gz`
-// file is decompressed on the fly. Errors throw lang::source_error naming file, line and
-// column.
+// CSV with a header row (RFC 4180: a cell or name may be quoted, with "" for a quote
+// inside); each column of numbers is a 1-D array named by its header, and any other column
+// a text_column. Columns named X.1 ... X.P (consecutive, same prefix) also form the matrix
+// X with P columns. A `.gz` file is decompressed on the fly. Errors throw
+// lang::source_error naming file, line and column; binary content (a NUL byte, an image,
+// a compressed file without its .gz name) is refused in one line.
 data_table read_csv(const std::string& path);
 
 // JSON in Stan's data format: an object of numbers and row-major nested arrays.

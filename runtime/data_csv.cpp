@@ -1,120 +1,23 @@
-// CSV data: a header row, then one row of numbers per line. The whole file is parsed in
-// place from one buffer with std::from_chars, without a string per cell, so the 2.2
-// million LDA tokens read in a fraction of a second.
+// CSV data (RFC 4180): a header row, then one row of cells per line. The whole file is
+// parsed in place from one buffer with std::from_chars, without a string per cell, so the
+// 2.2 million LDA tokens read in a fraction of a second. A column that is not all numbers
+// (names, dates, notes) is kept as a text_column: an error only if the model reads it.
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fstream>
+#include <cstdint>
+#include <optional>
 #include <set>
-#include <zlib.h>
 
 #include "lang/diagnostics.hpp"
 #include "runtime/data.hpp"
+#include "runtime/data_text.hpp"
 
 namespace ppl::runtime {
 
 namespace {
 
-[[noreturn]] void fail_file(const std::string& path, std::string message) {
-  throw lang::source_error({path, {}, std::move(message), "", ""});
-}
-
-bool ends_with(const std::string& s, std::string_view tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// A gzip file ends with its uncompressed size modulo 2^32: a hint that lets the text be
-// inflated into one allocation. Capped, since a plain file passed through has no trailer.
-std::size_t gzip_size_hint(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  const auto size = static_cast<std::size_t>(std::max<std::streamoff>(in ? std::streamoff(in.tellg()) : 0, 0));
-  unsigned char head[2] = {}, tail[4] = {};
-  if (size < 18 || !in.seekg(0).read(reinterpret_cast<char*>(head), 2) || head[0] != 0x1f || head[1] != 0x8b) return 0;
-  in.seekg(-4, std::ios::end).read(reinterpret_cast<char*>(tail), 4);
-  std::size_t hint = tail[0] | tail[1] << 8 | tail[2] << 16 | std::size_t{tail[3]} << 24;
-  return std::min(hint, size * 64);
-}
-
-// gzread passes uncompressed files through, but a damaged or truncated archive must not
-// pass as a shorter data set.
-std::string read_gzip(const std::string& path) {
-  std::string text(gzip_size_hint(path) + 1, '\0');
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) fail_file(path, std::string("cannot open the file: ") + std::strerror(errno));
-  gzbuffer(f, 1 << 18);
-  std::size_t used = 0;
-  int n = 0;
-  do {
-    if (used == text.size()) text.resize(2 * text.size());
-    n = gzread(f, text.data() + used, static_cast<unsigned>(std::min<std::size_t>(text.size() - used, 1u << 30)));
-    if (n > 0) used += static_cast<std::size_t>(n);
-  } while (n > 0);
-  // A stream cut short reads as a clean end of file with Z_BUF_ERROR set.
-  int code = Z_OK;
-  std::string why = gzerror(f, &code);
-  if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);  // zlib prefixes the path
-  gzclose(f);
-  if (n < 0 || code != Z_OK)
-    fail_file(path, "cannot decompress the file: " + (code == Z_BUF_ERROR ? std::string("it is truncated") : why));
-  text.resize(used);
-  return text;
-}
-
-std::string read_text(const std::string& path) {
-  if (ends_with(path, ".gz")) return read_gzip(path);
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) fail_file(path, std::string("cannot open the file: ") + std::strerror(errno));
-  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  return text;
-}
-
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-struct span {
-  const char* b;
-  const char* e;
-};
-
-span trimmed(const char* b, const char* e) {
-  while (b < e && is_blank(*b)) ++b;
-  while (e > b && is_blank(e[-1])) --e;
-  return {b, e};
-}
-
-// The columns as they are read: one vector per header name.
-struct csv_columns {
-  std::vector<std::string> names;
-  std::set<std::string, std::less<>> named;  // the same names, to find one without a scan
-  std::vector<std::vector<double>> values;
-  std::vector<char> integer;  // every cell so far was written as an integer
-};
-
-// header -> name (',' name)* ; a name may be quoted, as R and pandas write them.
-// Returns the offset where the data rows start.
-std::size_t read_header(const lang::source_file& src, csv_columns& cols) {
-  const std::string& text = src.text;
-  // Spreadsheets save "UTF-8 with BOM"; the mark is not part of the first name.
-  std::size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-  std::size_t end = std::min(text.find('\n', start), text.size());
-  if (trimmed(text.data() + start, text.data() + end).b == text.data() + end) lang::fail_at(src, start, "the header row is empty");
-  for (std::size_t cell = start; cell <= end;) {
-    std::size_t comma = std::min(text.find(',', cell), end);
-    auto [b, e] = trimmed(text.data() + cell, text.data() + comma);
-    if (e - b >= 2 && *b == '"' && e[-1] == '"') ++b, --e;
-    std::string name(b, e);
-    if (name.empty()) lang::fail_at(src, cell, "empty column name in the header");
-    if (!cols.named.insert(name).second) lang::fail_at(src, cell, "duplicate column name \"" + name + "\"");
-    cols.names.push_back(std::move(name));
-    cell = comma + 1;
-  }
-  cols.values.resize(cols.names.size());
-  cols.integer.assign(cols.names.size(), 1);
-  return end + 1;
-}
 
 bool ends_cell(const char* p, const char* stop) { return p == stop || *p == ',' || *p == '\n'; }
 
@@ -123,8 +26,101 @@ const char* skip_blanks(const char* p, const char* stop) {
   return p;
 }
 
+// A cell as written: its content without quotes or surrounding blanks, doubled quotes
+// undone (then a copy in the scratch string).
+struct cell {
+  std::string_view text;
+  const char* start;  // its first byte after blanks (an opening quote): where messages point
+  const char* end;    // the ',' or line feed after it, or the end of the file
+};
+
+// quoted -> '"' (any byte but '"' | '""')* '"' ; may span lines.
+cell scan_quoted(const lang::source_file& src, const char* open, std::string& scratch) {
+  const char* stop = src.text.data() + src.text.size();
+  const char* run = open + 1;  // the bytes not yet copied
+  bool copied = false;
+  scratch.clear();
+  const char* q = std::find(run, stop, '"');
+  for (; q + 1 < stop && q[1] == '"'; q = std::find(run, stop, '"')) {
+    scratch.append(run, q + 1);
+    run = q + 2;
+    copied = true;
+  }
+  if (q == stop)
+    lang::fail_at(src, static_cast<std::size_t>(open - src.text.data()),
+                  "this quote is never closed (a quote inside a quoted cell is written twice: \"\")");
+  std::string_view text(run, static_cast<std::size_t>(q - run));
+  if (copied) text = scratch.append(run, q);
+  const char* after = skip_blanks(q + 1, stop);
+  if (!ends_cell(after, stop))
+    lang::fail_at(src, static_cast<std::size_t>(after - src.text.data()),
+                  "text after the closing quote of a cell (a quote inside a quoted cell is written twice: \"\")");
+  while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_blank(text.back())) text.remove_suffix(1);
+  return {text, open, after};
+}
+
+// cell -> blanks (quoted | bare) blanks
+cell scan_cell(const lang::source_file& src, const char* p, std::string& scratch) {
+  const char* stop = src.text.data() + src.text.size();
+  const char* b = p;
+  while (b < stop && (*b == ' ' || *b == '\t')) ++b;  // not '\r': an empty last cell points at the line end
+  if (b < stop && *b == '"') return scan_quoted(src, b, scratch);
+  const char* end = b;
+  while (!ends_cell(end, stop)) ++end;
+  const char* e = end;
+  while (e > b && is_blank(e[-1])) --e;
+  return {std::string_view(b, static_cast<std::size_t>(e - b)), b, end};
+}
+
+// The columns as they are read: one vector per header name.
+struct csv_columns {
+  std::vector<std::string> names;
+  std::set<std::string, std::less<>> named;  // the same names, to find one without a scan
+  std::vector<std::vector<double>> values;
+  std::vector<char> integer;                   // every cell so far was written as an integer
+  std::vector<std::optional<text_column>> text;  // set at a column's first cell that is not a number
+  std::optional<lang::line_index> lines;       // made at the first such cell, for the rest
+};
+
+// header -> name (',' name)* ; returns the offset where the data rows start.
+std::size_t read_header(const lang::source_file& src, csv_columns& cols) {
+  const std::string& text = src.text;
+  const char* stop = text.data() + text.size();
+  // Spreadsheets save "UTF-8 with BOM"; the mark is not part of the first name.
+  const char* p = text.data() + (text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0);
+  const char* line_end = std::find(p, stop, '\n');
+  if (skip_blanks(p, line_end) == line_end)
+    lang::fail_at(src, static_cast<std::size_t>(p - text.data()), "the header row is empty");
+  std::string scratch;
+  for (;; ++p) {
+    cell c = scan_cell(src, p, scratch);
+    std::string name(c.text);
+    const auto at = static_cast<std::size_t>(c.start - text.data());
+    if (name.empty()) lang::fail_at(src, at, "empty column name in the header");
+    if (!cols.named.insert(name).second) lang::fail_at(src, at, "duplicate column name \"" + lang::printable(name) + "\"");
+    cols.names.push_back(std::move(name));
+    p = c.end;
+    if (p == stop || *p == '\n') break;
+  }
+  cols.values.resize(cols.names.size());
+  cols.integer.assign(cols.names.size(), 1);
+  cols.text.resize(cols.names.size());
+  return static_cast<std::size_t>(p - text.data()) + 1;
+}
+
 std::string cell_place(const csv_columns& cols, std::size_t c, std::size_t row) {
-  return "column \"" + cols.names[c] + "\" (row " + std::to_string(row) + ")";
+  return "column \"" + lang::printable(cols.names[c]) + "\" (row " + std::to_string(row) + ")";
+}
+
+// Column c holds text from this cell on: its numbers so far are dropped, and the rest of it
+// is not read as numbers.
+void mark_text(const lang::source_file& src, csv_columns& cols, std::size_t c, const char* at, std::string message,
+               std::string reason) {
+  if (!cols.lines) cols.lines.emplace(src.text);
+  const auto offset = static_cast<std::size_t>(at - src.text.data());
+  cols.text[c] = text_column{lang::make_diagnostic(src, *cols.lines, offset, std::move(message)), std::move(reason)};
+  std::vector<double>().swap(cols.values[c]);
 }
 
 // Digits with an optional minus sign, few enough to be exact: the common case in token
@@ -143,37 +139,47 @@ const char* read_integer(const char* p, const char* stop, double& x) {
   return ends_cell(p, stop) ? p : nullptr;
 }
 
-// cell -> blanks number blanks ; returns the position of the ',' or line break after it.
-// An error points at the cell's first byte.
-const char* read_cell(const lang::source_file& src, csv_columns& cols, std::size_t c, const char* p, std::size_t row) {
+// One cell of column c; returns the position of the ',' or line break after it.
+const char* read_cell(const lang::source_file& src, csv_columns& cols, std::size_t c, const char* p, std::size_t row,
+                      std::string& scratch) {
   const char* stop = src.text.data() + src.text.size();
-  const char* b = p;
-  while (b < stop && (*b == ' ' || *b == '\t')) ++b;  // not '\r': an empty last cell points at the line end
   double x = 0;
-  if (const char* end = read_integer(b, stop, x)) {
-    cols.values[c].push_back(x);
-    return end;
+  if (!cols.text[c]) {
+    const char* b = p;
+    while (b < stop && (*b == ' ' || *b == '\t')) ++b;
+    if (const char* end = read_integer(b, stop, x)) {
+      cols.values[c].push_back(x);
+      return end;
+    }
   }
-  const char* end = b;
-  while (!ends_cell(end, stop)) ++end;
-  const char* e = end;
-  while (e > b && is_blank(e[-1])) --e;
-  auto offset = static_cast<std::size_t>(b - src.text.data());
-  if (b == e) lang::fail_at(src, offset, "empty cell in " + cell_place(cols, c, row));
-  auto r = std::from_chars(b, e, x);
+  const cell cl = scan_cell(src, p, scratch);
+  auto& text = cols.text[c];
+  // A column out for empty cells is still read, to say whether it is text as well.
+  if (text && text->reason == "is text") return cl.end;
+  const std::string_view t = cl.text;
+  if (t.empty()) {
+    if (!text) mark_text(src, cols, c, cl.start, "empty cell in " + cell_place(cols, c, row), "has an empty cell");
+    return cl.end;
+  }
+  auto r = std::from_chars(t.data(), t.data() + t.size(), x);
   // from_chars also accepts "inf" and "nan"; data must be finite.
-  if (r.ec != std::errc() || r.ptr != e || !std::isfinite(x))
-    lang::fail_at(src, offset, "\"" + std::string(b, e) + "\" in " + cell_place(cols, c, row) + " is not a number");
-  if (std::find_if(b, e, [](char ch) { return ch == '.' || ch == 'e' || ch == 'E'; }) != e) cols.integer[c] = 0;
+  if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(x)) {
+    if (text) text->reason = "is text";
+    else mark_text(src, cols, c, cl.start, "\"" + lang::printable(t) + "\" in " + cell_place(cols, c, row) + " is not a number",
+                   "is text");
+    return cl.end;
+  }
+  if (text) return cl.end;
+  if (t.find_first_of(".eE") != std::string_view::npos) cols.integer[c] = 0;
   cols.values[c].push_back(x);
-  return end;
+  return cl.end;
 }
 
 // row -> cell (',' cell)* ; exactly one cell per column. Returns the line break after it.
-const char* read_row(const lang::source_file& src, csv_columns& cols, const char* p, std::size_t row) {
+const char* read_row(const lang::source_file& src, csv_columns& cols, const char* p, std::size_t row, std::string& scratch) {
   const std::size_t n = cols.names.size();
   for (std::size_t c = 0; c < n; ++c) {
-    p = read_cell(src, cols, c, p, row);
+    p = read_cell(src, cols, c, p, row, scratch);
     const bool comma = p < src.text.data() + src.text.size() && *p == ',';
     auto at = static_cast<std::size_t>(p - src.text.data());
     if (!comma && c + 1 < n)
@@ -198,9 +204,10 @@ void read_rows(const lang::source_file& src, csv_columns& cols, std::size_t from
   const auto lines = static_cast<std::size_t>(std::count(p, stop, '\n')) + 1;
   const auto rows = std::min(lines, static_cast<std::size_t>(stop - p) / (2 * cols.names.size()) + 1);
   for (auto& column : cols.values) column.reserve(rows);
+  std::string scratch;
   for (std::size_t row = 0; p < stop;) {
     const char* q = skip_blanks(p, stop);
-    p = q == stop || *q == '\n' ? q : read_row(src, cols, p, ++row);
+    p = q == stop || *q == '\n' ? q : read_row(src, cols, p, ++row, scratch);
     if (p < stop) ++p;
   }
 }
@@ -223,13 +230,19 @@ std::map<std::string, numbered> numbered_columns(const std::vector<std::string>&
 }
 
 // PREFIX.1 ... PREFIX.P, all present and not shadowed by a column named PREFIX, form the
-// N x P matrix PREFIX, row-major.
+// N x P matrix PREFIX, row-major; text if one of them is.
 void add_matrix(data_table& table, const std::string& prefix, numbered members, const csv_columns& cols,
                 const std::string& path) {
   std::sort(members.begin(), members.end());
   for (std::size_t i = 0; i < members.size(); ++i)
     if (members[i].first != static_cast<int>(i + 1)) return;
   if (cols.named.count(prefix)) return;
+  for (const auto& [k, c] : members)
+    if (cols.text[c]) {
+      text_column t = *cols.text[c];
+      t.matrix = true;
+      return table.set_text(prefix, std::move(t));
+    }
   const std::size_t rows = cols.values[members[0].second].size(), p = members.size();
   data_value v{tensor(shape::matrix(static_cast<index_t>(rows), static_cast<index_t>(p))), true,
                path + ", columns " + prefix + ".1.." + prefix + "." + std::to_string(p)};
@@ -243,15 +256,20 @@ void add_matrix(data_table& table, const std::string& prefix, numbered members, 
 
 }  // namespace
 
-data_table read_csv(const std::string& path) { return parse_csv({path, read_text(path)}); }
+data_table read_csv(const std::string& path) { return parse_csv({path, read_file_text(path)}); }
 
 data_table parse_csv(const lang::source_file& src) {
   const std::string& path = src.name;
+  refuse_binary(src, "CSV");
   csv_columns cols;
   read_rows(src, cols, read_header(src, cols));
   data_table table;
   for (auto& [prefix, members] : numbered_columns(cols.names)) add_matrix(table, prefix, std::move(members), cols, path);
   for (std::size_t c = 0; c < cols.names.size(); ++c) {
+    if (cols.text[c]) {
+      table.set_text(cols.names[c], std::move(*cols.text[c]));
+      continue;
+    }
     data_value v;
     v.value.shape = shape::vector(static_cast<index_t>(cols.values[c].size()));
     v.value.data = std::move(cols.values[c]);

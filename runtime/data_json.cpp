@@ -1,15 +1,13 @@
 // JSON data in Stan's format: an object of numbers and rectangular nested arrays, read
 // with nlohmann::json.
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "lang/diagnostics.hpp"
 #include "runtime/data.hpp"
+#include "runtime/data_text.hpp"
 
 namespace ppl::runtime {
 
@@ -73,15 +71,6 @@ shape first_path_shape(const json& j, const std::string& name) {
   return s;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw lang::source_error({path, {}, std::string("cannot open the file: ") + std::strerror(errno), "", ""});
-  std::string text(static_cast<std::size_t>(in.tellg()), '\0');
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  return text;
-}
-
 // Python's json module writes NaN and Infinity, which are not JSON: say so, at the word.
 std::string syntax_message(const lang::source_file& src, std::size_t& at, const std::string& what) {
   std::size_t start = src.text.find_last_of(" \t\r\n,[:", at);
@@ -92,15 +81,15 @@ std::string syntax_message(const lang::source_file& src, std::size_t& at, const 
       return "invalid JSON: " + std::string(bad) + " is not a JSON number, and data must be finite";
     }
   auto colon = what.find(": ");  // after nlohmann's "[json.exception...] parse error at line 1, column 8"
-  return "invalid JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2));
+  return "invalid JSON: " + lang::printable(colon == std::string::npos ? what : what.substr(colon + 2));
 }
 
 json parse(const lang::source_file& src) {
   // nlohmann stops at a NUL byte as at the end of the text, so `{"y": 1}` followed by a NUL
   // and anything at all passed, and the key scan below then read what it had not checked.
-  // JSON allows a NUL nowhere (in strings it must be written \u0000).
-  if (auto nul = src.text.find('\0'); nul != std::string::npos)
-    lang::fail_at(src, nul, "invalid JSON: a NUL byte (0x00); JSON text cannot hold one");
+  // JSON allows a NUL nowhere (in strings it must be written \u0000), nor any other control
+  // character outside white space.
+  refuse_binary(src, "JSON");
   try {
     return json::parse(src.text);
   } catch (const json::parse_error& e) {
@@ -112,7 +101,7 @@ json parse(const lang::source_file& src) {
     std::string what = e.what();
     auto open = what.find('\''), close = what.rfind('\'');
     std::size_t at = open < close ? src.text.find(what.substr(open + 1, close - open - 1)) : 0;
-    lang::fail_at(src, at == std::string::npos ? 0 : at, "invalid JSON: " + what.substr(what.find("] ") + 2));
+    lang::fail_at(src, at == std::string::npos ? 0 : at, "invalid JSON: " + lang::printable(what.substr(what.find("] ") + 2)));
   }
 }
 
@@ -153,7 +142,7 @@ void check_keys(const lang::source_file& src, const key_list& keys) {
   std::set<std::string_view> seen;
   for (const auto& [name, at] : keys) {
     if (name.empty()) lang::fail_at(src, at, "empty variable name");
-    if (!seen.insert(name).second) lang::fail_at(src, at, "duplicate variable name \"" + name + "\"");
+    if (!seen.insert(name).second) lang::fail_at(src, at, "duplicate variable name \"" + lang::printable(name) + "\"");
   }
 }
 
@@ -170,7 +159,7 @@ data_value json_value(const json& j, const std::string& name, const std::string&
   return v;
 }
 
-data_table read_json(const std::string& path) { return parse_json({path, read_file(path)}); }
+data_table read_json(const std::string& path) { return parse_json({path, read_file_text(path)}); }
 
 data_table parse_json(const lang::source_file& src) {
   const std::string& path = src.name;
@@ -183,7 +172,7 @@ data_table parse_json(const lang::source_file& src) {
     try {
       table.set(name, json_value(value, name, path));
     } catch (const std::invalid_argument& e) {
-      lang::fail_at(src, at, e.what());
+      lang::fail_at(src, at, lang::printable(e.what()));  // names may hold any character, escaped in JSON
     }
   };
   // In file order, so that the first bad value in the file is the one reported.

@@ -47,6 +47,26 @@ void check_error(const std::string& name, const std::string& text, std::size_t l
   CHECK(d.message.find(message) != std::string::npos);
 }
 
+// The column of text that loading `text` as `name` makes of `column`; fails the test if the
+// column is read as numbers.
+text_column text_of(const std::string& name, const std::string& text, const std::string& column) {
+  data_table t = read_data_file(scratch_file(name, text));
+  const text_column* c = t.text(column);
+  if (!c) FAIL(column << " of " << name << " is not text");
+  CHECK(t.find(column) == nullptr);
+  return c ? *c : text_column{};
+}
+
+// A cell that makes its column text: the error it gives if the model reads the column.
+void check_text(const std::string& name, const std::string& text, const std::string& column, std::size_t line,
+                std::size_t col, const std::string& message) {
+  diagnostic d = text_of(name, text, column).problem;
+  INFO(name << ": " << d.str());
+  CHECK(d.where.line == line);
+  CHECK(d.where.column == col);
+  CHECK(d.message.find(message) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("CSV: quoted and padded names, reals, and matrices only from complete PREFIX.1..P") {
@@ -67,12 +87,12 @@ TEST_CASE("CSV: quoted and padded names, reals, and matrices only from complete 
 }
 
 TEST_CASE("CSV errors point at the cell, name the column and count rows from 1") {
-  check_error("empty.csv", "y,x\n1,2\n3,\n", 3, 3, "empty cell in column \"x\" (row 2)");
-  check_error("blank.csv", "y,x\n1,2\n  ,4\n", 3, 3, "empty cell in column \"y\" (row 2)");
-  check_error("word.csv", "y,x\n1,2\n3, abc\n", 3, 4, "\"abc\" in column \"x\" (row 2) is not a number");
-  check_error("two.csv", "y\n1 2\n", 2, 1, "\"1 2\" in column \"y\" (row 1) is not a number");
-  check_error("inf.csv", "y\n1\ninf\n", 3, 1, "\"inf\" in column \"y\" (row 2) is not a number");
-  check_error("nan.csv", "y\nnan\n", 2, 1, "\"nan\" in column \"y\" (row 1) is not a number");
+  check_text("empty.csv", "y,x\n1,2\n3,\n", "x", 3, 3, "empty cell in column \"x\" (row 2)");
+  check_text("blank.csv", "y,x\n1,2\n  ,4\n", "y", 3, 3, "empty cell in column \"y\" (row 2)");
+  check_text("word.csv", "y,x\n1,2\n3, abc\n", "x", 3, 4, "\"abc\" in column \"x\" (row 2) is not a number");
+  check_text("two.csv", "y\n1 2\n", "y", 2, 1, "\"1 2\" in column \"y\" (row 1) is not a number");
+  check_text("inf.csv", "y\n1\ninf\n", "y", 3, 1, "\"inf\" in column \"y\" (row 2) is not a number");
+  check_text("nan.csv", "y\nnan\n", "y", 2, 1, "\"nan\" in column \"y\" (row 1) is not a number");
   check_error("short.csv", "y,x\n1,2\n3\n", 3, 2, "row 2 has 1 cells but the header has 2");
   check_error("long.csv", "y,x\n1,2\n3,4,5\n", 3, 4, "row 2 has more cells than the header's 2");
   check_error("dup.csv", "y,x,y\n1,2,3\n", 1, 5, "duplicate column name \"y\"");
@@ -82,7 +102,7 @@ TEST_CASE("CSV errors point at the cell, name the column and count rows from 1")
 }
 
 TEST_CASE("CSV error messages carry the source line and a caret") {
-  diagnostic d = error_of("caret.csv", "doc,word\n1,2\n1,x7\n");
+  diagnostic d = text_of("caret.csv", "doc,word\n1,2\n1,x7\n", "word").problem;
   CHECK(d.source_line == "1,x7");
   CHECK(d.str().find("caret.csv:3:3: error:") != std::string::npos);
   CHECK(d.str().find(" 3 | 1,x7\n   |   ^\n") != std::string::npos);
@@ -144,7 +164,7 @@ TEST_CASE("--set: numbers and arrays, later values replace earlier ones") {
 TEST_CASE("CSV: a byte-order mark, CRLF positions, and a long single column") {
   CHECK(read_csv(scratch_file("bom.csv", "\xEF\xBB\xBFy,x\n1,2\n")).find("y"));
   check_error("crlf_short.csv", "y,x\r\n1,2\r\n3\r\n", 3, 2, "row 2 has 1 cells but the header has 2");
-  check_error("crlf_empty.csv", "y,x\r\n1,\r\n", 2, 3, "empty cell in column \"x\" (row 1)");
+  check_text("crlf_empty.csv", "y,x\r\n1,\r\n", "x", 2, 3, "empty cell in column \"x\" (row 1)");
   check_error("header_only_blanks.csv", " \n1\n", 1, 1, "the header row is empty");
   // One column: each cell ends at a line break, never at a comma far ahead.
   std::string text = "y\n";
@@ -177,7 +197,7 @@ TEST_CASE("JSON: non-finite values, odd keys, and errors in file order") {
   check_error("nan.json", "{\"y\": \"NaN\"}", 1, 2, "`y` holds \"NaN\"; data must be finite numbers");
   check_error("py_nan.json", "{\"y\": [1, NaN]}", 1, 11, "NaN is not a JSON number, and data must be finite");
   // nlohmann stops at a NUL as at the end: what followed was neither checked nor refused.
-  check_error("nul.json", std::string("{\"y\": 1}\0{\"$\\, 1}", 17), 1, 9, "invalid JSON: a NUL byte (0x00)");
+  check_error("nul.json", std::string("{\"y\": 1}\0{\"$\\, 1}", 17), 1, 9, "the byte 0x00 is not text: this is binary data");
   check_error("py_inf.json", "{\"y\": -Infinity}", 1, 7, "-Infinity is not a JSON number");
   check_error("overflow.json", "{\"y\": [1, 1e400]}", 1, 11, "number overflow");
   check_error("object.json", "{\"y\": {\"a\": 1}}", 1, 2, "`y` holds an object");
