@@ -1,4 +1,4 @@
 #include "runtime/version.hpp"
 namespace ppl::runtime {
-const char* version() { return "0.1.0"; }
+const char* version() { return "0.2.0"; }
 }  // namespace ppl::runtime

@@ -2,44 +2,50 @@
 """Re-runs the command transcripts quoted in the READMEs and checks that the current
 binary prints what they show, so that no quoted output drifts.
 
-A transcript is a fenced code block whose first line starts with `$ `. Each `$ ` line is
-a command (run with `ppl` and `build/ppl` meaning the binary under test, from a scratch
-directory where `examples`, `scripts` and `tests` are the checkout's); the lines after it,
-up to the next command, are what it must print (standard output and error together):
+A transcript is a fenced code block (indented or not) whose first line starts with `$ `.
+Each `$ ` line is a command, run by the shell from a scratch directory where `examples`,
+`scripts` and `tests` are the checkout's and `ppl` (or `build/ppl`) is the binary under
+test; the lines after it, up to the next command, are what it must print:
 
-- each shown line must match a printed line, in order; printed lines between them are
-  allowed only where the transcript has a line `...`;
-- within a line, `...` stands for any text (a time, a speed), and runs of spaces match
-  any run of spaces.
+- standard output and standard error are matched together: the shown lines must be the
+  printed ones, each stream's lines in their order (the two may interleave, as a terminal
+  shows them), except where the transcript has a line `...`, which stands for any number
+  of printed lines;
+- within a line, `...` stands for any text (a time, a speed), and a run of spaces for any
+  run of spaces;
+- a REPL session (`$ ppl repl ...`) shows what was typed after the prompts `ppl> ` and
+  `...> `: those lines are its standard input, the others what it prints.
 
 A transcript that takes too long for the tests is preceded by a line
-`<!-- transcript not re-run: REASON -->` and must say in the prose just before it which
-version printed it (`ppl 0.1.0`); this script checks that it does.
+`<!-- transcript not re-run: REASON -->`, and the prose just before it must say which
+version printed it (`ppl 0.2.0`); this script checks that it does.
 
   check_transcripts.py PPL REPO FILE.md...
 """
-import os, re, subprocess, sys, tempfile
+import functools, os, re, subprocess, sys, tempfile
 
 ppl, repo, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 version = subprocess.run([ppl, "--version"], capture_output=True, text=True).stdout.strip()
+prompts = ("ppl> ", "...> ")
 
 
 def transcripts(text):
-    """(line number, skip reason or None, [(command, [expected lines])]) per transcript."""
+    """(line number, skip reason or None, [(command, [shown lines])], prose before) each."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
-        if lines[i].startswith("```") and i + 1 < len(lines) and lines[i + 1].startswith("$ "):
-            start, i = i, i + 1
+        fence = re.match(r"^(\s*)```", lines[i])
+        if fence and i + 1 < len(lines) and lines[i + 1].strip().startswith("$ "):
+            indent, start, i = len(fence.group(1)), i, i + 1
             steps = []
-            while i < len(lines) and not lines[i].startswith("```"):
-                if lines[i].startswith("$ "):
-                    steps.append((lines[i][2:], []))
+            while i < len(lines) and not lines[i].strip().startswith("```"):
+                line = lines[i][indent:]
+                if line.startswith("$ "):
+                    steps.append((line[2:], []))
                 else:
-                    steps[-1][1].append(lines[i])
+                    steps[-1][1].append(line)
                 i += 1
-            before = lines[start - 1] if start > 0 else ""
-            m = re.match(r"<!-- transcript not re-run: (.*) -->", before)
+            m = re.match(r"\s*<!-- transcript not re-run: (.*) -->", lines[start - 1] if start else "")
             yield start + 1, (m.group(1) if m else None), steps, "\n".join(lines[max(0, start - 12):start])
         i += 1
 
@@ -48,18 +54,35 @@ def line_pattern(shown):
     """A shown line as a regular expression: `...` any text, a run of spaces any run."""
     def part(text):
         return "".join(r"\s+" if piece.isspace() else re.escape(piece) for piece in re.split(r"(\s+)", text) if piece)
-    return re.compile("^" + ".*".join(part(p) for p in shown.rstrip().split("...")) + r"\s*$")
+    return re.compile(r"^\s*" + ".*".join(part(p) for p in shown.strip().split("...")) + r"\s*$")
 
 
-def matches(expected, printed):
-    """Whether the printed lines match the expected ones (see the module's comment)."""
-    def go(e, p):
-        if e == len(expected):
-            return all(not line.strip() for line in printed[p:]) or (e > 0 and expected[e - 1].strip() == "...")
-        if expected[e].strip() == "...":
-            return any(go(e + 1, q) for q in range(p, len(printed) + 1))
-        return p < len(printed) and line_pattern(expected[e]).match(printed[p]) is not None and go(e + 1, p + 1)
-    return go(0, 0)
+def matches(shown, out, err):
+    """Whether the printed streams match the shown lines (see the module's comment)."""
+    patterns = [None if s.strip() == "..." else line_pattern(s) for s in shown]
+
+    @functools.lru_cache(maxsize=None)
+    def go(e, i, j):
+        if e == len(patterns):
+            return i == len(out) and j == len(err)
+        if patterns[e] is None:
+            return go(e + 1, i, j) or (i < len(out) and go(e, i + 1, j)) or (j < len(err) and go(e, i, j + 1))
+        return (i < len(out) and patterns[e].match(out[i]) is not None and go(e + 1, i + 1, j)) or \
+               (j < len(err) and patterns[e].match(err[j]) is not None and go(e + 1, i, j + 1))
+    return go(0, 0, 0)
+
+
+def lines_of(text):
+    return [l for l in text.rstrip("\n").split("\n") if l.strip()] if text.strip() else []
+
+
+def run_step(command, shown, scratch, env):
+    typed = [s[len(p):] for s in shown for p in prompts if s.startswith(p)]
+    expected = [s for s in shown if s.strip() and not s.startswith(prompts)]
+    stdin = "\n".join(typed) + "\n" if command.startswith("ppl repl") else None
+    run = subprocess.run(command, shell=True, cwd=scratch, env=env, input=stdin, capture_output=True, text=True, timeout=900)
+    out, err = lines_of(run.stdout), lines_of(run.stderr)
+    return matches(expected, tuple(out), tuple(err)), out + (["(standard error)"] + err if err else []), expected
 
 
 failures = checked = skipped = 0
@@ -70,8 +93,7 @@ with tempfile.TemporaryDirectory() as scratch:
     os.symlink(os.path.abspath(ppl), os.path.join(scratch, "build", "ppl"))
     env = dict(os.environ, PATH=os.path.join(scratch, "build") + os.pathsep + os.environ["PATH"])
     for path in files:
-        text = open(path).read()
-        for line, skip, steps, prose in transcripts(text):
+        for line, skip, steps, prose in transcripts(open(path).read()):
             where = f"{os.path.relpath(path, repo)}:{line}"
             if skip is not None:
                 skipped += 1
@@ -79,15 +101,12 @@ with tempfile.TemporaryDirectory() as scratch:
                     print(f"FAIL {where}: a transcript not re-run must say which version printed it (ppl {version})")
                     failures += 1
                 continue
-            for command, expected in steps:
+            for command, shown in steps:
                 checked += 1
-                while expected and not expected[-1].strip():
-                    expected.pop()
-                run = subprocess.run(command, shell=True, cwd=scratch, env=env, capture_output=True, text=True, timeout=600)
-                printed = (run.stdout + run.stderr).rstrip("\n").split("\n")
-                if not matches(expected, printed):
+                ok, printed, expected = run_step(command, shown, scratch, env)
+                if not ok:
                     failures += 1
-                    print(f"FAIL {where}: `{command}` printed\n" + "\n".join("    " + p for p in printed[:40]))
+                    print(f"FAIL {where}: `{command}` printed\n" + "\n".join("    " + p for p in printed[:60]))
                     print("  where the README shows\n" + "\n".join("    " + e for e in expected))
 print(f"{checked} commands re-run, {skipped} transcripts labelled with their version, {failures} failed")
 sys.exit(1 if failures else 0)
