@@ -54,17 +54,18 @@ std::vector<long> column_indices(const std::string& column) {
 
 }  // namespace
 
-std::vector<std::size_t> stan_column_order(const std::vector<std::string>& columns) {
+std::vector<std::size_t> element_order(const std::vector<std::string>& columns, bool column_major) {
   std::vector<std::size_t> order(columns.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  // Each run of one variable's elements is sorted by its indices read last to first.
+  // Each run of one variable's elements is sorted by its indices, read last to first for
+  // column-major order.
   for (std::size_t a = 0, b = 0; a < columns.size(); a = b) {
     const std::string variable = column_variable(columns[a]);
     for (b = a + 1; b < columns.size() && column_variable(columns[b]) == variable; ++b) {}
     std::vector<std::vector<long>> keys;
     for (std::size_t k = a; k < b; ++k) {
       keys.push_back(column_indices(columns[k]));
-      std::reverse(keys.back().begin(), keys.back().end());
+      if (column_major) std::reverse(keys.back().begin(), keys.back().end());
     }
     std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(a), order.begin() + static_cast<std::ptrdiff_t>(b),
                      [&](std::size_t x, std::size_t y) { return keys[x - a] < keys[y - a]; });

@@ -26,10 +26,11 @@ inline bool sampler_column(const std::string& column) { return column.size() > 2
 // Stan's name of a column and back: theta[2,3] <-> theta.2.3 (model names have no dots).
 std::string stan_column(std::string column);
 std::string from_stan_column(std::string column);
-// The order in which Stan writes a table's columns: within each variable, its elements
-// column-major (first index fastest), as CmdStan writes matrices. order[k] is the ppl
-// column written k-th; columns of different variables keep their places.
-std::vector<std::size_t> stan_column_order(const std::vector<std::string>& columns);
+// An order of a table's columns that puts each variable's elements column-major (first
+// index fastest, as CmdStan writes matrices) or row-major (as ppl writes them): order[k] is
+// the column placed k-th; columns of different variables keep their places.
+std::vector<std::size_t> element_order(const std::vector<std::string>& columns, bool column_major);
+inline std::vector<std::size_t> stan_column_order(const std::vector<std::string>& columns) { return element_order(columns, true); }
 
 // The files a run writes for `path`: itself, or in Stan's format one per chain,
 // FILE_1.csv, FILE_2.csv, ...

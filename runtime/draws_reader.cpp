@@ -88,33 +88,6 @@ bool parse_cell(std::string_view cell, double& x) {
   return r.ec == std::errc() && r.ptr == cell.data() + cell.size() && !cell.empty();
 }
 
-// The indices of "theta[2,3]": {2, 3}; empty for a scalar.
-std::vector<long> indices_of(const std::string& name) {
-  std::vector<long> out;
-  for (std::size_t at = name.find('['); at != std::string::npos && at + 1 < name.size(); at = name.find(',', at + 1)) {
-    long i = 0;
-    std::from_chars(name.data() + at + 1, name.data() + name.size(), i);
-    out.push_back(i);
-  }
-  return out;
-}
-
-// The order that puts each variable's elements row-major (a Stan file has them
-// column-major): order[k] is the name placed k-th. Variables keep their places.
-std::vector<std::size_t> row_major_order(const std::vector<std::string>& names) {
-  std::vector<std::size_t> order(names.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  for (std::size_t a = 0, b = 0; a < names.size(); a = b) {
-    const std::string variable = column_variable(names[a]);
-    for (b = a + 1; b < names.size() && column_variable(names[b]) == variable; ++b) {}
-    std::vector<std::vector<long>> keys;
-    for (std::size_t k = a; k < b; ++k) keys.push_back(indices_of(names[k]));
-    std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(a), order.begin() + static_cast<std::ptrdiff_t>(b),
-                     [&](std::size_t x, std::size_t y) { return keys[x - a] < keys[y - a]; });
-  }
-  return order;
-}
-
 }  // namespace
 
 std::vector<std::string> expand_draws_paths(const std::vector<std::string>& paths) {
@@ -214,7 +187,7 @@ void draws_source::open_file(const std::string& path, bool first) {
   }
   if (names.empty()) fail_in_line(path, std::max<std::size_t>(in.number(), 1), "", 0, "no header row: this is not a draws file");
   if (first || f.format == draws_format::ppl) metadata_.insert(metadata_.end(), comments.begin(), comments.end());
-  const std::vector<std::size_t> order = row_major_order(names);
+  const std::vector<std::size_t> order = element_order(names, false);  // a Stan file's are column-major
   std::vector<std::string> columns;
   for (std::size_t k : order) columns.push_back(names[k]);
   if (first) columns_ = columns;

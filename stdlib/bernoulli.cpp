@@ -32,11 +32,7 @@ class bernoulli final : public scalar_distribution {
   // A plate of outcomes: the number of ones and of zeros, and two logs.
   double log_density_sum(std::span<const view> p, const double* values, index_t n) const override {
     double ones = 0, zeros = 0;
-    for (index_t i = 0; i < n; ++i) {
-      ones += values[i] == 1;
-      zeros += values[i] == 0;
-    }
-    if (ones + zeros != static_cast<double>(n)) return -INFINITY;
+    if (!count_binary(values, n, ones, zeros)) return -INFINITY;
     return (ones > 0 ? ones * std::log(p[0][0]) : 0) + (zeros > 0 ? zeros * std::log1p(-p[0][0]) : 0);
   }
 

@@ -34,11 +34,7 @@ class bernoulli_logit final : public scalar_distribution {
 
   double log_density_sum(std::span<const view> p, const double* values, index_t n) const override {
     double ones = 0, zeros = 0;
-    for (index_t i = 0; i < n; ++i) {
-      ones += values[i] == 1;
-      zeros += values[i] == 0;
-    }
-    if (ones + zeros != static_cast<double>(n)) return -INFINITY;
+    if (!count_binary(values, n, ones, zeros)) return -INFINITY;
     const double a = p[0][0];
     return (ones > 0 ? ones * log_inv_logit(a) : 0) + (zeros > 0 ? zeros * log_inv_logit(-a) : 0);
   }

@@ -52,6 +52,16 @@ inline void check_simplex(std::string_view dist, std::string_view what, const vi
     throw parameter_error(std::string(dist) + ": " + std::string(what) + " does not sum to 1 (sum " + format_number(sum) + ")");
 }
 
+// The ones and zeros among n outcomes of a Bernoulli plate; false if any is neither.
+inline bool count_binary(const double* values, index_t n, double& ones, double& zeros) {
+  ones = zeros = 0;
+  for (index_t i = 0; i < n; ++i) {
+    ones += values[i] == 1;
+    zeros += values[i] == 0;
+  }
+  return ones + zeros == static_cast<double>(n);
+}
+
 // Gradients of a location-scale density lp(x) = f(z) - log sigma with z = (x - mu) / sigma,
 // given dz = f'(z): the value, the location (slot mu_slot) and the scale (sigma_slot).
 inline void add_location_scale_gradient(const gradient_out* g, double z, double dz, double sigma, std::size_t mu_slot,
