@@ -63,7 +63,9 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
     if (d.value_rank() == 0) x = scalar(out[0]);
     CHECK(std::isfinite(log_density(d, c.params, x, true)));
   }
-  for (const char* discrete : {"Bernoulli", "Poisson", "Categorical", "Spin", "BernoulliLogit"}) {
+  for (const char* discrete : {"Bernoulli", "Poisson", "Categorical", "Spin", "BernoulliLogit", "DiscreteUniform",
+                               "Geometric", "BetaBinomial", "Hypergeometric", "NegativeBinomial2", "OrderedLogistic",
+                               "DirichletMultinomial"}) {
     INFO(discrete);
     double out[8];
     const auto& d = dist(discrete);
