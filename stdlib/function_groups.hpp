@@ -2,11 +2,12 @@
 // The groups of built-in functions, each a factory from a name to its implementation, so
 // that stdlib/functions.cpp can register the whole library from one table of
 // {name, group}. Internal to stdlib/.
-//   elementwise.cpp     math maps over any rank: exp, log, ..., pow and ^
-//   operators.cpp       arithmetic, comparison and logical operators, neg and !
-//   reductions.cpp      arrays to scalars (sum, mean, sd, log_sum_exp, max, min), softmax
-//   linear_algebra.cpp  *, dot, transpose and the postfix '
-//   constructors.cpp    rep and length
+//   elementwise.cpp        math maps over any rank: exp, log, ..., pow and ^; ifelse
+//   special_functions.cpp  maps of probability and combinatorics: Phi, lgamma, lchoose, ...
+//   operators.cpp          arithmetic, comparison and logical operators, neg and !
+//   reductions.cpp         arrays to scalars (sum, mean, sd, log_sum_exp, max, min), softmax
+//   linear_algebra.cpp     *, dot, transpose and the postfix '
+//   constructors.cpp       rep and length
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +28,8 @@ std::unique_ptr<function> make_dot(std::string_view name);
 std::unique_ptr<function> make_transpose(std::string_view name);
 std::unique_ptr<function> make_rep(std::string_view name);
 std::unique_ptr<function> make_length(std::string_view name);
+std::unique_ptr<function> make_special_function(std::string_view name);
+std::unique_ptr<function> make_ifelse(std::string_view name);
 
 // The kind of an elementwise result.
 enum class result_kind {
