@@ -39,6 +39,10 @@ struct gradient_case {
   std::string name;
   std::vector<tensor> args;
   std::vector<bool> integer = {};  // arguments not to perturb (rep's count); empty: none
+  // A function of a symmetric matrix (cholesky), which refuses an asymmetric one: its
+  // entries are perturbed in pairs, A[i, j] with A[j, i], and the sum of their two
+  // adjoints is compared.
+  bool symmetric = false;
 };
 
 // A call that result_shape (or eval) must refuse, with a substring of the message.
@@ -52,5 +56,10 @@ std::vector<value_case> special_value_cases();
 std::vector<type_case> special_type_cases();
 std::vector<gradient_case> special_gradient_cases();
 std::vector<error_case> special_error_cases();
+
+std::vector<value_case> array_value_cases();
+std::vector<type_case> array_type_cases();
+std::vector<gradient_case> array_gradient_cases();
+std::vector<error_case> array_error_cases();
 
 }  // namespace ppl::testing

@@ -76,7 +76,7 @@ std::vector<type_case> reduction_cases() {
 TEST_CASE("result types and type errors, on a table covering every built-in") {
   std::set<std::string> seen;
   for (const auto& cases :
-       {elementwise_cases(), operator_cases(), reduction_cases(), special_type_cases()})
+       {elementwise_cases(), operator_cases(), reduction_cases(), special_type_cases(), array_type_cases()})
     for (const auto& c : cases) {
       std::string args;
       for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + to_string(a);

@@ -126,6 +126,7 @@ TEST_CASE("every built-in's values, on a table of cases covering them all") {
   check_values(shape_cases(), seen);
   check_values(operator_cases(), seen);
   check_values(special_value_cases(), seen);
+  check_values(array_value_cases(), seen);
   for (const auto& name : ppl::stdlib::library().function_names()) {
     INFO("no value case for ", name);
     CHECK(seen.count(name) == 1);
@@ -133,11 +134,11 @@ TEST_CASE("every built-in's values, on a table of cases covering them all") {
 }
 
 TEST_CASE("the required built-ins are registered, and only the non-smooth ones are not differentiable") {
-  // Comparisons, logic, %, the extremes, rounding, steps, equality and integer counts
-  // switch or jump; everything else is smooth (abs and fabs but for a kink at 0).
+  // Comparisons, logic, %, the extremes, rounding, steps, equality, integer counts and
+  // orderings switch or jump; everything else is smooth (abs and fabs but for a kink at 0).
   const std::set<std::string> not_differentiable = {
       "!", "!=", "%", "&&", "<", "<=", "==", ">", ">=", "||", "max", "min", "fmax", "fmin", "fdim", "floor", "ceil",
-      "round", "step", "int_step", "equals", "choose"};
+      "round", "step", "int_step", "equals", "choose", "sort_asc", "sort_desc", "rank"};
   const std::vector<std::string> required = {
       "exp", "log", "log1p", "expm1", "sqrt", "pow", "abs", "inv_logit", "logit", "tanh", "softplus", "softmax",
       "log_sum_exp", "sum", "mean", "sd", "max", "min", "dot", "transpose", "rep", "length", "+", "-", "*", "/",
@@ -146,7 +147,9 @@ TEST_CASE("the required built-ins are registered, and only the non-smooth ones a
       "Phi", "lgamma", "log1m", "step", "equals", "ifelse", "Phi_approx", "inv_Phi", "probit", "log_inv_logit",
       "log1m_inv_logit", "log1p_exp", "fabs", "floor", "ceil", "round", "cos", "sin", "tan", "atan", "atan2", "exp2",
       "log2", "log10", "square", "inv", "inv_sqrt", "cbrt", "lbeta", "tgamma", "digamma", "lchoose", "choose",
-      "logfact", "erf", "erfc", "fmin", "fmax", "fdim", "int_step", "cloglog", "inv_cloglog"};
+      "logfact", "erf", "erfc", "fmin", "fmax", "fdim", "int_step", "cloglog", "inv_cloglog", "cumulative_sum", "log_mix",
+      "inverse", "cholesky", "log_determinant", "prod", "variance", "rows", "cols", "diag_matrix", "rep_matrix",
+      "append_row", "append_col", "identity_matrix", "sort_asc", "sort_desc", "rank"};
   for (const auto& name : required) CHECK(fn(name).name() == name);
   for (const auto& name : ppl::stdlib::library().function_names()) {
     INFO(name);
@@ -176,8 +179,7 @@ TEST_CASE("run-time shape and value errors") {
       {"rep", {scalar(1), scalar(-1)}, "rep: the count n is -1; it must be a non-negative integer"},
       {"rep", {scalar(1), scalar(1e300)}, "rep: the count n is 1e+300, more than the limit of 268435456 (2^28)"},
   };
-  const auto more = special_error_cases();
-  cases.insert(cases.end(), more.begin(), more.end());
+  for (const auto& more : {special_error_cases(), array_error_cases()}) cases.insert(cases.end(), more.begin(), more.end());
   for (const auto& c : cases) {
     INFO(c.name);
     CHECK_THROWS_WITH_AS(call(c.name, c.args), doctest::Contains(c.message.c_str()), ppl::stdlib::argument_error);
