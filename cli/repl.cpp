@@ -121,27 +121,43 @@ void catch_prompt_signals() {
 
 enum class typed { line, cancel, quit };
 
-// One line from the prompt; while a command runs, Ctrl-C sets the flag `sample` stops its
-// chains at instead.
-typed read_line(const char* prompt, std::string& out) {
+// Ctrl-C and SIGTERM end the line being typed whenever no command runs: between two
+// prompts as well as at one, so that a Ctrl-C typed right after the previous one (while
+// the REPL prints `^C` and the next prompt) is not lost.
+void handle_prompt_signals() {
   struct sigaction action {};
   action.sa_handler = on_prompt_signal;
   sigemptyset(&action.sa_mask);
-  prompt_signal = 0;
-  drain_signal_pipe();
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+}
+
+// One line from the prompt. A signal that came since the last line ends this one at once.
+typed read_line(const char* prompt, std::string& out) {
   char* raw = readline(prompt);
-  runtime::install_interrupt_handlers();
-  runtime::set_interrupted(false);
   if (raw) {
     out = raw;
     std::free(raw);
     return typed::line;
   }
   const bool cancel = prompt_signal == SIGINT;
+  prompt_signal = 0;
+  drain_signal_pipe();
   fmt::print("{}\n", cancel ? "^C" : "");
   return cancel ? typed::cancel : typed::quit;
+}
+
+// Runs a complete input. While it runs, Ctrl-C sets the flag `sample` stops its chains at
+// instead; a Ctrl-C then stops the command and does not count at the next prompt.
+bool run_command(repl::session& s, const std::string& input) {
+  runtime::install_interrupt_handlers();
+  runtime::set_interrupted(false);
+  const bool go_on = s.handle(input);
+  prompt_signal = 0;
+  drain_signal_pipe();
+  handle_prompt_signals();
+  runtime::set_interrupted(false);
+  return go_on;
 }
 
 int run_terminal(repl::session& s) {
@@ -151,6 +167,7 @@ int run_terminal(repl::session& s) {
   read_history(history.c_str());
   rl_attempted_completion_function = complete;
   fmt::print("ppl {} — type help for the commands, quit to leave\n", runtime::version());
+  handle_prompt_signals();
   std::string pending, line;
   bool cancelled = false;  // the last thing typed was a Ctrl-C
   while (true) {
@@ -168,7 +185,7 @@ int run_terminal(repl::session& s) {
       add_history(entry.c_str());
       write_history(history.c_str());
     }
-    const bool go_on = s.handle(pending);
+    const bool go_on = run_command(s, pending);
     pending.clear();
     if (!go_on) break;
   }

@@ -1,4 +1,5 @@
-// Functions that build arrays or describe them: rep(x, n) and length(v).
+// Functions that build arrays or describe them: rep(x, n), rep_matrix, diag_matrix and
+// identity_matrix; length, rows and cols.
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -9,32 +10,30 @@ namespace ppl::stdlib {
 
 namespace {
 
-// rep(x, n): a vector of n copies of the scalar x. Its size is the value of n, known only
-// when n is (as with rep(eta, V) for V = max(word)).
+// A count argument (rep's n, a matrix's rows), checked before it becomes an integer:
+// converting a negative, fractional or huge double would be wrong or undefined. Sizes are
+// known only when the count is, as with rep(eta, V) for V = max(word).
+index_t count_argument(std::string_view fn, std::string_view what, double n) {
+  std::ostringstream message;
+  message << fn << ": the count " << what << " is " << n;
+  if (!(n >= 0) || n != std::floor(n)) throw argument_error(message.str() + "; it must be a non-negative integer");
+  // The evaluator refuses any result over 2^28 elements; here only what no integer holds.
+  if (n > 0x1p53) throw argument_error(message.str() + ", more than the limit of 268435456 (2^28)");
+  return static_cast<index_t>(n);
+}
+
+bool is_count(const type_sig& t) { return t.rank == 0 && t.kind == scalar_kind::integer; }
+
+// rep(x, n): a vector of n copies of the scalar x.
 class rep final : public function {
  public:
   std::string_view name() const override { return "rep"; }
   type_result result_type(std::span<const type_sig> a) const override {
-    if (a.size() != 2 || a[0].rank != 0 || a[1].rank != 0 || a[1].kind != scalar_kind::integer)
+    if (a.size() != 2 || a[0].rank != 0 || !is_count(a[1]))
       return "rep expects a scalar and an integer count, rep(x, n), got " + describe_types(a);
     return type_sig{a[0].kind, 1};
   }
-  shape result_shape(std::span<const view> a) const override {
-    const double n = a[1][0];
-    if (!(n >= 0) || n != std::floor(n)) {
-      std::ostringstream message;
-      message << "rep: the count n is " << n << "; it must be a non-negative integer";
-      throw argument_error(message.str());
-    }
-    // Larger counts are refused here, where converting them to an integer would be
-    // undefined; the evaluator refuses any result over 2^28 elements.
-    if (n > 0x1p53) {
-      std::ostringstream message;
-      message << "rep: the count n is " << n << ", more than the limit of 268435456 (2^28)";
-      throw argument_error(message.str());
-    }
-    return shape::vector(static_cast<index_t>(n));
-  }
+  shape result_shape(std::span<const view> a) const override { return shape::vector(count_argument("rep", "n", a[1][0])); }
   void eval(std::span<const view> a, double* out) const override {
     std::fill(out, out + static_cast<index_t>(a[1][0]), a[0][0]);
   }
@@ -45,19 +44,96 @@ class rep final : public function {
   }
 };
 
-// length(v): the number of elements of an array of any rank (1 for a scalar). Its
-// derivative is zero rather than undefined, so it stays differentiable: sum(x) / length(x)
-// must not block gradients of x.
-class length final : public function {
+// rep_matrix(x, m, n): m x n copies of the scalar x; rep_matrix(v, n): n columns, each v.
+class rep_matrix final : public function {
  public:
-  std::string_view name() const override { return "length"; }
+  std::string_view name() const override { return "rep_matrix"; }
   type_result result_type(std::span<const type_sig> a) const override {
-    if (a.size() != 1) return "length takes 1 argument, got " + std::to_string(a.size());
+    const bool scalar = a.size() == 3 && a[0].rank == 0 && is_count(a[1]) && is_count(a[2]);
+    const bool columns = a.size() == 2 && a[0].rank == 1 && is_count(a[1]);
+    if (!scalar && !columns)
+      return "rep_matrix expects rep_matrix(x, m, n) of a scalar and two integer counts, or rep_matrix(v, n) of a "
+             "vector and a count, got " + describe_types(a);
+    return type_sig{a[0].kind, 2};
+  }
+  shape result_shape(std::span<const view> a) const override {
+    if (a.size() == 2) return shape::matrix(a[0].size(), count_argument("rep_matrix", "n", a[1][0]));
+    return shape::matrix(count_argument("rep_matrix", "m", a[1][0]), count_argument("rep_matrix", "n", a[2][0]));
+  }
+  void eval(std::span<const view> a, double* out) const override {
+    const shape s = result_shape(a);
+    for (index_t i = 0; i < s[0]; ++i)
+      std::fill(out + i * s[1], out + (i + 1) * s[1], a[0].shape.rank == 0 ? a[0][0] : a[0][i]);
+  }
+  // An entry of x or v receives the adjoints of all its copies: a row of the result each.
+  void backward(std::span<const view> a, view out, const double* d_out, std::span<double* const> d) const override {
+    if (!d[0]) return;
+    const index_t cols = out.cols();
+    for (index_t i = 0; i < out.rows(); ++i) {
+      double row = 0;
+      for (index_t j = 0; j < cols; ++j) row += d_out[i * cols + j];
+      d[0][a[0].shape.rank == 0 ? 0 : i] += row;
+    }
+  }
+};
+
+// diag_matrix(v): the square matrix with v on its diagonal; identity_matrix(n).
+class diagonal final : public function {
+ public:
+  explicit diagonal(bool identity) : identity_(identity) {}
+  std::string_view name() const override { return identity_ ? "identity_matrix" : "diag_matrix"; }
+  type_result result_type(std::span<const type_sig> a) const override {
+    if (identity_) {
+      if (a.size() != 1 || !is_count(a[0])) return "identity_matrix expects an integer size, got " + describe_types(a);
+      return type_sig{scalar_kind::real, 2};
+    }
+    if (a.size() != 1 || a[0].rank != 1) return "diag_matrix expects one vector, got " + describe_types(a);
+    return type_sig{a[0].kind, 2};
+  }
+  shape result_shape(std::span<const view> a) const override {
+    const index_t n = identity_ ? count_argument("identity_matrix", "n", a[0][0]) : a[0].size();
+    return shape::matrix(n, n);
+  }
+  void eval(std::span<const view> a, double* out) const override {
+    const index_t n = result_shape(a)[0];
+    std::fill(out, out + n * n, 0.0);
+    for (index_t i = 0; i < n; ++i) out[i * n + i] = identity_ ? 1.0 : a[0][i];
+  }
+  void backward(std::span<const view>, view out, const double* d_out, std::span<double* const> d) const override {
+    if (identity_ || !d[0]) return;
+    const index_t n = out.rows();
+    for (index_t i = 0; i < n; ++i) d[0][i] += d_out[i * n + i];
+  }
+
+ private:
+  bool identity_;
+};
+
+// length(v): the number of elements of an array of any rank (1 for a scalar); rows and
+// cols of a matrix, or of a vector as a column (its size and 1), as in Stan. Their
+// derivatives are zero rather than undefined, so they stay differentiable: sum(x) /
+// length(x) must not block gradients of x.
+class size final : public function {
+ public:
+  explicit size(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
+  type_result result_type(std::span<const type_sig> a) const override {
+    if (name_ == "length") {
+      if (a.size() != 1) return "length takes 1 argument, got " + std::to_string(a.size());
+    } else if (a.size() != 1 || a[0].rank < 1 || a[0].rank > 2) {
+      return name_ + " expects a vector or a matrix, got " + describe_types(a);
+    }
     return type_sig{scalar_kind::integer, 0};
   }
   shape result_shape(std::span<const view>) const override { return shape::scalar(); }
-  void eval(std::span<const view> a, double* out) const override { out[0] = static_cast<double>(a[0].size()); }
+  void eval(std::span<const view> a, double* out) const override {
+    const index_t n = name_ == "length" ? a[0].size() : name_ == "rows" ? a[0].rows() : a[0].cols();
+    out[0] = static_cast<double>(n);
+  }
   void backward(std::span<const view>, view, const double*, std::span<double* const>) const override {}
+
+ private:
+  std::string name_;
 };
 
 }  // namespace
@@ -67,9 +143,19 @@ std::unique_ptr<function> make_rep(std::string_view name) {
   return std::make_unique<rep>();
 }
 
-std::unique_ptr<function> make_length(std::string_view name) {
-  expect_name(name, "length");
-  return std::make_unique<length>();
+std::unique_ptr<function> make_rep_matrix(std::string_view name) {
+  expect_name(name, "rep_matrix");
+  return std::make_unique<rep_matrix>();
+}
+
+std::unique_ptr<function> make_diagonal(std::string_view name) {
+  if (name != "diag_matrix") expect_name(name, "identity_matrix");
+  return std::make_unique<diagonal>(name == "identity_matrix");
+}
+
+std::unique_ptr<function> make_size(std::string_view name) {
+  if (name != "length" && name != "rows") expect_name(name, "cols");
+  return std::make_unique<size>(name);
 }
 
 }  // namespace ppl::stdlib

@@ -2,11 +2,17 @@
 // The groups of built-in functions, each a factory from a name to its implementation, so
 // that stdlib/functions.cpp can register the whole library from one table of
 // {name, group}. Internal to stdlib/.
-//   elementwise.cpp     math maps over any rank: exp, log, ..., pow and ^
-//   operators.cpp       arithmetic, comparison and logical operators, neg and !
-//   reductions.cpp      arrays to scalars (sum, mean, sd, log_sum_exp, max, min), softmax
-//   linear_algebra.cpp  *, dot, transpose and the postfix '
-//   constructors.cpp    rep and length
+//   elementwise.cpp        math maps over any rank: exp, log, ..., pow and ^; ifelse
+//   special_functions.cpp  maps of probability and combinatorics: Phi, lgamma, lchoose, ...
+//   operators.cpp          arithmetic, comparison and logical operators, neg and !
+//   reductions.cpp         arrays to scalars (sum, prod, mean, variance, sd, log_sum_exp,
+//                          max, min), softmax
+//   log_mix.cpp            log_mix, the log density of a mixture
+//   sequences.cpp          cumulative_sum, sort_asc, sort_desc, rank
+//   linear_algebra.cpp     *, dot, transpose and the postfix '
+//   matrix_functions.cpp   inverse, log_determinant, cholesky
+//   constructors.cpp       rep, rep_matrix, diag_matrix, identity_matrix; length, rows, cols
+//   concatenation.cpp      append_row, append_col
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,7 +32,19 @@ std::unique_ptr<function> make_product(std::string_view name);
 std::unique_ptr<function> make_dot(std::string_view name);
 std::unique_ptr<function> make_transpose(std::string_view name);
 std::unique_ptr<function> make_rep(std::string_view name);
-std::unique_ptr<function> make_length(std::string_view name);
+std::unique_ptr<function> make_size(std::string_view name);  // length, rows, cols
+std::unique_ptr<function> make_special_function(std::string_view name);
+std::unique_ptr<function> make_ifelse(std::string_view name);
+std::unique_ptr<function> make_log_mix(std::string_view name);
+std::unique_ptr<function> make_cumulative_sum(std::string_view name);
+std::unique_ptr<function> make_sort(std::string_view name);  // sort_asc, sort_desc
+std::unique_ptr<function> make_rank(std::string_view name);
+std::unique_ptr<function> make_inverse(std::string_view name);
+std::unique_ptr<function> make_log_determinant(std::string_view name);
+std::unique_ptr<function> make_cholesky(std::string_view name);  // cholesky, cholesky_decompose
+std::unique_ptr<function> make_rep_matrix(std::string_view name);
+std::unique_ptr<function> make_diagonal(std::string_view name);  // diag_matrix, identity_matrix
+std::unique_ptr<function> make_append(std::string_view name);    // append_row, append_col
 
 // The kind of an elementwise result.
 enum class result_kind {

@@ -19,4 +19,10 @@ inline double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp
 // log inv_logit(x) = -log(1 + e^-x), finite for every finite x.
 inline double log_inv_logit(double x) { return -softplus(-x); }
 
+// log(1 - e^x) for x <= 0, by the branch that keeps its accuracy (Maechler 2012,
+// "Accurately computing log(1 - exp(-|a|))"): log(-expm1(x)) near 0, log1p(-e^x) below.
+inline double log1m_exp(double x) {
+  return x > -0.6931471805599453 ? std::log(-std::expm1(x)) : std::log1p(-std::exp(x));
+}
+
 }  // namespace ppl::stdlib

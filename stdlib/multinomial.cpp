@@ -1,11 +1,9 @@
 // Multinomial(n, p): the counts of each category in n draws from Categorical(p); a vector
 // of p's size summing to n.
-#include <algorithm>
-#include <boost/random/binomial_distribution.hpp>
-
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/log_gamma.hpp"
+#include "stdlib/multinomial_draw.hpp"
 
 namespace ppl::stdlib {
 
@@ -54,21 +52,8 @@ class multinomial final : public distribution {
     return lp;
   }
 
-  // Sequential conditional binomials: count i ~ Binomial(trials left, p_i / mass left).
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
-    const view& q = p[1];
-    auto left = static_cast<long long>(p[0][0]);
-    double mass = 1;
-    for (index_t i = 0; i < q.size(); ++i) {
-      long long c = left;  // the last category takes whatever is left
-      if (i + 1 < q.size() && left > 0) {
-        const double share = mass > 0 ? std::clamp(q[i] / mass, 0.0, 1.0) : 1.0;
-        c = boost::random::binomial_distribution<long long, double>(left, share)(rng);
-      }
-      out[i] = static_cast<double>(c);
-      left -= c;
-      mass -= q[i];
-    }
+    multinomial_draw(p[0][0], p[1], rng, out);
   }
 };
 

@@ -1,7 +1,9 @@
-// Reductions of an array of any rank to a scalar (sum, mean, sd, log_sum_exp, and max and
-// min, which also take two scalars), and softmax, the gradient of log_sum_exp.
+// Reductions of an array of any rank to a scalar (sum, prod, mean, variance, sd,
+// log_sum_exp, and max and min, which also take two scalars), and softmax, the gradient of
+// log_sum_exp.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -15,13 +17,18 @@ namespace {
 double sum(const double* x, index_t n) { return std::accumulate(x, x + n, 0.0); }
 double mean(const double* x, index_t n) { return sum(x, n) / static_cast<double>(n); }
 
-// The sample standard deviation (denominator n - 1), from deviations about the mean.
-double sd(const double* x, index_t n) {
+double prod(const double* x, index_t n) { return std::accumulate(x, x + n, 1.0, std::multiplies<>()); }
+
+// The sample variance (denominator n - 1), from deviations about the mean.
+double variance(const double* x, index_t n) {
   const double m = mean(x, n);
   double squares = 0;
   for (index_t i = 0; i < n; ++i) squares += (x[i] - m) * (x[i] - m);
-  return std::sqrt(squares / static_cast<double>(n - 1));
+  return squares / static_cast<double>(n - 1);
 }
+
+// The sample standard deviation.
+double sd(const double* x, index_t n) { return std::sqrt(variance(x, n)); }
 
 // Shifted by the maximum so that no exp overflows.
 double log_sum_exp(const double* x, index_t n) {
@@ -34,6 +41,17 @@ double log_sum_exp(const double* x, index_t n) {
 
 void sum_grad(const double*, index_t n, double, double* g) { std::fill(g, g + n, 1.0); }
 void mean_grad(const double*, index_t n, double, double* g) { std::fill(g, g + n, 1.0 / static_cast<double>(n)); }
+// The product of the others, from products to the left and to the right: exact when some
+// x_i are 0, where prod / x_i would be 0 / 0.
+void prod_grad(const double* x, index_t n, double, double* g) {
+  double left = 1, right = 1;
+  for (index_t i = 0; i < n; ++i) g[i] = left, left *= x[i];
+  for (index_t i = n - 1; i >= 0; --i) g[i] *= right, right *= x[i];
+}
+void variance_grad(const double* x, index_t n, double, double* g) {
+  const double m = mean(x, n);
+  for (index_t i = 0; i < n; ++i) g[i] = 2 * (x[i] - m) / static_cast<double>(n - 1);
+}
 void sd_grad(const double* x, index_t n, double fx, double* g) {
   const double m = mean(x, n);
   for (index_t i = 0; i < n; ++i) g[i] = (x[i] - m) / (static_cast<double>(n - 1) * fx);
@@ -54,8 +72,10 @@ struct reduction_math {
 const reduction_math reduction_table[] = {
     {"log_sum_exp", log_sum_exp, log_sum_exp_grad, result_kind::real, 1},
     {"mean", mean, mean_grad, result_kind::real, 1},
+    {"prod", prod, prod_grad, result_kind::follow, 0},
     {"sd", sd, sd_grad, result_kind::real, 2},
     {"sum", sum, sum_grad, result_kind::follow, 0},
+    {"variance", variance, variance_grad, result_kind::real, 2},
 };
 
 class reduction final : public function {

@@ -3,17 +3,24 @@
 #include <cmath>
 #include <set>
 
-#include "tests/stdlib/function_checks.hpp"
+#include "tests/stdlib/function_cases.hpp"
 
 using namespace ppl::testing;
 
 namespace {
 
-struct gradient_case {
-  std::string name;
-  std::vector<tensor> args;
-  std::vector<bool> integer = {};  // arguments not to perturb (rep's count); empty: none
-};
+// The central difference of `objective` along moving `entries` (one entry, or a symmetric
+// pair) of an argument together.
+template <class F>
+double central_difference(const F& objective, std::vector<double*> entries) {
+  const double saved = *entries[0], h = 1e-6 * std::max(1.0, std::fabs(saved));
+  for (double* x : entries) *x = saved + h;
+  const double up = objective();
+  for (double* x : entries) *x = saved - h;
+  const double down = objective();
+  for (double* x : entries) *x = saved;
+  return (up - down) / (2 * h);
+}
 
 // For the scalar objective L = sum_i w_i f(args)_i with fixed, unequal weights w, backward()
 // with d_out = w must add dL/d(arg) to every slot: the slots start at 1, not 0, to catch an
@@ -40,16 +47,16 @@ void check_backward(const gradient_case& c) {
       INFO(c.name, ": argument ", i, ", element ", k);
       if (i < c.integer.size() && c.integer[i]) {
         CHECK(grads[i][k] == 1.0);
-        continue;
+      } else if (c.symmetric) {
+        const auto n = static_cast<std::size_t>(args[i].shape[0]), row = k / n, col = k % n, mirror = col * n + row;
+        if (col > row) continue;  // each pair once, from the lower triangle
+        const double adjoint = grads[i][k] - 1.0 + (mirror == k ? 0.0 : grads[i][mirror] - 1.0);
+        std::vector<double*> pair = {&args[i].data[k]};
+        if (mirror != k) pair.push_back(&args[i].data[mirror]);
+        CHECK(adjoint == doctest::Approx(central_difference(objective, pair)).epsilon(1e-5));
+      } else {
+        CHECK(grads[i][k] - 1.0 == doctest::Approx(central_difference(objective, {&args[i].data[k]})).epsilon(1e-5));
       }
-      double& x = args[i].data[k];
-      const double h = 1e-6 * std::max(1.0, std::fabs(x)), saved = x;
-      x = saved + h;
-      const double up = objective();
-      x = saved - h;
-      const double down = objective();
-      x = saved;
-      CHECK(grads[i][k] - 1.0 == doctest::Approx((up - down) / (2 * h)).epsilon(1e-5));
     }
   // Null slots are simply skipped.
   std::vector<double*> none(args.size(), nullptr);
@@ -99,7 +106,7 @@ std::vector<gradient_case> other_cases() {
 
 TEST_CASE("backward() of every differentiable built-in matches finite differences") {
   std::set<std::string> seen;
-  for (const auto& cases : {elementwise_cases(), other_cases()})
+  for (const auto& cases : {elementwise_cases(), other_cases(), special_gradient_cases(), array_gradient_cases()})
     for (const auto& c : cases) {
       seen.insert(c.name);
       check_backward(c);

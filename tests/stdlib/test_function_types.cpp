@@ -1,27 +1,12 @@
 // Result types of the built-in functions, and the messages of the checker's type errors.
 #include <set>
 
-#include "tests/stdlib/function_checks.hpp"
+#include "tests/stdlib/function_cases.hpp"
 
 using namespace ppl::testing;
 using ppl::stdlib::type_sig;
 
 namespace {
-
-// Either the type expected, or (when `error` is set) a substring of the message.
-struct type_case {
-  std::string name;
-  std::vector<type_sig> args;
-  type_sig expected;
-  std::string error;
-};
-
-type_case ok(std::string name, std::vector<type_sig> args, type_sig t) {
-  return {std::move(name), std::move(args), t, {}};
-}
-type_case bad(std::string name, std::vector<type_sig> args, std::string error) {
-  return {std::move(name), std::move(args), {}, std::move(error)};
-}
 
 std::vector<type_case> elementwise_cases() {
   const auto i0 = int_t(0), i1 = int_t(1), r0 = real_t(0), r1 = real_t(1), r2 = real_t(2);
@@ -90,7 +75,8 @@ std::vector<type_case> reduction_cases() {
 
 TEST_CASE("result types and type errors, on a table covering every built-in") {
   std::set<std::string> seen;
-  for (const auto& cases : {elementwise_cases(), operator_cases(), reduction_cases()})
+  for (const auto& cases :
+       {elementwise_cases(), operator_cases(), reduction_cases(), special_type_cases(), array_type_cases()})
     for (const auto& c : cases) {
       std::string args;
       for (const auto& a : c.args) args += (args.empty() ? "" : ", ") + to_string(a);

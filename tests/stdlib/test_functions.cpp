@@ -5,18 +5,12 @@
 #include <numbers>
 #include <set>
 
-#include "tests/stdlib/function_checks.hpp"
+#include "tests/stdlib/function_cases.hpp"
 
 using namespace ppl::testing;
 using ppl::stdlib::type_sig;
 
 namespace {
-
-struct value_case {
-  std::string name;
-  std::vector<tensor> args;
-  tensor expected;
-};
 
 const double e = std::numbers::e;
 
@@ -131,19 +125,31 @@ TEST_CASE("every built-in's values, on a table of cases covering them all") {
   check_values(reduction_cases(), seen);
   check_values(shape_cases(), seen);
   check_values(operator_cases(), seen);
+  check_values(special_value_cases(), seen);
+  check_values(array_value_cases(), seen);
   for (const auto& name : ppl::stdlib::library().function_names()) {
     INFO("no value case for ", name);
     CHECK(seen.count(name) == 1);
   }
 }
 
-TEST_CASE("the required built-ins are registered, and only comparisons, logic, % and max/min are not differentiable") {
-  const std::set<std::string> not_differentiable = {"!",  "!=", "%",  "&&", "<",   "<=",
-                                                    "==", ">",  ">=", "||", "max", "min"};
+TEST_CASE("the required built-ins are registered, and only the non-smooth ones are not differentiable") {
+  // Comparisons, logic, %, the extremes, rounding, steps, equality, integer counts and
+  // orderings switch or jump; everything else is smooth (abs and fabs but for a kink at 0).
+  const std::set<std::string> not_differentiable = {
+      "!", "!=", "%", "&&", "<", "<=", "==", ">", ">=", "||", "max", "min", "fmax", "fmin", "fdim", "floor", "ceil",
+      "round", "step", "int_step", "equals", "choose", "sort_asc", "sort_desc", "rank"};
   const std::vector<std::string> required = {
       "exp", "log", "log1p", "expm1", "sqrt", "pow", "abs", "inv_logit", "logit", "tanh", "softplus", "softmax",
       "log_sum_exp", "sum", "mean", "sd", "max", "min", "dot", "transpose", "rep", "length", "+", "-", "*", "/",
-      "%", "^", ".*", "./", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "neg", "!", "'"};
+      "%", "^", ".*", "./", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "neg", "!", "'",
+      // issue 21: what a Stan or JAGS user expects
+      "Phi", "lgamma", "log1m", "step", "equals", "ifelse", "Phi_approx", "inv_Phi", "probit", "log_inv_logit",
+      "log1m_inv_logit", "log1p_exp", "fabs", "floor", "ceil", "round", "cos", "sin", "tan", "atan", "atan2", "exp2",
+      "log2", "log10", "square", "inv", "inv_sqrt", "cbrt", "lbeta", "tgamma", "digamma", "lchoose", "choose",
+      "logfact", "erf", "erfc", "fmin", "fmax", "fdim", "int_step", "cloglog", "inv_cloglog", "cumulative_sum", "log_mix",
+      "inverse", "cholesky", "log_determinant", "prod", "variance", "rows", "cols", "diag_matrix", "rep_matrix",
+      "append_row", "append_col", "identity_matrix", "sort_asc", "sort_desc", "rank"};
   for (const auto& name : required) CHECK(fn(name).name() == name);
   for (const auto& name : ppl::stdlib::library().function_names()) {
     INFO(name);
@@ -152,11 +158,7 @@ TEST_CASE("the required built-ins are registered, and only comparisons, logic, %
 }
 
 TEST_CASE("run-time shape and value errors") {
-  struct {
-    std::string name;
-    std::vector<tensor> args;
-    std::string message;
-  } const cases[] = {
+  std::vector<error_case> cases = {
       {"dot", {vec({1, 2}), vec({1, 2, 3})}, "dot: arguments have sizes 2 and 3"},
       {"*", {mat(2, 3, std::vector<double>(6, 1.0)), vec({1, 2})}, "`*`: inner sizes differ: [2, 3] * [2]"},
       {"*", {vec({1, 2}), mat(3, 2, std::vector<double>(6, 1.0))}, "`*`: inner sizes differ"},
@@ -177,6 +179,7 @@ TEST_CASE("run-time shape and value errors") {
       {"rep", {scalar(1), scalar(-1)}, "rep: the count n is -1; it must be a non-negative integer"},
       {"rep", {scalar(1), scalar(1e300)}, "rep: the count n is 1e+300, more than the limit of 268435456 (2^28)"},
   };
+  for (const auto& more : {special_error_cases(), array_error_cases()}) cases.insert(cases.end(), more.begin(), more.end());
   for (const auto& c : cases) {
     INFO(c.name);
     CHECK_THROWS_WITH_AS(call(c.name, c.args), doctest::Contains(c.message.c_str()), ppl::stdlib::argument_error);

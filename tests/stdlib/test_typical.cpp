@@ -2,6 +2,8 @@
 // continuous distribution gives one inside its support with a finite log density, at the
 // value its contract promises (the mean where finite, else the median); discrete ones
 // give none and are drawn.
+#include <numbers>
+
 #include "tests/stdlib/distribution_checks.hpp"
 
 using namespace ppl::testing;
@@ -32,6 +34,23 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
       {"Uniform", {scalar(-1), scalar(5)}, {2}},
       {"Dirichlet", {vec({1, 3})}, {0.25, 0.75}},
       {"MultiNormal", {vec({1, -2}), mat(2, 2, {1, 0, 0, 1})}, {1, -2}},
+      {"Logistic", {scalar(-2), scalar(3)}, {-2}},
+      {"DoubleExponential", {scalar(4), scalar(0.5)}, {4}},
+      {"Gumbel", {scalar(1), scalar(2)}, {1 + 2 * 0.5772156649015329}},
+      {"Weibull", {scalar(2), scalar(3)}, {3 * std::sqrt(std::numbers::pi) / 2}},  // 3 Gamma(3/2)
+      {"Pareto", {scalar(2), scalar(3)}, {3}},
+      {"Pareto", {scalar(2), scalar(0.5)}, {8}},  // no mean: the median 2 * 2^(1 / 0.5)
+      {"ChiSquare", {scalar(3.5)}, {3.5}},
+      {"InverseChiSquare", {scalar(6)}, {0.25}},
+      {"InverseChiSquare", {scalar(1)}, {1.0 / 3}},  // no mean: the mode
+      {"ScaledInverseChiSquare", {scalar(6), scalar(2)}, {6.0}},
+      {"ScaledInverseChiSquare", {scalar(2), scalar(2)}, {2.0}},  // no mean: the mode
+      {"HalfStudentT", {scalar(3), scalar(2)}, {4 * std::sqrt(3.0) / std::numbers::pi}},
+      {"HalfStudentT", {scalar(1), scalar(2)}, {2}},  // the half-Cauchy's median
+      {"SkewNormal", {scalar(1), scalar(2), scalar(0)}, {1}},
+      {"SkewNormal", {scalar(1), scalar(2), scalar(-1)}, {1 - 2 * std::sqrt(1 / std::numbers::pi)}},
+      {"VonMises", {scalar(1), scalar(2)}, {1}},
+      {"VonMises", {scalar(7), scalar(2)}, {7 - 2 * std::numbers::pi}},  // wrapped into [-pi, pi]
   };
   for (const auto& c : cases) {
     INFO(c.name);
@@ -44,7 +63,9 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
     if (d.value_rank() == 0) x = scalar(out[0]);
     CHECK(std::isfinite(log_density(d, c.params, x, true)));
   }
-  for (const char* discrete : {"Bernoulli", "Poisson", "Categorical", "Spin", "BernoulliLogit"}) {
+  for (const char* discrete : {"Bernoulli", "Poisson", "Categorical", "Spin", "BernoulliLogit", "DiscreteUniform",
+                               "Geometric", "BetaBinomial", "Hypergeometric", "NegativeBinomial2", "OrderedLogistic",
+                               "DirichletMultinomial"}) {
     INFO(discrete);
     double out[8];
     const auto& d = dist(discrete);

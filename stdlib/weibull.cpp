@@ -1,0 +1,59 @@
+// Weibull(alpha, sigma): shape alpha and scale sigma on [0, inf), as Stan's weibull. JAGS's
+// dweib(v, lambda) has shape v and lambda = sigma^-alpha.
+//   log p(x) = log alpha - log sigma + (alpha - 1) log z - z^alpha,  z = x / sigma
+#include <boost/random/uniform_01.hpp>
+
+#include "stdlib/checks.hpp"
+#include "stdlib/library.hpp"
+#include "stdlib/log_gamma.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+constexpr param_spec weibull_params[] = {{"alpha", scalar_kind::real, 0}, {"sigma", scalar_kind::real, 0}};
+
+class weibull final : public scalar_distribution {
+ public:
+  std::string_view name() const override { return "Weibull"; }
+  std::span<const param_spec> params() const override { return weibull_params; }
+  scalar_kind value_kind() const override { return scalar_kind::real; }
+  void check(std::span<const view> p) const override {
+    check_positive(name(), "shape alpha", p[0][0]);
+    check_positive(name(), "scale sigma", p[1][0]);
+  }
+  support value_support(std::span<const view>) const override { return {support_kind::real_interval, 0.0}; }
+
+  // No constant to drop. At x = 0 the density is +inf, 1 / sigma or 0 as alpha is below,
+  // at or above 1 (xlogy keeps 0 log 0 at 0).
+  double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
+    const double alpha = p[0][0], sigma = p[1][0], v = x[0];
+    if (!(v >= 0) || std::isinf(v)) return -INFINITY;
+    const double z = v / sigma, log_z = std::log(z), z_alpha = std::pow(z, alpha);
+    if (g) {
+      if (g->value) g->value[0] += xdivy(alpha - 1, v) - alpha / sigma * std::pow(z, alpha - 1);
+      // z^alpha log z tends to 0 at z = 0.
+      if (g->params[0]) g->params[0][0] += 1 / alpha + log_z - (z_alpha > 0 ? z_alpha * log_z : 0.0);
+      if (g->params[1]) g->params[1][0] += alpha / sigma * (z_alpha - 1);
+    }
+    return std::log(alpha) - std::log(sigma) + xlogy(alpha - 1, z) - z_alpha;
+  }
+
+  // A typical value to start from: the mean, sigma Gamma(1 + 1 / alpha).
+  bool typical(std::span<const view> p, double* out) const override {
+    out[0] = p[1][0] * std::exp(log_gamma(1 + 1 / p[0][0]));
+    return true;
+  }
+
+  // Inversion: sigma (-log(1 - u))^(1 / alpha), u in [0, 1).
+  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+    const double e = -std::log1p(-boost::random::uniform_01<double>()(rng));
+    out[0] = p[1][0] * std::pow(e, 1 / p[0][0]);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_weibull() { return std::make_unique<weibull>(); }
+
+}  // namespace ppl::stdlib

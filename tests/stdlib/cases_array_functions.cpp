@@ -1,0 +1,179 @@
+// Cases for the functions of whole arrays added after sum and dot: prod and variance,
+// log_mix, cumulative_sum and the orderings, the constructors and sizes, concatenation,
+// and the matrix functions (inverse, log_determinant, cholesky). See function_cases.hpp
+// for how the tables are used; the few checks that do not fit a table follow them.
+#include <numbers>
+
+#include "tests/stdlib/function_cases.hpp"
+
+namespace ppl::testing {
+
+namespace {
+
+const tensor m22 = mat(2, 2, {4, 7, 2, 6});            // det 10
+const tensor spd = mat(3, 3, {4, 2, 0.6, 2, 3, 0.4, 0.6, 0.4, 2});  // symmetric positive definite
+
+std::vector<value_case> reduction_values() {
+  return {
+      {"prod", {vec({2, 3, 4})}, scalar(24)},
+      {"prod", {mat(2, 2, {1, -2, 3, 0.5})}, scalar(-3)},
+      {"prod", {vec({})}, scalar(1)},
+      {"variance", {vec({2, 4, 4, 4, 5, 5, 7, 9})}, scalar(32.0 / 7)},  // n - 1 denominator
+      {"log_mix", {scalar(0.3), scalar(std::log(2.0)), scalar(std::log(5.0))}, scalar(std::log(4.1))},
+      {"log_mix", {scalar(0.5), scalar(-1000), scalar(-1000)}, scalar(-1000)},  // e^-1000 underflows; this does not
+      {"log_mix", {scalar(0), scalar(1), scalar(2)}, scalar(2)},
+      {"log_mix", {vec({0.2, 0.8}), vec({0, std::log(3.0)})}, scalar(std::log(2.6))},
+      {"cumulative_sum", {vec({1, 2, 3.5})}, vec({1, 3, 6.5})},
+      {"cumulative_sum", {vec({})}, vec({})},
+      {"sort_asc", {vec({3, 1, 2, 1})}, vec({1, 1, 2, 3})},
+      {"sort_desc", {vec({3, 1, 2, 1})}, vec({3, 2, 1, 1})},
+      {"rank", {vec({3, 1, 2, 1}), scalar(1)}, scalar(3)},
+      {"rank", {vec({3, 1, 2, 1}), scalar(2)}, scalar(0)},  // ties are not below
+  };
+}
+
+std::vector<value_case> construction_values() {
+  return {
+      {"rows", {mat(2, 3, std::vector<double>(6, 0.0))}, scalar(2)},
+      {"cols", {mat(2, 3, std::vector<double>(6, 0.0))}, scalar(3)},
+      {"rows", {vec({1, 2, 3, 4})}, scalar(4)},
+      {"cols", {vec({1, 2, 3, 4})}, scalar(1)},
+      {"rep_matrix", {scalar(1.5), scalar(2), scalar(3)}, mat(2, 3, std::vector<double>(6, 1.5))},
+      {"rep_matrix", {vec({1, 2}), scalar(3)}, mat(2, 3, {1, 1, 1, 2, 2, 2})},
+      {"diag_matrix", {vec({1, 2})}, mat(2, 2, {1, 0, 0, 2})},
+      {"identity_matrix", {scalar(2)}, mat(2, 2, {1, 0, 0, 1})},
+      {"identity_matrix", {scalar(0)}, mat(0, 0, {})},
+      {"append_row", {vec({1, 2}), vec({3})}, vec({1, 2, 3})},
+      {"append_row", {scalar(0), vec({1})}, vec({0, 1})},
+      {"append_row", {mat(1, 2, {1, 2}), mat(2, 2, {3, 4, 5, 6})}, mat(3, 2, {1, 2, 3, 4, 5, 6})},
+      {"append_col", {mat(2, 1, {1, 2}), mat(2, 2, {3, 4, 5, 6})}, mat(2, 3, {1, 3, 4, 2, 5, 6})},
+      {"append_col", {vec({1, 2}), vec({3, 4})}, mat(2, 2, {1, 3, 2, 4})},
+  };
+}
+
+std::vector<value_case> matrix_values() {
+  return {
+      {"inverse", {m22}, mat(2, 2, {0.6, -0.7, -0.2, 0.4})},
+      {"log_determinant", {m22}, scalar(std::log(10.0))},
+      {"log_determinant", {mat(2, 2, {1, 2, 3, 4})}, scalar(std::log(2.0))},  // det -2: log |det|
+      {"log_determinant", {mat(2, 2, {1, 2, 2, 4})}, scalar(-INFINITY)},      // singular
+      {"cholesky", {mat(2, 2, {4, 2, 2, 3})}, mat(2, 2, {2, 0, 1, std::sqrt(2.0)})},
+      {"cholesky_decompose", {mat(2, 2, {9, 3, 3, 5})}, mat(2, 2, {3, 0, 1, 2})},
+  };
+}
+
+}  // namespace
+
+std::vector<value_case> array_value_cases() {
+  std::vector<value_case> all = reduction_values();
+  for (const auto& more : {construction_values(), matrix_values()}) all.insert(all.end(), more.begin(), more.end());
+  return all;
+}
+
+std::vector<type_case> array_type_cases() {
+  const auto i0 = int_t(0), i1 = int_t(1), i2 = int_t(2), r0 = real_t(0), r1 = real_t(1), r2 = real_t(2);
+  return {
+      ok("prod", {i1}, i0), ok("prod", {r2}, r0), ok("variance", {i1}, r0),
+      ok("log_mix", {r0, r0, i0}, r0), ok("log_mix", {r1, r1}, r0),
+      bad("log_mix", {r0, r1}, "log_mix expects three scalars, log_mix(theta, lp1, lp2), or two vectors"),
+      ok("cumulative_sum", {i1}, i1), ok("cumulative_sum", {r1}, r1),
+      bad("cumulative_sum", {r2}, "cumulative_sum expects one vector, got real[,]"),
+      ok("sort_asc", {i1}, i1), ok("sort_desc", {r1}, r1), bad("sort_asc", {r0}, "sort_asc expects one vector, got real"),
+      ok("rank", {r1, i0}, i0), bad("rank", {r1, r0}, "rank expects a vector and an integer index, rank(v, s)"),
+      ok("rows", {r2}, i0), ok("cols", {r1}, i0), bad("rows", {r0}, "rows expects a vector or a matrix, got real"),
+      ok("rep_matrix", {r0, i0, i0}, r2), ok("rep_matrix", {i1, i0}, i2),
+      bad("rep_matrix", {r0, r0, i0}, "rep_matrix expects rep_matrix(x, m, n) of a scalar and two integer counts"),
+      ok("diag_matrix", {r1}, r2), ok("diag_matrix", {i1}, i2), bad("diag_matrix", {r2}, "diag_matrix expects one vector"),
+      ok("identity_matrix", {i0}, r2), bad("identity_matrix", {r0}, "identity_matrix expects an integer size, got real"),
+      ok("append_row", {i1, i1}, i1), ok("append_row", {r0, i1}, r1), ok("append_row", {r2, i2}, r2),
+      bad("append_row", {r0, r0}, "append_row expects two vectors, a scalar and a vector, or two matrices, got real and real"),
+      bad("append_row", {r2, r1}, "append_row expects two vectors"),
+      ok("append_col", {r1, r1}, r2), ok("append_col", {i2, i1}, i2),
+      bad("append_col", {r0, r1}, "append_col expects two matrices or vectors, got real and real[]"),
+      ok("inverse", {i2}, r2), ok("log_determinant", {r2}, r0), ok("cholesky", {r2}, r2),
+      ok("cholesky_decompose", {r2}, r2), bad("inverse", {r1}, "inverse expects one matrix, got real[]"),
+      bad("cholesky", {r2, r2}, "cholesky expects one matrix, got real[,] and real[,]"),
+  };
+}
+
+std::vector<gradient_case> array_gradient_cases() {
+  const tensor m23 = mat(2, 3, {1, -2, 3, 0.5, 5, -6});
+  return {
+      {"prod", {vec({0.4, 1.3, -2.0})}},
+      {"prod", {vec({0.5, 0.0, 2.0})}},  // a zero factor: the others' product, not 0 / 0
+      {"variance", {mat(2, 2, {0.4, 1.3, -2.0, 7})}},
+      {"log_mix", {scalar(0.3), scalar(-1.2), scalar(0.4)}},
+      {"log_mix", {vec({0.2, 0.5, 0.3}), vec({-1.0, 0.5, -30.0})}},
+      {"cumulative_sum", {vec({0.4, 1.3, -2.0})}},
+      {"rows", {m23}}, {"cols", {vec({0.5, 1.5})}},
+      {"rep_matrix", {scalar(0.7), scalar(2), scalar(3)}, {false, true, true}},
+      {"rep_matrix", {vec({0.7, -1.2}), scalar(3)}, {false, true}},
+      {"diag_matrix", {vec({0.7, -1.2, 2})}},
+      {"identity_matrix", {scalar(3)}, {true}},
+      {"append_row", {vec({0.7, -1.2}), vec({2})}},
+      {"append_row", {scalar(0.3), vec({2, 5})}},
+      {"append_row", {mat(1, 3, {0.1, 0.2, 0.3}), m23}},
+      {"append_col", {vec({0.7, -1.2}), m23}},
+      {"append_col", {m23, mat(2, 1, {0.1, 0.2})}},
+      {"inverse", {mat(3, 3, {2, -1, 0.5, 1, 3, -0.2, 0.4, 0.1, 1.5})}},
+      {"log_determinant", {mat(3, 3, {2, -1, 0.5, 1, 3, -0.2, 0.4, 0.1, 1.5})}},
+      {"log_determinant", {mat(2, 2, {1, 2, 3, 4})}},  // negative determinant
+      {"cholesky", {spd}, {}, true},
+      {"cholesky_decompose", {mat(2, 2, {2, -0.5, -0.5, 1})}, {}, true},
+  };
+}
+
+std::vector<error_case> array_error_cases() {
+  return {
+      {"variance", {vec({1})}, "variance needs at least 2 values, got 1"},
+      {"log_mix", {vec({0.5, 0.5}), vec({1, 2, 3})}, "log_mix: theta has size 2 but lps has size 3"},
+      {"log_mix", {vec({}), vec({})}, "log_mix needs at least 1 component, got 0"},
+      {"sort_asc", {vec({1, NAN})}, "sort_asc: v[2] is nan"},
+      {"rank", {vec({1, 2}), scalar(3)}, "rank: index s is 3 but v has size 2"},
+      {"rank", {vec({1, 2}), scalar(0)}, "rank: index s is 0"},
+      {"rep_matrix", {scalar(1), scalar(-2), scalar(2)}, "rep_matrix: the count m is -2; it must be a non-negative integer"},
+      {"identity_matrix", {scalar(1e300)}, "identity_matrix: the count n is 1e+300, more than the limit"},
+      {"append_row", {mat(1, 2, {1, 2}), mat(1, 3, {1, 2, 3})}, "append_row: operands have columns 2 and 3"},
+      {"append_col", {vec({1, 2}), vec({1, 2, 3})}, "append_col: operands have rows 2 and 3; they must be the same"},
+      {"inverse", {mat(2, 3, std::vector<double>(6, 1.0))}, "inverse: the matrix is 2 x 3; it must be square"},
+      {"log_determinant", {mat(1, 2, {1, 2})}, "log_determinant: the matrix is 1 x 2"},
+      {"cholesky", {mat(2, 2, {4, 1, 1.5, 3})}, "cholesky: the matrix is not symmetric: A[2, 1] is 1.5 but A[1, 2] is 1"},
+  };
+}
+
+TEST_CASE("cholesky of a symmetric matrix that is not positive definite is NaN, for the sampler to reject") {
+  const tensor out = call("cholesky", {mat(2, 2, {1, 2, 2, 1})});
+  for (double x : out.data) CHECK(std::isnan(x));
+}
+
+TEST_CASE("the matrix functions agree with one another") {
+  // L L' = A, inverse(A) A = I, and log det A = 2 sum log L_ii.
+  const tensor l = call("cholesky", {spd}), inv = call("inverse", {spd});
+  const double log_det = call("log_determinant", {spd}).data[0];
+  double from_l = 0;
+  for (index_t i = 0; i < 3; ++i) {
+    from_l += 2 * std::log(l.data[static_cast<std::size_t>(i * 4)]);
+    for (index_t j = 0; j < 3; ++j) {
+      double llt = 0, identity = 0;
+      for (index_t k = 0; k < 3; ++k) {
+        llt += l.data[static_cast<std::size_t>(i * 3 + k)] * l.data[static_cast<std::size_t>(j * 3 + k)];
+        identity += inv.data[static_cast<std::size_t>(i * 3 + k)] * spd.data[static_cast<std::size_t>(k * 3 + j)];
+      }
+      CHECK(llt == doctest::Approx(spd.data[static_cast<std::size_t>(i * 3 + j)]).epsilon(1e-12));
+      CHECK(identity == doctest::Approx(i == j ? 1.0 : 0.0).scale(1).epsilon(1e-12));
+    }
+  }
+  CHECK(log_det == doctest::Approx(from_l).epsilon(1e-12));
+}
+
+TEST_CASE("cholesky's adjoint is symmetric: A[i, j] and A[j, i] enter alike, through (A + A') / 2") {
+  const tensor l = call("cholesky", {spd});
+  std::vector<double> d_out(9), d_a(9, 0.0);
+  for (std::size_t i = 0; i < 9; ++i) d_out[i] = 0.3 + 0.1 * static_cast<double>(i);
+  std::vector<double*> slots = {d_a.data()};
+  fn("cholesky").backward(views({spd}), l.as_view(), d_out.data(), slots);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < i; ++j) CHECK(d_a[i * 3 + j] == doctest::Approx(d_a[j * 3 + i]).epsilon(1e-12));
+}
+
+}  // namespace ppl::testing
