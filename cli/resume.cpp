@@ -124,7 +124,9 @@ std::vector<std::string> cut_file(const std::string& path, const saved_run& s, l
       if (chain != 0 && counted(c, iteration)) notes.emplace_back(line.substr(2));
     } else if (comment) {
       adaptation = adaptation || line.find("Adaptation terminated") != std::string_view::npos;
-      keep = chain == 0 || (adaptation && rows == 0);
+      // The block is written just before draw 1: a state saved before that draw is
+      // resumed into warmup, which writes the block again.
+      keep = chain == 0 || (adaptation && rows == 0 && kept(chain) >= 1);
     } else if (!line.empty()) {
       std::size_t at = 0;
       iteration = rows + 1;

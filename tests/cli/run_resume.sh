@@ -84,6 +84,29 @@ check lda_int lda INT 3 "${lda[@]}"
 check lda_kill lda KILL 40 "${lda[@]}"
 check schools_stan stan_full KILL 2 "${schools[@]}" --format stan
 check schools_stan_int stan_full INT 2 "${schools[@]}" --format stan
+# SIGKILL just after draw 1 of a chain in Stan's layout, with the last periodic save from
+# warmup: the file holds the adaptation block and a row, which the resumed run, adapting
+# again, writes anew. Made deterministic: a run stopped in warmup (a long one), then the
+# block and a row such a kill leaves appended to each chain's file.
+warm=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 60000 --draws 20 --seed 9 --format stan)
+"$ppl" infer "${warm[@]}" --quiet -o warm_full.csv > /dev/null 2>&1
+"$ppl" infer "${warm[@]}" --quiet -o warm.csv --checkpoint-every 0.05 > warm.out 2> warm.err &
+pid=$!
+until [ -e warm.csv.state ]; do sleep 0.02; done
+kill -INT "$pid"
+set +e; wait "$pid"; set -e
+for c in 1 2; do
+  [ "$(rows "warm_$c.csv")" = 1 ] || { echo "FAIL warm: stopped after warmup"; exit 1; }
+  printf '# Adaptation terminated\n# Step size = 0.5\n# Diagonal elements of inverse mass matrix:\n# 1, 1\n%s\n' \
+    "$(sed -n '/^lp__/{n;p;q}' "warm_full_$c.csv")" >> "warm_$c.csv"
+done
+"$ppl" infer --resume warm.csv --quiet > /dev/null 2> warm.resumed.err || { echo "FAIL warm: resume failed"; cat warm.resumed.err; exit 1; }
+for c in 1 2; do
+  cmp -s <(grep -v '^#' "warm_full_$c.csv") <(grep -v '^#' "warm_$c.csv") || { echo "FAIL warm: draws differ"; exit 1; }
+  [ "$(grep -c 'Adaptation terminated' "warm_$c.csv")" = 1 ] || { echo "FAIL warm: the adaptation block twice"; exit 1; }
+done
+echo "warm: a kill after draw 1 with the state saved in warmup, resumed, one adaptation block"
+
 # A collapsed mixture weight, recorded as draws from its conditional given z (from streams
 # seeded by the iteration) and, with --collapsed means (which the saved arguments carry),
 # as E[pi | z].
