@@ -47,6 +47,7 @@ int checker::add_variable(const std::string& name, std::size_t pos) {
   model_.variables.push_back(std::move(v));
   has_sample_.push_back(0);
   has_assign_.push_back(0);
+  is_data_decl_.push_back(0);
   first_definition_.push_back(-1);
   return index;
 }
@@ -56,7 +57,7 @@ void checker::declare_data(const ast::data_decl& d) {
   if (existing >= 0)
     fail(d.name.pos, "`" + d.name.name + "` is already declared (" +
                          line_of(src_, model_.variables[static_cast<std::size_t>(existing)].pos) + ")");
-  add_variable(d.name.name, d.name.pos);
+  is_data_decl_[static_cast<std::size_t>(add_variable(d.name.name, d.name.pos))] = 1;
   data_decls_.push_back(&d);
 }
 
@@ -158,7 +159,7 @@ namespace detail {
 namespace {
 
 bool mark(ir::expr* e, const std::vector<ir::variable>& vars) {
-  if (!e) return false;
+  if (!e || e->shape_only) return false;
   bool dep = e->which == ir::expr::kind::variable &&
              (vars[static_cast<std::size_t>(e->slot)].role == ir::role::unknown ||
               vars[static_cast<std::size_t>(e->slot)].role == ir::role::derived);

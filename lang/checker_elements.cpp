@@ -118,7 +118,7 @@ std::string element_text(const std::string& name, const std::vector<long long>& 
 std::string loop_text(const ir::statement& s, const std::vector<long long>& values) {
   std::string out;
   for (std::size_t l = 0; l < s.loops.size(); ++l)
-    out += (l ? ", " : "") + s.loops[l].name + " = " + std::to_string(values[l]);
+    if (!s.loops[l].hidden) out += (out.empty() ? "" : ", ") + s.loops[l].name + " = " + std::to_string(values[l]);
   return out.empty() ? "" : "when " + out;
 }
 

@@ -17,6 +17,10 @@ struct flat_statement {
   std::vector<std::pair<const ast::loop_range*, int>> loops;  // range and its slot
 };
 
+// Whether `y ~ D(...)` over arrays means the loop over their elements: D gives scalars and
+// takes scalars (checker_vectorise.cpp).
+bool vectorises(const stdlib::distribution& d);
+
 class checker {
  public:
   checker(const source_file& src, const stdlib::registry& lib) : src_(src), lib_(lib) {
@@ -38,6 +42,15 @@ class checker {
   ir::expr_ptr require_int_scalar(ir::expr_ptr e, const char* what);
 
   [[noreturn]] void fail(std::size_t pos, std::string message) const;
+
+  // ---- vectorised statements (checker_vectorise.cpp) ----
+  void vectorise(ir::statement& out, const ast::target& lhs);
+  ir::expr_ptr index_into(ir::expr_ptr e, const std::vector<int>& slots);
+  ir::expr_ptr index_with(ir::expr_ptr base, const std::vector<int>& slots, std::size_t pos);
+  ir::expr_ptr clone(const ir::expr& e);
+  ir::expr_ptr loop_variable(int slot, std::size_t pos);
+  ir::expr_ptr int_constant(long long value, std::size_t pos);
+  int hidden_loop(ir::statement& out, std::string name, ir::expr_ptr hi);
 
  private:
   // ---- declarations and statements (checker.cpp) ----
@@ -68,6 +81,7 @@ class checker {
   std::vector<std::pair<std::string, int>> scope_;   // loop variables in scope
   std::vector<const ast::data_decl*> data_decls_;
   std::vector<char> has_sample_, has_assign_;
+  std::vector<char> is_data_decl_;                   // per variable: declared with `data`
   std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read
   int current_statement_ = -1;

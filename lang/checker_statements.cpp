@@ -60,7 +60,8 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
   }
   for (std::size_t k = 0; k < params.size(); ++k) {
     expr_ptr a = convert(s.dist.args[k]);
-    if (a->type.rank != params[k].rank)
+    const bool elementwise = vectorises(*out.dist) && a->type.rank > 0;  // checked by vectorise()
+    if (a->type.rank != params[k].rank && !elementwise)
       fail(a->pos, "argument " + std::string(params[k].name) + " of " + name + " must be " +
                        describe_rank(params[k].rank) + ", not " + stdlib::to_string(a->type));
     if (params[k].kind == scalar_kind::integer && a->type.kind != scalar_kind::integer)
@@ -139,13 +140,20 @@ void checker::convert_statement(std::size_t i) {
   if (lhs) {
     for (const auto& ix : lhs->indices) out.target_indices.push_back(require_int_scalar(convert(ix), "an index on the left of `~` or `=`"));
     out.target = model_.find(lhs->name.name);
+    if (out.which == ir::statement::kind::sample) vectorise(out, *lhs);
     auto& var = model_.variables[static_cast<std::size_t>(out.target)];
-    type_sig t{value_kind, static_cast<int>(lhs->indices.size()) + value_rank};
+    type_sig t{value_kind, static_cast<int>(out.target_indices.size()) + value_rank};
     if (t.rank > runtime::max_rank) fail(lhs->pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
     if (type_state_[static_cast<std::size_t>(out.target)] == 2 || var.statements.size() > 0) {
-      if (var.type.rank != t.rank)
+      if (var.type.rank != t.rank) {
+        // A distribution of vectors, or with a vector parameter, does not vectorise.
+        const bool loop_needed = out.dist && var.type.rank > t.rank;
         fail(lhs->pos, "`" + var.name + "` has " + std::to_string(var.type.rank) + " dimension" +
-                           (var.type.rank == 1 ? "" : "s") + " but this statement gives it " + std::to_string(t.rank));
+                           (var.type.rank == 1 ? "" : "s") + " but this statement gives it " + std::to_string(t.rank) +
+                           (loop_needed ? "; " + out.dist_name + " takes or gives arrays, so it does not apply element by element: "
+                                              "write the loop (for i in 1:N { " + var.name + "[i] ~ " + out.dist_name + "(...) })"
+                                        : ""));
+      }
       if (var.type.kind == scalar_kind::real && t.kind == scalar_kind::integer && out.dist)
         fail(lhs->pos, "`" + var.name + "` is real but " + out.dist_name + " gives integers; declare it int");
       if (var.type.kind == scalar_kind::integer && t.kind == scalar_kind::real && !out.dist)

@@ -41,6 +41,9 @@ struct expr {
   std::vector<expr_ptr> args;   // call arguments; index: args[0] is the base; literal items
   std::vector<index_item> indices;       // index
   bool depends_on_unknown = false;       // reads an unknown or derived variable
+  // A loop bound the checker wrote for a vectorised statement (lang/vectorise.cpp): it
+  // reads only its arguments' shapes, which never change, so it reads no values.
+  bool shape_only = false;
   int depth = 1;                         // of the tree below (calls count; bounded by the checker)
 };
 
@@ -76,6 +79,9 @@ struct loop {
   int slot = 0;  // loop variable slot
   std::string name;
   expr_ptr lo, hi;
+  // Written by the checker, not the model: the elements of a vectorised statement, or an
+  // `if` (a loop of one or no instance). Messages leave it out.
+  bool hidden = false;
 };
 
 struct statement {
@@ -104,6 +110,9 @@ struct model {
   std::vector<statement> statements;     // in dependency order: parents before children
   std::vector<std::string> loop_names;   // by slot
   int expr_count = 0;                    // ids are 0 .. expr_count - 1
+  // Functions the checker made for this model (the extent of a vectorised statement, a
+  // `normal_lpdf`), which expressions point to.
+  std::vector<std::unique_ptr<stdlib::function>> lowered_functions;
   // Each variable's index by name, kept by the checker as it adds them: every name in a
   // model of 100,000 statements is looked up several times.
   std::unordered_map<std::string, int, name_hash, std::equal_to<>> names;
@@ -121,9 +130,10 @@ inline bool has_unknowns(const model& m) {
   return false;
 }
 
-// Appends every variable an expression reads (with repeats).
+// Appends every variable an expression reads (with repeats); not those whose shape alone
+// it reads.
 inline void collect_reads(const expr* e, std::vector<int>& out) {
-  if (!e) return;
+  if (!e || e->shape_only) return;
   if (e->which == expr::kind::variable) out.push_back(e->slot);
   for (const auto& a : e->args) collect_reads(a.get(), out);
   for (const auto& ix : e->indices) {

@@ -69,7 +69,7 @@ void graph::mark_checks() {
 std::string graph::loop_values(const statement& s) const {
   std::string out;
   for (const auto& l : s.loops)
-    out += (out.empty() ? "" : ", ") + l.name + " = " + std::to_string(frame_.loop[static_cast<std::size_t>(l.slot)]);
+    if (!l.hidden) out += (out.empty() ? "" : ", ") + l.name + " = " + std::to_string(frame_.loop[static_cast<std::size_t>(l.slot)]);
   return out;
 }
 

@@ -1,0 +1,78 @@
+// Vectorised statements (lang/checker_vectorise.cpp): `y ~ D(args)` over arrays is the
+// loop over their elements, with the same terms, and shapes that differ are an error.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "tests/support/model_fixture.hpp"
+
+using ppl::testing::error_of;
+using ppl::testing::fixture;
+
+namespace {
+
+// The joint log density of a model at the unknowns' values given as `--set` strings.
+double density_at(const std::string& text, std::vector<std::string> sets, const std::vector<std::pair<std::string, std::vector<double>>>& at) {
+  fixture f(text, sets);
+  for (const auto& [name, values] : at) {
+    auto& t = f.mutable_value(name);
+    REQUIRE(t.data.size() == values.size());
+    t.data = values;
+  }
+  f.graph->update_derived();
+  return f.graph->log_density();
+}
+
+}  // namespace
+
+TEST_CASE("a vectorised observation has the terms of its loop") {
+  const std::vector<std::string> data = {"x=[0.5,-1,2,0.3]", "y=[1.2,-0.4,3.9,0.8]"};
+  const std::vector<std::pair<std::string, std::vector<double>>> at = {{"a", {0.4}}, {"b", {1.3}}, {"s", {0.7}}};
+  const std::string head = "data x: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\ns ~ HalfNormal(5)\n";
+  const double looped = density_at(head + "for n in 1:N { y[n] ~ Normal(a + b * x[n], s) }\n", data, at);
+  CHECK(density_at(head + "y ~ Normal(a + b * x, s)\n", data, at) == doctest::Approx(looped).epsilon(1e-12));
+  // Through a deterministic vector, and with the arguments the other way round.
+  CHECK(density_at(head + "mu = a + b * x\ny ~ Normal(mu, s)\n", data, at) == doctest::Approx(looped).epsilon(1e-12));
+}
+
+TEST_CASE("an unknown vector takes its shape from an array argument") {
+  fixture f("data m: real[N]\ntheta ~ Normal(m, 1)\n", {"m=[1,2,3,4]"});
+  CHECK(f.value("theta").shape == ppl::runtime::shape::vector(4));
+  fixture g("data M: real[R, C]\nY ~ Normal(M, 2)\n", {"M=[[1,2,3],[4,5,6]]"});
+  CHECK(g.value("Y").shape == ppl::runtime::shape::matrix(2, 3));
+}
+
+TEST_CASE("a matrix observed with scalar arguments, rows, a matrix product, a slice") {
+  const std::vector<std::string> data = {"Y=[[1,2],[0.5,-1],[2,2]]", "X=[[1,0.5],[1,-0.2],[1,1.1]]", "y=[0.3,1,2]"};
+  const std::vector<std::pair<std::string, std::vector<double>>> at = {{"m", {0.3}}, {"w", {0.2, -0.6}}};
+  const std::string head = "data Y: real[N, K]\ndata X: real[N, K]\ndata y: real[N]\nm ~ Normal(0, 1)\nw ~ Normal(rep(0, K), 1)\n";
+  const double looped = density_at(head + "for i in 1:N, k in 1:K { Y[i, k] ~ Normal(m, 1) }\n"
+                                          "for i in 1:N { y[i] ~ Normal(dot(X[i], w) + X[i, 2], 2) }\n"
+                                          "for i in 1:N, k in 1:K { Y[i, k] ~ Normal(X[i, k] * m, 3) }\n", data, at);
+  const double vectorised = density_at(head + "Y ~ Normal(m, 1)\ny ~ Normal(X * w + X[:, 2], 2)\n"
+                                              "for i in 1:N { Y[i] ~ Normal(X[i] * m, 3) }\n", data, at);
+  CHECK(vectorised == doctest::Approx(looped).epsilon(1e-12));
+}
+
+TEST_CASE("arrays of different shapes are an error naming both") {
+  CHECK(error_of("data y: real[N]\ndata mu: real[M]\ny ~ Normal(mu, 1)\n", {"y=[1,2,3]", "mu=[1,2]"}) ==
+        "test.ppl:3:1: error: `y` has shape [3] but `mu` has shape [2]: the arrays of a vectorised statement must all have one shape");
+  CHECK(error_of("data y: real[N]\ndata mu: real[M]\ns ~ HalfNormal(1)\ny ~ Normal(mu, s + mu)\n", {"y=[1,2]", "mu=[1,2,3]"})
+            .find("`y` has shape [2] but `mu` has shape [3]") != std::string::npos);
+  CHECK(error_of("data y: real[N]\ndata M: real[N, N]\ny ~ Normal(M, 1)\n") ==
+        "test.ppl:3:12: error: `M` has 2 dimensions but `y` has 1 dimension: the arguments of Normal must be scalars or arrays "
+        "of the shape of what it gives");
+}
+
+TEST_CASE("distributions of vectors, or with vector parameters, keep their meaning") {
+  CHECK(error_of("data z: int[N]\np ~ Dirichlet([1, 1])\nz ~ Categorical(p)\n", {"z=[1,2]"})
+            .find("Categorical takes or gives arrays, so it does not apply element by element") != std::string::npos);
+  fixture f("p ~ Dirichlet([1, 1, 2])\n");
+  CHECK(f.value("p").shape == ppl::runtime::shape::vector(3));
+}
+
+TEST_CASE("an element in a vectorised statement names no hidden loop") {
+  // The error names the element, not the checker's loop variable.
+  const std::string e = error_of("data y: int[N]\ny ~ Poisson(2)\n", {"y=[1,-2]"});
+  CHECK(e == "test.ppl:2:1: error: y[2] = -2 is outside the support of Poisson");
+}
