@@ -31,10 +31,11 @@ struct vector_literal;
 struct postfix;
 struct unary;
 struct chain;
+struct conditional;
 
 struct operand : x3::variant<nil, int_literal, real_literal, identifier, x3::forward_ast<call>,
                              x3::forward_ast<vector_literal>, x3::forward_ast<postfix>,
-                             x3::forward_ast<unary>, x3::forward_ast<chain>> {
+                             x3::forward_ast<unary>, x3::forward_ast<chain>, x3::forward_ast<conditional>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -50,6 +51,18 @@ struct operation : tagged {
 struct chain {
   operand first;
   std::vector<operation> rest;
+};
+
+// `? yes : no`, the tail of a conditional expression.
+struct conditional_tail : tagged {
+  operand yes;
+  operand no;
+};
+
+// `cond ? yes : no`: yes where cond is non-zero, else no (lowered to ifelse).
+struct conditional {
+  operand cond;
+  conditional_tail tail;
 };
 
 struct unary : tagged {
@@ -141,9 +154,10 @@ struct loop_range : tagged {
 };
 
 struct for_stmt;
+struct if_stmt;
 
 struct statement : x3::variant<data_decl, sample_stmt, assign_stmt, factor_stmt,
-                               x3::forward_ast<for_stmt>> {
+                               x3::forward_ast<for_stmt>, x3::forward_ast<if_stmt>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -151,6 +165,13 @@ struct statement : x3::variant<data_decl, sample_stmt, assign_stmt, factor_stmt,
 struct for_stmt : tagged {
   std::vector<loop_range> ranges;
   std::vector<statement> body;
+};
+
+// `if (cond) { ... } else { ... }`; `else if` is an else whose body is one if_stmt.
+struct if_stmt : tagged {
+  operand cond;
+  std::vector<statement> then_body;
+  boost::optional<std::vector<statement>> else_body;
 };
 
 struct program {

@@ -73,27 +73,32 @@ void checker::declare_target(const ast::target& t, bool sampled, std::size_t pos
   (void)pos;
 }
 
-// Walks nested loops, giving each loop variable a slot and recording every statement
-// with the loops around it.
-void checker::flatten(const std::vector<ast::statement>& body,
-                      std::vector<std::pair<const ast::loop_range*, int>>& loops) {
+// Walks nested loops and ifs, giving each loop variable a slot and recording every
+// statement with the loops around it.
+void checker::flatten(const std::vector<ast::statement>& body, std::vector<enclosing>& loops) {
   for (const auto& s : body) {
     if (const auto* f = boost::get<ast::x3::forward_ast<ast::for_stmt>>(&s)) {
-      std::size_t depth = loops.size();
+      const std::size_t depth = loops.size(), scope_depth = scope_.size();
       for (const auto& r : f->get().ranges) {
-        for (const auto& [outer, slot] : loops)
-          if (outer->var.name == r.var.name) fail(r.var.pos, "loop variable `" + r.var.name + "` is already in use by an enclosing loop");
-        loops.emplace_back(&r, static_cast<int>(model_.loop_names.size()));
+        for (const auto& outer : loops)
+          if (outer.range && outer.range->var.name == r.var.name)
+            fail(r.var.pos, "loop variable `" + r.var.name + "` is already in use by an enclosing loop");
+        loops.push_back({&r, nullptr, false, static_cast<int>(model_.loop_names.size())});
         model_.loop_names.push_back(r.var.name);
-        scope_.emplace_back(r.var.name, loops.back().second);
+        scope_.emplace_back(r.var.name, loops.back().slot);
       }
       flatten(f->get().body, loops);
       loops.resize(depth);
-      scope_.resize(depth);
+      scope_.resize(scope_depth);
+      continue;
+    }
+    if (const auto* i = boost::get<ast::x3::forward_ast<ast::if_stmt>>(&s)) {
+      flatten_if(i->get(), loops);
       continue;
     }
     if (const auto* d = boost::get<ast::data_decl>(&s)) {
-      if (!loops.empty()) fail(d->pos, "`data` declarations must be at the top level, not inside a loop");
+      if (!loops.empty())
+        fail(d->pos, std::string("`data` declarations must be at the top level, not inside ") + (loops.back().range ? "a loop" : "an `if`"));
       declare_data(*d);
       continue;
     }
@@ -101,6 +106,19 @@ void checker::flatten(const std::vector<ast::statement>& body,
     if (const auto* x = boost::get<ast::assign_stmt>(&s)) declare_target(x->lhs, false, x->pos);
     flat_.push_back({&s, loops});
   }
+}
+
+// if_stmt -> each branch's statements inside a loop of one instance or none.
+void checker::flatten_if(const ast::if_stmt& s, std::vector<enclosing>& loops) {
+  loops.push_back({nullptr, &s.cond, false, static_cast<int>(model_.loop_names.size())});
+  model_.loop_names.push_back("if");
+  flatten(s.then_body, loops);
+  loops.pop_back();
+  if (!s.else_body) return;
+  loops.push_back({nullptr, &s.cond, true, static_cast<int>(model_.loop_names.size())});
+  model_.loop_names.push_back("else");
+  flatten(*s.else_body, loops);
+  loops.pop_back();
 }
 
 // Names used as sizes in data declarations (`data doc: int[N]`) that are not declared
@@ -250,6 +268,42 @@ void checker::order_statements() {
       model_.variables[static_cast<std::size_t>(model_.statements[i].target)].statements.push_back(static_cast<int>(i));
 }
 
+// A `factor` inside an `if` on unknowns is the term where the condition holds and 0
+// elsewhere: `factor cond ? term : 0`. The if's loop is dropped for it.
+void checker::lift_conditions(ir::statement& s) {
+  if (s.which != ir::statement::kind::factor) return;
+  for (std::size_t k = s.loops.size(); k-- > 0;) {
+    auto& l = s.loops[k];
+    if (!l.condition || !l.hi->depends_on_unknown) continue;
+    const std::size_t pos = l.hi->pos;
+    std::vector<expr_ptr> args;
+    args.push_back(std::move(l.hi));
+    args.push_back(std::move(s.value));
+    auto zero = new_expr(expr::kind::real_const, pos);
+    zero->type = {scalar_kind::real, 0};
+    args.push_back(std::move(zero));
+    s.value = make_call("ifelse", std::move(args), pos);
+    s.loops.erase(s.loops.begin() + static_cast<std::ptrdiff_t>(k));
+    mark(s.value.get(), model_.variables);
+  }
+}
+
+// A `~` or `=` inside an `if` whose condition reads unknowns: the model's structure (which
+// terms there are, what each variable is) would change from draw to draw.
+void checker::fail_condition(const ir::statement& s, const ir::expr& condition) const {
+  std::vector<int> reads;
+  ir::collect_reads(&condition, reads);
+  std::string unknown;
+  for (int r : reads)
+    if (unknown.empty() && model_.variables[static_cast<std::size_t>(r)].role != ir::role::data)
+      unknown = model_.variables[static_cast<std::size_t>(r)].name;
+  const std::string what = s.which == ir::statement::kind::sample ? "`~`" : "`=`";
+  fail(condition.pos, "this condition reads `" + unknown + "`, which is not data: an `if` around " + what +
+                          " must be decided by data and loop indices, since the model's terms are fixed; put the choice in "
+                          "the value instead (`x = " + unknown + " > 0 ? a : b`, `y ~ Normal(" + unknown +
+                          " > 0 ? a : b, s)`), or write a mixture's density in a `factor` (log_mix, normal_lpdf)");
+}
+
 void checker::mark_dependencies() {
   for (auto& s : model_.statements) {
     for (auto& l : s.loops) {
@@ -264,10 +318,12 @@ void checker::mark_dependencies() {
   // variable's size between draws (a model of varying dimension, which no sampler here
   // moves through), or the set of terms a sampler indexed once (blankets, conjugate
   // tables, LDA's counts, a spin model's couplings). JAGS has the same rule.
+  for (auto& s : model_.statements) lift_conditions(s);
   for (auto& s : model_.statements)
     for (auto& l : s.loops)
       for (ir::expr* bound : {l.lo.get(), l.hi.get()}) {
         if (!bound->depends_on_unknown) continue;
+        if (l.condition) fail_condition(s, *bound);
         std::vector<int> reads;
         ir::collect_reads(bound, reads);
         std::string unknown;  // the first variable it reads that is not data
@@ -305,7 +361,7 @@ void checker::mark_dependencies() {
 
 ir::model checker::run(const ast::program& program) {
   model_.lines = line_index(src_.text);
-  std::vector<std::pair<const ast::loop_range*, int>> loops;
+  std::vector<enclosing> loops;
   flatten(program.statements, loops);
   declare_sizes();
   type_state_.assign(model_.variables.size(), 0);

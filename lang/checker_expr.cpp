@@ -94,6 +94,7 @@ expr_ptr checker::convert(const ast::operand& o) {
     expr_ptr operator()(const ast::vector_literal& x) const { return c.convert_vector(x); }
     expr_ptr operator()(const ast::postfix& x) const { return c.convert_postfix(x); }
     expr_ptr operator()(const ast::chain& x) const { return c.convert(x); }
+    expr_ptr operator()(const ast::conditional& x) const { return c.convert_conditional(x); }
     expr_ptr operator()(const ast::unary& x) const {
       expr_ptr operand = c.convert(x.rhs);
       if (x.op == '+') return operand;
@@ -236,6 +237,18 @@ void checker::check_rows(const ast::vector_literal& v, const expr& converted) co
       fail(converted.args[i]->pos, "the elements of a vector literal have different shapes: " + shape_text(first) + " and " +
                                        shape_text(shape));
   }
+}
+
+// cond ? yes : no is ifelse(cond, yes, no): both sides are evaluated, and the derivative
+// passes to the one taken.
+expr_ptr checker::convert_conditional(const ast::conditional& c) {
+  std::vector<expr_ptr> args;
+  args.push_back(convert(c.cond));
+  if (args[0]->type.kind != scalar_kind::integer)
+    fail(args[0]->pos, "the condition of `? :` must be an integer, such as a comparison (x > 0), not " + stdlib::to_string(args[0]->type));
+  args.push_back(convert(c.tail.yes));
+  args.push_back(convert(c.tail.no));
+  return make_call("ifelse", std::move(args), c.tail.pos);
 }
 
 expr_ptr checker::convert_call(const ast::call& c) {

@@ -11,10 +11,19 @@
 
 namespace ppl::lang::detail {
 
+// A loop or an `if` branch around a statement: an `if` is a loop of one instance where its
+// condition holds (or fails, for the else branch) and none otherwise.
+struct enclosing {
+  const ast::loop_range* range = nullptr;  // a loop's range, or
+  const ast::operand* condition = nullptr;  // an if's condition
+  bool otherwise = false;                   // the else branch
+  int slot = 0;
+};
+
 // A statement with the loops that enclose it, before conversion.
 struct flat_statement {
   const ast::statement* node = nullptr;
-  std::vector<std::pair<const ast::loop_range*, int>> loops;  // range and its slot
+  std::vector<enclosing> loops;  // outermost first
 };
 
 // Whether `y ~ D(...)` over arrays means the loop over their elements: D gives scalars and
@@ -38,6 +47,7 @@ class checker {
   ir::expr_ptr convert_vector(const ast::vector_literal& v);
   void check_rows(const ast::vector_literal& v, const ir::expr& converted) const;
   ir::expr_ptr convert_call(const ast::call& c);
+  ir::expr_ptr convert_conditional(const ast::conditional& c);
   ir::expr_ptr new_expr(ir::expr::kind k, std::size_t pos);
   ir::expr_ptr require_int_scalar(ir::expr_ptr e, const char* what);
 
@@ -54,7 +64,11 @@ class checker {
 
  private:
   // ---- declarations and statements (checker.cpp) ----
-  void flatten(const std::vector<ast::statement>& body, std::vector<std::pair<const ast::loop_range*, int>>& loops);
+  void flatten(const std::vector<ast::statement>& body, std::vector<enclosing>& loops);
+  void flatten_if(const ast::if_stmt& s, std::vector<enclosing>& loops);
+  ir::loop convert_enclosing(const enclosing& e);
+  void lift_conditions(ir::statement& s);
+  [[noreturn]] void fail_condition(const ir::statement& s, const ir::expr& condition) const;
   void declare_data(const ast::data_decl& d);
   void declare_target(const ast::target& t, bool sampled, std::size_t pos);
   void declare_sizes();

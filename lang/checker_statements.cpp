@@ -94,6 +94,31 @@ void checker::link_scale(ir::statement& out) const {
   }
 }
 
+// A loop, or an if's branch as a loop 1:(cond != 0) (1:(cond == 0) for the else).
+ir::loop checker::convert_enclosing(const enclosing& e) {
+  ir::loop l;
+  l.slot = e.slot;
+  if (e.range) {
+    l.name = e.range->var.name;
+    l.lo = require_int_scalar(convert(e.range->lo), "a loop bound");
+    l.hi = require_int_scalar(convert(e.range->hi), "a loop bound");
+    return l;
+  }
+  expr_ptr c = convert(*e.condition);
+  if (c->type.kind != scalar_kind::integer || c->type.rank != 0)
+    fail(c->pos, "the condition of an `if` must be an integer scalar, such as a comparison (x > 0), not " + stdlib::to_string(c->type));
+  const std::size_t pos = c->pos;
+  std::vector<expr_ptr> args;
+  args.push_back(std::move(c));
+  args.push_back(int_constant(0, pos));
+  l.name = e.otherwise ? "else" : "if";
+  l.lo = int_constant(1, pos);
+  l.hi = make_call(e.otherwise ? "==" : "!=", std::move(args), pos);
+  l.hidden = true;
+  l.condition = true;
+  return l;
+}
+
 void checker::convert_statement(std::size_t i) {
   if (converted_[i]) return;
   converted_[i] = true;
@@ -103,14 +128,9 @@ void checker::convert_statement(std::size_t i) {
   current_statement_ = static_cast<int>(i);
   const flat_statement& f = flat_[i];
   ir::statement& out = converted_statements_[i];
-  for (const auto& [range, slot] : f.loops) {
-    ir::loop l;
-    l.slot = slot;
-    l.name = range->var.name;
-    l.lo = require_int_scalar(convert(range->lo), "a loop bound");
-    l.hi = require_int_scalar(convert(range->hi), "a loop bound");
-    scope_.emplace_back(range->var.name, slot);
-    out.loops.push_back(std::move(l));
+  for (const auto& e : f.loops) {
+    out.loops.push_back(convert_enclosing(e));
+    if (e.range) scope_.emplace_back(e.range->var.name, e.slot);
   }
   const ast::target* lhs = nullptr;
   int value_rank = 0;

@@ -65,6 +65,7 @@ PPL_RULE(name, std::string, "a name")
 PPL_RULE(int_literal, ast::int_literal, "an integer")
 PPL_RULE(real_literal, ast::real_literal, "a number")
 PPL_RULE(expression, ast::operand, "an expression")
+PPL_RULE(conditional_tail, ast::conditional_tail, "an expression")
 PPL_RULE(or_expr, ast::operand, "an expression")
 PPL_RULE(and_expr, ast::operand, "an expression")
 PPL_RULE(equality_expr, ast::operand, "an expression")
@@ -100,6 +101,8 @@ PPL_RULE(factor_stmt, ast::factor_stmt, "a statement")
 PPL_RULE(loop_range, ast::loop_range, "a loop range (`i in 1:N`)")
 PPL_RULE(loop_ranges, std::vector<ast::loop_range>, expected::loop_variable)
 PPL_RULE(for_stmt, ast::for_stmt, "a for loop")
+PPL_RULE(if_stmt, ast::if_stmt, "an if statement")
+PPL_RULE(condition, ast::operand, "a condition in parentheses (`if (x > 0)`)")
 PPL_RULE(body, std::vector<ast::statement>, "a statement or '{'")
 PPL_RULE(statement, ast::statement, expected::statement)
 PPL_RULE(program, std::vector<ast::statement>, "a program")
@@ -125,7 +128,7 @@ x3::rule<end_class> const end_of_program = expected::statement;
 auto const word_end = !(alnum | '_');
 auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
 auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword("factor") |
-                      keyword("int") | keyword("real");
+                      keyword("int") | keyword("real") | keyword("if") | keyword("else");
 
 // identifier -> (alpha | '_') (alnum | '_')*, not a keyword
 auto const identifier_def = !reserved >> name;
@@ -165,8 +168,20 @@ struct fold_postfix {
   }
 };
 
-// expression -> or_expr
-auto const expression_def = or_expr;
+// The same for a conditional: `c ? a : b`, or c alone when no `?` follows.
+struct fold_conditional {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& cond = boost::fusion::at_c<0>(x3::_attr(ctx));
+    auto& tail = boost::fusion::at_c<1>(x3::_attr(ctx));
+    if (!tail) x3::_val(ctx) = std::move(cond);
+    else x3::_val(ctx) = ast::conditional{std::move(cond), std::move(*tail)};
+  }
+};
+
+// expression -> or_expr ('?' expression ':' expression)?   (right-associative)
+auto const expression_def = (or_expr >> -conditional_tail)[fold_conditional{}];
+auto const conditional_tail_def = lit('?') > expression > ':' > expression;
 // or_expr -> and_expr ('||' and_expr)*
 auto const or_expr_def = (and_expr >> *or_operation)[fold_chain{}];
 auto const or_operation_def = x3::string("||") > and_expr;
@@ -240,11 +255,14 @@ auto const loop_range_def = identifier > in_keyword > additive_expr > ':' > addi
 // for_stmt -> 'for' loop_range (',' loop_range)* body
 auto const for_stmt_def = keyword("for") > loop_ranges > body;
 auto const loop_ranges_def = loop_range % ',';
+// if_stmt -> 'if' '(' expression ')' body ('else' body)?   (`else if` is an else of one if)
+auto const if_stmt_def = keyword("if") > condition > body > -(keyword("else") > body);
+auto const condition_def = '(' > expression > ')';
 // body -> '{' statement* '}' | statement
 auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
 auto const tilde_or_equals_def = lit('~') | lit('=');
-// statement -> data_decl | for_stmt | factor_stmt | sample_stmt | assign_stmt
-auto const statement_def = data_decl | for_stmt | factor_stmt | sample_stmt | assign_stmt |
+// statement -> data_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt
+auto const statement_def = data_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt |
                            (x3::omit[target] > tilde_or_equals);
 // program -> statement* end
 auto const end_of_program_def = x3::eoi;
@@ -257,7 +275,8 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
                     unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
                     vector_literal, index_item, index_list, index_items, transpose_mark, bound, bounds,
                     dimensions, type_spec, data_decl, data_name, target, target_indices, distribution,
-                    sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, body,
+                    sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, if_stmt, condition,
+                    conditional_tail, body,
                     statement, program, tilde_or_equals,
                     in_keyword, end_of_program)
 

@@ -82,6 +82,7 @@ struct loop {
   // Written by the checker, not the model: the elements of a vectorised statement, or an
   // `if` (a loop of one or no instance). Messages leave it out.
   bool hidden = false;
+  bool condition = false;  // an `if`: hi is 1 where its condition holds, else 0
 };
 
 struct statement {

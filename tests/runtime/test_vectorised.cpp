@@ -76,3 +76,33 @@ TEST_CASE("an element in a vectorised statement names no hidden loop") {
   const std::string e = error_of("data y: int[N]\ny ~ Poisson(2)\n", {"y=[1,-2]"});
   CHECK(e == "test.ppl:2:1: error: y[2] = -2 is outside the support of Poisson");
 }
+
+TEST_CASE("an if/else chain on data has the terms of the branch each instance takes") {
+  const std::vector<std::string> data = {"y=[1,1.2,0.8,3,4,5.1]"};
+  const std::vector<std::pair<std::string, std::vector<double>>> at = {{"a", {0.9}}, {"b", {4.2}}};
+  const std::string head = "data y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\n";
+  const double explicit_terms = density_at(head + "for t in 1:3 { y[t] ~ Normal(a, 1) }\ny[4] ~ Normal(0.5 * (a + b), 2)\n"
+                                                  "for t in 5:6 { y[t] ~ Normal(b, 1) }\n", data, at);
+  const double branches = density_at(head + "for t in 1:N {\n  if (t < 4) { y[t] ~ Normal(a, 1) }\n"
+                                             "  else if (t == 4) { y[t] ~ Normal(0.5 * (a + b), 2) }\n"
+                                             "  else { y[t] ~ Normal(t < 5 ? a : b, 1) }\n}\n", data, at);
+  CHECK(branches == doctest::Approx(explicit_terms).epsilon(1e-12));
+}
+
+TEST_CASE("an unknown defined in both branches is defined once; in both an if and outside, twice") {
+  fixture f("data c: int = 2\nif (c == 1) { x ~ Normal(0, 1) } else { x ~ Gamma(2, 1) }\n");
+  CHECK(f.value("x").data.at(0) > 0);
+  CHECK(error_of("data c: int = 1\nif (c == 1) { x ~ Normal(0, 1) }\nx ~ Normal(1, 1)\n") ==
+        "test.ppl:3:1: error: x is defined twice");
+  CHECK(error_of("data c: int = 1\nif (c == 2) { x ~ Normal(0, 1) }\n") == "test.ppl:2:15: error: x is never defined");
+}
+
+TEST_CASE("a factor inside an if on unknowns counts only where its condition holds") {
+  fixture f("th ~ Normal(0, 1)\nif (th > 0) { factor -2 * th }\n");
+  auto& th = f.mutable_value("th");
+  th.data[0] = 0.5;
+  const double normal = -0.5 * std::log(2 * M_PI);
+  CHECK(f.graph->log_density() == doctest::Approx(normal - 0.125 - 1.0));
+  th.data[0] = -0.5;
+  CHECK(f.graph->log_density() == doctest::Approx(normal - 0.125));
+}

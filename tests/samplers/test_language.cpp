@@ -40,3 +40,15 @@ TEST_CASE("a vectorised unknown with a vector mean, sampled by nuts") {
   check_mean(p, "theta[3]", -1.0);
   check_sd(p, "theta[2]", std::sqrt(0.5));
 }
+
+TEST_CASE("an if/else chain on the loop index: a change point at a known time") {
+  // Each level's mean sees only its own observations: precision 1/100 + n, mean sum / precision.
+  auto p = infer("data y: real[N]\nfor k in 1:3 { l[k] ~ Normal(0, 10) }\nfor t in 1:N {\n"
+                 "  if (t <= 3) { y[t] ~ Normal(l[1], 1) } else if (t <= 5) { y[t] ~ Normal(l[2], 1) } else { y[t] ~ Normal(l[3], 1) }\n}\n",
+                 {"y=[1,1.2,0.8,3,4,5.1,4.9,5]"}, quick());
+  const double p3 = 0.01 + 3, p2 = 0.01 + 2;
+  check_mean(p, "l[1]", 3.0 / p3);
+  check_mean(p, "l[2]", 7.0 / p2);
+  check_mean(p, "l[3]", 15.0 / p3);
+  check_sd(p, "l[2]", 1 / std::sqrt(p2));
+}
