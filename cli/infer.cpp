@@ -97,6 +97,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
                                                   "nothing to infer (`ppl simulate` draws observations from a model whose data are missing)", "", ""});
   runtime::data_table init, heldout;
   runtime::start_options start = start_from(o.init, init);
+  if (start.from_prior) refuse_improper_priors(*l.model, "`--init prior`");
   if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
   check_show(*l.model, o);
   if (!o.output.empty())

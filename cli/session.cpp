@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "lang/checker.hpp"
+#include "stdlib/flat.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli {
@@ -56,6 +57,16 @@ std::string usage_error_line(const std::string& what) {
   if (text.size() > 1 && std::isupper(static_cast<unsigned char>(text[0])) && std::islower(static_cast<unsigned char>(text[1])))
     text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
   return "error: " + text + "\n";
+}
+
+void refuse_improper_priors(const lang::ir::model& m, const std::string& what) {
+  for (const auto& s : m.statements) {
+    if (s.which != lang::ir::statement::kind::sample || !stdlib::improper(*s.dist)) continue;
+    const auto& var = m.variables[static_cast<std::size_t>(s.target)];
+    if (var.role != lang::ir::role::unknown) continue;
+    lang::fail_at(m.source, s.pos, "`" + var.name + "` has an improper flat prior (a `param` without `~`, or Flat()), which has no draws, so " +
+                                       what + " cannot draw it; give it a proper prior with `~` (a wide Uniform or Normal)");
+  }
 }
 
 int guarded(const std::function<int()>& body) {

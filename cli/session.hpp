@@ -27,6 +27,10 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
 // Runs a command body, turning errors into messages on stderr and exit statuses.
 int guarded(const std::function<int()>& body);
 
+// Refuses a model with an unknown whose prior is improper (a `param` without `~`,
+// Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").
+void refuse_improper_priors(const lang::ir::model& m, const std::string& what);
+
 // A usage error of the option parser (CLI11) as ppl words every error: "error: the
 // following argument was not expected: --bogus" (CLI11 capitalises its sentences).
 std::string usage_error_line(const std::string& what);

@@ -16,6 +16,7 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     for (const auto& s : m.statements)
       if (s.which == lang::ir::statement::kind::factor)
         lang::fail_at(m.source, s.pos, "this model has `factor` terms, so it cannot be simulated forward; use `ppl infer`");
+    refuse_improper_priors(m, "`ppl simulate`");
     refuse_overwriting_inputs("--output", {opt.output}, {in.model_path, in.data_path});
     runtime::rng rng(opt.seed);
     runtime::graph g(m, l.data, rng, {.allow_missing_observations = true, .start = {.from_prior = true}});

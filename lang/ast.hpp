@@ -127,6 +127,13 @@ struct data_decl : tagged {
   boost::optional<operand> default_value;
 };
 
+// `param NAME: TYPE`: an unknown's type, shape and bounds; without a `~` it has the
+// improper flat prior on that support.
+struct param_decl : tagged {
+  identifier name;
+  type_spec type;
+};
+
 // The left side of `~` or `=`: a name with optional indices.
 struct target : tagged {
   identifier name;
@@ -156,7 +163,7 @@ struct loop_range : tagged {
 struct for_stmt;
 struct if_stmt;
 
-struct statement : x3::variant<data_decl, sample_stmt, assign_stmt, factor_stmt,
+struct statement : x3::variant<data_decl, param_decl, sample_stmt, assign_stmt, factor_stmt,
                                x3::forward_ast<for_stmt>, x3::forward_ast<if_stmt>> {
   using base_type::base_type;
   using base_type::operator=;

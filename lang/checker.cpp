@@ -48,6 +48,7 @@ int checker::add_variable(const std::string& name, std::size_t pos) {
   has_sample_.push_back(0);
   has_assign_.push_back(0);
   is_data_decl_.push_back(0);
+  params_.emplace_back();
   first_definition_.push_back(-1);
   return index;
 }
@@ -94,6 +95,12 @@ void checker::flatten(const std::vector<ast::statement>& body, std::vector<enclo
     }
     if (const auto* i = boost::get<ast::x3::forward_ast<ast::if_stmt>>(&s)) {
       flatten_if(i->get(), loops);
+      continue;
+    }
+    if (const auto* p = boost::get<ast::param_decl>(&s)) {
+      if (!loops.empty())
+        fail(p->pos, std::string("`param` declarations must be at the top level, not inside ") + (loops.back().range ? "a loop" : "an `if`"));
+      declare_param(*p, s);
       continue;
     }
     if (const auto* d = boost::get<ast::data_decl>(&s)) {
@@ -363,6 +370,7 @@ ir::model checker::run(const ast::program& program) {
   model_.lines = line_index(src_.text);
   std::vector<enclosing> loops;
   flatten(program.statements, loops);
+  add_flat_priors();
   declare_sizes();
   type_state_.assign(model_.variables.size(), 0);
   for (std::size_t v = 0; v < model_.variables.size(); ++v)
@@ -371,6 +379,7 @@ ir::model checker::run(const ast::program& program) {
   converted_statements_.resize(flat_.size());
   reads_.resize(flat_.size());
   convert_data_decls();
+  convert_param_decls();
   for (std::size_t i = 0; i < flat_.size(); ++i) convert_statement(i);
   for (std::size_t i = 0; i < flat_.size(); ++i) {
     auto& s = converted_statements_[i];

@@ -54,7 +54,7 @@ class checker {
   [[noreturn]] void fail(std::size_t pos, std::string message) const;
 
   // ---- vectorised statements (checker_vectorise.cpp) ----
-  void vectorise(ir::statement& out, const ast::target& lhs);
+  void vectorise(ir::statement& out, std::size_t pos, const std::string& text);
   ir::expr_ptr index_into(ir::expr_ptr e, const std::vector<int>& slots);
   ir::expr_ptr index_with(ir::expr_ptr base, const std::vector<int>& slots, std::size_t pos);
   ir::expr_ptr clone(const ir::expr& e);
@@ -70,6 +70,11 @@ class checker {
   void lift_conditions(ir::statement& s);
   [[noreturn]] void fail_condition(const ir::statement& s, const ir::expr& condition) const;
   void declare_data(const ast::data_decl& d);
+  // ---- `param` declarations (checker_param.cpp) ----
+  void declare_param(const ast::param_decl& d, const ast::statement& s);
+  void add_flat_priors();
+  void convert_param_decls();
+  void convert_flat_prior(const ast::param_decl& d, ir::statement& out);
   void declare_target(const ast::target& t, bool sampled, std::size_t pos);
   void declare_sizes();
   void type_variable(int v);
@@ -96,6 +101,14 @@ class checker {
   std::vector<const ast::data_decl*> data_decls_;
   std::vector<char> has_sample_, has_assign_;
   std::vector<char> is_data_decl_;                   // per variable: declared with `data`
+  // `param` declarations: the statement, and per variable its converted dims and bounds.
+  std::vector<std::pair<const ast::param_decl*, const ast::statement*>> param_decls_;
+  struct param_info {
+    const ast::param_decl* decl = nullptr;
+    std::vector<ir::expr_ptr> dims;
+    ir::bound_spec bounds;
+  };
+  std::vector<param_info> params_;                   // per variable (decl null: not a param)
   std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read
   int current_statement_ = -1;

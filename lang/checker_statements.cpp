@@ -149,6 +149,9 @@ void checker::convert_statement(std::size_t i) {
     out.value = convert(a->value);
     value_rank = out.value->type.rank;
     value_kind = out.value->type.kind;
+  } else if (const auto* p = boost::get<ast::param_decl>(f.node)) {
+    convert_flat_prior(*p, out);
+    value_kind = scalar_kind::real;
   } else {
     const auto& fs = boost::get<ast::factor_stmt>(*f.node);
     out.which = ir::statement::kind::factor;
@@ -160,7 +163,7 @@ void checker::convert_statement(std::size_t i) {
   if (lhs) {
     for (const auto& ix : lhs->indices) out.target_indices.push_back(require_int_scalar(convert(ix), "an index on the left of `~` or `=`"));
     out.target = model_.find(lhs->name.name);
-    if (out.which == ir::statement::kind::sample) vectorise(out, *lhs);
+    if (out.which == ir::statement::kind::sample) vectorise(out, lhs->pos, src_.text.substr(lhs->pos, lhs->end - lhs->pos));
     auto& var = model_.variables[static_cast<std::size_t>(out.target)];
     type_sig t{value_kind, static_cast<int>(out.target_indices.size()) + value_rank};
     if (t.rank > runtime::max_rank) fail(lhs->pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
@@ -201,6 +204,10 @@ void checker::assign_roles() {
           if (converted_statements_[static_cast<std::size_t>(s)].which == ir::statement::kind::assign)
             fail(converted_statements_[static_cast<std::size_t>(s)].pos, "`" + var.name + "` is data; it cannot be assigned with `=`");
     } else {
+      if (params_[v].decl && has_assign_[v])
+        for (int s : var.statements)
+          if (converted_statements_[static_cast<std::size_t>(s)].which == ir::statement::kind::assign)
+            fail(converted_statements_[static_cast<std::size_t>(s)].pos, "`" + var.name + "` is declared `param`, an unknown; it cannot be assigned with `=`");
       var.role = has_assign_[v] ? ir::role::transformed_data : ir::role::unknown;
     }
   }

@@ -149,7 +149,7 @@ expr_ptr checker::index_into(expr_ptr e, const std::vector<int>& slots) {
 }
 
 // Turns a `~` whose target or arguments are arrays into the loop over their elements.
-void checker::vectorise(ir::statement& out, const ast::target& lhs) {
+void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& text) {
   if (!vectorises(*out.dist)) return;
   const auto v = static_cast<std::size_t>(out.target);
   const auto& var = model_.variables[v];
@@ -161,7 +161,7 @@ void checker::vectorise(ir::statement& out, const ast::target& lhs) {
   for (const auto& a : out.args)
     if (a->type.rank > rank) rank = a->type.rank, widest = a.get();
   if (target_rank <= 0 && rank == 0) return;
-  const std::string target_text = "`" + src_.text.substr(lhs.pos, lhs.end - lhs.pos) + "`";
+  const std::string target_text = "`" + text + "`";
   const auto params = out.dist->params();
   auto arg_label = [&](std::size_t k) {
     const expr& a = *out.args[k];
@@ -185,12 +185,16 @@ void checker::vectorise(ir::statement& out, const ast::target& lhs) {
   // or a variable computed by `=` that this statement observes), then the array arguments.
   std::vector<expr_ptr> arrays;
   std::vector<std::string> labels;
+  // A `param`'s declared sizes (those of the dimensions this statement spans) come first.
+  const auto& declared = params_[v].dims;
+  const bool sized = !declared.empty() && target_rank == rank;
+  if (sized) labels.push_back(target_text);
   if (is_data_decl_[v] || has_assign_[v]) {
-    auto t = new_expr(expr::kind::variable, lhs.pos);
+    auto t = new_expr(expr::kind::variable, pos);
     t->slot = out.target;
     t->type = var.type;
     if (indexed > 0) {
-      auto ix = new_expr(expr::kind::index, lhs.pos);
+      auto ix = new_expr(expr::kind::index, pos);
       ix->type = {var.type.kind, rank};
       for (const auto& i : out.target_indices) {
         ir::index_item item;
@@ -208,21 +212,27 @@ void checker::vectorise(ir::statement& out, const ast::target& lhs) {
       arrays.push_back(clone(*out.args[k]));
       labels.push_back(arg_label(k));
     }
-  if (arrays.empty())
-    fail(lhs.pos, target_text + " has " + dimensions(target_rank) + " but nothing in this statement says how many elements: " +
+  if (arrays.empty() && !sized)
+    fail(pos, target_text + " has " + dimensions(target_rank) + " but nothing in this statement says how many elements: " +
                       "give an argument of its shape, or write the loop (for i in 1:N { " + var.name + "[i] ~ ... })");
-  constexpr std::size_t max_arrays = 8;  // the most arguments a call takes (runtime/evaluator.cpp)
-  if (arrays.size() > max_arrays) arrays.resize(max_arrays), labels.resize(max_arrays);
+  // The most arguments a call takes (runtime/evaluator.cpp), declared sizes included.
+  const std::size_t max_arrays = 8 - (sized ? static_cast<std::size_t>(rank) : 0);
+  if (arrays.size() > max_arrays) arrays.resize(max_arrays), labels.resize(max_arrays + (sized ? 1 : 0));
   std::vector<int> slots;
   for (int d = 0; d < rank; ++d) {
     // The outer bound checks every array's shape; the inner ones, evaluated once per
     // outer instance, read only those that are views of variables where there is one.
     std::vector<expr_ptr> args;
     std::vector<std::string> names;
+    if (sized) {
+      for (int k = 0; k < rank; ++k) args.push_back(clone(*declared[static_cast<std::size_t>(indexed + k)]));
+      names.push_back(labels[0]);
+    }
+    const std::size_t first_label = sized ? 1 : 0;
     for (std::size_t k = 0; k < arrays.size(); ++k)
-      if (d == 0 || is_view(*arrays[k])) args.push_back(clone(*arrays[k])), names.push_back(labels[k]);
+      if (d == 0 || is_view(*arrays[k])) args.push_back(clone(*arrays[k])), names.push_back(labels[first_label + k]);
     if (args.empty()) args.push_back(clone(*arrays[0])), names.push_back(labels[0]);
-    model_.lowered_functions.push_back(make_extent_function(d, rank, false, std::move(names)));
+    model_.lowered_functions.push_back(make_extent_function(d, rank, sized, std::move(names)));
     auto hi = new_expr(expr::kind::call, out.pos);
     hi->fn = model_.lowered_functions.back().get();
     hi->type = {scalar_kind::integer, 0};
@@ -230,7 +240,7 @@ void checker::vectorise(ir::statement& out, const ast::target& lhs) {
     hi->args = std::move(args);
     slots.push_back(hidden_loop(out, var.name + "#" + std::to_string(d + 1), std::move(hi)));
   }
-  for (int slot : slots) out.target_indices.push_back(loop_variable(slot, lhs.pos));
+  for (int slot : slots) out.target_indices.push_back(loop_variable(slot, pos));
   for (auto& a : out.args) a = index_into(std::move(a), slots);
 }
 

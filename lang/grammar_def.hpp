@@ -92,6 +92,8 @@ PPL_RULE(dimensions, std::vector<ast::operand>, "a size (`real[N]`)")
 PPL_RULE(type_spec, ast::type_spec, "a type ('int' or 'real')")
 PPL_RULE(data_decl, ast::data_decl, "a data declaration")
 PPL_RULE(data_name, ast::identifier, expected::data_name)
+PPL_RULE(param_decl, ast::param_decl, "a param declaration")
+PPL_RULE(param_name, ast::identifier, "a name for the unknown (`param beta: real[K]`)")
 PPL_RULE(target, ast::target, "a variable")
 PPL_RULE(target_indices, std::vector<ast::operand>, "an index (`x[i]`)")
 PPL_RULE(distribution, ast::call, "a distribution (`Normal(0, 1)`)")
@@ -128,7 +130,7 @@ x3::rule<end_class> const end_of_program = expected::statement;
 auto const word_end = !(alnum | '_');
 auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
 auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword("factor") |
-                      keyword("int") | keyword("real") | keyword("if") | keyword("else");
+                      keyword("int") | keyword("real") | keyword("if") | keyword("else") | keyword("param");
 
 // identifier -> (alpha | '_') (alnum | '_')*, not a keyword
 auto const identifier_def = !reserved >> name;
@@ -239,6 +241,9 @@ auto const dimensions_def = expression % ',';
 // data_decl -> 'data' identifier ':' type_spec ('=' expression)?
 auto const data_decl_def = keyword("data") > data_name > ':' > type_spec > -('=' > expression);
 auto const data_name_def = identifier;
+// param_decl -> 'param' identifier ':' type_spec
+auto const param_decl_def = keyword("param") > param_name > ':' > type_spec;
+auto const param_name_def = identifier;
 // target -> identifier ('[' expression (',' expression)* ']')?
 auto const target_def = identifier >> -('[' > target_indices > ']');
 auto const target_indices_def = expression % ',';
@@ -261,8 +266,8 @@ auto const condition_def = '(' > expression > ')';
 // body -> '{' statement* '}' | statement
 auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
 auto const tilde_or_equals_def = lit('~') | lit('=');
-// statement -> data_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt
-auto const statement_def = data_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt |
+// statement -> data_decl | param_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt
+auto const statement_def = data_decl | param_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt |
                            (x3::omit[target] > tilde_or_equals);
 // program -> statement* end
 auto const end_of_program_def = x3::eoi;
@@ -274,7 +279,7 @@ BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,
                     unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
                     vector_literal, index_item, index_list, index_items, transpose_mark, bound, bounds,
-                    dimensions, type_spec, data_decl, data_name, target, target_indices, distribution,
+                    dimensions, type_spec, data_decl, data_name, param_decl, param_name, target, target_indices, distribution,
                     sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, if_stmt, condition,
                     conditional_tail, body,
                     statement, program, tilde_or_equals,

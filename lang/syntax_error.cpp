@@ -64,7 +64,7 @@ syntax_error habit(std::string_view text, std::size_t after, std::size_t offset,
   }
   if (what == expected::data_name && next.starts_with("{")) return {offset, statement_habit("data", next)};
   if (what == expected::statement && (next.starts_with("real") || next.starts_with("int")))
-    return {offset, "ppl declares data only (`data x: real`); an unknown needs no declaration: `x ~ Normal(0, 1)` makes `x` one"};
+    return {offset, "Stan's declarations are written `data x: real` for data and `param x: real<lower=0>` for an unknown, one a line; an unknown with a `~` needs none: `x ~ Normal(0, 1)` makes `x` one"};
   return {offset, ""};
 }
 

@@ -2,6 +2,7 @@
 // its prior given its parents, once per sweep.
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
+#include "stdlib/flat.hpp"
 
 namespace ppl::samplers {
 
@@ -22,6 +23,14 @@ class ancestral_factory final : public factory {
   std::string_view kind() const override { return "ancestral"; }
   claim can_sample(runtime::graph& g, int v) const override {
     if (informed(g.model(), v)) return {false, "an observation or factor depends on it"};
+    // A flat prior with nothing to inform it leaves the posterior flat too: no sampler can
+    // give draws of it, and none should pretend to.
+    const auto& m = g.model();
+    for (int si : m.variables[static_cast<std::size_t>(v)].statements)
+      if (const auto& s = m.statements[static_cast<std::size_t>(si)]; s.dist && stdlib::improper(*s.dist))
+        lang::fail_at(m.source, s.pos, "`" + m.variables[static_cast<std::size_t>(v)].name +
+                                           "` has an improper flat prior and no observation or factor depends on it, so its "
+                                           "posterior is improper too; give it a proper prior with `~`, or data that inform it");
     return {true, "no observation or factor depends on it: drawn from its prior"};
   }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<ancestral_sampler>(g, v); }

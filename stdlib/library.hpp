@@ -20,6 +20,7 @@ std::unique_ptr<distribution> make_dirichlet_multinomial();
 std::unique_ptr<distribution> make_discrete_uniform();
 std::unique_ptr<distribution> make_double_exponential();
 std::unique_ptr<distribution> make_exponential();
+std::unique_ptr<distribution> make_flat();
 std::unique_ptr<distribution> make_gamma();
 std::unique_ptr<distribution> make_geometric();
 std::unique_ptr<distribution> make_gumbel();

@@ -102,7 +102,8 @@ TEST_CASE("JAGS and BUGS habits get advice") {
 
 TEST_CASE("Stan habits get advice") {
   CHECK(first_line_of_error("real x;\n") ==
-        "m.ppl:1:1: error: ppl declares data only (`data x: real`); an unknown needs no declaration: `x ~ Normal(0, 1)` makes `x` one");
+        "m.ppl:1:1: error: Stan's declarations are written `data x: real` for data and `param x: real<lower=0>` for an "
+        "unknown, one a line; an unknown with a `~` needs none: `x ~ Normal(0, 1)` makes `x` one");
   CHECK(first_line_of_error("x ~ Normal(0, 1)\ntarget += -x\n") == "m.ppl:2:1: error: Stan's `target += E` is `factor E` here");
   CHECK(first_line_of_error("x ~ normal(0, 1)\n") == "m.ppl:1:5: error: unknown distribution `normal`; did you mean `Normal`?");
 }

@@ -52,3 +52,25 @@ TEST_CASE("an if/else chain on the loop index: a change point at a known time") 
   check_mean(p, "l[3]", 15.0 / p3);
   check_sd(p, "l[2]", 1 / std::sqrt(p2));
 }
+
+TEST_CASE("flat priors from param declarations: regression with a known scale") {
+  // With flat priors on a and b the posterior is Normal around least squares, covariance
+  // sigma^2 (X'X)^-1. x = [-1, 0, 1, 2], y = [0.2, 1.1, 1.9, 3.2], sigma = 0.5.
+  auto p = infer("data x: real[N]\ndata y: real[N]\nparam a: real\nparam b: real\ny ~ Normal(a + b * x, 0.5)\n",
+                 {"x=[-1,0,1,2]", "y=[0.2,1.1,1.9,3.2]"}, quick(3000));
+  CHECK(p.kind("a") != "conjugate");
+  const double n = 4, sx = 2, sxx = 6, sy = 6.4, sxy = -0.2 + 1.9 + 6.4;
+  const double det = n * sxx - sx * sx;
+  check_mean(p, "a", (sxx * sy - sx * sxy) / det);
+  check_mean(p, "b", (n * sxy - sx * sy) / det);
+  check_sd(p, "b", 0.5 * std::sqrt(n / det));
+  check_sd(p, "a", 0.5 * std::sqrt(sxx / det));
+}
+
+TEST_CASE("a flat prior on a half-line: the Poisson rate") {
+  // Flat on (0, inf) and y ~ Poisson(lambda): lambda | y ~ Gamma(sum y + 1, n).
+  auto p = infer("data y: int[N]\nparam lambda: real<lower=0>\ny ~ Poisson(lambda)\n", {"y=[3,5,2,4,6,1]"}, quick(3000));
+  CHECK(p.kind("lambda") != "conjugate");
+  check_mean(p, "lambda", 22.0 / 6);
+  check_sd(p, "lambda", std::sqrt(22.0) / 6);
+}

@@ -1,0 +1,92 @@
+// `param NAME: TYPE` declarations: an unknown's type, shape and bounds, as a Stan user
+// declares a parameter. One with a `~` gets its prior there and the declaration only fixes
+// its type and shape; one without gets Stan's implicit prior, flat on the declared support
+// (stdlib/flat.hpp): improper on the reals or a half-line, Uniform(lower, upper) between
+// two bounds.
+#include "lang/checker_impl.hpp"
+#include "stdlib/flat.hpp"
+
+namespace ppl::lang::detail {
+
+using ir::expr;
+using ir::expr_ptr;
+using stdlib::scalar_kind;
+
+void checker::declare_param(const ast::param_decl& d, const ast::statement& s) {
+  if (int existing = model_.find(d.name.name); existing >= 0)
+    fail(d.name.pos, "`" + d.name.name + "` is already declared (line " +
+                         std::to_string(model_.lines.locate(model_.variables[static_cast<std::size_t>(existing)].pos).line) + ")");
+  for (const auto& [name, slot] : scope_)
+    if (name == d.name.name) fail(d.name.pos, "`" + name + "` is a loop variable and cannot be declared");
+  const int v = add_variable(d.name.name, d.name.pos);
+  params_[static_cast<std::size_t>(v)].decl = &d;
+  param_decls_.emplace_back(&d, &s);
+}
+
+// A param that no `~` defines is defined by its declaration: the flat prior.
+void checker::add_flat_priors() {
+  for (const auto& [d, s] : param_decls_) {
+    const auto v = static_cast<std::size_t>(model_.find(d->name.name));
+    if (has_sample_[v]) continue;
+    has_sample_[v] = 1;
+    if (first_definition_[v] < 0) first_definition_[v] = static_cast<int>(flat_.size());
+    flat_.push_back({s, {}});
+  }
+}
+
+void checker::convert_param_decls() {
+  for (const auto& [d, s] : param_decls_) {
+    const auto v = static_cast<std::size_t>(model_.find(d->name.name));
+    auto& var = model_.variables[v];
+    auto& info = params_[v];
+    var.type = {d->type.scalar == "int" ? scalar_kind::integer : scalar_kind::real, static_cast<int>(d->type.dims.size())};
+    if (var.type.rank > runtime::max_rank)
+      fail(d->type.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+    type_state_[v] = 2;
+    for (const auto& dim : d->type.dims) info.dims.push_back(require_int_scalar(convert(dim), "a size"));
+    for (const auto& b : d->type.bounds) {
+      expr_ptr e = convert(b.value);
+      if (e->type.rank != 0) fail(e->pos, "a bound must be a scalar, not " + stdlib::to_string(e->type));
+      auto& slot = b.which == "lower" ? info.bounds.lower : info.bounds.upper;
+      if (slot) fail(b.pos, "`" + var.name + "` has two " + b.which + " bounds");
+      slot = std::move(e);
+    }
+    const bool has_prior = flat_[static_cast<std::size_t>(first_definition_[v])].node != s;
+    if (has_prior && (info.bounds.lower || info.bounds.upper))
+      fail(d->type.pos, "`" + var.name + "` has bounds and a prior (its `~`): its support is its prior's, so drop the bounds "
+                            "and choose a prior on that support (HalfNormal, HalfCauchy, Exponential, Beta, Uniform, ...); "
+                            "ppl has no truncation yet");
+    if (!has_prior && var.type.kind == scalar_kind::integer)
+      fail(d->pos, "`" + var.name + "` is an int `param` without a prior; give it one with `~` (a flat prior on integers is not supported)");
+  }
+}
+
+// The flat prior of a param declared without `~`, over its whole shape.
+void checker::convert_flat_prior(const ast::param_decl& d, ir::statement& out) {
+  const auto v = static_cast<std::size_t>(model_.find(d.name.name));
+  auto& info = params_[v];
+  out.which = ir::statement::kind::sample;
+  out.pos = d.pos;
+  out.target = static_cast<int>(v);
+  out.dist_name = "Flat";
+  if (info.bounds.lower && info.bounds.upper) {
+    // Flat between two bounds is a proper prior: Uniform, which ancestral sampling and
+    // `ppl simulate` can draw.
+    out.dist = lib_.find_distribution("Uniform");
+    out.dist_name = "Uniform";
+    out.args.push_back(clone(*info.bounds.lower));
+    out.args.push_back(clone(*info.bounds.upper));
+  } else if (info.bounds.lower) {
+    out.dist = &stdlib::flat_bounded_below();
+    out.args.push_back(clone(*info.bounds.lower));
+  } else if (info.bounds.upper) {
+    out.dist = &stdlib::flat_bounded_above();
+    out.args.push_back(clone(*info.bounds.upper));
+  } else {
+    out.dist = lib_.find_distribution("Flat");
+  }
+  vectorise(out, d.name.pos, d.name.name);
+  model_.variables[v].statements.push_back(current_statement_);
+}
+
+}  // namespace ppl::lang::detail
