@@ -32,10 +32,12 @@ struct postfix;
 struct unary;
 struct chain;
 struct conditional;
+struct conditioned;
 
 struct operand : x3::variant<nil, int_literal, real_literal, identifier, x3::forward_ast<call>,
                              x3::forward_ast<vector_literal>, x3::forward_ast<postfix>,
-                             x3::forward_ast<unary>, x3::forward_ast<chain>, x3::forward_ast<conditional>> {
+                             x3::forward_ast<unary>, x3::forward_ast<chain>, x3::forward_ast<conditional>,
+                             x3::forward_ast<conditioned>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -63,6 +65,19 @@ struct conditional_tail : tagged {
 struct conditional {
   operand cond;
   conditional_tail tail;
+};
+
+// `| given`, the tail of a log-density call's first argument.
+struct given_tail : tagged {
+  char bar = '|';  // a second member keeps Fusion from treating this as a bare operand
+  operand given;
+};
+
+// `value | given` as the first argument of `normal_lpdf(y | mu, sigma)`: the value whose
+// log density is asked, then the distribution's first parameter.
+struct conditioned {
+  operand value;
+  given_tail tail;
 };
 
 struct unary : tagged {

@@ -95,6 +95,9 @@ expr_ptr checker::convert(const ast::operand& o) {
     expr_ptr operator()(const ast::postfix& x) const { return c.convert_postfix(x); }
     expr_ptr operator()(const ast::chain& x) const { return c.convert(x); }
     expr_ptr operator()(const ast::conditional& x) const { return c.convert_conditional(x); }
+    expr_ptr operator()(const ast::conditioned& x) const {
+      c.fail(x.tail.pos, "`|` separates the value from the parameters only in a log-density call: normal_lpdf(y | mu, sigma)");
+    }
     expr_ptr operator()(const ast::unary& x) const {
       expr_ptr operand = c.convert(x.rhs);
       if (x.op == '+') return operand;
@@ -252,6 +255,8 @@ expr_ptr checker::convert_conditional(const ast::conditional& c) {
 }
 
 expr_ptr checker::convert_call(const ast::call& c) {
+  if (const auto* d = log_density_distribution(c.callee.name, c.callee.pos)) return convert_log_density(c, *d);
+  if ((c.callee.name == "logpdf" || c.callee.name == "logpmf") && !lib_.find_function(c.callee.name)) return convert_logpdf(c);
   std::vector<expr_ptr> args;
   for (const auto& a : c.args) args.push_back(convert(a));
   return make_call(c.callee.name, std::move(args), c.callee.pos);

@@ -1,6 +1,7 @@
 #pragma once
 // The checker's state, shared by checker.cpp (statements, roles, order) and
 // checker_expr.cpp (expressions). Not part of the public interface.
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,12 @@ class checker {
   void check_rows(const ast::vector_literal& v, const ir::expr& converted) const;
   ir::expr_ptr convert_call(const ast::call& c);
   ir::expr_ptr convert_conditional(const ast::conditional& c);
+  // ---- log-density calls (checker_log_density.cpp) ----
+  const stdlib::distribution* log_density_distribution(const std::string& name, std::size_t pos);
+  const stdlib::function* log_density_function(const stdlib::distribution& d, const std::string& name);
+  ir::expr_ptr log_density_call(const stdlib::function& fn, std::vector<ir::expr_ptr> args, std::size_t pos);
+  ir::expr_ptr convert_log_density(const ast::call& c, const stdlib::distribution& d);
+  ir::expr_ptr convert_logpdf(const ast::call& c);
   ir::expr_ptr new_expr(ir::expr::kind k, std::size_t pos);
   ir::expr_ptr require_int_scalar(ir::expr_ptr e, const char* what);
 
@@ -108,7 +115,8 @@ class checker {
     std::vector<ir::expr_ptr> dims;
     ir::bound_spec bounds;
   };
-  std::vector<param_info> params_;                   // per variable (decl null: not a param)
+  std::vector<param_info> params_;
+  std::map<std::string, const stdlib::function*> log_density_functions_;  // by name: one per model                   // per variable (decl null: not a param)
   std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read
   int current_statement_ = -1;

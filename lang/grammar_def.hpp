@@ -80,6 +80,9 @@ PPL_RULE(suffixes, std::vector<ast::suffix>, "an index or '")
 PPL_RULE(primary, ast::operand, "an expression")
 PPL_RULE(call, ast::call, "a function call")
 PPL_RULE(expression_list, std::vector<ast::operand>, "an expression")
+PPL_RULE(call_arguments, std::vector<ast::operand>, "an expression")
+PPL_RULE(first_argument, ast::operand, "an expression")
+PPL_RULE(given_tail, ast::given_tail, "an expression")
 PPL_RULE(vector_literal, ast::vector_literal, "a vector")
 PPL_RULE(index_item, ast::index_item, "an index")
 PPL_RULE(range_tail, ast::range_tail, "a range")
@@ -181,6 +184,17 @@ struct fold_conditional {
   }
 };
 
+// The same for the first argument of a call: `y | mu` in normal_lpdf(y | mu, sigma).
+struct fold_conditioned {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& value = boost::fusion::at_c<0>(x3::_attr(ctx));
+    auto& tail = boost::fusion::at_c<1>(x3::_attr(ctx));
+    if (!tail) x3::_val(ctx) = std::move(value);
+    else x3::_val(ctx) = ast::conditioned{std::move(value), std::move(*tail)};
+  }
+};
+
 // expression -> or_expr ('?' expression ':' expression)?   (right-associative)
 auto const expression_def = (or_expr >> -conditional_tail)[fold_conditional{}];
 auto const conditional_tail_def = lit('?') > expression > ':' > expression;
@@ -220,8 +234,12 @@ auto const primary_def = real_literal | int_literal | call | vector_literal | id
                          ('(' > expression > ')');
 // expression_list -> expression (',' expression)*
 auto const expression_list_def = expression >> *(',' > expression);
-// call -> identifier '(' (expression (',' expression)*)? ')'
-auto const call_def = identifier >> '(' >> -expression_list > ')';
+// call -> identifier '(' (first_argument (',' expression)*)? ')'
+auto const call_def = identifier >> '(' >> -call_arguments > ')';
+auto const call_arguments_def = first_argument >> *(',' > expression);
+// first_argument -> expression ('|' expression)?   (`|` after the value of a log density)
+auto const first_argument_def = (expression >> -given_tail)[fold_conditioned{}];
+auto const given_tail_def = (char_('|') >> !lit('|')) > expression;
 // vector_literal -> '[' (expression (',' expression)*)? ']'
 auto const vector_literal_def = char_('[') > -expression_list > ']';
 // index_list -> '[' index_item (',' index_item)* ']'
@@ -273,7 +291,7 @@ auto const statement_def = data_decl | param_decl | for_stmt | if_stmt | factor_
 auto const end_of_program_def = x3::eoi;
 auto const program_def = *(statement >> *lit(';')) > end_of_program;
 
-BOOST_SPIRIT_DEFINE(expression_list, identifier, name, range_tail, or_operation, and_operation,
+BOOST_SPIRIT_DEFINE(expression_list, call_arguments, first_argument, given_tail, identifier, name, range_tail, or_operation, and_operation,
                     equality_operation, relational_operation, additive_operation,
                     multiplicative_operation, power_operation, int_literal, real_literal, expression, or_expr, and_expr,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,

@@ -128,3 +128,12 @@ TEST_CASE("gradient leaves out the terms of other unknowns") {
   CHECK(g.log_density_gradient(wrt, grad) == doctest::Approx(-0.5 * 1.5 * 1.5 - 0.5 * std::log(2 * M_PI)));
   CHECK(grad[static_cast<std::size_t>(f.model->find("b"))][0] == doctest::Approx(-1.5));
 }
+
+TEST_CASE("gradients through log-density calls: vectorised, broadcast, multivariate") {
+  fixture f("data x: real[N]\ndata y: real[N]\ndata k: int[N]\na ~ Normal(0, 1)\nb ~ Normal(0, 1)\ns ~ HalfNormal(1)\n"
+            "p ~ Dirichlet([1, 1, 1])\nm ~ Normal(rep(0, 2), 1)\n"
+            "factor normal_lpdf(y | a + b * x, s) + student_t_lpdf(a | 3, b, s) + poisson_lpmf(k | exp(a + x))\n"
+            "factor dirichlet_lpdf(p | [2, 3, s + 1]) + logpdf(MultiNormal(m, [[1, 0.3], [0.3, 2]]), [0.5, b])\n",
+            {"x=[0.5,-1,2]", "y=[1.2,-0.4,3.9]", "k=[1,0,4]"});
+  check_model_gradient(f, {"a", "b", "s", "m"});
+}

@@ -74,3 +74,16 @@ TEST_CASE("a flat prior on a half-line: the Poisson rate") {
   check_mean(p, "lambda", 22.0 / 6);
   check_sd(p, "lambda", std::sqrt(22.0) / 6);
 }
+
+TEST_CASE("a factor of a log-density call is the same posterior as the ~") {
+  // factor poisson_lpmf(y | lambda) with a flat prior on (0, inf): Gamma(sum y + 1, n).
+  auto p = infer("data y: int[N]\nparam lambda: real<lower=0>\nfactor poisson_lpmf(y | lambda)\n"
+                 "for n in 1:N { log_lik[n] = poisson_lpmf(y[n] | lambda) }\n",
+                 {"y=[3,5,2,4,6,1]"}, quick(3000));
+  check_mean(p, "lambda", 22.0 / 6);
+  check_sd(p, "lambda", std::sqrt(22.0) / 6);
+  // E[log_lik[1]] = E[3 log lambda - lambda] - log 3!, with lambda ~ Gamma(22, 6):
+  // E[log lambda] = digamma(22) - log 6.
+  const double digamma22 = 3.0681430398611966;  // H_21 - Euler's gamma
+  check_mean(p, "log_lik[1]", 3 * (digamma22 - std::log(6.0)) - 22.0 / 6 - std::log(6.0));
+}

@@ -1,0 +1,112 @@
+// Log-density calls: `normal_lpdf(y | mu, sigma)` and `poisson_lpmf(k | lambda)` for every
+// distribution of the library (its name in snake case, or Stan's spelling of it), and
+// `logpdf(Normal(mu, sigma), y)`. Each becomes a call of a function made from the
+// distribution (stdlib/log_density_function.hpp), one per distribution and model.
+#include <cctype>
+#include <map>
+
+#include "lang/checker_impl.hpp"
+#include "lang/suggest.hpp"
+#include "stdlib/log_density_function.hpp"
+
+namespace ppl::lang::detail {
+
+using ir::expr_ptr;
+
+namespace {
+
+// NegativeBinomial2 -> negative_binomial_2, HalfStudentT -> half_student_t.
+std::string snake_case(std::string_view name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    const bool boundary = i > 0 && (std::isupper(c) || (std::isdigit(c) && !std::isdigit(static_cast<unsigned char>(name[i - 1]))));
+    if (boundary) out += '_';
+    out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+// Stan's names where they differ from ours.
+constexpr std::pair<std::string_view, std::string_view> stan_names[] = {
+    {"discrete_range", "DiscreteUniform"}, {"inv_chi_square", "InverseChiSquare"}, {"inv_gamma", "InverseGamma"},
+    {"lognormal", "LogNormal"},           {"neg_binomial", "NegativeBinomial"},   {"neg_binomial_2", "NegativeBinomial2"},
+    {"scaled_inv_chi_square", "ScaledInverseChiSquare"}};
+
+}  // namespace
+
+// The distribution a `NAME_lpdf` or `NAME_lpmf` names, with its suffix checked; null when
+// the name has neither suffix.
+const stdlib::distribution* checker::log_density_distribution(const std::string& name, std::size_t pos) {
+  const bool pdf = name.ends_with("_lpdf"), pmf = name.ends_with("_lpmf");
+  if (!pdf && !pmf) return nullptr;
+  const std::string stem = name.substr(0, name.size() - 5);
+  std::map<std::string, std::string> by_stem;
+  for (const auto& d : lib_.distribution_names()) by_stem.emplace(snake_case(d), d);
+  for (const auto& [stan, ours] : stan_names) by_stem.emplace(std::string(stan), std::string(ours));
+  auto it = by_stem.find(stem);
+  if (it == by_stem.end()) {
+    std::vector<std::string> names;
+    for (const auto& [s, d] : by_stem) names.push_back(s + name.substr(name.size() - 5));
+    fail(pos, "unknown distribution `" + stem + "` in `" + name + "`" + did_you_mean(near_names(name, names)));
+  }
+  const stdlib::distribution* d = lib_.find_distribution(it->second);
+  const bool discrete = d->value_kind() == stdlib::scalar_kind::integer;
+  if (discrete != pmf)
+    fail(pos, it->second + " is " + (discrete ? "discrete: its log probability is " + stem + "_lpmf" : "continuous: its log density is " + stem + "_lpdf") +
+                  ", not " + name);
+  return d;
+}
+
+const stdlib::function* checker::log_density_function(const stdlib::distribution& d, const std::string& name) {
+  auto [it, fresh] = log_density_functions_.try_emplace(name, nullptr);
+  if (fresh) {
+    model_.lowered_functions.push_back(stdlib::make_log_density_function(d, name));
+    it->second = model_.lowered_functions.back().get();
+  }
+  return it->second;
+}
+
+expr_ptr checker::log_density_call(const stdlib::function& fn, std::vector<expr_ptr> args, std::size_t pos) {
+  std::vector<stdlib::type_sig> types;
+  for (const auto& a : args) types.push_back(a->type);
+  stdlib::type_result r = fn.result_type(types);
+  if (auto* msg = std::get_if<std::string>(&r)) fail(pos, *msg);
+  auto e = new_expr(ir::expr::kind::call, pos);
+  for (const auto& a : args) e->depth = std::max(e->depth, a->depth + 1);
+  e->fn = &fn;
+  e->type = std::get<stdlib::type_sig>(r);
+  e->args = std::move(args);
+  return e;
+}
+
+// normal_lpdf(y | mu, sigma)
+expr_ptr checker::convert_log_density(const ast::call& c, const stdlib::distribution& d) {
+  std::vector<expr_ptr> args;
+  const auto* first = c.args.empty() ? nullptr : boost::get<ast::x3::forward_ast<ast::conditioned>>(&c.args.front());
+  if (!first && !d.params().empty())
+    fail(c.callee.pos, "write " + c.callee.name + "(y | ...): a `|` separates the value from the parameters of " + std::string(d.name()));
+  for (std::size_t k = 0; k < c.args.size(); ++k) {
+    if (k == 0 && first) {
+      args.push_back(convert(first->get().value));
+      args.push_back(convert(first->get().tail.given));
+    } else {
+      args.push_back(convert(c.args[k]));
+    }
+  }
+  return log_density_call(*log_density_function(d, c.callee.name), std::move(args), c.callee.pos);
+}
+
+// logpdf(Normal(mu, sigma), y)
+expr_ptr checker::convert_logpdf(const ast::call& c) {
+  const auto* dist = c.args.size() == 2 ? boost::get<ast::x3::forward_ast<ast::call>>(&c.args[0]) : nullptr;
+  const stdlib::distribution* d = dist ? lib_.find_distribution(dist->get().callee.name) : nullptr;
+  if (!d) fail(c.callee.pos, c.callee.name + " takes a distribution and a value: " + c.callee.name + "(Normal(mu, sigma), y)");
+  std::vector<expr_ptr> args;
+  args.push_back(convert(c.args[1]));
+  for (const auto& a : dist->get().args) args.push_back(convert(a));
+  const std::string name = snake_case(d->name()) + (d->value_kind() == stdlib::scalar_kind::integer ? "_lpmf" : "_lpdf");
+  return log_density_call(*log_density_function(*d, name), std::move(args), c.callee.pos);
+}
+
+}  // namespace ppl::lang::detail

@@ -1,0 +1,118 @@
+#include "stdlib/log_density_function.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "stdlib/function_groups.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+class log_density_function final : public function {
+ public:
+  log_density_function(const distribution& d, std::string name) : dist_(d), name_(std::move(name)) {
+    const auto params = d.params();
+    elementwise_ = d.value_rank() == 0 && std::all_of(params.begin(), params.end(), [](const auto& p) { return p.rank == 0; });
+  }
+
+  std::string_view name() const override { return name_; }
+
+  type_result result_type(std::span<const type_sig> args) const override {
+    const auto params = dist_.params();
+    if (args.size() != params.size() + 1)
+      return name_ + " takes " + std::to_string(params.size() + 1) + " arguments (the value, then " +
+             std::to_string(params.size()) + " of " + std::string(dist_.name()) + "), got " + std::to_string(args.size());
+    int rank = 0;
+    for (const auto& a : args) rank = std::max(rank, a.rank);
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const std::string what = k == 0 ? "the value" : "argument " + std::string(params[k - 1].name);
+      const int expected = k == 0 ? dist_.value_rank() : params[k - 1].rank;
+      if (elementwise_ ? args[k].rank != 0 && args[k].rank != rank : args[k].rank != expected)
+        return name_ + ": " + what + " has " + std::to_string(args[k].rank) + " dimensions; " +
+               (elementwise_ ? "each argument must be a scalar or an array of one common shape" : "expected " + std::to_string(expected)) +
+               ", got " + describe_types(args);
+      if (k > 0 && params[k - 1].kind == scalar_kind::integer && args[k].kind != scalar_kind::integer)
+        return name_ + ": argument " + std::string(params[k - 1].name) + " must be an integer, not real";
+    }
+    return type_sig{scalar_kind::real, 0};
+  }
+
+  shape result_shape(std::span<const view> args) const override {
+    if (elementwise_) common_shape(args);
+    return shape::scalar();
+  }
+
+  void eval(std::span<const view> args, double* out) const override { out[0] = evaluate(args, nullptr, 0); }
+
+  void backward(std::span<const view> args, view, const double* d_out, std::span<double* const> d_args) const override {
+    evaluate(args, d_args.data(), d_out[0]);
+  }
+
+ private:
+  shape common_shape(std::span<const view> args) const {
+    shape s;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (args[k].shape.rank == 0) continue;
+      if (s.rank != 0 && !(s == args[k].shape))
+        throw argument_error(name_ + ": arguments have shapes " + s.str() + " and " + args[k].shape.str() +
+                             "; each must be a scalar or of one common shape");
+      s = args[k].shape;
+    }
+    return s;
+  }
+
+  // The sum of the log densities; with `d_args`, also adds `scale` times their gradient.
+  double evaluate(std::span<const view> args, double* const* d_args, double scale) const {
+    if (!elementwise_) return term(args, d_args, scale);
+    const index_t n = common_shape(args).size();
+    std::vector<view> one(args.size());
+    std::vector<double*> slots(args.size());
+    double total = 0;
+    for (index_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        const index_t at = args[k].shape.rank == 0 ? 0 : i;
+        one[k] = {args[k].data + at, shape::scalar()};
+        if (d_args) slots[k] = d_args[k] ? d_args[k] + at : nullptr;
+      }
+      total += term(one, d_args ? slots.data() : nullptr, scale);
+    }
+    return total;
+  }
+
+  // One log density, its gradient scaled into the slots given.
+  double term(std::span<const view> args, double* const* d_args, double scale) const {
+    const std::span<const view> params = args.subspan(1);
+    try {
+      dist_.check(params);
+    } catch (const parameter_error&) {
+      return NAN;
+    }
+    if (!dist_.in_support(params, args[0])) return -INFINITY;
+    if (!d_args) return dist_.log_density(params, args[0], true);
+    std::vector<std::vector<double>> local(args.size());
+    gradient_out g;
+    for (std::size_t k = 0; k < args.size() && k < 5; ++k) {
+      if (!d_args[k]) continue;
+      local[k].assign(static_cast<std::size_t>(args[k].size()), 0.0);
+      (k == 0 ? g.value : g.params[k - 1]) = local[k].data();
+    }
+    const double lp = dist_.log_density(params, args[0], true, &g);
+    for (std::size_t k = 0; k < args.size(); ++k)
+      for (std::size_t i = 0; i < local[k].size(); ++i) d_args[k][i] += scale * local[k][i];
+    return lp;
+  }
+
+  const distribution& dist_;
+  std::string name_;
+  bool elementwise_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<function> make_log_density_function(const distribution& d, std::string name) {
+  return std::make_unique<log_density_function>(d, std::move(name));
+}
+
+}  // namespace ppl::stdlib

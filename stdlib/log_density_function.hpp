@@ -1,0 +1,19 @@
+#pragma once
+// A distribution's log density as a function of its value and parameters, as Stan writes
+// it: `normal_lpdf(y | mu, sigma)`, `poisson_lpmf(k | lambda)`, also `logpdf(Normal(mu,
+// sigma), y)`. With constants, so that it is the density a `~` adds (for log_lik, LOO and
+// WAIC). A distribution of scalars with scalar parameters takes arrays as a vectorised `~`
+// does (each argument a scalar or of one common shape) and gives the sum over their
+// elements; others take their declared shapes. Invalid parameters give NaN, which a
+// sampler treats as -inf; a value outside the support gives -inf.
+#include <memory>
+#include <string>
+
+#include "stdlib/distribution.hpp"
+#include "stdlib/function.hpp"
+
+namespace ppl::stdlib {
+
+std::unique_ptr<function> make_log_density_function(const distribution& d, std::string name);
+
+}  // namespace ppl::stdlib
