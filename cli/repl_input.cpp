@@ -45,7 +45,9 @@ int open_brackets(const std::string& text) {
 }
 
 bool is_statement(const std::string& line) {
-  if (is_word_start(line, "data") || is_word_start(line, "for") || line.rfind("factor", 0) == 0) return true;
+  if (is_word_start(line, "data") || is_word_start(line, "param") || is_word_start(line, "for") || is_word_start(line, "if") ||
+      line.rfind("factor", 0) == 0)
+    return true;
   int depth = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];

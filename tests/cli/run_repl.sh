@@ -148,5 +148,21 @@ got = [l for l in err if l.startswith(("note:", "error:", "<"))]
 assert got == expected, "\n".join(got)
 PY
 
+# The language's later statements typed in: a `param`, an `if` spanning lines, a
+# vectorised `~` and a log-density call; all are statements, not expressions.
+cat > "$tmp/later" <<'PPL'
+data y: real[N]
+param mu: real
+if (N > 1) {
+  y ~ Normal(mu, 1)
+}
+for n in 1:N { log_lik[n] = normal_lpdf(y[n] | mu, 1) }
+set y=[0.5,1.5]
+sample --chains 2 --draws 1000 --seed 3 --quiet
+mean(mu > 0 ? 1 : 0)
+PPL
+"$ppl" repl --script < "$tmp/later" > "$tmp/later_out" 2>&1 || { echo "FAIL: later statements:"; cat "$tmp/later_out"; exit 1; }
+grep -q "^log_lik\[2\]" "$tmp/later_out" || { echo "FAIL: log_lik not recorded"; cat "$tmp/later_out"; exit 1; }
+
 python3 "$here/repl_pty.py" "$ppl" "$examples" "$tmp"
 echo "repl: all checks passed"
