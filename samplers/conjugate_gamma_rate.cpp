@@ -26,7 +26,9 @@ conjugate_pair gamma_rate_pair() {
           },
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
-          }};
+          },
+          // r^shape e^(-rate r)
+          [](const double* stats, const double* r, runtime::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; }};
 }
 
 }  // namespace ppl::samplers
