@@ -81,6 +81,7 @@ class conjugate_sampler final : public sampler {
     std::size_t count = 0;
     std::size_t arg = 0, which = 0;
     const expr* ref = nullptr;  // the variable's reference inside argument `arg`
+    const expr* scale = nullptr;  // link::scaled: the factor c, passed to the pair as argument `arg`
     bool fixed = false;
     bool constant = false;  // fixed, and its values observed: its statistics never change
     std::vector<runtime::index_t> elements, value_offsets, value_sizes;
@@ -92,10 +93,15 @@ class conjugate_sampler final : public sampler {
     t.s = &s;
     t.loops = graph_.instance_table(s);
     t.count = s.loops.empty() ? 1 : t.loops.size() / s.loops.size();
-    for (std::size_t k = 0; k < pair_.likelihoods.size(); ++k)
-      if (pair_.likelihoods[k].dist == s.dist_name) t.arg = pair_.likelihoods[k].arg, t.which = k;
     if (s.target != variable_) {
-      t.ref = reference_in(*s.args[t.arg], pair_.likelihoods[t.which].form, variable_);
+      // The first form listed for the distribution that the argument takes (as matched).
+      for (std::size_t k = 0; k < pair_.likelihoods.size() && !t.ref; ++k) {
+        const likelihood& l = pair_.likelihoods[k];
+        if (l.dist != s.dist_name || l.arg >= s.args.size()) continue;
+        t.arg = l.arg, t.which = k;
+        t.ref = reference_in(*s.args[t.arg], l.form, variable_);
+      }
+      if (t.ref && pair_.likelihoods[t.which].form == link::scaled) t.scale = &scale_in(*s.args[t.arg], variable_);
       if (t.ref) make_fixed(t);
       else through_derived_ = true;  // reads the variable through a derived one
       const auto target = static_cast<std::size_t>(s.target);
@@ -110,7 +116,7 @@ class conjugate_sampler final : public sampler {
     const statement& s = *t.s;
     for (std::size_t k = 0; k < s.args.size(); ++k) {
       if (k == t.arg) {
-        if (t.ref != s.args[k].get()) return;  // sqrt(v) and the like: evaluated each sweep
+        if (t.ref != s.args[k].get() && !t.scale) return;  // sqrt(v) and the like: evaluated each sweep
         for (const auto& ix : s.args[k]->indices)
           if (ix.lo && ix.lo->depends_on_unknown) return;
       } else if (s.args[k]->depends_on_unknown || s.args[k]->type.rank != 0) {
@@ -122,10 +128,11 @@ class conjugate_sampler final : public sampler {
       const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
       auto [offset, size] = graph_.instance_target(s, loops);
       const auto& args = graph_.args_at(s, loops);
-      t.elements.push_back(args[t.arg].data - base);
+      t.elements.push_back(t.scale ? graph_.eval_at(s, loops, *t.ref).data - base : args[t.arg].data - base);
       t.value_offsets.push_back(offset);
       t.value_sizes.push_back(size);
-      for (std::size_t k = 0; k < args.size(); ++k) t.fixed_args.push_back(k == t.arg ? 0.0 : args[k][0]);
+      const double scale = t.scale ? graph_.eval_at(s, loops, *t.scale).scalar() : 0.0;
+      for (std::size_t k = 0; k < args.size(); ++k) t.fixed_args.push_back(k == t.arg ? scale : args[k][0]);
     }
     t.fixed = true;
   }
@@ -140,6 +147,7 @@ class conjugate_sampler final : public sampler {
       std::vector<runtime::view> args = graph_.args_at(*c.s, loops);
       runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
       runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
+      if (c.scale) args[c.arg] = graph_.eval_at(*c.s, loops, *c.scale);
       if (c.ref != c.s->args[c.arg].get() && pair_.likelihoods[c.which].form == link::linear) {
         accumulate_linear(c, loops, element, x[0], args[1][0]);
         continue;

@@ -66,6 +66,10 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
        "data g: int[N]\ndata y: int[N]\nbeta ~ Gamma(1, 1)\nfor j in 1:3 { lambda[j] ~ Gamma(2, beta) }\n"
        "for n in 1:N { y[n] ~ Poisson(lambda[g[n]]) }\n",
        {"g=[1,1,2,2,3,3,3]", "y=[0,2,5,3,9,7,12]"}},
+      {"gamma rate scaled by an exposure (pumps)",
+       "data t: real[N]\ndata x: int[N]\nalpha ~ Exponential(1)\nbeta ~ Gamma(0.1, 1)\nfor i in 1:N { theta[i] ~ Gamma(alpha, beta) }\n"
+       "for i in 1:N { x[i] ~ Poisson(theta[i] * t[i]) }\n",
+       {"t=[94.3,15.7,62.9,126,5.24]", "x=[5,1,5,14,3]"}},
       {"gamma rate (Exponential)", "data y: real[N]\nr ~ Gamma(2, 1)\nfor n in 1:N { y[n] ~ Exponential(r) }\n", {"y=[0.5,1.2,0.1,3]"}},
       {"beta (Binomial, Bernoulli)",
        "data y: int[N]\ndata z: int[M]\np ~ Beta(2, 3)\nfor n in 1:N { y[n] ~ Binomial(5, p) }\nfor m in 1:M { z[m] ~ Bernoulli(p) }\n",
