@@ -99,7 +99,7 @@ std::string save_chain(chain& c, long completed) {
   auto samplers = static_cast<std::uint64_t>(c.samplers.size());
   a(samplers);
   for (auto& s : c.samplers) s->persist(a);
-  return a.bytes();
+  return a.take();
 }
 
 // The first part of a saved state, before the samplers are made: the iterations done, the
