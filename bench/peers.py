@@ -234,8 +234,9 @@ def peer_round(args, w, peer, rdata, seed, out):
     text, process_cpu, _ = run(cmd)
     f = fields(text)
     setup = f.get("setup_cpu", f.get("warmup_cpu"))
+    samplers = next((l.split(": ", 1)[1] for l in text.splitlines() if l.startswith("samplers: ")), None)
     return {"draws_cpu": f["draws_cpu"], "total_cpu": setup + f["draws_cpu"], "process_cpu": process_cpu,
-            "divergent": f.get("divergent")}
+            "divergent": f.get("divergent"), "samplers": samplers}
 
 
 def ess_of(files, pars):
@@ -278,6 +279,8 @@ def describe(label, r, w):
         s += f", {r['divergent']:.0f} divergent"
     ess = [r["ess"][p][2] for p in w["pars"]]
     s += f"; bulk ESS min {min(ess):.0f}, median {statistics.median(ess):.0f}"
+    if r.get("samplers"):
+        s += f"; samplers {r['samplers']}"
     return s
 
 
