@@ -255,19 +255,19 @@ def metrics(w, r, which):
     """The figures of one system's round r: label -> value."""
     warmup, draws = w["run"]
     if w["kind"] == "sweeps":
-        return {"sweeps per CPU second (draws phase)": w["chains"] * draws / r["draws_cpu"]}
+        return {"sweeps / CPU s (draws phase)": w["chains"] * draws / r["draws_cpu"]}
     ess = [r["ess"][p][2] for p in w["pars"]]
     if len(w["pars"]) == 2:  # eight schools: each parameter on its own
         out = {}
         for p in w["pars"]:
-            out[f"bulk ESS of {p} per CPU second"] = r["ess"][p][2] / r["draws_cpu"]
+            out[f"bulk ESS of {p} / CPU s"] = r["ess"][p][2] / r["draws_cpu"]
         for p in w["pars"]:
-            out[f"bulk ESS of {p} per CPU second, warmup included"] = r["ess"][p][2] / r["total_cpu"]
+            out[f"bulk ESS of {p} / CPU s, warmup incl."] = r["ess"][p][2] / r["total_cpu"]
         return out
     n = len(w["pars"])
-    return {f"min bulk ESS of {n} per CPU second": min(ess) / r["draws_cpu"],
-            f"median bulk ESS of {n} per CPU second": statistics.median(ess) / r["draws_cpu"],
-            f"min bulk ESS of {n} per CPU second, warmup included": min(ess) / r["total_cpu"]}
+    return {f"bulk ESS / CPU s, min of {n} parameters": min(ess) / r["draws_cpu"],
+            f"bulk ESS / CPU s, median of {n}": statistics.median(ess) / r["draws_cpu"],
+            f"bulk ESS / CPU s, min of {n}, warmup incl.": min(ess) / r["total_cpu"]}
 
 
 def describe(label, r, w):
