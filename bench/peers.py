@@ -251,7 +251,7 @@ def ess_of(files, pars):
 
 # ---- the figures ----
 
-def metrics(w, r, which):
+def metrics(w, r):
     """The figures of one system's round r: label -> value."""
     warmup, draws = w["run"]
     if w["kind"] == "sweeps":
@@ -334,8 +334,8 @@ def run_workload(args, name, reasons, tmp):
         sys.stdout.flush()
     rows = []
     for p in peers:
-        ppl_m = [metrics(w, r["ppl"], "ppl") for r in rounds]
-        peer_m = [metrics(w, r[p], p) for r in rounds]
+        ppl_m = [metrics(w, r["ppl"]) for r in rounds]
+        peer_m = [metrics(w, r[p]) for r in rounds]
         for label in ppl_m[0]:
             ratios = [a[label] / b[label] for a, b in zip(ppl_m, peer_m)]
             rows.append(dict(workload=name, metric=label, peer=PEER_NAMES[p],
@@ -382,10 +382,13 @@ def main():
           f"|z| = largest difference of posterior means in MCSEs")
     head = ("workload", "metric", "ppl", "peer", "peer's", "ratio ppl/peer", "|z|")
     table = [head] + [(r["workload"], r["metric"], fmt(r["ppl"]), r["peer"], fmt(r["other"]),
-                       f"{r['ratio']:.3g} ({r['lo']:.3g}-{r['hi']:.3g})", f"{r['z']:.1f}") for r in rows]
+                       f"{r['ratio']:.3g} ({r['lo']:.3g}-{r['hi']:.3g})", f"{r['z']:.1f}" + (" !" if r["z"] > args.z else ""))
+                      for r in rows]
     widths = [max(len(t[i]) for t in table) for i in range(len(head))]
     for t in table:
         print("  ".join(c.ljust(wd) if i < 2 or i == 3 else c.rjust(wd) for i, (c, wd) in enumerate(zip(t, widths))))
+    if any(r["z"] > args.z for r in rows):
+        print(f"! posterior means differ by more than {args.z} MCSEs in some round: that ratio compares different answers")
 
 
 if __name__ == "__main__":
