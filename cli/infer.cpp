@@ -149,10 +149,10 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   bool save_failed = false, saved_once = o.resume != nullptr;
   if (saving) {
     ro.checkpoint_seconds = o.checkpoint_every;
-    ro.checkpoint = [&](int c, long done, const std::string& chain_state) {
+    ro.checkpoint = [&](int c, long done, std::string chain_state) {
       std::lock_guard<std::mutex> lock(state_mutex);
       state.completed[static_cast<std::size_t>(c)] = done;
-      state.chains[static_cast<std::size_t>(c)] = chain_state;
+      state.chains[static_cast<std::size_t>(c)] = std::move(chain_state);
       try {
         if (writer) writer->flush();  // the draws the state counts are on disk before it is
         write_saved_run(state_path(o.output), state);

@@ -27,6 +27,8 @@ class archive {
 
   bool reading() const { return reading_; }
   const std::string& bytes() const { return bytes_; }
+  // The bytes written, moved out (a large state is then never held twice).
+  std::string take() { return std::move(bytes_); }
   // Whether a reading archive has been read to its end.
   bool done() const { return at_ == bytes_.size(); }
 

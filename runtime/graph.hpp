@@ -165,6 +165,7 @@ class graph {
   void check_initial_names() const;
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
+  void recompute(const lang::ir::statement& s);
   double sample_term(const lang::ir::statement& s);
   // Evaluates an `=` statement at the current loop values into its target: (offset, size).
   std::pair<index_t, index_t> assign_current(const lang::ir::statement& s);
@@ -199,6 +200,23 @@ class graph {
   struct gradient_plan;
   std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked
   std::vector<std::vector<double>> term_adjoints_;  // a term's arguments' adjoints, reused
+  // ---- a statement evaluated over all its instances at once (runtime/graph_batch.cpp) ----
+  struct batch_plan;
+  // The plan of statement `index`, made on first use; null when the statement is not
+  // evaluated as a batch (its shape or its expressions do not allow it).
+  batch_plan* plan_batch(const lang::ir::statement& s);
+  // The statement's terms (sample, factor) as one batch into `total`; false when it must
+  // go instance by instance (nothing is changed then).
+  bool batch_log_density(const lang::ir::statement& s, double& total);
+  // An `=` statement over all its instances as one batch; false as above.
+  bool batch_assign(const lang::ir::statement& s);
+  struct batch_column {
+    const double* data = nullptr;
+    bool varies = false;  // one value per instance, else one for all
+  };
+  batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
+  std::vector<std::shared_ptr<batch_plan>> batch_plans_;  // by statement
+  std::vector<char> batch_tried_;                          // by statement: plan_batch ran
   // ---- a plate differentiated as one batch (runtime/graph_plate.cpp) ----
   struct plate_range {
     index_t first = 0, count = 0;  // 0-based first instance, number of instances

@@ -257,14 +257,21 @@ void graph::draw_variable(int variable, rng& rng) {
 void graph::update_derived() {
   for (const statement& s : model_.statements)
     if (s.which == statement::kind::assign && model_.variables[static_cast<std::size_t>(s.target)].role == role::derived)
-      run_statement(s, nullptr, false);
+      recompute(s);
 }
 
 void graph::update_derived(const std::vector<char>& needed) {
   for (const statement& s : model_.statements)
     if (s.which == statement::kind::assign && model_.variables[static_cast<std::size_t>(s.target)].role == role::derived &&
         needed[static_cast<std::size_t>(s.target)])
-      run_statement(s, nullptr, false);
+      recompute(s);
+}
+
+// An `=` statement again, as one batch where it can be (once the graph is built: while it
+// is, each element's first definition is tracked instance by instance).
+void graph::recompute(const statement& s) {
+  if (defined_[static_cast<std::size_t>(s.target)].empty() && batch_assign(s)) return;
+  run_statement(s, nullptr, false);
 }
 
 }  // namespace ppl::runtime

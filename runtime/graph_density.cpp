@@ -68,6 +68,7 @@ double graph::statement_log_density(const statement& s) {
   if (s.which == statement::kind::sample && invariant_args_[static_cast<std::size_t>(&s - model_.statements.data())])
     return invariant_log_density(s);
   double total = 0;
+  if (batch_log_density(s, total)) return total;
   for_each_instance(s, [&] {
     if (s.which == statement::kind::factor) {
       try {

@@ -63,6 +63,21 @@ struct view {
   const double* end() const { return data + size(); }
 };
 
+// A value over the rows of a batch (the instances of a plate evaluated at once): row r's
+// value has shape `per` and starts at data + r * stride; a stride of 0 gives every row the
+// same value (a plate-invariant argument, evaluated once).
+struct column {
+  const double* data = nullptr;
+  runtime::shape per;
+  index_t stride = 0;
+
+  bool varies() const { return stride != 0; }
+  runtime::view row(index_t r) const { return {data + r * stride, per}; }
+  // Rows packed one after another (stride = the row's size), so that n rows read as one
+  // flat array of n * size values.
+  bool packed() const { return stride == per.size(); }
+};
+
 // An owning array with a shape.
 struct tensor {
   std::vector<double> data;

@@ -37,7 +37,15 @@ struct chain {
   runtime::rng rng;
   std::vector<int> monitored;
   std::vector<char> derived_every, derived_kept;  // derived variables recomputed each iteration, at kept ones
+  // lp__ at the current state, kept up to date from the samplers' changes (NaN when one
+  // does not know its change: computed in full when next recorded).
+  double lp = NAN;
 };
+
+// lp__ is recomputed in full at least every this many iterations, so that rounding in the
+// sum of changes stays far below the digits written; at fixed iterations, so that a
+// resumed run makes the same values.
+constexpr long lp_refresh = 1000;
 
 runtime::rng chain_rng(std::uint64_t seed, int c) {
   std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(c)};
@@ -84,14 +92,14 @@ std::string save_chain(chain& c, long completed) {
   std::ostringstream stream;
   stream << c.rng;
   std::string rng_text = stream.str();
-  a(completed, rng_text);
+  a(completed, rng_text, c.lp);
   const auto& m = c.graph->model();
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     if (m.variables[v].role == role::unknown) a(c.graph->values()[v].data);
   auto samplers = static_cast<std::uint64_t>(c.samplers.size());
   a(samplers);
   for (auto& s : c.samplers) s->persist(a);
-  return a.bytes();
+  return a.take();
 }
 
 // The first part of a saved state, before the samplers are made: the iterations done, the
@@ -100,7 +108,7 @@ std::string save_chain(chain& c, long completed) {
 long load_chain_values(chain& c, runtime::archive& a) {
   long completed = 0;
   std::string rng_text;
-  a(completed, rng_text);
+  a(completed, rng_text, c.lp);
   std::istringstream stream(rng_text);
   stream >> c.rng;
   if (!stream) throw std::runtime_error("the saved state is truncated or corrupt");
@@ -290,7 +298,10 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
       warmup_seconds = since(phase_start);
       phase_start = std::chrono::steady_clock::now();
     }
-    for (auto& s : c.samplers) s->step(c.rng, warmup);
+    for (auto& s : c.samplers) {
+      s->step(c.rng, warmup);
+      c.lp += s->last_change();
+    }
     c.graph->update_derived(c.derived_every);
     completed = it;
     if (o.heldout && (it % heldout_every == 0 || it == total)) {
@@ -300,7 +311,8 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     }
     const bool kept = !warmup && (it - o.warmup) % o.thin == 0;
     const bool report = o.progress && (it % progress_every(total) == 0 || it == total);
-    const double lp = kept || report ? log_joint(c) : 0;
+    if (it % lp_refresh == 0 || ((kept || report) && std::isnan(c.lp))) c.lp = log_joint(c);
+    const double lp = c.lp;
     if (report) o.progress(index, it, total, lp);
     if (kept) {
       for (auto& s : c.samplers) s->record(it);

@@ -44,7 +44,7 @@ struct run_options {
   // Saving a run to resume it: called with (chain, iterations done, the chain's saved
   // state) from the chain's thread, when `checkpoint_seconds` have passed since the last
   // call (0: after every iteration) and when the chain stops, finished or interrupted.
-  std::function<void(int, long, const std::string&)> checkpoint;
+  std::function<void(int, long, std::string)> checkpoint;
   double checkpoint_seconds = 60;
   // Chains to continue rather than start: per chain, a state given to `checkpoint` (empty:
   // start that chain afresh), and, for a run that keeps its draws in memory, the draws it

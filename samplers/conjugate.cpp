@@ -37,19 +37,38 @@ class conjugate_sampler final : public sampler {
 
   void step(runtime::rng& rng, bool) override {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    stats_.assign(values.size() * static_cast<std::size_t>(stride_), 0.0);
+    const std::size_t size = values.size() * static_cast<std::size_t>(stride_);
+    if (constant_stats_.size() != size) {
+      // Observed children at fixed elements with fixed arguments add the same statistics
+      // at every sweep: summed once.
+      constant_stats_.assign(size, 0.0);
+      for (const auto& c : children_)
+        if (c.constant) accumulate_fixed(c, constant_stats_.data());
+    }
+    stats_ = constant_stats_;
     if (through_derived_) linear_through_derived();
     for (const auto& c : children_)
-      if (c.ref) accumulate(c);
+      if (c.ref && !c.constant) accumulate(c);
+    // The change in the joint: the children's terms through the pair's kernel of the
+    // statistics, the prior's terms evaluated before and after.
+    double change = 0;
+    for (const statement* s : prior_statements_) change -= graph_.statement_log_density(*s);
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
         const runtime::index_t* loops = p.loops.data() + i * p.s->loops.size();
         auto [offset, size] = graph_.instance_target(*p.s, loops);
         std::vector<runtime::view> prior = graph_.args_at(*p.s, loops);
-        pair_.draw(prior, stats_.data() + offset * stride_, rng, values.data() + offset, size);
+        const double* stats = stats_.data() + offset * stride_;
+        change -= pair_.log_kernel(stats, values.data() + offset, size);
+        pair_.draw(prior, stats, rng, values.data() + offset, size);
+        change += pair_.log_kernel(stats, values.data() + offset, size);
       }
     }
+    for (const statement* s : prior_statements_) change += graph_.statement_log_density(*s);
+    change_ = change;
   }
+
+  double last_change() const override { return change_; }
 
  private:
   // A statement's instances. For children whose element and other arguments cannot
@@ -62,7 +81,9 @@ class conjugate_sampler final : public sampler {
     std::size_t count = 0;
     std::size_t arg = 0, which = 0;
     const expr* ref = nullptr;  // the variable's reference inside argument `arg`
+    const expr* scale = nullptr;  // link::scaled: the factor c, passed to the pair as argument `arg`
     bool fixed = false;
+    bool constant = false;  // fixed, and its values observed: its statistics never change
     std::vector<runtime::index_t> elements, value_offsets, value_sizes;
     std::vector<double> fixed_args;
   };
@@ -72,12 +93,21 @@ class conjugate_sampler final : public sampler {
     t.s = &s;
     t.loops = graph_.instance_table(s);
     t.count = s.loops.empty() ? 1 : t.loops.size() / s.loops.size();
-    for (std::size_t k = 0; k < pair_.likelihoods.size(); ++k)
-      if (pair_.likelihoods[k].dist == s.dist_name) t.arg = pair_.likelihoods[k].arg, t.which = k;
     if (s.target != variable_) {
-      t.ref = reference_in(*s.args[t.arg], pair_.likelihoods[t.which].form, variable_);
+      // The first form listed for the distribution that the argument takes (as matched).
+      for (std::size_t k = 0; k < pair_.likelihoods.size() && !t.ref; ++k) {
+        const likelihood& l = pair_.likelihoods[k];
+        if (l.dist != s.dist_name || l.arg >= s.args.size()) continue;
+        t.arg = l.arg, t.which = k;
+        t.ref = reference_in(*s.args[t.arg], l.form, variable_);
+      }
+      if (t.ref && pair_.likelihoods[t.which].form == link::scaled) t.scale = &scale_in(*s.args[t.arg], variable_);
       if (t.ref) make_fixed(t);
       else through_derived_ = true;  // reads the variable through a derived one
+      const auto target = static_cast<std::size_t>(s.target);
+      t.constant = t.fixed && graph_.model().variables[target].role == lang::ir::role::data && !graph_.simulated(s.target);
+    } else if (std::find(prior_statements_.begin(), prior_statements_.end(), &s) == prior_statements_.end()) {
+      prior_statements_.push_back(&s);
     }
     out.push_back(std::move(t));
   }
@@ -86,7 +116,7 @@ class conjugate_sampler final : public sampler {
     const statement& s = *t.s;
     for (std::size_t k = 0; k < s.args.size(); ++k) {
       if (k == t.arg) {
-        if (t.ref != s.args[k].get()) return;  // sqrt(v) and the like: evaluated each sweep
+        if (t.ref != s.args[k].get() && !t.scale) return;  // sqrt(v) and the like: evaluated each sweep
         for (const auto& ix : s.args[k]->indices)
           if (ix.lo && ix.lo->depends_on_unknown) return;
       } else if (s.args[k]->depends_on_unknown || s.args[k]->type.rank != 0) {
@@ -98,16 +128,17 @@ class conjugate_sampler final : public sampler {
       const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
       auto [offset, size] = graph_.instance_target(s, loops);
       const auto& args = graph_.args_at(s, loops);
-      t.elements.push_back(args[t.arg].data - base);
+      t.elements.push_back(t.scale ? graph_.eval_at(s, loops, *t.ref).data - base : args[t.arg].data - base);
       t.value_offsets.push_back(offset);
       t.value_sizes.push_back(size);
-      for (std::size_t k = 0; k < args.size(); ++k) t.fixed_args.push_back(k == t.arg ? 0.0 : args[k][0]);
+      const double scale = t.scale ? graph_.eval_at(s, loops, *t.scale).scalar() : 0.0;
+      for (std::size_t k = 0; k < args.size(); ++k) t.fixed_args.push_back(k == t.arg ? scale : args[k][0]);
     }
     t.fixed = true;
   }
 
   void accumulate(const table& c) {
-    if (c.fixed) return accumulate_fixed(c);
+    if (c.fixed) return accumulate_fixed(c, stats_.data());
     const double* base = graph_.value(variable_).data.data();
     const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
@@ -116,6 +147,7 @@ class conjugate_sampler final : public sampler {
       std::vector<runtime::view> args = graph_.args_at(*c.s, loops);
       runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
       runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
+      if (c.scale) args[c.arg] = graph_.eval_at(*c.s, loops, *c.scale);
       if (c.ref != c.s->args[c.arg].get() && pair_.likelihoods[c.which].form == link::linear) {
         accumulate_linear(c, loops, element, x[0], args[1][0]);
         continue;
@@ -187,7 +219,7 @@ class conjugate_sampler final : public sampler {
     pair_.accumulate(c.which, {&observed, runtime::shape::scalar()}, args, stats);
   }
 
-  void accumulate_fixed(const table& c) {
+  void accumulate_fixed(const table& c, double* stats) {
     const auto& child_values = graph_.value(c.s->target).data;
     std::size_t n_args = c.s->args.size();
     std::array<runtime::view, 4> args{};
@@ -199,7 +231,7 @@ class conjugate_sampler final : public sampler {
       x.data = child_values.data() + c.value_offsets[i];
       x.shape = scalar ? runtime::shape::scalar() : runtime::shape::vector(c.value_sizes[i]);
       pair_.accumulate(c.which, x, std::span<const runtime::view>(args.data(), n_args),
-                       stats_.data() + c.elements[i] * stride_);
+                       stats + c.elements[i] * stride_);
     }
   }
 
@@ -211,7 +243,9 @@ class conjugate_sampler final : public sampler {
   int variable_;
   const conjugate_pair& pair_;
   std::vector<table> children_, priors_;
-  std::vector<double> stats_;
+  std::vector<const statement*> prior_statements_;
+  std::vector<double> stats_, constant_stats_;
+  double change_ = NAN;
   runtime::index_t stride_ = 1;  // statistics per element of the variable
   bool through_derived_ = false;
   std::unique_ptr<runtime::blanket> blanket_;

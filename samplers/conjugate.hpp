@@ -27,6 +27,10 @@ struct conjugate_pair {
   // Draws a value (the prior's value shape) from the posterior given the prior's
   // arguments and the statistics.
   void (*draw)(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size);
+  // The children's log density as a function of the value (or block) alone, given its
+  // statistics, up to terms free of the value: the sampler's change in lp__ is the
+  // difference of this at the new and the old value, plus the prior's.
+  double (*log_kernel)(const double* stats, const double* value, runtime::index_t size);
 };
 
 conjugate_pair beta_binomial_pair();

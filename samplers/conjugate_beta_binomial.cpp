@@ -2,6 +2,7 @@
 // children whose inverse scale is the odds p / (1 - p) (then the pmf is proportional to
 // p^alpha (1 - p)^y): p | y ~ Beta(a + successes, b + failures).
 #include <boost/random/beta_distribution.hpp>
+#include <cmath>
 
 #include "samplers/conjugate.hpp"
 
@@ -24,6 +25,10 @@ conjugate_pair beta_binomial_pair() {
           },
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = boost::random::beta_distribution<double>(prior[0][0] + stats[0], prior[1][0] + stats[1])(rng);
+          },
+          // p^successes (1 - p)^failures
+          [](const double* stats, const double* p, runtime::index_t) {
+            return stats[0] * std::log(p[0]) + stats[1] * std::log1p(-p[0]);
           }};
 }
 

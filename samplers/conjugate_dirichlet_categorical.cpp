@@ -1,5 +1,7 @@
 // Dirichlet(alpha) prior on a simplex, Categorical or Multinomial children:
 // theta | y ~ Dirichlet(alpha + counts).
+#include <cmath>
+
 #include "samplers/conjugate.hpp"
 #include "stdlib/registry.hpp"
 
@@ -22,6 +24,13 @@ conjugate_pair dirichlet_categorical_pair() {
             for (runtime::index_t k = 0; k < size; ++k) alpha[static_cast<std::size_t>(k)] = prior[0][k] + stats[k];
             runtime::view posterior{alpha.data(), runtime::shape::vector(size)};
             stdlib::library().find_distribution("Dirichlet")->draw(std::span<const runtime::view>(&posterior, 1), rng, out);
+          },
+          // prod theta_k^count_k
+          [](const double* stats, const double* theta, runtime::index_t size) {
+            double total = 0;
+            for (runtime::index_t k = 0; k < size; ++k)
+              if (stats[k] != 0) total += stats[k] * std::log(theta[k]);
+            return total;
           }};
 }
 

@@ -2,6 +2,8 @@
 //   Poisson(r):        shape += y,     rate += 1
 //   Exponential(r):    shape += 1,     rate += y
 //   Gamma(alpha, r):   shape += alpha, rate += y
+// and the same with the rate scaled by a known c (Poisson(r * t[i]), an exposure t[i]: the
+// pumps model): shape as above, rate += c or c y.
 // r | children ~ Gamma(shape + sum, rate + sum).
 #include <cmath>
 
@@ -13,20 +15,25 @@ namespace ppl::samplers {
 conjugate_pair gamma_rate_pair() {
   return {"gamma_rate",
           "Gamma",
-          {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1}},
+          {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1},
+           {"Poisson", 0, link::scaled}, {"Exponential", 0, link::scaled}, {"Gamma", 1, link::scaled}},
           2,
           [](std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
-            if (which == 0) {  // Poisson
+            // A scaled child carries its factor c as the rate argument.
+            const double c = which < 3 ? 1 : (which == 5 ? args[1][0] : args[0][0]);
+            if (which % 3 == 0) {  // Poisson
               stats[0] += x[0];
-              stats[1] += 1;
+              stats[1] += c;
             } else {
-              stats[0] += which == 2 ? args[0][0] : 1;  // Gamma(alpha, .) or Exponential
-              stats[1] += x[0];
+              stats[0] += which % 3 == 2 ? args[0][0] : 1;  // Gamma(alpha, .) or Exponential
+              stats[1] += c * x[0];
             }
           },
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
-          }};
+          },
+          // r^shape e^(-rate r)
+          [](const double* stats, const double* r, runtime::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; }};
 }
 
 }  // namespace ppl::samplers

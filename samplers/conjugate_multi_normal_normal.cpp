@@ -34,6 +34,13 @@ conjugate_pair multi_normal_normal_pair() {
             boost::random::normal_distribution<double> normal;
             for (runtime::index_t i = 0; i < k; ++i) z[i] = normal(rng);
             Eigen::Map<Eigen::VectorXd>(out, k) = mean + llt.matrixU().solve(z);
+          },
+          // exp(v' b - v' P v / 2)
+          [](const double* stats, const double* v, runtime::index_t k) {
+            using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+            Eigen::Map<const Eigen::VectorXd> x(v, k), b(stats, k);
+            Eigen::Map<const matrix> p(stats + k, k, k);
+            return x.dot(b) - 0.5 * x.dot(p * x);
           }};
 }
 

@@ -24,7 +24,9 @@ conjugate_pair normal_normal_pair() {
             double precision = prior_precision + stats[1];
             double mean = (prior[0][0] * prior_precision + stats[0]) / precision;
             out[0] = boost::random::normal_distribution<double>(mean, 1 / std::sqrt(precision))(rng);
-          }};
+          },
+          // exp(m sum(x p) - m^2 sum(p) / 2)
+          [](const double* stats, const double* m, runtime::index_t) { return m[0] * stats[0] - 0.5 * stats[1] * m[0] * m[0]; }};
 }
 
 }  // namespace ppl::samplers

@@ -24,14 +24,18 @@ conjugate_pair gamma_precision_pair() {
   return {"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}}, 2, add_square,
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
-          }};
+          },
+          // tau^(n/2) e^(-tau sum(r^2) / 2)
+          [](const double* stats, const double* tau, runtime::index_t) { return stats[0] * std::log(tau[0]) - stats[1] * tau[0]; }};
 }
 
 conjugate_pair inverse_gamma_variance_pair() {
   return {"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}}, 2, add_square,
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = (prior[1][0] + stats[1]) * std::exp(-stdlib::log_gamma_draw(prior[0][0] + stats[0], rng));
-          }};
+          },
+          // v^(-n/2) e^(-sum(r^2) / (2 v))
+          [](const double* stats, const double* v, runtime::index_t) { return -stats[0] * std::log(v[0]) - stats[1] / v[0]; }};
 }
 
 }  // namespace ppl::samplers

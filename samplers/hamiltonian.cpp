@@ -171,6 +171,10 @@ class hamiltonian_sampler final : public sampler {
     point z;
     z.q = target_.position();
     z.lp = target_.log_density(z.q, z.g);
+    // The block's terms of the joint, without the Jacobian, at the start: the change in
+    // lp__ is theirs at the end minus this.
+    const double start_terms = z.lp - target_.log_jacobian();
+    change_ = 0;
     if (!std::isfinite(z.lp)) {
       // The other samplers moved the state where this block's density is not finite; stay.
       target_.set(z.q);
@@ -186,7 +190,7 @@ class hamiltonian_sampler final : public sampler {
     const double used = kind_ == integrator::nuts ? step_size_ : jittered(rng);
     double accept_stat = kind_ == integrator::nuts ? nuts_transition(z, rng, used) : hmc_transition(z, rng, used);
     stats_ = {accept_stat, used, depth_, leapfrogs_, divergent_, hamiltonian(z)};
-    target_.set(z.q);
+    change_ = z.lp - target_.set_with_jacobian(z.q) - start_terms;
     count(divergent_, warmup);
     if (warmup) adapt(z, accept_stat, rng);
     else {
@@ -205,6 +209,7 @@ class hamiltonian_sampler final : public sampler {
   }
 
   const transition_stats* last_transition() const override { return &stats_; }
+  double last_change() const override { return change_; }
 
   std::vector<std::string> adaptation() const override {
     std::vector<std::string> out{fmt::format("Step size = {:.6g}", step_size_)};
@@ -475,6 +480,7 @@ class hamiltonian_sampler final : public sampler {
   double step_size_ = 0;
   // The last transition.
   transition_stats stats_;
+  double change_ = NAN;  // the last step's change in the joint log density
   bool divergent_ = false;
   int depth_ = 0;
   long leapfrogs_ = 0;

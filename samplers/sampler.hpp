@@ -75,6 +75,11 @@ class sampler {
   // recorded values are read: a sampler that keeps a variable's values elsewhere writes
   // them to the graph now, drawing from side_stream if it draws.
   virtual void record(long /*iteration*/) {}
+  // The change the last step made to the joint log density (lp__), where the sampler knows
+  // it at little cost (a conjugate update from its statistics, NUTS from the densities it
+  // computed); NaN where it does not, and the chain then computes lp__ in full when it
+  // records one.
+  virtual double last_change() const { return NAN; }
   // Acceptance statistics for the summary; empty when not Metropolis-type.
   virtual std::string report() const { return {}; }
   // The last transition's statistics; null for a sampler that has none (not Hamiltonian).

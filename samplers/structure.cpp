@@ -142,11 +142,19 @@ const expr* reference_in(const expr& arg, link form, int variable) {
       if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) inner = arg.args[1]->args[0].get();
       if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();
       break;
+    case link::scaled:
+      if (call(arg, "*") && arg.args[0]->type.rank == 0 && arg.args[1]->type.rank == 0) {
+        const bool left = mentions(arg.args[0].get(), variable);
+        if (!arg.args[left ? 1 : 0]->depends_on_unknown) inner = arg.args[left ? 0 : 1].get();
+      }
+      break;
     case link::linear:
       break;  // handled above
   }
   return inner && is_direct_reference(*inner, variable) ? inner : nullptr;
 }
+
+const expr& scale_in(const expr& arg, int variable) { return *arg.args[mentions(arg.args[0].get(), variable) ? 1 : 0]; }
 
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
                             std::vector<int>& children) {
@@ -170,10 +178,18 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
       continue;
     }
     if (s.which != statement::kind::sample) return "read by a non-sampling statement (" + where + ")";
-    auto match = std::find_if(allowed.begin(), allowed.end(), [&](const likelihood& l) { return l.dist == s.dist_name; });
-    if (match == allowed.end()) return "a child is " + s.dist_name + " (" + where + ")";
-    std::size_t arg = match->arg;
-    const expr* ref = arg < s.args.size() ? reference_in(*s.args[arg], match->form, variable) : nullptr;
+    // The first of the forms listed for the distribution that the argument takes.
+    const expr* ref = nullptr;
+    std::size_t arg = 0;
+    bool listed = false;
+    for (const auto& l : allowed) {
+      if (l.dist != s.dist_name) continue;
+      listed = true;
+      arg = l.arg;
+      ref = arg < s.args.size() ? reference_in(*s.args[arg], l.form, variable) : nullptr;
+      if (ref) break;
+    }
+    if (!listed) return "a child is " + s.dist_name + " (" + where + ")";
     if (!ref) return "used other than as the parameter of " + s.dist_name + " (" + where + ")";
     // A child must read one whole value of the prior: an element of a scalar prior, a row
     // of a vector one (w2 inside dot(w2, h) is not one element of a Normal prior).

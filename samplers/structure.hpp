@@ -27,6 +27,7 @@ enum class link {
   inverse_sqrt_of,  // 1 / sqrt(v) or v ^ -0.5: v is a precision
   linear,           // an expression linear in v, with v appearing once (a + b * x[n])
   odds,             // v / (1 - v): v is a probability and the argument its odds
+  scaled,           // v * c or c * v, c free of unknowns: a rate times an exposure
 };
 
 // A distribution and the argument through which a conjugate prior's variable enters it.
@@ -39,6 +40,8 @@ struct likelihood {
 // The reference to `variable` (v or v[i, ...], indices not mentioning v) inside an
 // argument of the given form, or null.
 const lang::ir::expr* reference_in(const lang::ir::expr& arg, link form, int variable);
+// For link::scaled, the factor c of an argument reference_in accepts.
+const lang::ir::expr& scale_in(const lang::ir::expr& arg, int variable);
 
 // A conjugate link: `~` statements, each of a listed distribution whose listed argument is
 // the variable, or one element or leading-index block of it selected by indices that do

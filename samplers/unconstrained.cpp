@@ -68,6 +68,7 @@ double unconstrained_target::write(const Eigen::VectorXd& y) {
   for (const auto& b : simplexes_)
     log_jacobian += simplex_transform::to_constrained(y.data() + b.position, static_cast<std::size_t>(b.size),
                                                       values[static_cast<std::size_t>(b.variable)].data.data() + b.offset);
+  log_jacobian_ = log_jacobian;
   return log_jacobian;
 }
 

@@ -33,6 +33,8 @@ class unconstrained_target {
   // Sets the block to f(y) and brings the derived variables computed from it up to date;
   // returns log |det df/dy|. For samplers that evaluate the whole joint (rwmh).
   double set_with_jacobian(const Eigen::VectorXd& y);
+  // log |det df/dy| at the point last set or evaluated.
+  double log_jacobian() const { return log_jacobian_; }
   // Reads the supports of the block's elements again where their bounds follow other
   // unknowns (x ~ Uniform(0, theta), theta updated elsewhere): the transforms then fit the
   // current bounds. Samplers call it before each update; otherwise it does nothing.
@@ -61,7 +63,8 @@ class unconstrained_target {
   std::vector<scalar_block> scalars_;
   std::vector<simplex_block> simplexes_;
   long dimension_ = 0;
-  bool moving_ = false;  // some element's support follows other unknowns
+  bool moving_ = false;
+  double log_jacobian_ = 0;  // some element's support follows other unknowns
   std::vector<std::vector<double>> gradient_;  // by variable, in x
 };
 

@@ -53,6 +53,18 @@ inline void check_simplex(std::string_view dist, std::string_view what, const vi
 }
 
 // The ones and zeros among n outcomes of a Bernoulli plate; false if any is neither.
+// Whether x holds `size` whole non-negative counts summing to `total` (a Multinomial's or a
+// Dirichlet-Multinomial's value).
+inline bool counts_summing_to(view x, index_t size, double total) {
+  if (x.size() != size) return false;
+  double sum = 0;
+  for (double v : x) {
+    if (!(v >= 0) || v != std::floor(v)) return false;
+    sum += v;
+  }
+  return sum == total;
+}
+
 inline bool count_binary(const double* values, index_t n, double& ones, double& zeros) {
   ones = zeros = 0;
   for (index_t i = 0; i < n; ++i) {

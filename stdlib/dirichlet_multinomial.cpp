@@ -37,17 +37,10 @@ class dirichlet_multinomial final : public distribution {
   }
 
   bool support_moves() const override { return true; }
+  bool support_reads(std::size_t param) const override { return param == 0; }  // n
   support value_support(std::span<const view> p) const override { return {support_kind::count_vector, 0, p[0][0]}; }
 
-  bool in_support(std::span<const view> p, view x) const override {
-    if (x.size() != p[1].size()) return false;
-    double total = 0;
-    for (double v : x) {
-      if (!(v >= 0) || v != std::floor(v)) return false;
-      total += v;
-    }
-    return total == p[0][0];
-  }
+  bool in_support(std::span<const view> p, view x) const override { return counts_summing_to(x, p[1].size(), p[0][0]); }
 
   double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
     if (!in_support(p, x)) return -INFINITY;

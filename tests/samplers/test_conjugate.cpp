@@ -56,6 +56,21 @@ TEST_CASE("Gamma-Poisson") {
   check_sd(p, "lambda", std::sqrt(23) / 6.5);
 }
 
+TEST_CASE("Gamma rates scaled by known exposures: Poisson(theta[i] * t[i]), Exponential(t[i] * r)") {
+  auto p = infer("data t: real[N]\ndata x: int[N]\ndata w: real[N]\nfor i in 1:N { theta[i] ~ Gamma(1.5, 2) }\n"
+                 "for i in 1:N { x[i] ~ Poisson(theta[i] * t[i]) }\nr ~ Gamma(2, 1)\nfor i in 1:N { w[i] ~ Exponential(t[i] * r) }\n",
+                 {"t=[94.3,15.7,62.9]", "x=[5,1,5]", "w=[0.01,0.2,0.05]"}, quick());
+  CHECK(p.kind("theta") == "conjugate");
+  CHECK(p.kind("r") == "conjugate");
+  // theta[i] | x ~ Gamma(1.5 + x[i], 2 + t[i]); r | w ~ Gamma(2 + 3, 1 + sum t w)
+  check_mean(p, "theta[1]", 6.5 / 96.3);
+  check_sd(p, "theta[1]", std::sqrt(6.5) / 96.3);
+  check_mean(p, "theta[2]", 2.5 / 17.7);
+  const double rate = 1 + 94.3 * 0.01 + 15.7 * 0.2 + 62.9 * 0.05;
+  check_mean(p, "r", 5 / rate);
+  check_sd(p, "r", std::sqrt(5) / rate);
+}
+
 TEST_CASE("Normal mean with known variance") {
   auto p = infer("data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ Normal(mu, 0.5) }\n", {"y=[0.3,0.9,1.4,0.2]"}, quick());
   CHECK(p.kind("mu") == "conjugate");

@@ -1,0 +1,245 @@
+// A statement evaluated over all its instances at once. `for n in 1:N { y[n] ~
+// Poisson(lambda[g[n]]) }` becomes one column of loop values, one gather of lambda at the
+// offsets g gives (worked out once: g is data), and N densities in a tight loop, instead
+// of N walks of the expression tree; `site_energy[i, j] = -s[i, j] * (s[i % L + 1, j] +
+// ...)` becomes a few elementwise passes over L^2 values and one scatter.
+//
+// Which statements qualify is decided once, from their structure: loops whose bounds are
+// free of unknowns; one scalar element of the target per instance, at indices free of
+// unknowns; expressions made of constants, loop variables, scalar variables, elements of
+// variables at scalar indices, elementwise functions of those, and scalar sub-expressions
+// that use no loop variable (evaluated once). An `=` statement that reads its own target
+// (x[t] = x[t - 1] + ...) goes instance by instance, in order. At run time anything
+// unexpected (an index out of range, an argument a function refuses) sends the statement
+// back to the instance-by-instance path, which reports the error with its position.
+#include <cmath>
+
+#include "runtime/graph.hpp"
+#include "stdlib/checks.hpp"
+
+namespace ppl::runtime {
+
+using lang::ir::expr;
+using lang::ir::index_item;
+using lang::ir::statement;
+
+namespace {
+
+// Thrown inside a batch to send the statement back to the instance path.
+struct not_batched {};
+
+// Fewer instances than this go instance by instance: a batch's set-up would cost more.
+constexpr index_t min_batch = 4;
+
+}  // namespace
+
+struct graph::batch_plan {
+  index_t rows = 0;
+  std::vector<std::vector<double>> loop_values;  // by loop slot: the value at each row
+  std::vector<index_t> target_offsets;           // sample, assign: the element each row is of
+  std::vector<std::vector<double>> columns;      // by expression id: a varying node's values
+  std::vector<std::vector<index_t>> offsets;     // by expression id: an element read's offsets
+  std::vector<char> offsets_fixed;               // by expression id: its offsets cannot change
+  std::vector<double> gathered;                  // the target's values, row by row
+};
+
+namespace {
+
+// a * b of two scalars: the linear-algebra product, elementwise on a batch.
+bool scalar_product(const expr& e) {
+  return e.fn->name() == "*" && e.args.size() == 2 && e.args[0]->type.rank == 0 && e.args[1]->type.rank == 0;
+}
+
+bool batchable(const expr& e) {
+  if (!lang::ir::uses_loop_variable(e)) return e.type.rank == 0;
+  if (e.type.rank != 0) return false;
+  switch (e.which) {
+    case expr::kind::loop_var:
+      return true;
+    case expr::kind::index: {
+      if (e.args[0]->which != expr::kind::variable || e.args[0]->type.rank != static_cast<int>(e.indices.size())) return false;
+      for (const auto& ix : e.indices)
+        if (ix.which != index_item::kind::single || !batchable(*ix.lo)) return false;
+      return true;
+    }
+    case expr::kind::call:
+      if (!e.fn->elementwise() && !scalar_product(e)) return false;
+      for (const auto& a : e.args)
+        if (!batchable(*a)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool reads(const expr* e, int variable) {
+  std::vector<int> out;
+  lang::ir::collect_reads(e, out);
+  return std::find(out.begin(), out.end(), variable) != out.end();
+}
+
+}  // namespace
+
+graph::batch_plan* graph::plan_batch(const statement& s) {
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (batch_tried_.size() != model_.statements.size()) {
+    batch_tried_.assign(model_.statements.size(), 0);
+    batch_plans_.assign(model_.statements.size(), nullptr);
+  }
+  if (batch_tried_[index]) return batch_plans_[index].get();
+  batch_tried_[index] = 1;
+  if (s.loops.empty()) return nullptr;
+  for (const auto& l : s.loops)
+    if (l.lo->depends_on_unknown || l.hi->depends_on_unknown) return nullptr;
+  if (s.which != statement::kind::factor) {
+    const tensor& t = values_[static_cast<std::size_t>(s.target)];
+    if (static_cast<int>(s.target_indices.size()) != t.shape.rank) return nullptr;
+    for (const auto& ix : s.target_indices)
+      if (ix->depends_on_unknown) return nullptr;
+  }
+  if (s.which == statement::kind::sample) {
+    if (s.dist->value_rank() != 0) return nullptr;
+    for (const auto& a : s.args)
+      if (!batchable(*a)) return nullptr;
+  } else {
+    if (!batchable(*s.value)) return nullptr;
+    if (s.which == statement::kind::assign && reads(s.value.get(), s.target)) return nullptr;
+  }
+  auto p = std::make_shared<batch_plan>();
+  // The instances, and the element of the target each is of.
+  p->loop_values.resize(model_.loop_names.size());
+  for_each_instance(s, [&] {
+    for (const auto& l : s.loops)
+      p->loop_values[static_cast<std::size_t>(l.slot)].push_back(static_cast<double>(frame_.loop[static_cast<std::size_t>(l.slot)]));
+    if (s.which != statement::kind::factor) p->target_offsets.push_back(target_offset(s, 1));
+  });
+  p->rows = static_cast<index_t>(p->loop_values[static_cast<std::size_t>(s.loops[0].slot)].size());
+  if (p->rows < min_batch) return nullptr;
+  const auto nodes = static_cast<std::size_t>(model_.expr_count);
+  p->columns.resize(nodes);
+  p->offsets.resize(nodes);
+  p->offsets_fixed.assign(nodes, 0);
+  batch_plans_[index] = std::move(p);
+  return batch_plans_[index].get();
+}
+
+graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
+  const auto id = static_cast<std::size_t>(e.id);
+  if (!lang::ir::uses_loop_variable(e)) {
+    try {
+      return {eval_.eval(e, frame_).data, false};
+    } catch (const eval_error&) {
+      throw not_batched{};
+    }
+  }
+  const auto n = static_cast<std::size_t>(p.rows);
+  if (e.which == expr::kind::loop_var) return {p.loop_values[static_cast<std::size_t>(e.slot)].data(), true};
+  auto& out = p.columns[id];
+  out.resize(n);
+  if (e.which == expr::kind::index) {
+    const tensor& base = values_[static_cast<std::size_t>(e.args[0]->slot)];
+    auto& offsets = p.offsets[id];
+    if (!p.offsets_fixed[id]) {
+      // Row-major offsets of the elements read, from the index columns.
+      offsets.assign(n, 0);
+      bool fixed = true;
+      for (std::size_t k = 0; k < e.indices.size(); ++k) {
+        const expr& ix = *e.indices[k].lo;
+        fixed = fixed && !ix.depends_on_unknown;
+        const batch_column c = batch_eval(p, ix);
+        const index_t extent = base.shape[static_cast<int>(k)];
+        for (std::size_t r = 0; r < n; ++r) {
+          const double i = c.data[c.varies ? r : 0];
+          if (!(i >= 1 && i <= static_cast<double>(extent))) throw not_batched{};
+          offsets[r] = offsets[r] * extent + static_cast<index_t>(i) - 1;
+        }
+      }
+      p.offsets_fixed[id] = fixed;
+    }
+    const double* from = base.data.data();
+    for (std::size_t r = 0; r < n; ++r) out[r] = from[offsets[r]];
+    return {out.data(), true};
+  }
+  // An elementwise call: its arguments' columns, invariant ones broadcast by the function.
+  std::array<view, 4> args{};
+  if (e.args.size() > args.size()) throw not_batched{};
+  for (std::size_t i = 0; i < e.args.size(); ++i) {
+    const batch_column c = batch_eval(p, *e.args[i]);
+    args[i] = c.varies ? view{c.data, shape::vector(p.rows)} : view{c.data, shape::scalar()};
+  }
+  if (scalar_product(e)) {
+    const double *a = args[0].data, *b = args[1].data;
+    const bool va = args[0].shape.rank != 0, vb = args[1].shape.rank != 0;
+    for (std::size_t r = 0; r < n; ++r) out[r] = a[va ? r : 0] * b[vb ? r : 0];
+    return {out.data(), true};
+  }
+  const std::span<const view> in(args.data(), e.args.size());
+  try {
+    if (e.fn->result_shape(in).size() != p.rows) throw not_batched{};
+    e.fn->eval(in, out.data());
+  } catch (const stdlib::argument_error&) {
+    throw not_batched{};
+  }
+  return {out.data(), true};
+}
+
+bool graph::batch_log_density(const statement& s, double& total) {
+  batch_plan* p = plan_batch(s);
+  if (!p) return false;
+  const auto n = static_cast<std::size_t>(p->rows);
+  if (s.which == statement::kind::factor) {
+    batch_column c;
+    try {
+      c = batch_eval(*p, *s.value);
+    } catch (const not_batched&) {
+      return false;
+    }
+    double sum = 0;
+    for (std::size_t r = 0; r < n; ++r) sum += c.data[c.varies ? r : 0];
+    total = sum;
+    return true;
+  }
+  std::array<batch_column, 4> cols{};
+  if (s.args.size() > cols.size()) return false;
+  try {
+    for (std::size_t i = 0; i < s.args.size(); ++i) cols[i] = batch_eval(*p, *s.args[i]);
+  } catch (const not_batched&) {
+    return false;
+  }
+  const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
+  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
+  std::array<view, 4> params{};
+  const std::span<const view> in(params.data(), s.args.size());
+  double sum = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t i = 0; i < s.args.size(); ++i) params[i] = {cols[i].data + (cols[i].varies ? r : 0), shape::scalar()};
+    if (check) {
+      try {
+        s.dist->check(in);
+      } catch (const stdlib::parameter_error&) {
+        total = -INFINITY;
+        return true;
+      }
+    }
+    sum += s.dist->log_density(in, view{values + p->target_offsets[r], shape::scalar()}, true);
+  }
+  total = sum;
+  return true;
+}
+
+bool graph::batch_assign(const statement& s) {
+  batch_plan* p = plan_batch(s);
+  if (!p) return false;
+  batch_column c;
+  try {
+    c = batch_eval(*p, *s.value);
+  } catch (const not_batched&) {
+    return false;
+  }
+  double* to = values_[static_cast<std::size_t>(s.target)].data.data();
+  const auto n = static_cast<std::size_t>(p->rows);
+  for (std::size_t r = 0; r < n; ++r) to[p->target_offsets[r]] = c.data[c.varies ? r : 0];
+  return true;
+}
+
+}  // namespace ppl::runtime
