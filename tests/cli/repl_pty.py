@@ -7,7 +7,7 @@ Ctrl-C twice or by Ctrl-D.
 
   repl_pty.py PPL EXAMPLES HOME
 """
-import os, pty, sys, time, select
+import os, pty, sys, termios, time, select
 
 ppl, examples, home = sys.argv[1:4]
 coin = os.path.join(examples, "coin", "coin.ppl")
@@ -46,13 +46,30 @@ class Repl:
     def send(self, text):
         os.write(self.fd, text.encode())
 
+    def send_when_editing(self, text, timeout=20):
+        # A Ctrl-D typed while the terminal is still in canonical mode (the line editor
+        # switches it to its own mode as it starts reading) is an end-of-file that the
+        # switch discards: the tty keeps no trace of it. A person cannot type that fast
+        # after a prompt appears; a script can, so it waits for the editor's mode.
+        end = time.time() + timeout
+        while time.time() < end and termios.tcgetattr(self.fd)[3] & termios.ICANON:
+            time.sleep(0.01)
+        self.send(text)
+
     def expect(self, token, timeout=20):
         assert self.read_until(token, timeout), (token, self.out.decode(errors="replace")[-2000:])
 
     def status(self):
         self.read_until("\0", timeout=60)  # to the end, so that nothing it writes on the way out can block it
-        _, status = os.waitpid(self.pid, 0)
-        return os.waitstatus_to_exitcode(status)
+        # A REPL that never leaves fails the test rather than hanging the suite.
+        for _ in range(600):
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.1)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        raise AssertionError(("the REPL did not leave", self.out.decode(errors="replace")[-2000:]))
 
 
 r = Repl()
@@ -121,6 +138,6 @@ assert "q ~ Normal" not in hist, hist  # a cancelled line is not history
 # Ctrl-D at an empty prompt leaves too.
 r = Repl()
 r.expect("ppl> ")
-r.send("\x04")
+r.send_when_editing("\x04")
 assert r.status() == 0, r.out
 print("repl through a terminal: all checks passed")
