@@ -38,24 +38,14 @@ std::string state_path(const std::string& draws_path) { return draws_path + ".st
 
 void write_saved_run(const std::string& path, const saved_run& s) {
   // The small fields through an archive; the chains' states (LDA's: tens of MB each)
-  // straight from where they are held, in the archive's layout for a vector of strings.
+  // straight from where they are held.
   runtime::archive a;
-  auto args = s.args;
-  auto directory = s.directory;
-  auto model_hash = s.model_hash, data_hash = s.data_hash;
-  auto warmup = s.warmup, thin = s.thin;
-  auto completed = s.completed;
-  a(args, directory, model_hash, data_hash, warmup, thin, completed);
+  a.write(s.args, s.directory, s.model_hash, s.data_hash, s.warmup, s.thin, s.completed);
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << magic << a.bytes();
-    auto write_size = [&](std::uint64_t n) { out.write(reinterpret_cast<const char*>(&n), sizeof n); };
-    write_size(s.chains.size());
-    for (const auto& chain : s.chains) {
-      write_size(chain.size());
-      out.write(chain.data(), static_cast<std::streamsize>(chain.size()));
-    }
+    runtime::archive::write_strings(out, s.chains);
     out.flush();
     if (!out) throw std::runtime_error("cannot write the saved state " + temporary);
   }

@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -35,6 +36,22 @@ class archive {
   template <typename... T>
   void operator()(T&... values) {
     (field(values), ...);
+  }
+  // Writing from values that stay as they are (a writing archive only reads them).
+  template <typename... T>
+  void write(const T&... values) {
+    if (reading_) throw std::logic_error("archive::write on an archive that reads");
+    (field(const_cast<T&>(values)), ...);
+  }
+  // A vector of strings in the layout operator() gives it, written straight to a stream:
+  // large ones (a chain's state) are then never copied into an archive.
+  static void write_strings(std::ostream& out, const std::vector<std::string>& items) {
+    auto size = [&](std::uint64_t n) { out.write(reinterpret_cast<const char*>(&n), sizeof n); };
+    size(items.size());
+    for (const auto& s : items) {
+      size(s.size());
+      out.write(s.data(), static_cast<std::streamsize>(s.size()));
+    }
   }
 
  private:

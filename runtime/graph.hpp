@@ -217,6 +217,9 @@ class graph {
   batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
   std::vector<std::shared_ptr<batch_plan>> batch_plans_;  // by statement
   std::vector<char> batch_tried_;                          // by statement: plan_batch ran
+  std::vector<std::vector<double>> batch_columns_;         // by expression id: a varying node's values
+  std::vector<std::vector<index_t>> batch_offsets_;        // by expression id: an element read's offsets
+  std::vector<char> batch_offsets_fixed_;                  // by expression id: those offsets cannot change
   // ---- a plate differentiated as one batch (runtime/graph_plate.cpp) ----
   struct plate_range {
     index_t first = 0, count = 0;  // 0-based first instance, number of instances

@@ -12,6 +12,7 @@
 // (x[t] = x[t - 1] + ...) goes instance by instance, in order. At run time anything
 // unexpected (an index out of range, an argument a function refuses) sends the statement
 // back to the instance-by-instance path, which reports the error with its position.
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/graph.hpp"
@@ -33,14 +34,14 @@ constexpr index_t min_batch = 4;
 
 }  // namespace
 
+// What a statement's batches keep: the instances and where their values go. The columns
+// of its expression nodes live in the graph, by expression id (a node belongs to one
+// statement), so a plan costs the size of its plate, not of the model.
 struct graph::batch_plan {
   index_t rows = 0;
-  std::vector<std::vector<double>> loop_values;  // by loop slot: the value at each row
+  std::vector<int> loop_slots;                   // the statement's loops, outermost first
+  std::vector<std::vector<double>> loop_values;  // by loop, as loop_slots: the value at each row
   std::vector<index_t> target_offsets;           // sample, assign: the element each row is of
-  std::vector<std::vector<double>> columns;      // by expression id: a varying node's values
-  std::vector<std::vector<index_t>> offsets;     // by expression id: an element read's offsets
-  std::vector<char> offsets_fixed;               // by expression id: its offsets cannot change
-  std::vector<double> gathered;                  // the target's values, row by row
 };
 
 namespace {
@@ -107,18 +108,21 @@ graph::batch_plan* graph::plan_batch(const statement& s) {
   }
   auto p = std::make_shared<batch_plan>();
   // The instances, and the element of the target each is of.
-  p->loop_values.resize(model_.loop_names.size());
+  for (const auto& l : s.loops) p->loop_slots.push_back(l.slot);
+  p->loop_values.resize(s.loops.size());
   for_each_instance(s, [&] {
-    for (const auto& l : s.loops)
-      p->loop_values[static_cast<std::size_t>(l.slot)].push_back(static_cast<double>(frame_.loop[static_cast<std::size_t>(l.slot)]));
+    for (std::size_t k = 0; k < s.loops.size(); ++k)
+      p->loop_values[k].push_back(static_cast<double>(frame_.loop[static_cast<std::size_t>(s.loops[k].slot)]));
     if (s.which != statement::kind::factor) p->target_offsets.push_back(target_offset(s, 1));
   });
-  p->rows = static_cast<index_t>(p->loop_values[static_cast<std::size_t>(s.loops[0].slot)].size());
+  p->rows = static_cast<index_t>(p->loop_values[0].size());
   if (p->rows < min_batch) return nullptr;
   const auto nodes = static_cast<std::size_t>(model_.expr_count);
-  p->columns.resize(nodes);
-  p->offsets.resize(nodes);
-  p->offsets_fixed.assign(nodes, 0);
+  if (batch_columns_.size() != nodes) {
+    batch_columns_.resize(nodes);
+    batch_offsets_.resize(nodes);
+    batch_offsets_fixed_.assign(nodes, 0);
+  }
   batch_plans_[index] = std::move(p);
   return batch_plans_[index].get();
 }
@@ -133,13 +137,16 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
     }
   }
   const auto n = static_cast<std::size_t>(p.rows);
-  if (e.which == expr::kind::loop_var) return {p.loop_values[static_cast<std::size_t>(e.slot)].data(), true};
-  auto& out = p.columns[id];
+  if (e.which == expr::kind::loop_var) {
+    const auto k = std::find(p.loop_slots.begin(), p.loop_slots.end(), e.slot) - p.loop_slots.begin();
+    return {p.loop_values[static_cast<std::size_t>(k)].data(), true};
+  }
+  auto& out = batch_columns_[id];
   out.resize(n);
   if (e.which == expr::kind::index) {
     const tensor& base = values_[static_cast<std::size_t>(e.args[0]->slot)];
-    auto& offsets = p.offsets[id];
-    if (!p.offsets_fixed[id]) {
+    auto& offsets = batch_offsets_[id];
+    if (!batch_offsets_fixed_[id]) {
       // Row-major offsets of the elements read, from the index columns.
       offsets.assign(n, 0);
       bool fixed = true;
@@ -154,7 +161,7 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
           offsets[r] = offsets[r] * extent + static_cast<index_t>(i) - 1;
         }
       }
-      p.offsets_fixed[id] = fixed;
+      batch_offsets_fixed_[id] = fixed;
     }
     const double* from = base.data.data();
     for (std::size_t r = 0; r < n; ++r) out[r] = from[offsets[r]];

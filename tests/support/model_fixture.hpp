@@ -18,7 +18,9 @@ struct fixture {
   explicit fixture(const std::string& text, const std::vector<std::string>& sets = {}, bool allow_missing = false) {
     model = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));
     for (const auto& s : sets) runtime::apply_set(data, s);
-    graph = std::make_unique<runtime::graph>(*model, data, rng, runtime::graph_options{allow_missing});
+    runtime::graph_options options;
+    options.allow_missing_observations = allow_missing;
+    graph = std::make_unique<runtime::graph>(*model, data, rng, options);
   }
   const runtime::tensor& value(const std::string& name) const { return graph->value(model->find(name)); }
   runtime::tensor& mutable_value(const std::string& name) { return graph->values()[static_cast<std::size_t>(model->find(name))]; }
