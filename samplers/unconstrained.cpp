@@ -10,11 +10,25 @@ namespace ppl::samplers {
 using lang::ir::expr;
 using lang::ir::statement;
 
+namespace {
+
+// Derived variables computed (transitively) from the variables marked in `from`, marked in
+// a copy of it.
+std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> from) {
+  for (const auto& s : m.statements) {
+    if (s.which != statement::kind::assign || m.variables[static_cast<std::size_t>(s.target)].role != lang::ir::role::derived) continue;
+    for (int r : lang::ir::statement_reads(s))
+      if (from[static_cast<std::size_t>(r)]) from[static_cast<std::size_t>(s.target)] = 1;
+  }
+  return from;
+}
+
+}  // namespace
+
 unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> variables)
     : graph_(g), variables_(std::move(variables)) {
   const auto& m = g.model();
   wrt_.assign(m.variables.size(), 0);
-  derived_.assign(m.variables.size(), 0);
   for (int v : variables_) {
     wrt_[static_cast<std::size_t>(v)] = 1;
     moving_ = moving_ || g.support_moves(v);
@@ -27,15 +41,10 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
       }
     });
   }
-  // Derived variables computed (transitively) from the block, in dependency order.
-  std::vector<char> reached = wrt_;
-  for (const auto& s : m.statements) {
-    if (s.which != statement::kind::assign || m.variables[static_cast<std::size_t>(s.target)].role != lang::ir::role::derived) continue;
-    for (int r : lang::ir::statement_reads(s))
-      if (reached[static_cast<std::size_t>(r)]) reached[static_cast<std::size_t>(s.target)] = 1;
-  }
+  const std::vector<char> reached = reached_from(m, wrt_);
+  derived_.assign(m.variables.size(), 0);
   for (std::size_t v = 0; v < m.variables.size(); ++v)
-    derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v];
+    derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v] && feeds_density(m, static_cast<int>(v));
 }
 
 void unconstrained_target::refresh_supports() {
@@ -49,13 +58,18 @@ void unconstrained_target::refresh_supports() {
 }
 
 Eigen::VectorXd unconstrained_target::position() const {
-  Eigen::VectorXd y(dimension_);
+  Eigen::VectorXd y;
+  position(y);
+  return y;
+}
+
+void unconstrained_target::position(Eigen::VectorXd& y) const {
+  y.resize(dimension_);
   for (const auto& b : scalars_)
     y[b.position] = b.t.to_unconstrained(graph_.value(b.variable).data[static_cast<std::size_t>(b.element)]);
   for (const auto& b : simplexes_)
     simplex_transform::to_unconstrained(graph_.value(b.variable).data.data() + b.offset, static_cast<std::size_t>(b.size),
                                         y.data() + b.position);
-  return y;
 }
 
 double unconstrained_target::write(const Eigen::VectorXd& y) {

@@ -22,16 +22,18 @@ class unconstrained_target {
 
   long dimension() const { return dimension_; }
   const std::vector<int>& variables() const { return variables_; }
-  // The block's current values, unconstrained.
+  // The block's current values, unconstrained (the second form into y's storage).
   Eigen::VectorXd position() const;
+  void position(Eigen::VectorXd& y) const;
   // Sets the block to f(y) and returns the target at y (-inf outside the support or when
   // the density is NaN); `gradient` gets its gradient in y.
   double log_density(const Eigen::VectorXd& y, Eigen::VectorXd& gradient);
-  // Sets the block to f(y) and brings the derived variables computed from it up to date,
-  // without differentiating: how a sampler leaves the graph at the point it chose.
+  // Sets the block to f(y) and brings the derived variables computed from it that a
+  // density reads up to date, without differentiating: how a sampler leaves the graph at
+  // the point it chose. (log_density leaves them so too; a derived variable only recorded
+  // is the chain's to recompute at the iterations it keeps.)
   void set(const Eigen::VectorXd& y);
-  // Sets the block to f(y) and brings the derived variables computed from it up to date;
-  // returns log |det df/dy|. For samplers that evaluate the whole joint (rwmh).
+  // The same; returns log |det df/dy|. For samplers that evaluate the whole joint (rwmh).
   double set_with_jacobian(const Eigen::VectorXd& y);
   // log |det df/dy| at the point last set or evaluated.
   double log_jacobian() const { return log_jacobian_; }
@@ -59,12 +61,12 @@ class unconstrained_target {
   runtime::graph& graph_;
   std::vector<int> variables_;
   std::vector<char> wrt_;
-  std::vector<char> derived_;  // derived variables that read the block (kept up to date by set)
+  std::vector<char> derived_;  // derived variables that read the block and feed a density (kept up to date by set)
   std::vector<scalar_block> scalars_;
   std::vector<simplex_block> simplexes_;
   long dimension_ = 0;
-  bool moving_ = false;
-  double log_jacobian_ = 0;  // some element's support follows other unknowns
+  bool moving_ = false;  // some element's support follows other unknowns
+  double log_jacobian_ = 0;
   std::vector<std::vector<double>> gradient_;  // by variable, in x
 };
 
