@@ -15,6 +15,10 @@
 // (samplers/hamiltonian_metric.*). A transition whose energy error exceeds 1000 is
 // divergent: it ends the trajectory and is counted and reported with its iteration, as a
 // sign that the sampler cannot follow the posterior's geometry there.
+//
+// A transition starts from the state the last one drew, whose density and gradient it
+// already has, unless another sampler has since moved something the block's terms read
+// (unconstrained_target::inputs_unchanged); then it evaluates them again.
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 #include <fmt/core.h>
@@ -51,12 +55,14 @@ class hamiltonian_sampler final : public sampler {
 
   void step(runtime::rng& rng, bool warmup) override {
     target_.refresh_supports();
-    target_.position(z_.q);
-    dynamics_.evaluate(z_);
+    const bool same_start = have_start_ && target_.inputs_unchanged();
+    if (!same_start) target_.position(z_.q);
+    if (!same_start || z_.evaluation == 0) dynamics_.evaluate(z_);
     // The block's terms of the joint, without the Jacobian, at the start: the change in
     // lp__ is theirs at the end minus this.
     const double start_terms = z_.lp - z_.log_jacobian;
     change_ = 0;
+    have_start_ = false;
     if (!std::isfinite(z_.lp)) {
       // The other samplers moved the state where this block's density is not finite; stay.
       target_.set(z_.q);
@@ -83,6 +89,8 @@ class hamiltonian_sampler final : public sampler {
       sum_depth_ += static_cast<double>(depth_);
       sum_leapfrogs_ += static_cast<double>(leapfrogs_);
     }
+    target_.remember_inputs();
+    have_start_ = true;
   }
 
   void persist(runtime::archive& a) override {
@@ -92,6 +100,11 @@ class hamiltonian_sampler final : public sampler {
     a(warmup_, warmup_iteration_, max_depth_, step_size_, divergent_, depth_, leapfrogs_);
     estimate_.persist(a);
     a(kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_, not_finite_start_);
+    // The state drawn, exactly (the graph holds it constrained, which need not give the same
+    // bits back), so that a resumed chain starts its next transition where the chain would have.
+    a(have_start_, z_.q);
+    target_.persist_inputs(a);
+    if (a.reading()) z_.evaluation = 0;  // its density and gradient are evaluated at the next step
   }
 
   const transition_stats* last_transition() const override { return &stats_; }
@@ -159,6 +172,7 @@ class hamiltonian_sampler final : public sampler {
   dynamics dynamics_;
   nuts_tree tree_;
   point z_;                  // the current state: after a step, the one drawn
+  bool have_start_ = false;  // z_ holds the graph's state, its density and gradient evaluated
   long warmup_ = 0, warmup_iteration_ = 0;
   int max_depth_ = 10;
   double step_size_ = 0;

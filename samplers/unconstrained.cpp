@@ -23,6 +23,26 @@ std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> from)
   return from;
 }
 
+// The unknowns outside the block that the terms involving it (`reached`: the block and the
+// derived variables computed from it) read, directly or through derived variables.
+std::vector<int> unknowns_read(const lang::ir::model& m, const std::vector<char>& reached) {
+  std::vector<char> read(m.variables.size(), 0);
+  for (const auto& s : m.statements) {
+    if (s.which == statement::kind::assign) continue;
+    auto reads = lang::ir::statement_reads(s);
+    if (s.target >= 0) reads.push_back(s.target);
+    if (std::none_of(reads.begin(), reads.end(), [&](int r) { return reached[static_cast<std::size_t>(r)] != 0; })) continue;
+    for (int r : reads) read[static_cast<std::size_t>(r)] = 1;
+  }
+  for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
+    if (it->which == statement::kind::assign && read[static_cast<std::size_t>(it->target)])
+      for (int r : lang::ir::statement_reads(*it)) read[static_cast<std::size_t>(r)] = 1;
+  std::vector<int> out;
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (read[v] && !reached[v] && m.variables[v].role == lang::ir::role::unknown) out.push_back(static_cast<int>(v));
+  return out;
+}
+
 }  // namespace
 
 unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> variables)
@@ -45,6 +65,8 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
   derived_.assign(m.variables.size(), 0);
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v] && feeds_density(m, static_cast<int>(v));
+  inputs_ = variables_;
+  for (int v : unknowns_read(m, reached)) inputs_.push_back(v);
 }
 
 void unconstrained_target::refresh_supports() {
@@ -108,6 +130,24 @@ double unconstrained_target::set_with_jacobian(const Eigen::VectorXd& y) {
   const double log_jacobian = write(y);
   graph_.update_derived(derived_);
   return log_jacobian;
+}
+
+void unconstrained_target::remember_inputs() {
+  remembered_.clear();
+  for (int v : inputs_) {
+    const auto& d = graph_.value(v).data;
+    remembered_.insert(remembered_.end(), d.begin(), d.end());
+  }
+}
+
+bool unconstrained_target::inputs_unchanged() const {
+  auto at = remembered_.begin();
+  for (int v : inputs_) {
+    const auto& d = graph_.value(v).data;
+    if (static_cast<std::size_t>(remembered_.end() - at) < d.size() || !std::equal(d.begin(), d.end(), at)) return false;
+    at += static_cast<std::ptrdiff_t>(d.size());
+  }
+  return at == remembered_.end();
 }
 
 std::string unconstrained_target::coordinate_label(long i) const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/archive.hpp"
 #include "runtime/graph.hpp"
 #include "stdlib/transform.hpp"
 
@@ -41,6 +42,14 @@ class unconstrained_target {
   // unknowns (x ~ Uniform(0, theta), theta updated elsewhere): the transforms then fit the
   // current bounds. Samplers call it before each update; otherwise it does nothing.
   void refresh_supports();
+  // Keeps a copy of the values the block's density reads that can change (the block's own
+  // and the other unknowns its terms read, directly or through derived variables);
+  // `inputs_unchanged` says whether they are all still the same. A sampler that remembers the
+  // density and gradient at the state it left reuses them at its next step only then:
+  // another sampler may have moved an unknown its terms read in between.
+  void remember_inputs();
+  bool inputs_unchanged() const;
+  void persist_inputs(runtime::archive& a) { a(remembered_); }
   // "W1[2, 3]" for coordinate i of y (a simplex's coordinates name its first K - 1 elements).
   std::string coordinate_label(long i) const;
 
@@ -62,6 +71,8 @@ class unconstrained_target {
   std::vector<int> variables_;
   std::vector<char> wrt_;
   std::vector<char> derived_;  // derived variables that read the block and feed a density (kept up to date by set)
+  std::vector<int> inputs_;    // the variables remember_inputs copies
+  std::vector<double> remembered_;
   std::vector<scalar_block> scalars_;
   std::vector<simplex_block> simplexes_;
   long dimension_ = 0;
