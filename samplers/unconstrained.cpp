@@ -97,9 +97,12 @@ void unconstrained_target::position(Eigen::VectorXd& y) const {
 double unconstrained_target::write(const Eigen::VectorXd& y) {
   auto& values = graph_.values();
   double log_jacobian = 0;
-  for (const auto& b : scalars_) {
-    values[static_cast<std::size_t>(b.variable)].data[static_cast<std::size_t>(b.element)] = b.t.to_constrained(y[b.position]);
-    log_jacobian += b.t.log_jacobian(y[b.position]);
+  for (auto& b : scalars_) {
+    const auto at = b.t.evaluate(y[b.position]);
+    values[static_cast<std::size_t>(b.variable)].data[static_cast<std::size_t>(b.element)] = at.x;
+    log_jacobian += at.log_jacobian;
+    b.slope = at.derivative;
+    b.jacobian_slope = at.log_jacobian_derivative;
   }
   for (const auto& b : simplexes_)
     log_jacobian += simplex_transform::to_constrained(y.data() + b.position, static_cast<std::size_t>(b.size),
@@ -114,12 +117,13 @@ double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::Vector
   gradient.resize(dimension_);
   for (const auto& b : scalars_) {
     const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
-    gradient[b.position] = dx * b.t.derivative(y[b.position]) + b.t.log_jacobian_derivative(y[b.position]);
+    gradient[b.position] = dx * b.slope + b.jacobian_slope;
   }
   for (const auto& b : simplexes_) {
     gradient.segment(b.position, b.size - 1).setZero();
     simplex_transform::backward(y.data() + b.position, static_cast<std::size_t>(b.size),
-                                gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position);
+                                gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position,
+                                simplex_work_);
   }
   return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
 }

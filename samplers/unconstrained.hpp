@@ -61,6 +61,7 @@ class unconstrained_target {
     runtime::index_t element;
     transform t;
     long position;
+    double slope = 1, jacobian_slope = 0;  // dx/dy and d/dy log |dx/dy| at the y last written
   };
   struct simplex_block {
     int variable;
@@ -79,6 +80,7 @@ class unconstrained_target {
   bool moving_ = false;  // some element's support follows other unknowns
   double log_jacobian_ = 0;
   std::vector<std::vector<double>> gradient_;  // by variable, in x
+  std::vector<double> simplex_work_;           // simplex_transform::backward's working storage
 };
 
 // Whether every element of the variable is continuous (an interval, a real vector or a
