@@ -54,15 +54,8 @@ class hamiltonian_sampler final : public sampler {
   }
 
   void step(runtime::rng& rng, bool warmup) override {
-    target_.refresh_supports();
-    const bool same_start = have_start_ && target_.inputs_unchanged();
-    if (!same_start) target_.position(z_.q);
-    if (!same_start || z_.evaluation == 0) dynamics_.evaluate(z_);
-    // The block's terms of the joint, without the Jacobian, at the start: the change in
-    // lp__ is theirs at the end minus this.
-    const double start_terms = z_.lp - z_.log_jacobian;
+    const double start_terms = start();
     change_ = 0;
-    have_start_ = false;
     if (!std::isfinite(z_.lp)) {
       // The other samplers moved the state where this block's density is not finite; stay.
       target_.set(z_.q);
@@ -135,6 +128,18 @@ class hamiltonian_sampler final : public sampler {
   }
 
  private:
+  // z_ at the block's state, its log density and gradient evaluated there unless the last
+  // step left them and nothing they read has moved since. Returns the block's terms of the
+  // joint there, without the Jacobian: the change in lp__ is theirs at the end minus these.
+  double start() {
+    target_.refresh_supports();
+    const bool same_start = have_start_ && target_.inputs_unchanged();
+    if (!same_start) target_.position(z_.q);
+    if (!same_start || z_.evaluation == 0) dynamics_.evaluate(z_);
+    have_start_ = false;
+    return z_.lp - z_.log_jacobian;
+  }
+
   double jittered(runtime::rng& rng) const {
     return step_size_ * (0.8 + 0.4 * boost::random::uniform_01<double>()(rng));
   }
