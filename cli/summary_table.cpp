@@ -193,6 +193,7 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   undefined_columns undefined;
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
+  runtime::summariser summarize;
   for (std::size_t first = 0; first < columns.size(); first += batch) {
     const std::vector<column_draws> values = d.read(first, first + batch, stride);
     for (std::size_t k = 0; k < values.size(); ++k) {
@@ -203,7 +204,7 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
       }
       const std::string base = runtime::column_variable(name);
       const bool listed = count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
-      const runtime::scalar_summary s = runtime::summarize(values[k]);
+      const runtime::scalar_summary s = summarize(values[k]);
       if (s.rhat > 1.01) ++bad_rhat, worst = name;
       if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
       undefined.add(name, values[k], s);

@@ -4,6 +4,7 @@
 // convergence of MCMC", Bayesian Analysis 16(2): rank-normalised split R-hat with its
 // folded variant (Sections 3.1, 4.1, 4.2), bulk- and tail-ESS (Sections 3.2, 4.3), and the
 // Monte Carlo standard error of the mean.
+#include <memory>
 #include <vector>
 
 namespace ppl::runtime {
@@ -26,6 +27,21 @@ struct scalar_summary {
 // tail indicator that is always 1) carries no information; it is left out of the max
 // (R-hat) or min (tail-ESS) instead of turning the result into NaN.
 scalar_summary summarize(const std::vector<std::vector<double>>& draws);
+
+// summarize for many columns in turn (a summary table): the buffers, the FFT plans and the
+// normal scores of the ranks are kept from one column to the next. Not thread-safe.
+class summariser {
+ public:
+  summariser();
+  ~summariser();
+  summariser(const summariser&) = delete;
+  summariser& operator=(const summariser&) = delete;
+  scalar_summary operator()(const std::vector<std::vector<double>>& draws);
+
+ private:
+  struct workspace;
+  std::unique_ptr<workspace> w_;
+};
 
 // ESS of chains as given (split them first for split-chain ESS): combined autocorrelations
 // by FFT, Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
