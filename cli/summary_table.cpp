@@ -183,11 +183,14 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   std::size_t rows = 0;
   for (std::size_t c = 0; c < d.chains(); ++c) rows += d.rows(c);
   if (rows == 0) out.warnings.push_back("there are no draws to summarise");
-  // Bounded memory: every k-th draw of a column past the cap, and as many columns at once
-  // as the budget holds.
+  // Bounded memory: every k-th draw of a column past the cap.
   const std::size_t stride = std::max<std::size_t>(1, (rows + o.column_cap - 1) / o.column_cap);
   const std::size_t per_column = std::max<std::size_t>(1, rows / stride + d.chains());
-  const std::size_t batch = std::max<std::size_t>(1, o.budget / per_column);
+  // Values held in memory are copied out a few columns at a time, so that every batch
+  // reuses the memory of the one before instead of touching fresh pages; from a file, a
+  // batch is a pass over it, and is as large as the budget allows.
+  const std::size_t most = std::max<std::size_t>(1, o.budget / per_column);
+  const std::size_t batch = d.held() ? std::min<std::size_t>(4, most) : most;
   const long max_depth = max_depth_of(d.metadata());
   hamiltonian_record hamiltonian;
   undefined_columns undefined;

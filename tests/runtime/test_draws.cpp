@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +142,38 @@ TEST_CASE("draws: a failed write is an error, and the file keeps only whole rows
   CHECK(rows >= 400);
   CHECK(d.notes().empty());  // no half row at the end
   CHECK(fs::file_size(s.path("full.csv")) <= 20000);
+}
+
+TEST_CASE("draws: a row's cells are printf's %.9g, and read back as the nine digits say") {
+  // Values at the edges of the notation: signed zeros and non-finite values, subnormal and
+  // largest doubles, the switch to exponents at 1e-5 and 1e9, rounding up to a new digit.
+  const std::vector<double> values = {0.0,     -0.0,         INFINITY,  -INFINITY, NAN,         -NAN,       5e-324,  -2.2250738585072014e-308,
+                                      1.7976931348623157e308, 1e-5, 9.99999999e-6, 123456789, 1234567890, 999999999.5, 9.9999999995,
+                                      0.1,     -1.0 / 3,     2.0 / 3e200};
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < values.size(); ++k) names.push_back("v[" + std::to_string(k + 1) + "]");
+  scratch s;
+  {
+    rt::draws_writer w(s.path("cells.csv"), rt::draws_format::ppl, 1, {}, names);
+    w.write(1, 123456789012L, values.data());
+    w.close();
+  }
+  std::ifstream in(s.path("cells.csv"));
+  std::string header, line;
+  std::getline(in, header);
+  std::getline(in, line);
+  char expected[64];
+  std::string want = "1,123456789012";
+  for (double v : values) std::snprintf(expected, sizeof expected, ",%.9g", v), want += expected;
+  CHECK(line == want);
+  const auto back = rt::draws_source({s.path("cells.csv")}).read(0, values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    CAPTURE(k);
+    std::snprintf(expected, sizeof expected, "%.9g", values[k]);
+    const double nine = std::strtod(expected, nullptr);
+    if (std::isnan(nine)) CHECK(std::isnan(back[k][0][0]));
+    else CHECK(back[k][0][0] == nine);
+  }
 }
 
 TEST_CASE("diagnostics: E-BFMI of independent and of slowly moving energies") {
