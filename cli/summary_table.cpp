@@ -186,9 +186,9 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   // Bounded memory: every k-th draw of a column past the cap.
   const std::size_t stride = std::max<std::size_t>(1, (rows + o.column_cap - 1) / o.column_cap);
   const std::size_t per_column = std::max<std::size_t>(1, rows / stride + d.chains());
-  // Values held in memory are copied out a few columns at a time, so that every batch
-  // reuses the memory of the one before instead of touching fresh pages; from a file, a
-  // batch is a pass over it, and is as large as the budget allows.
+  // Values held in memory are copied out a few columns at a time, into the memory of the
+  // batch before, instead of all at once into fresh pages; from a file, a batch is a pass
+  // over it, and is as large as the budget allows.
   const std::size_t most = std::max<std::size_t>(1, o.budget / per_column);
   const std::size_t batch = d.held() ? std::min<std::size_t>(4, most) : most;
   const long max_depth = max_depth_of(d.metadata());
@@ -197,8 +197,9 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
   runtime::summariser summarize;
+  std::vector<column_draws> values;
   for (std::size_t first = 0; first < columns.size(); first += batch) {
-    const std::vector<column_draws> values = d.read(first, first + batch, stride);
+    d.read(first, first + batch, stride, values);
     for (std::size_t k = 0; k < values.size(); ++k) {
       const std::string& name = columns[first + k];
       if (!in_table(name)) {

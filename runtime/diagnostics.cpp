@@ -65,6 +65,7 @@ series_set laid_out(const std::vector<double>& buffer, std::size_t series, std::
 void sort_draws(const chains_t& chains, std::size_t n, std::vector<ranked_draw>& sorted) {
   const std::size_t half = n / 2;
   sorted.clear();
+  sorted.reserve(chains.size() * n);  // grown once: fresh pages cost a fault each
   for (std::size_t c = 0; c < chains.size(); ++c)
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t at = i < half ? 2 * c * half + i : i >= n - half ? (2 * c + 1) * half + i - (n - half) : detail::dropped;

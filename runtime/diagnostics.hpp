@@ -44,7 +44,8 @@ class summariser {
 };
 
 // ESS of chains as given (split them first for split-chain ESS): combined autocorrelations
-// by FFT, Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
+// (summed directly as far as Geyer's sequence reads them, or all at once by FFT when that
+// is cheaper), Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
 // constant or non-finite draws. Throws std::invalid_argument unless there is at least
 // one chain and all have the same length, at least 2.
 double effective_sample_size(const std::vector<std::vector<double>>& chains);

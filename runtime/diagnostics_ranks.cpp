@@ -90,6 +90,7 @@ void assign_scores(const std::vector<ranked_draw>& sorted, const normal_scores& 
 // their distance, and one merge orders them all.
 void fold_about(const std::vector<ranked_draw>& sorted, double median, std::vector<ranked_draw>& out) {
   out.clear();
+  out.reserve(sorted.size());
   auto split = std::lower_bound(sorted.begin(), sorted.end(), median, [](const ranked_draw& d, double m) { return d.value < m; });
   auto below = std::make_reverse_iterator(split), below_end = sorted.rend();
   auto above = split, above_end = sorted.end();

@@ -235,10 +235,20 @@ void draws_source::scan(const file_info& f, std::vector<std::string>* notes, std
 }
 
 std::vector<draws_source::column_draws> draws_source::read(std::size_t first, std::size_t last, std::size_t stride) const {
+  std::vector<column_draws> out;
+  read(first, last, stride, out);
+  return out;
+}
+
+void draws_source::read(std::size_t first, std::size_t last, std::size_t stride, std::vector<column_draws>& out) const {
   last = std::min(last, columns_.size());
   stride = std::max<std::size_t>(stride, 1);
-  std::vector<column_draws> out(last > first ? last - first : 0, column_draws(rows_.size()));
-  if (out.empty()) return out;
+  out.resize(last > first ? last - first : 0);
+  for (auto& k : out) {
+    k.resize(rows_.size());
+    for (std::size_t c = 0; c < rows_.size(); ++c) k[c].clear(), k[c].reserve((rows_[c] + stride - 1) / stride);
+  }
+  if (out.empty()) return;
   if (held_) {
     for (auto& k : out)
       for (std::size_t c = 0; c < rows_.size(); ++c) k[c].resize((rows_[c] + stride - 1) / stride);
@@ -247,17 +257,14 @@ std::vector<draws_source::column_draws> draws_source::read(std::size_t first, st
         const double* row = values_.data() + row_at_[c][r];
         for (std::size_t k = first; k < last; ++k) out[k - first][c][j] = row[k];
       }
-    return out;
+    return;
   }
-  for (auto& k : out)
-    for (std::size_t c = 0; c < rows_.size(); ++c) k[c].reserve((rows_[c] + stride - 1) / stride);
   std::vector<std::size_t> seen(rows_.size(), 0);
   for (const auto& f : files_)
     scan(f, nullptr, nullptr, [&](std::size_t chain, const std::vector<double>& row) {
       if (seen[chain]++ % stride != 0) return;
       for (std::size_t k = first; k < last; ++k) out[k - first][chain].push_back(row[f.cell_of[k]]);
     });
-  return out;
 }
 
 draws draws_source::read_all() const {

@@ -41,6 +41,9 @@ class draws_source {
   // out[k][c] holds column first + k of chain c.
   using column_draws = std::vector<std::vector<double>>;
   std::vector<column_draws> read(std::size_t first, std::size_t last, std::size_t stride = 1) const;
+  // The same into `out`, whose vectors keep their memory from one call to the next (fresh
+  // memory for every batch costs a page fault per 4 KB).
+  void read(std::size_t first, std::size_t last, std::size_t stride, std::vector<column_draws>& out) const;
   // Every value in memory.
   draws read_all() const;
 

@@ -94,6 +94,19 @@ TEST_CASE("draws: a file larger than the budget is read in batches, thinned on r
   CHECK(thinned[1][1][3] == row(2, 22)[3]);
   const rt::draws all = small.read_all();
   CHECK(all.chains[1].size() == 50 * columns.size());
+  // Reading into the vectors of an earlier batch gives what a fresh read gives, held in
+  // memory or not.
+  const rt::draws_source held({s.path("p.csv")});
+  REQUIRE(held.held());
+  REQUIRE(!small.held());
+  for (const rt::draws_source* d : {&held, &small}) {
+    std::vector<rt::draws_source::column_draws> reused;
+    d->read(0, 5, 1, reused);
+    d->read(2, 4, 7, reused);
+    CHECK(reused == thinned);
+    d->read(1, 2, 1, reused);
+    CHECK(reused == d->read(1, 2));
+  }
 }
 
 TEST_CASE("draws: a row cut short at the end is left out with a note; a bad cell is an error at its place") {
@@ -174,6 +187,24 @@ TEST_CASE("draws: a row's cells are printf's %.9g, and read back as the nine dig
     if (std::isnan(nine)) CHECK(std::isnan(back[k][0][0]));
     else CHECK(back[k][0][0] == nine);
   }
+}
+
+TEST_CASE("draws: rows longer than the reader's block (64 KB) read back whole") {
+  std::vector<std::string> names;
+  std::vector<double> values;
+  for (int k = 0; k < 20000; ++k) names.push_back("w[" + std::to_string(k + 1) + "]"), values.push_back(1.0 / (k + 3));
+  scratch s;
+  {
+    rt::draws_writer w(s.path("wide.csv"), rt::draws_format::ppl, 2, {}, names);
+    for (int r = 1; r <= 3; ++r) w.write(1 + r % 2, r, values.data());
+    w.close();
+  }
+  REQUIRE(fs::file_size(s.path("wide.csv")) > 3 * (1 << 16));
+  const rt::draws_source d({s.path("wide.csv")});
+  REQUIRE(d.rows(0) == 1);
+  REQUIRE(d.rows(1) == 2);
+  const auto last = d.read(19999, 20000);
+  CHECK(last[0][1][1] == doctest::Approx(1.0 / 20002).epsilon(1e-8));
 }
 
 TEST_CASE("diagnostics: E-BFMI of independent and of slowly moving energies") {
