@@ -183,18 +183,23 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   std::size_t rows = 0;
   for (std::size_t c = 0; c < d.chains(); ++c) rows += d.rows(c);
   if (rows == 0) out.warnings.push_back("there are no draws to summarise");
-  // Bounded memory: every k-th draw of a column past the cap, and as many columns at once
-  // as the budget holds.
+  // Bounded memory: every k-th draw of a column past the cap.
   const std::size_t stride = std::max<std::size_t>(1, (rows + o.column_cap - 1) / o.column_cap);
   const std::size_t per_column = std::max<std::size_t>(1, rows / stride + d.chains());
-  const std::size_t batch = std::max<std::size_t>(1, o.budget / per_column);
+  // Values held in memory are copied out a few columns at a time, into the memory of the
+  // batch before, instead of all at once into fresh pages; from a file, a batch is a pass
+  // over it, and is as large as the budget allows.
+  const std::size_t most = std::max<std::size_t>(1, o.budget / per_column);
+  const std::size_t batch = d.held() ? std::min<std::size_t>(4, most) : most;
   const long max_depth = max_depth_of(d.metadata());
   hamiltonian_record hamiltonian;
   undefined_columns undefined;
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
+  runtime::summariser summarize;
+  std::vector<column_draws> values;
   for (std::size_t first = 0; first < columns.size(); first += batch) {
-    const std::vector<column_draws> values = d.read(first, first + batch, stride);
+    d.read(first, first + batch, stride, values);
     for (std::size_t k = 0; k < values.size(); ++k) {
       const std::string& name = columns[first + k];
       if (!in_table(name)) {
@@ -203,7 +208,7 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
       }
       const std::string base = runtime::column_variable(name);
       const bool listed = count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
-      const runtime::scalar_summary s = runtime::summarize(values[k]);
+      const runtime::scalar_summary s = summarize(values[k]);
       if (s.rhat > 1.01) ++bad_rhat, worst = name;
       if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
       undefined.add(name, values[k], s);

@@ -4,6 +4,7 @@
 // convergence of MCMC", Bayesian Analysis 16(2): rank-normalised split R-hat with its
 // folded variant (Sections 3.1, 4.1, 4.2), bulk- and tail-ESS (Sections 3.2, 4.3), and the
 // Monte Carlo standard error of the mean.
+#include <memory>
 #include <vector>
 
 namespace ppl::runtime {
@@ -27,8 +28,24 @@ struct scalar_summary {
 // (R-hat) or min (tail-ESS) instead of turning the result into NaN.
 scalar_summary summarize(const std::vector<std::vector<double>>& draws);
 
+// summarize for many columns in turn (a summary table): the buffers, the FFT plans and the
+// normal scores of the ranks are kept from one column to the next. Not thread-safe.
+class summariser {
+ public:
+  summariser();
+  ~summariser();
+  summariser(const summariser&) = delete;
+  summariser& operator=(const summariser&) = delete;
+  scalar_summary operator()(const std::vector<std::vector<double>>& draws);
+
+ private:
+  struct workspace;
+  std::unique_ptr<workspace> w_;
+};
+
 // ESS of chains as given (split them first for split-chain ESS): combined autocorrelations
-// by FFT, Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
+// (summed directly as far as Geyer's sequence reads them, or all at once by FFT when that
+// is cheaper), Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
 // constant or non-finite draws. Throws std::invalid_argument unless there is at least
 // one chain and all have the same length, at least 2.
 double effective_sample_size(const std::vector<std::vector<double>>& chains);

@@ -14,59 +14,31 @@
 #include <stdexcept>
 
 #include "lang/diagnostics.hpp"
+#include "runtime/draws_reader_lines.hpp"
 
 namespace ppl::runtime {
 
 namespace {
 
+using detail::line_reader;
 constexpr int max_chains = 256;  // as many as --chains allows
-
-// The lines of a file, read in blocks: each without its line end, with its number and
-// whether it had one (a run stopped while writing may leave a last row cut short).
-class line_reader {
- public:
-  explicit line_reader(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "rb"), &std::fclose) {
-    if (!file_)
-      throw lang::source_error({path, {}, std::string("cannot open the draws file: ") + std::strerror(errno), "", ""});
-  }
-  bool next(std::string_view& line, bool& complete) {
-    for (;;) {
-      const std::size_t end = buffer_.find('\n', start_);
-      if (end != std::string::npos || eof_) {
-        if (start_ >= buffer_.size() && eof_) return false;
-        const std::size_t stop = end == std::string::npos ? buffer_.size() : end;
-        line = std::string_view(buffer_).substr(start_, stop - start_);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        complete = end != std::string::npos;
-        start_ = stop + 1;
-        ++number_;
-        return true;
-      }
-      buffer_.erase(0, start_);
-      start_ = 0;
-      char block[1 << 16];
-      const std::size_t n = std::fread(block, 1, sizeof block, file_.get());
-      if (n == 0) {
-        if (std::ferror(file_.get()))
-          throw lang::source_error({path_, {}, std::string("cannot read the draws file: ") + std::strerror(errno), "", ""});
-        eof_ = true;
-      }
-      buffer_.append(block, n);
-    }
-  }
-  std::size_t number() const { return number_; }
-
- private:
-  std::string path_;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
-  std::string buffer_;
-  std::size_t start_ = 0, number_ = 0;
-  bool eof_ = false;
-};
 
 [[noreturn]] void fail_in_line(const std::string& path, std::size_t line_number, std::string_view line, std::size_t column,
                                const std::string& message) {
   throw lang::source_error({path, {line_number, column + 1}, message, std::string(line.substr(0, 200)), ""});
+}
+
+// A cell of a row that is not a number: an error naming the cell and its column.
+[[noreturn]] void bad_cell(const std::string& path, const std::vector<std::string>& names, std::size_t lead, bool ppl_layout,
+                           std::size_t line_number, std::string_view line, std::ptrdiff_t at, std::ptrdiff_t length, std::size_t cell) {
+  const std::size_t k = cell < lead ? 0 : cell - lead;
+  const std::string column = cell == 0 && lead ? (ppl_layout ? "chain" : "draw")
+                             : cell == 1 && lead == 2 ? "iteration"
+                             : k < names.size() ? names[k] : "";
+  const auto offset = static_cast<std::size_t>(at);
+  fail_in_line(path, line_number, line, offset,
+               "\"" + std::string(line.substr(offset, static_cast<std::size_t>(length))) + "\" is not a number" +
+                   (column.empty() ? "" : " (column " + column + ")"));
 }
 
 // A header's names, unquoted.
@@ -79,13 +51,6 @@ std::vector<std::string> header_names(std::string_view line) {
     else names.back() += ch;
   }
   return names;
-}
-
-// A cell's number: decimal notation, inf, nan, with an optional sign (Stan writes +inf).
-bool parse_cell(std::string_view cell, double& x) {
-  if (cell.starts_with('+')) cell.remove_prefix(1);
-  auto r = std::from_chars(cell.data(), cell.data() + cell.size(), x);
-  return r.ec == std::errc() && r.ptr == cell.data() + cell.size() && !cell.empty();
 }
 
 }  // namespace
@@ -118,28 +83,42 @@ draws_source::draws_source(const std::vector<std::string>& paths, std::size_t bu
     const file_info& f = files_.back();
     // Values are held when the files' size, in rows as long as the first, says they fit;
     // a growing table overshoots its need by up to half again, so never try beyond.
-    if (i == 0) held_ = estimated_values(files) <= budget;
+    // Held rows go into one array, in the files' order (chains interleave), sized from the
+    // estimate at the start: growing it row by row would copy it again and again.
+    if (i == 0) {
+      const std::size_t estimate = estimated_values(files);
+      held_ = estimate <= budget;
+      if (held_) values_.reserve(std::min(estimate + columns_.size(), budget));
+    }
     scan(f, &notes_, i == 0 || f.format == draws_format::ppl ? &metadata_ : nullptr, [&](std::size_t chain, const std::vector<double>& row) {
-      if (rows_.size() <= chain) rows_.resize(chain + 1, 0), values_.resize(chain + 1);
+      if (rows_.size() <= chain) rows_.resize(chain + 1, 0), row_at_.resize(chain + 1);
       ++rows_[chain];
       if (!held_) return;
       stored += columns_.size();
       if (stored > budget) {
         held_ = false;
-        values_.assign(values_.size(), {});
+        values_ = {};
+        row_at_.assign(row_at_.size(), {});
         return;
       }
-      for (std::size_t k = 0; k < columns_.size(); ++k) values_[chain].push_back(row[f.cell_of[k]]);
+      row_at_[chain].push_back(values_.size());
+      for (std::size_t k = 0; k < columns_.size(); ++k) values_.push_back(row[f.cell_of[k]]);
     });
     // A Stan or plain file is one chain even when it has no rows.
     if (f.format != draws_format::ppl && rows_.size() <= f.first_chain) rows_.resize(f.first_chain + 1, 0);
   }
-  values_.resize(held_ ? rows_.size() : 0);
+  row_at_.resize(held_ ? rows_.size() : 0);
 }
 
 draws_source::draws_source(draws in_memory, std::vector<std::string> metadata)
-    : columns_(std::move(in_memory.columns)), metadata_(std::move(metadata)), values_(std::move(in_memory.chains)), held_(true) {
-  for (const auto& chain : values_) rows_.push_back(columns_.empty() ? 0 : chain.size() / columns_.size());
+    : columns_(std::move(in_memory.columns)), metadata_(std::move(metadata)), held_(true) {
+  const std::size_t width = columns_.size();
+  for (const auto& chain : in_memory.chains) {
+    rows_.push_back(width == 0 ? 0 : chain.size() / width);
+    row_at_.emplace_back();
+    for (std::size_t r = 0; r < rows_.back(); ++r) row_at_.back().push_back(values_.size() + r * width);
+    values_.insert(values_.end(), chain.begin(), chain.begin() + static_cast<std::ptrdiff_t>(rows_.back() * width));
+  }
 }
 
 // The values the files hold, judged from their sizes and the length of the first row.
@@ -227,25 +206,25 @@ void draws_source::scan(const file_info& f, std::vector<std::string>* notes, std
     }
     values.clear();
     double chain_number = 1;
-    for (std::size_t at = 0, cell = 0;; ++cell) {
-      const std::size_t comma = std::min(line.find(',', at), line.size());
+    std::size_t cell = 0;
+    // A cell is a number up to the next comma: parsing finds the comma, and only a cell
+    // that is not a number is searched for its end.
+    const char *const begin = line.data(), *const end = begin + line.size();
+    for (const char *at = begin, *stop;; at = stop + 1) {
       double x = 0;
-      if (!parse_cell(line.substr(at, comma - at), x) && check) {
-        const std::size_t k = cell < lead ? 0 : cell - lead;
-        const std::string column = cell == 0 && lead ? (f.format == draws_format::ppl ? "chain" : "draw")
-                                   : cell == 1 && lead == 2 ? "iteration"
-                                   : k < f.names.size() ? f.names[k] : "";
-        fail_in_line(f.path, in.number(), line, at,
-                     "\"" + std::string(line.substr(at, comma - at)) + "\" is not a number" + (column.empty() ? "" : " (column " + column + ")"));
+      stop = detail::parse_number(at, end, x);
+      if (stop == nullptr || (stop != end && *stop != ',')) {
+        stop = std::find(at, end, ',');
+        x = 0;
+        if (check) bad_cell(f.path, f.names, lead, f.format == draws_format::ppl, in.number(), line, at - begin, stop - at, cell);
       }
       if (cell == 0 && f.format == draws_format::ppl) chain_number = x;
-      if (cell >= lead) values.push_back(x);
-      if (comma == line.size()) break;
-      at = comma + 1;
+      if (cell++ >= lead) values.push_back(x);
+      if (stop == end) break;
     }
     if (check && values.size() != f.names.size())
       fail_in_line(f.path, in.number(), line, 0,
-                   fmt::format("this row has {} values but the header has {}", values.size() + lead, f.names.size() + lead));
+                   fmt::format("this row has {} values but the header has {}", cell, f.names.size() + lead));
     // A chain number is one that `ppl infer --chains` can write; anything else (0, -1,
     // 2.5, 1e12) would index a chain that cannot exist.
     if (!(chain_number >= 1 && chain_number <= static_cast<double>(max_chains) && chain_number == std::floor(chain_number)))
@@ -256,18 +235,29 @@ void draws_source::scan(const file_info& f, std::vector<std::string>* notes, std
 }
 
 std::vector<draws_source::column_draws> draws_source::read(std::size_t first, std::size_t last, std::size_t stride) const {
+  std::vector<column_draws> out;
+  read(first, last, stride, out);
+  return out;
+}
+
+void draws_source::read(std::size_t first, std::size_t last, std::size_t stride, std::vector<column_draws>& out) const {
   last = std::min(last, columns_.size());
   stride = std::max<std::size_t>(stride, 1);
-  std::vector<column_draws> out(last > first ? last - first : 0, column_draws(rows_.size()));
-  if (out.empty()) return out;
-  for (auto& k : out)
-    for (std::size_t c = 0; c < rows_.size(); ++c) k[c].reserve((rows_[c] + stride - 1) / stride);
+  out.resize(last > first ? last - first : 0);
+  for (auto& k : out) {
+    k.resize(rows_.size());
+    for (std::size_t c = 0; c < rows_.size(); ++c) k[c].clear(), k[c].reserve((rows_[c] + stride - 1) / stride);
+  }
+  if (out.empty()) return;
   if (held_) {
-    const std::size_t width = columns_.size();
+    for (auto& k : out)
+      for (std::size_t c = 0; c < rows_.size(); ++c) k[c].resize((rows_[c] + stride - 1) / stride);
     for (std::size_t c = 0; c < rows_.size(); ++c)
-      for (std::size_t r = 0; r < rows_[c]; r += stride)
-        for (std::size_t k = first; k < last; ++k) out[k - first][c].push_back(values_[c][r * width + k]);
-    return out;
+      for (std::size_t r = 0, j = 0; r < rows_[c]; r += stride, ++j) {
+        const double* row = values_.data() + row_at_[c][r];
+        for (std::size_t k = first; k < last; ++k) out[k - first][c][j] = row[k];
+      }
+    return;
   }
   std::vector<std::size_t> seen(rows_.size(), 0);
   for (const auto& f : files_)
@@ -275,7 +265,6 @@ std::vector<draws_source::column_draws> draws_source::read(std::size_t first, st
       if (seen[chain]++ % stride != 0) return;
       for (std::size_t k = first; k < last; ++k) out[k - first][chain].push_back(row[f.cell_of[k]]);
     });
-  return out;
 }
 
 draws draws_source::read_all() const {
@@ -283,7 +272,10 @@ draws draws_source::read_all() const {
   d.columns = columns_;
   d.chains.resize(rows_.size());
   if (held_) {
-    d.chains = values_;
+    for (std::size_t c = 0; c < rows_.size(); ++c) {
+      d.chains[c].reserve(rows_[c] * columns_.size());
+      for (std::size_t at : row_at_[c]) d.chains[c].insert(d.chains[c].end(), values_.begin() + static_cast<std::ptrdiff_t>(at), values_.begin() + static_cast<std::ptrdiff_t>(at + columns_.size()));
+    }
     return d;
   }
   for (const auto& f : files_)

@@ -34,11 +34,16 @@ class draws_source {
   const std::vector<std::string>& notes() const { return notes_; }
   std::size_t chains() const { return rows_.size(); }
   std::size_t rows(std::size_t chain) const { return rows_[chain]; }
+  // Whether the values are in memory: reading columns then costs no pass over the files.
+  bool held() const { return held_; }
 
   // Columns first .. last-1, every `stride`-th row of each chain from its first:
   // out[k][c] holds column first + k of chain c.
   using column_draws = std::vector<std::vector<double>>;
   std::vector<column_draws> read(std::size_t first, std::size_t last, std::size_t stride = 1) const;
+  // The same into `out`, whose vectors keep their memory from one call to the next (fresh
+  // memory for every batch costs a page fault per 4 KB).
+  void read(std::size_t first, std::size_t last, std::size_t stride, std::vector<column_draws>& out) const;
   // Every value in memory.
   draws read_all() const;
 
@@ -59,7 +64,10 @@ class draws_source {
   std::vector<file_info> files_;
   std::vector<std::string> columns_, metadata_, notes_;
   std::vector<std::size_t> rows_;
-  std::vector<std::vector<double>> values_;  // per chain, row-major over columns_, when they fit
+  // When they fit: every row, row-major over columns_, in the files' order; row r of chain
+  // c starts at values_[row_at_[c][r]].
+  std::vector<double> values_;
+  std::vector<std::vector<std::size_t>> row_at_;
   bool held_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <numeric>
 
@@ -72,11 +73,21 @@ draws_writer::file& draws_writer::file_of(int chain) {
 }
 
 void draws_writer::write(int chain, long iteration, const double* values) {
+  // Nine significant digits, printf's %.9g (to_chars writes exactly what fmt's {:.9g}
+  // did, in half the time). A cell takes at most 20 characters ("-9223372036854775808",
+  // "-1.23456789e-308") and its comma.
   fmt::memory_buffer row;
-  if (format_ == draws_format::ppl) fmt::format_to(std::back_inserter(row), "{},{},", chain, iteration);
-  if (format_ == draws_format::plain) fmt::format_to(std::back_inserter(row), "{},", iteration);
-  for (std::size_t k = 0; k < order_.size(); ++k) fmt::format_to(std::back_inserter(row), "{}{:.9g}", k ? "," : "", values[order_[k]]);
-  row.push_back('\n');
+  row.resize(21 * (order_.size() + 2) + 1);
+  char* out = row.data();
+  char* const end = out + row.size();
+  if (format_ == draws_format::ppl) out = std::to_chars(out, end, chain).ptr, *out++ = ',';
+  if (format_ != draws_format::stan) out = std::to_chars(out, end, iteration).ptr, *out++ = ',';
+  for (std::size_t k = 0; k < order_.size(); ++k) {
+    if (k) *out++ = ',';
+    out = std::to_chars(out, end, values[order_[k]], std::chars_format::general, 9).ptr;
+  }
+  *out++ = '\n';
+  row.resize(static_cast<std::size_t>(out - row.data()));
   std::lock_guard<std::mutex> lock(mutex_);
   if (failed_) throw write_error(error_);
   file& f = file_of(chain);

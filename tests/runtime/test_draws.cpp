@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +94,19 @@ TEST_CASE("draws: a file larger than the budget is read in batches, thinned on r
   CHECK(thinned[1][1][3] == row(2, 22)[3]);
   const rt::draws all = small.read_all();
   CHECK(all.chains[1].size() == 50 * columns.size());
+  // Reading into the vectors of an earlier batch gives what a fresh read gives, held in
+  // memory or not.
+  const rt::draws_source held({s.path("p.csv")});
+  REQUIRE(held.held());
+  REQUIRE(!small.held());
+  for (const rt::draws_source* d : {&held, &small}) {
+    std::vector<rt::draws_source::column_draws> reused;
+    d->read(0, 5, 1, reused);
+    d->read(2, 4, 7, reused);
+    CHECK(reused == thinned);
+    d->read(1, 2, 1, reused);
+    CHECK(reused == d->read(1, 2));
+  }
 }
 
 TEST_CASE("draws: a row cut short at the end is left out with a note; a bad cell is an error at its place") {
@@ -140,6 +155,56 @@ TEST_CASE("draws: a failed write is an error, and the file keeps only whole rows
   CHECK(rows >= 400);
   CHECK(d.notes().empty());  // no half row at the end
   CHECK(fs::file_size(s.path("full.csv")) <= 20000);
+}
+
+TEST_CASE("draws: a row's cells are printf's %.9g, and read back as the nine digits say") {
+  // Values at the edges of the notation: signed zeros and non-finite values, subnormal and
+  // largest doubles, the switch to exponents at 1e-5 and 1e9, rounding up to a new digit.
+  const std::vector<double> values = {0.0,     -0.0,         INFINITY,  -INFINITY, NAN,         -NAN,       5e-324,  -2.2250738585072014e-308,
+                                      1.7976931348623157e308, 1e-5, 9.99999999e-6, 123456789, 1234567890, 999999999.5, 9.9999999995,
+                                      0.1,     -1.0 / 3,     2.0 / 3e200};
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < values.size(); ++k) names.push_back("v[" + std::to_string(k + 1) + "]");
+  scratch s;
+  {
+    rt::draws_writer w(s.path("cells.csv"), rt::draws_format::ppl, 1, {}, names);
+    w.write(1, 123456789012L, values.data());
+    w.close();
+  }
+  std::ifstream in(s.path("cells.csv"));
+  std::string header, line;
+  std::getline(in, header);
+  std::getline(in, line);
+  char expected[64];
+  std::string want = "1,123456789012";
+  for (double v : values) std::snprintf(expected, sizeof expected, ",%.9g", v), want += expected;
+  CHECK(line == want);
+  const auto back = rt::draws_source({s.path("cells.csv")}).read(0, values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    CAPTURE(k);
+    std::snprintf(expected, sizeof expected, "%.9g", values[k]);
+    const double nine = std::strtod(expected, nullptr);
+    if (std::isnan(nine)) CHECK(std::isnan(back[k][0][0]));
+    else CHECK(back[k][0][0] == nine);
+  }
+}
+
+TEST_CASE("draws: rows longer than the reader's block (64 KB) read back whole") {
+  std::vector<std::string> names;
+  std::vector<double> values;
+  for (int k = 0; k < 20000; ++k) names.push_back("w[" + std::to_string(k + 1) + "]"), values.push_back(1.0 / (k + 3));
+  scratch s;
+  {
+    rt::draws_writer w(s.path("wide.csv"), rt::draws_format::ppl, 2, {}, names);
+    for (int r = 1; r <= 3; ++r) w.write(1 + r % 2, r, values.data());
+    w.close();
+  }
+  REQUIRE(fs::file_size(s.path("wide.csv")) > 3 * (1 << 16));
+  const rt::draws_source d({s.path("wide.csv")});
+  REQUIRE(d.rows(0) == 1);
+  REQUIRE(d.rows(1) == 2);
+  const auto last = d.read(19999, 20000);
+  CHECK(last[0][1][1] == doctest::Approx(1.0 / 20002).epsilon(1e-8));
 }
 
 TEST_CASE("diagnostics: E-BFMI of independent and of slowly moving energies") {
