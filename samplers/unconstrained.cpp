@@ -10,11 +10,45 @@ namespace ppl::samplers {
 using lang::ir::expr;
 using lang::ir::statement;
 
+namespace {
+
+// Derived variables computed (transitively) from the variables marked in `from`, marked in
+// a copy of it.
+std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> from) {
+  for (const auto& s : m.statements) {
+    if (s.which != statement::kind::assign || m.variables[static_cast<std::size_t>(s.target)].role != lang::ir::role::derived) continue;
+    for (int r : lang::ir::statement_reads(s))
+      if (from[static_cast<std::size_t>(r)]) from[static_cast<std::size_t>(s.target)] = 1;
+  }
+  return from;
+}
+
+// The unknowns outside the block that the terms involving it (`reached`: the block and the
+// derived variables computed from it) read, directly or through derived variables.
+std::vector<int> unknowns_read(const lang::ir::model& m, const std::vector<char>& reached) {
+  std::vector<char> read(m.variables.size(), 0);
+  for (const auto& s : m.statements) {
+    if (s.which == statement::kind::assign) continue;
+    auto reads = lang::ir::statement_reads(s);
+    if (s.target >= 0) reads.push_back(s.target);
+    if (std::none_of(reads.begin(), reads.end(), [&](int r) { return reached[static_cast<std::size_t>(r)] != 0; })) continue;
+    for (int r : reads) read[static_cast<std::size_t>(r)] = 1;
+  }
+  for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
+    if (it->which == statement::kind::assign && read[static_cast<std::size_t>(it->target)])
+      for (int r : lang::ir::statement_reads(*it)) read[static_cast<std::size_t>(r)] = 1;
+  std::vector<int> out;
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (read[v] && !reached[v] && m.variables[v].role == lang::ir::role::unknown) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+}  // namespace
+
 unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> variables)
     : graph_(g), variables_(std::move(variables)) {
   const auto& m = g.model();
   wrt_.assign(m.variables.size(), 0);
-  derived_.assign(m.variables.size(), 0);
   for (int v : variables_) {
     wrt_[static_cast<std::size_t>(v)] = 1;
     moving_ = moving_ || g.support_moves(v);
@@ -27,15 +61,12 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
       }
     });
   }
-  // Derived variables computed (transitively) from the block, in dependency order.
-  std::vector<char> reached = wrt_;
-  for (const auto& s : m.statements) {
-    if (s.which != statement::kind::assign || m.variables[static_cast<std::size_t>(s.target)].role != lang::ir::role::derived) continue;
-    for (int r : lang::ir::statement_reads(s))
-      if (reached[static_cast<std::size_t>(r)]) reached[static_cast<std::size_t>(s.target)] = 1;
-  }
+  const std::vector<char> reached = reached_from(m, wrt_);
+  derived_.assign(m.variables.size(), 0);
   for (std::size_t v = 0; v < m.variables.size(); ++v)
-    derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v];
+    derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v] && feeds_density(m, static_cast<int>(v));
+  inputs_ = variables_;
+  for (int v : unknowns_read(m, reached)) inputs_.push_back(v);
 }
 
 void unconstrained_target::refresh_supports() {
@@ -49,21 +80,29 @@ void unconstrained_target::refresh_supports() {
 }
 
 Eigen::VectorXd unconstrained_target::position() const {
-  Eigen::VectorXd y(dimension_);
+  Eigen::VectorXd y;
+  position(y);
+  return y;
+}
+
+void unconstrained_target::position(Eigen::VectorXd& y) const {
+  y.resize(dimension_);
   for (const auto& b : scalars_)
     y[b.position] = b.t.to_unconstrained(graph_.value(b.variable).data[static_cast<std::size_t>(b.element)]);
   for (const auto& b : simplexes_)
     simplex_transform::to_unconstrained(graph_.value(b.variable).data.data() + b.offset, static_cast<std::size_t>(b.size),
                                         y.data() + b.position);
-  return y;
 }
 
 double unconstrained_target::write(const Eigen::VectorXd& y) {
   auto& values = graph_.values();
   double log_jacobian = 0;
-  for (const auto& b : scalars_) {
-    values[static_cast<std::size_t>(b.variable)].data[static_cast<std::size_t>(b.element)] = b.t.to_constrained(y[b.position]);
-    log_jacobian += b.t.log_jacobian(y[b.position]);
+  for (auto& b : scalars_) {
+    const auto at = b.t.evaluate(y[b.position]);
+    values[static_cast<std::size_t>(b.variable)].data[static_cast<std::size_t>(b.element)] = at.x;
+    log_jacobian += at.log_jacobian;
+    b.slope = at.derivative;
+    b.jacobian_slope = at.log_jacobian_derivative;
   }
   for (const auto& b : simplexes_)
     log_jacobian += simplex_transform::to_constrained(y.data() + b.position, static_cast<std::size_t>(b.size),
@@ -78,12 +117,13 @@ double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::Vector
   gradient.resize(dimension_);
   for (const auto& b : scalars_) {
     const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
-    gradient[b.position] = dx * b.t.derivative(y[b.position]) + b.t.log_jacobian_derivative(y[b.position]);
+    gradient[b.position] = dx * b.slope + b.jacobian_slope;
   }
   for (const auto& b : simplexes_) {
     gradient.segment(b.position, b.size - 1).setZero();
     simplex_transform::backward(y.data() + b.position, static_cast<std::size_t>(b.size),
-                                gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position);
+                                gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position,
+                                simplex_work_);
   }
   return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
 }
@@ -94,6 +134,24 @@ double unconstrained_target::set_with_jacobian(const Eigen::VectorXd& y) {
   const double log_jacobian = write(y);
   graph_.update_derived(derived_);
   return log_jacobian;
+}
+
+void unconstrained_target::remember_inputs() {
+  remembered_.clear();
+  for (int v : inputs_) {
+    const auto& d = graph_.value(v).data;
+    remembered_.insert(remembered_.end(), d.begin(), d.end());
+  }
+}
+
+bool unconstrained_target::inputs_unchanged() const {
+  auto at = remembered_.begin();
+  for (int v : inputs_) {
+    const auto& d = graph_.value(v).data;
+    if (static_cast<std::size_t>(remembered_.end() - at) < d.size() || !std::equal(d.begin(), d.end(), at)) return false;
+    at += static_cast<std::ptrdiff_t>(d.size());
+  }
+  return at == remembered_.end();
 }
 
 std::string unconstrained_target::coordinate_label(long i) const {

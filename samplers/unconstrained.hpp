@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/archive.hpp"
 #include "runtime/graph.hpp"
 #include "stdlib/transform.hpp"
 
@@ -22,16 +23,18 @@ class unconstrained_target {
 
   long dimension() const { return dimension_; }
   const std::vector<int>& variables() const { return variables_; }
-  // The block's current values, unconstrained.
+  // The block's current values, unconstrained (the second form into y's storage).
   Eigen::VectorXd position() const;
+  void position(Eigen::VectorXd& y) const;
   // Sets the block to f(y) and returns the target at y (-inf outside the support or when
   // the density is NaN); `gradient` gets its gradient in y.
   double log_density(const Eigen::VectorXd& y, Eigen::VectorXd& gradient);
-  // Sets the block to f(y) and brings the derived variables computed from it up to date,
-  // without differentiating: how a sampler leaves the graph at the point it chose.
+  // Sets the block to f(y) and brings the derived variables computed from it that a
+  // density reads up to date, without differentiating: how a sampler leaves the graph at
+  // the point it chose. (log_density leaves them so too; a derived variable only recorded
+  // is the chain's to recompute at the iterations it keeps.)
   void set(const Eigen::VectorXd& y);
-  // Sets the block to f(y) and brings the derived variables computed from it up to date;
-  // returns log |det df/dy|. For samplers that evaluate the whole joint (rwmh).
+  // The same; returns log |det df/dy|. For samplers that evaluate the whole joint (rwmh).
   double set_with_jacobian(const Eigen::VectorXd& y);
   // log |det df/dy| at the point last set or evaluated.
   double log_jacobian() const { return log_jacobian_; }
@@ -39,6 +42,14 @@ class unconstrained_target {
   // unknowns (x ~ Uniform(0, theta), theta updated elsewhere): the transforms then fit the
   // current bounds. Samplers call it before each update; otherwise it does nothing.
   void refresh_supports();
+  // Keeps a copy of the values the block's density reads that can change (the block's own
+  // and the other unknowns its terms read, directly or through derived variables);
+  // `inputs_unchanged` says whether they are all still the same. A sampler that remembers the
+  // density and gradient at the state it left reuses them at its next step only then:
+  // another sampler may have moved an unknown its terms read in between.
+  void remember_inputs();
+  bool inputs_unchanged() const;
+  void persist_inputs(runtime::archive& a) { a(remembered_); }
   // "W1[2, 3]" for coordinate i of y (a simplex's coordinates name its first K - 1 elements).
   std::string coordinate_label(long i) const;
 
@@ -50,6 +61,7 @@ class unconstrained_target {
     runtime::index_t element;
     transform t;
     long position;
+    double slope = 1, jacobian_slope = 0;  // dx/dy and d/dy log |dx/dy| at the y last written
   };
   struct simplex_block {
     int variable;
@@ -59,13 +71,16 @@ class unconstrained_target {
   runtime::graph& graph_;
   std::vector<int> variables_;
   std::vector<char> wrt_;
-  std::vector<char> derived_;  // derived variables that read the block (kept up to date by set)
+  std::vector<char> derived_;  // derived variables that read the block and feed a density (kept up to date by set)
+  std::vector<int> inputs_;    // the variables remember_inputs copies
+  std::vector<double> remembered_;
   std::vector<scalar_block> scalars_;
   std::vector<simplex_block> simplexes_;
   long dimension_ = 0;
-  bool moving_ = false;
-  double log_jacobian_ = 0;  // some element's support follows other unknowns
+  bool moving_ = false;  // some element's support follows other unknowns
+  double log_jacobian_ = 0;
   std::vector<std::vector<double>> gradient_;  // by variable, in x
+  std::vector<double> simplex_work_;           // simplex_transform::backward's working storage
 };
 
 // Whether every element of the variable is continuous (an interval, a real vector or a

@@ -47,6 +47,27 @@ class transform {
     if (has_lo() || has_hi()) return 1;
     return 0;
   }
+  // All four of the above at y, each exponential computed once (the same values as the
+  // four calls): what a gradient-based sampler needs at every step.
+  struct at_point {
+    double x, log_jacobian, derivative, log_jacobian_derivative;
+  };
+  at_point evaluate(double y) const {
+    if (has_lo() && has_hi()) {
+      const double e = std::exp(-y), z = 1 / (1 + e);
+      return {lo_ + (hi_ - lo_) / (1 + e), std::log(hi_ - lo_) - std::log1p(e) - std::log1p(std::exp(y)), (hi_ - lo_) * z * (1 - z),
+              1 - 2 / (1 + e)};
+    }
+    if (has_lo()) {
+      const double e = std::exp(y);
+      return {lo_ + e, y, e, 1};
+    }
+    if (has_hi()) {
+      const double e = std::exp(y);
+      return {hi_ - e, y, -e, 1};
+    }
+    return {y, 0, 1, 0};
+  }
 
  private:
   bool has_lo() const { return std::isfinite(lo_); }
@@ -89,7 +110,14 @@ struct simplex_transform {
   // (r_0 = 1), x_i = r_i z_i and r_(i+1) = r_i (1 - z_i), the adjoints run from the last
   // element back.
   static void backward(const double* y, std::size_t k, const double* dx, double* dy) {
-    std::vector<double> rest(k), z(k);
+    std::vector<double> work;
+    backward(y, k, dx, dy, work);
+  }
+  // The same with the caller's working storage (2k values), kept between calls.
+  static void backward(const double* y, std::size_t k, const double* dx, double* dy, std::vector<double>& work) {
+    work.resize(2 * k);
+    double* rest = work.data();
+    double* z = rest + k;
     rest[0] = 1;
     for (std::size_t i = 0; i + 1 < k; ++i) {
       z[i] = 1 / (1 + std::exp(-(y[i] - std::log(static_cast<double>(k - i - 1)))));

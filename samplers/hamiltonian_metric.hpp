@@ -1,0 +1,61 @@
+#pragma once
+// The metric of Hamiltonian Monte Carlo and its estimate during warmup (samplers/
+// hamiltonian.cpp). The kinetic energy is 1/2 p' M^-1 p with M^-1 the adapted inverse
+// metric: the posterior's variances on the unconstrained scale, or with --metric dense its
+// covariance (held with its Cholesky factor L, M^-1 = L L'). Every operation writes into
+// storage the caller owns: a leapfrog step allocates nothing.
+#include <Eigen/Dense>
+#include <string>
+#include <vector>
+
+#include "runtime/archive.hpp"
+#include "runtime/random.hpp"
+
+namespace ppl::samplers::hamiltonian {
+
+class metric {
+ public:
+  void reset(long d, bool dense);
+  bool dense() const { return dense_; }
+  long dimension() const { return diagonal_.size(); }
+  void set_diagonal(const Eigen::VectorXd& v);
+  // Keeps the previous metric when c is not positive definite.
+  void set_covariance(const Eigen::MatrixXd& c);
+  // p ~ N(0, M): p = z / sqrt(diagonal), or p = L'^-1 z; d standard normal draws either way.
+  void draw(runtime::rng& rng, Eigen::VectorXd& p) const;
+  // v = M^-1 p, the velocity dq/dt (v must not be p).
+  void velocity(const Eigen::VectorXd& p, Eigen::VectorXd& v) const {
+    if (dense_) v.noalias() = covariance_ * p;
+    else v = diagonal_.cwiseProduct(p);
+  }
+  // 1/2 p' M^-1 p, given v = M^-1 p.
+  static double kinetic(const Eigen::VectorXd& p, const Eigen::VectorXd& v) { return 0.5 * p.dot(v); }
+  void persist(runtime::archive& a);
+  // As Stan's adaptation block gives it: the diagonal on one line, or the matrix by rows.
+  std::vector<std::string> lines() const;
+
+ private:
+  bool dense_ = false;
+  Eigen::VectorXd diagonal_, sqrt_diagonal_;
+  Eigen::MatrixXd covariance_, chol_;
+};
+
+// The running (co)variance of the positions drawn in one adaptation window (Welford's
+// algorithm), and the metric it gives: the sample (co)variance shrunk towards 1e-3 I as
+// Stan does, n / (n + 5) of the estimate and 5 / (n + 5) of the regulariser.
+class metric_estimate {
+ public:
+  void reset(long d, bool dense);
+  void add(const Eigen::VectorXd& q);
+  // Sets the metric from the window's draws (when there are at least 3) and starts a new window.
+  void update(metric& m);
+  void persist(runtime::archive& a) { a(count_, mean_, m2_diag_, m2_); }
+
+ private:
+  bool dense_ = false;
+  long count_ = 0;
+  Eigen::VectorXd mean_, m2_diag_, delta_, after_;
+  Eigen::MatrixXd m2_;
+};
+
+}  // namespace ppl::samplers::hamiltonian

@@ -1,0 +1,115 @@
+// The parts of `nuts` and `hmc` that can be checked alone: Stan's warmup windows, dual
+// averaging, the metric (momentum draws, velocity, kinetic energy) and its windowed
+// estimate with Stan's shrinkage. The samplers as a whole are checked against known
+// posteriors in tests/continuous/test_hamiltonian.cpp.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "samplers/hamiltonian_adaptation.hpp"
+#include "samplers/hamiltonian_metric.hpp"
+
+using namespace ppl::samplers::hamiltonian;
+
+namespace {
+
+std::vector<long> closing(long warmup) {
+  windows w;
+  w.reset(warmup);
+  std::vector<long> out;
+  for (long i = 0; i < warmup; ++i)
+    if (w.closes(i)) out.push_back(i);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("windows: Stan's schedule, 75 + 25, 50, 100, 200, 500 + 50 for a warmup of 1000") {
+  CHECK(closing(1000) == std::vector<long>{99, 149, 249, 449, 949});
+  windows w;
+  w.reset(1000);
+  CHECK_FALSE(w.collects(74));
+  CHECK(w.collects(75));
+  CHECK(w.collects(949));
+  CHECK_FALSE(w.collects(950));
+  // Too short for the defaults: 15% / 75% / 10%; too short for any: none.
+  CHECK(closing(100) == std::vector<long>{89});
+  CHECK(closing(10).empty());
+}
+
+TEST_CASE("dual averaging: Hoffman & Gelman's Algorithm 5 with Stan's constants") {
+  dual_averaging d;
+  d.target = 0.8;
+  d.restart(0.5);
+  CHECK(d.mu == doctest::Approx(std::log(5.0)));
+  // One step at acceptance 1: s_bar = (0.8 - 1) / 11, x = mu - s_bar / 0.05, x_bar = x.
+  const double step = d.learn(1.0);
+  const double x = std::log(5.0) + 0.2 / 11 / 0.05;
+  CHECK(step == doctest::Approx(std::exp(x)));
+  CHECK(d.final_step() == doctest::Approx(std::exp(x)));
+  // Acceptance above 1 counts as 1; a long run at the target settles.
+  dual_averaging e = d;
+  CHECK(e.learn(3.0) == doctest::Approx(d.learn(1.0)));
+  for (int i = 0; i < 2000; ++i) d.learn(0.8);
+  const double settled = d.final_step();
+  d.learn(0.8);
+  CHECK(d.final_step() == doctest::Approx(settled).epsilon(1e-3));
+}
+
+TEST_CASE("metric: momentum draws have covariance M, velocity M^-1 p, and kinetic energy 1/2 p' M^-1 p") {
+  ppl::runtime::rng rng(11);
+  metric m;
+  m.reset(2, false);
+  Eigen::VectorXd v(2);
+  m.set_diagonal(Eigen::Vector2d(4, 0.25));  // M^-1: momentum variances 1/4 and 4
+  Eigen::VectorXd p;
+  double s0 = 0, s1 = 0;
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    m.draw(rng, p);
+    s0 += p[0] * p[0], s1 += p[1] * p[1];
+  }
+  // The variance of a sample variance of n normals is 2 sigma^4 / n: 5 standard errors.
+  CHECK(std::fabs(s0 / n - 0.25) < 5 * 0.25 * std::sqrt(2.0 / n));
+  CHECK(std::fabs(s1 / n - 4) < 5 * 4 * std::sqrt(2.0 / n));
+  p = Eigen::Vector2d(1, 2);
+  m.velocity(p, v);
+  CHECK(v[0] == 4);
+  CHECK(v[1] == 0.5);
+  CHECK(metric::kinetic(p, v) == doctest::Approx(0.5 * (4 + 1)));
+
+  metric dense;
+  dense.reset(2, true);
+  Eigen::Matrix2d c;
+  c << 2, 0.5, 0.5, 1;
+  dense.set_covariance(c);
+  dense.velocity(p, v);
+  CHECK(v[0] == doctest::Approx(3));
+  CHECK(v[1] == doctest::Approx(2.5));
+  Eigen::Matrix2d not_definite;
+  not_definite << 1, 2, 2, 1;
+  dense.set_covariance(not_definite);  // refused: the metric stays
+  dense.velocity(p, v);
+  CHECK(v[0] == doctest::Approx(3));
+}
+
+TEST_CASE("metric_estimate: the window's variance shrunk towards 1e-3 as Stan does") {
+  metric_estimate e;
+  e.reset(2, false);
+  const std::vector<double> xs = {1, 2, 4, 7, 11};  // sample variance 16.5
+  for (double x : xs) e.add(Eigen::Vector2d(x, -x));
+  metric m;
+  m.reset(2, false);
+  e.update(m);
+  const double n = 5, expected = n / (n + 5) * 16.5 + 1e-3 * 5 / (n + 5);
+  Eigen::VectorXd v(2);
+  m.velocity(Eigen::Vector2d(1, 1), v);
+  CHECK(v[0] == doctest::Approx(expected));
+  CHECK(v[1] == doctest::Approx(expected));
+  // The next window starts afresh; fewer than 3 draws leave the metric as it is.
+  e.add(Eigen::Vector2d(100, 100));
+  e.update(m);
+  m.velocity(Eigen::Vector2d(1, 1), v);
+  CHECK(v[0] == doctest::Approx(expected));
+}
