@@ -3,7 +3,15 @@
 // "Rank-normalization, folding, and localization: an improved R-hat for assessing
 // convergence of MCMC", Bayesian Analysis 16(2): rank-normalised split R-hat with its
 // folded variant (Sections 3.1, 4.1, 4.2), bulk- and tail-ESS (Sections 3.2, 4.3), and the
-// Monte Carlo standard error of the mean.
+// Monte Carlo standard error of the mean. The figures are those of the R package posterior
+// 1.4.0 (summarise_draws, mcse_mean) and of Stan 2.21, down to their reading of the paper's
+// ESS (see diagnostics_ess.cpp), so that a Stan user sees the same numbers;
+// tests/runtime/test_diagnostics_posterior.cpp holds them to posterior's within 1e-9.
+// Where posterior gives NA, ppl gives a figure in two cases, on purpose:
+// - one half of R-hat or of tail-ESS is undefined because its transform of the draws is
+//   constant (see summarize): posterior's max or min is then NA, ppl's the other half;
+// - draws that differ by less than 2.2e-16 in all are constant to posterior (no ESS or
+//   MCSE), but to ppl only if they are all equal.
 #include <memory>
 #include <vector>
 
@@ -20,7 +28,8 @@ struct scalar_summary {
 // - constant draws: mean and quantiles are the value, sd and mcse_mean are 0 (the mean is
 //   exact), R-hat and both ESS are NaN;
 // - any non-finite draw: everything is NaN;
-// - fewer than 4 draws per chain: mean, sd and quantiles only;
+// - fewer than 4 draws per chain: mean, sd and quantiles only; fewer than 6: no ESS and
+//   no mcse_mean either (split chains of fewer than 3 draws, where posterior gives none);
 // - chains of different lengths (an interrupted run): all are cut to the shortest, so
 //   that every statistic describes the same draws.
 // A constant transform inside the diagnostics (folded draws of a two-valued quantity, a
@@ -43,11 +52,12 @@ class summariser {
   std::unique_ptr<workspace> w_;
 };
 
-// ESS of chains as given (split them first for split-chain ESS): combined autocorrelations
-// (summed directly as far as Geyer's sequence reads them, or all at once by FFT when that
-// is cheaper), Geyer's initial monotone sequence, capped at S log10 S (Section 3.2). NaN for
-// constant or non-finite draws. Throws std::invalid_argument unless there is at least
-// one chain and all have the same length, at least 2.
+// ESS of chains as given (split them first for split-chain ESS; posterior's ess_basic with
+// split = FALSE): combined autocorrelations (summed directly as far as Geyer's sequence
+// reads them, or all at once by FFT when that is cheaper), Geyer's initial monotone
+// sequence, capped at S log10 S (Section 3.2). NaN for constant or non-finite draws and for
+// chains of 2 draws. Throws std::invalid_argument unless there is at least one chain and
+// all have the same length, at least 2.
 double effective_sample_size(const std::vector<std::vector<double>>& chains);
 // Plain R-hat of chains as given (split them first for split-R-hat; Section 3.1). NaN for
 // constant or non-finite draws. Throws std::invalid_argument unless there are at least

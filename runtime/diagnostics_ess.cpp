@@ -1,4 +1,6 @@
-// ESS and R-hat of series held in place (Vehtari et al. 2021, Sections 3.1 and 3.2).
+// ESS and R-hat of series held in place (Vehtari et al. 2021, Sections 3.1 and 3.2), as
+// the R package posterior 1.4.0 and Stan 2.21 compute them (tests/runtime/
+// test_diagnostics_posterior.cpp compares with posterior's figures).
 //
 // Geyer's initial monotone sequence reads the autocorrelations only up to the first
 // non-positive pair, a few lags for a chain that mixes well. Those lags are summed
@@ -41,14 +43,16 @@ void lag_sums(const double* y, std::size_t n, std::size_t t0, double* out) {
   std::copy(acc, acc + block, out);
 }
 
-// The combined autocorrelation of Section 3.2 as far as it is read:
-// rho_t = 1 - (W - mean_m s_m^2 rho_{t,m}) / var+, with var+ = W (N-1)/N + B/N, where
-// s_m^2 rho_{t,m} is the biased autocovariance times N/(N-1), so rho_0 = 1 exactly. With
-// one chain there is no B, and rho_t is the chain's own autocorrelation.
+// The combined autocorrelation of Section 3.2 as far as it is read, in the form of
+// posterior 1.4.0's .ess and Stan 2.21's compute_effective_sample_size, whose figures Stan
+// users compare ours with: rho_t = 1 - (W - mean_m gamma_{t,m}) / var+, where gamma_{t,m}
+// is chain m's biased autocovariance (divisor N), W = mean_m gamma_{0,m} N/(N-1) the mean
+// within-chain variance and var+ = W (N-1)/N + B/N. The paper's equation scales every
+// autocovariance by N/(N-1); they scale only W, which moves ESS by O(1/N). With one chain
+// there is no B.
 class combined_rho {
  public:
   combined_rho(const series_set& s, autocorrelation_buffers& b) : s_(s), b_(b), m_(s.first.size()), n_(s.length) {
-    scale_ = static_cast<double>(n_) / static_cast<double>(n_ - 1);
     const std::size_t stride = n_ + block;
     b_.centred.assign(m_ * stride, 0.0);
     b_.means.resize(m_);
@@ -59,8 +63,9 @@ class combined_rho {
     b_.mean_acov.assign(n_ + block, 0.0);
     b_.lags = 0;
     more_direct_lags();
-    within_ = b_.mean_acov[0];
-    var_plus_ = m_ > 1 ? within_ / scale_ + variance_of(b_.means.data(), m_) : within_;
+    const double n = static_cast<double>(n_);
+    within_ = b_.mean_acov[0] * n / (n - 1);  // in posterior's order of operations
+    var_plus_ = within_ * (n - 1) / n + (m_ > 1 ? variance_of(b_.means.data(), m_) : 0.0);
   }
   bool defined() const { return var_plus_ > 0; }
   double operator()(std::size_t t) {
@@ -72,7 +77,7 @@ class combined_rho {
   }
 
  private:
-  void add(std::size_t t, double sum) { b_.mean_acov[t] += sum / static_cast<double>(n_) * scale_ / static_cast<double>(m_); }
+  void add(std::size_t t, double sum) { b_.mean_acov[t] += sum / static_cast<double>(n_) / static_cast<double>(m_); }
   void more_direct_lags() {
     double sums[block];
     for (std::size_t k = 0; k < m_; ++k) {
@@ -102,26 +107,29 @@ class combined_rho {
   const series_set& s_;
   autocorrelation_buffers& b_;
   std::size_t m_, n_;
-  double scale_, within_, var_plus_;
+  double within_, var_plus_;
 };
 
-// Section 3.2: tau = -1 + 2 sum_{t'=0..k} P_t', P_t' = rho_2t' + rho_2t'+1, k the largest with
-// every P_1 .. P_k positive (Geyer's initial positive sequence), each P_t' lowered to the
-// minimum of those before it (initial monotone sequence). For antithetic chains the paper
-// averages this sum, which ends at odd lag 2k+1, with the one ending at lag 2k+2: that adds
-// rho_2k+2 once.
+// Section 3.2: tau = -1 + 2 sum_{t'<k} P_t' + rho_2k, P_t' = rho_2t' + rho_2t'+1 (rho_0 = 1),
+// k the first t' > 0 whose P_t' is not positive (Geyer's initial positive sequence), each
+// P_t' lowered to the minimum of those before it (initial monotone sequence). rho_2k, which
+// the paper adds for antithetic chains, counts only where it is positive or P_k is not
+// negative, as in posterior and Stan. Like them, the sequence also stops at the first even
+// lag 2k of at least n - 5, and with no pair read after P_0 (n <= 5, or P_0 <= 0) tau is 2.
 double geyer_tau(combined_rho& rho, std::size_t n) {
+  double even = 1, odd = rho(1), last = even;  // last: rho_2k as posterior keeps it
   double sum = 0, smallest = std::numeric_limits<double>::infinity();
   std::size_t t = 0;
-  for (; t + 1 < n; t += 2) {
-    double pair = rho(t) + rho(t + 1);
-    if (t > 0 && !(pair > 0)) break;
-    smallest = std::min(smallest, pair);
+  while (t + 5 < n && even + odd > 0) {  // NaN stops it too
+    smallest = std::min(smallest, even + odd);
     sum += smallest;
+    t += 2;
+    even = rho(t);
+    odd = rho(t + 1);
+    last = even + odd >= 0 ? even : 0;
   }
-  double tau = -1 + 2 * sum;
-  if (t < n) tau += rho(t);
-  return tau;
+  if (t == 0) return 2;
+  return -1 + 2 * sum + (even > 0 ? even : last);
 }
 
 }  // namespace
@@ -135,6 +143,7 @@ double variance_of(const double* x, std::size_t n) {
 }
 
 double ess(const series_set& s, autocorrelation_buffers& b) {
+  if (s.length < 3) return std::numeric_limits<double>::quiet_NaN();  // as posterior; Stan wants 4
   combined_rho rho(s, b);
   if (!rho.defined()) return std::numeric_limits<double>::quiet_NaN();
   const double total = static_cast<double>(s.first.size() * s.length);

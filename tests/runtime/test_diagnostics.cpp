@@ -61,9 +61,9 @@ TEST_CASE("diagnostics: iid normal draws") {
   CHECK(upper < 1.006);
   CHECK(s.rhat >= std::sqrt((half - 1) / half) - 1e-12);
   CHECK(s.rhat < upper);
-  // ESS of white noise: tau = -1 + 2 (P_0 + P_1 + ...) + rho_2k+2, where the sampling sd of
-  // each autocorrelation is about 1/sqrt(S) = 0.016 and the included pairs are positive,
-  // monotone, and typically one or two. ESS above 1.3 S needs 2 rho_1 + rho_2 < -0.23
+  // ESS of white noise: tau = -1 + 2 (P_0 + P_1 + ...) + max(rho_2k, 0), where the sampling
+  // sd of each autocorrelation is about 1/sqrt(S) = 0.016 and the included pairs are
+  // positive, monotone, and typically one or two. ESS above 1.3 S needs 2 rho_1 + rho_2 < -0.23
   // (6 sd); below 0.6 S needs the pairs to add up to 0.6 (over 8 sd). Over 2000 seeds the
   // bulk-ESS was 0.995 S with sd 0.045 S, tail-ESS 0.97 S with sd 0.043 S.
   CHECK(s.ess_bulk > 0.6 * total);
@@ -128,18 +128,43 @@ TEST_CASE("diagnostics: split rhat and ess by hand") {
   // Means 2 and 4, variances 1: W = 1, B/N = var of the means = 2, var+ = 2/3 + 2.
   CHECK(split_rhat({{1, 2, 3}, {3, 4, 5}}) == doctest::Approx(std::sqrt(8.0 / 3)));
   // Both chains have mean 2, so var+ = (5/6) W. Biased autocovariances of -1 -1 0 0 1 1 at
-  // lags 0..3 are 4/6, 2/6, 0, -1/6 (the reversed chain has the same); times 6/5 they are
-  // s^2 rho_t: W = 4/5, then 2/5, 0, -1/5. So rho = 1, 2/5, -1/5, -1/2: P_0 = 7/5,
-  // P_1 = -7/10 stops the sum. tau = -1 + 2 (7/5) = 9/5 to lag 1, 7/5 to lag 2; the paper
-  // takes the average 8/5, so ESS = 12 / (8/5) = 7.5.
-  CHECK(effective_sample_size({{1, 1, 2, 2, 3, 3}, {3, 3, 2, 2, 1, 1}}) == doctest::Approx(7.5));
+  // lags 0..3 are 4/6, 2/6, 0, -1/6 (the reversed chain has the same), and W = (4/6)(6/5)
+  // = 4/5, var+ = 2/3. As posterior 1.4.0 and Stan scale only W by N/(N-1), rho_t = 1 - (W -
+  // gamma_t) / var+ = 1, 3/10, -1/5, -9/20: P_0 = 13/10, P_1 = -13/20 stops the sequence,
+  // and its rho_2 = -1/5 is not positive, so it is left out: tau = -1 + 2 (13/10) = 8/5 and
+  // ESS = 12 / (8/5) = 7.5, posterior's ess_basic(x, split = FALSE) to 15 digits.
+  CHECK(effective_sample_size({{1, 1, 2, 2, 3, 3}, {3, 3, 2, 2, 1, 1}}) == doctest::Approx(7.5).epsilon(1e-14));
+}
+
+TEST_CASE("diagnostics: ess of short chains, as posterior and Stan read Geyer's sequence") {
+  // Split, these are four chains of 3 draws: too short for any pair of lags after P_0
+  // (Geyer's sequence stops at the first even lag of at least n - 5), where posterior and
+  // Stan take tau = 2, so ESS = S / 2 = 6 (posterior's ess_bulk and ess_mean both give 6).
+  auto s = summarize({{1, 1, 2, 2, 3, 3}, {3, 3, 2, 2, 1, 1}});
+  CHECK(s.ess_bulk == doctest::Approx(6).epsilon(1e-14));
+  CHECK(s.mcse_mean == doctest::Approx(s.sd / std::sqrt(6.0)).epsilon(1e-14));
+  // Chains of 5 draws split into halves of 2: posterior gives no ESS, ppl neither; R-hat is defined.
+  auto five = summarize({{1, 2, 3, 4, 5}, {2, 3, 5, 4, 1}});
+  CHECK(std::isnan(five.ess_bulk));
+  CHECK(std::isnan(five.ess_tail));
+  CHECK(std::isnan(five.mcse_mean));
+  CHECK(std::isfinite(five.rhat));
+  CHECK(std::isnan(effective_sample_size({{1, 2}, {2, 1}})));
 }
 
 TEST_CASE("diagnostics: ess of an antithetic chain is capped at S log10 S") {
-  // rho_t = (-1)^t (8 - t) / 8: every pair is 1/8, tau = -1 + 2 (4/8) = 0, an infinite ESS.
+  // AR(1) with phi = -0.9: tau = (1 + phi) / (1 - phi) = 0.053, below the cap's 1 / log10(S)
+  // = 1/3 for S = 1000. Over 2000 seeds of such a series (arima.sim in R, posterior's
+  // estimator without its cap) the estimated tau had mean -0.02, sd 0.07 and maximum 0.21:
+  // 1/3 is about 5 sd away.
+  auto one = ar1(1, 1000, -0.9, 15)[0];
+  CHECK(effective_sample_size({one}) == doctest::Approx(1000 * std::log10(1000.0)).epsilon(1e-14));
+  CHECK(autocorrelation_time(one) == doctest::Approx(1 / std::log10(1000.0)).epsilon(1e-14));
+  // A strictly alternating chain has rho_1 < -1, so P_0 <= 0 ends the sequence before it
+  // starts: tau = 2 in posterior and Stan (posterior's ess_basic gives 4 for these 8 draws).
   std::vector<double> alternating = {1, -1, 1, -1, 1, -1, 1, -1};
-  CHECK(effective_sample_size({alternating}) == doctest::Approx(8 * std::log10(8.0)));
-  CHECK(autocorrelation_time(alternating) == doctest::Approx(1 / std::log10(8.0)));
+  CHECK(effective_sample_size({alternating}) == doctest::Approx(4).epsilon(1e-14));
+  CHECK(autocorrelation_time(alternating) == doctest::Approx(2).epsilon(1e-14));
 }
 
 TEST_CASE("diagnostics: constant draws give NaN diagnostics, an exact mean, no crash") {

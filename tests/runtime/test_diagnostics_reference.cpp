@@ -25,10 +25,14 @@ double variance(const std::vector<double>& x) {
   return s / static_cast<double>(x.size() - 1);
 }
 
-// Section 3.2, term by term: rho_t = 1 - (W - mean_m s_m^2 rho_{t,m}) / var+, then Geyer's
-// initial monotone sequence and rho_{2k+2}, and the cap at S log10 S.
+// Section 3.2 as posterior 1.4.0's .ess writes it, step for step: every biased
+// autocovariance by its O(n^2) sum; rho_t = 1 - (W - mean gamma_t) / var+ with only W scaled
+// by n/(n-1); Geyer's positive sequence stored pair by pair up to the first even lag of at
+// least n - 5; rho at the last even lag kept if positive; the monotone pass over the stored
+// array; then tau with R's 1:0 (which reads rho_0 when the sequence stopped at once).
 double reference_ess(const chains_t& chains) {
   const std::size_t m = chains.size(), n = chains[0].size();
+  if (n < 3) return NAN;
   std::vector<double> acov(n, 0.0), means;
   for (const auto& c : chains) {
     const double mu = mean(c);
@@ -36,20 +40,30 @@ double reference_ess(const chains_t& chains) {
     for (std::size_t t = 0; t < n; ++t) {
       double s = 0;
       for (std::size_t i = 0; i + t < n; ++i) s += (c[i] - mu) * (c[i + t] - mu);
-      acov[t] += s / static_cast<double>(n - 1) / static_cast<double>(m);  // s_m^2 rho_{t,m}
+      acov[t] += s / static_cast<double>(n) / static_cast<double>(m);
     }
   }
-  const double w = acov[0], var_plus = m > 1 ? w * static_cast<double>(n - 1) / static_cast<double>(n) + variance(means) : w;
-  auto rho = [&](std::size_t t) { return 1 - (w - acov[t]) / var_plus; };
-  double sum = 0, smallest = INFINITY;
+  const double mean_var = acov[0] * static_cast<double>(n) / static_cast<double>(n - 1);
+  const double var_plus = mean_var * static_cast<double>(n - 1) / static_cast<double>(n) + (m > 1 ? variance(means) : 0.0);
+  auto rho = [&](std::size_t t) { return 1 - (mean_var - acov[t]) / var_plus; };
+  std::vector<double> r(n, 0.0);
+  double even = r[0] = 1, odd = r[1] = rho(1);
   std::size_t t = 0;
-  for (; t + 1 < n; t += 2) {
-    const double pair = rho(t) + rho(t + 1);
-    if (t > 0 && !(pair > 0)) break;
-    sum += smallest = std::min(smallest, pair);
+  while (t + 5 < n && even + odd > 0) {
+    t += 2;
+    even = rho(t), odd = rho(t + 1);
+    if (even + odd >= 0) r[t] = even, r[t + 1] = odd;
   }
+  const std::size_t max_t = t;
+  if (even > 0) r[max_t] = even;
+  for (t = 0; t + 4 <= max_t;) {
+    t += 2;
+    if (r[t] + r[t + 1] > r[t - 2] + r[t - 1]) r[t] = r[t + 1] = (r[t - 2] + r[t - 1]) / 2;
+  }
+  double sum = max_t == 0 ? r[0] : 0;
+  for (t = 0; t < max_t; ++t) sum += r[t];
   const double total = static_cast<double>(m * n);
-  return total / std::max(-1 + 2 * sum + (t < n ? rho(t) : 0.0), 1 / std::log10(total));
+  return total / std::max(-1 + 2 * sum + r[max_t], 1 / std::log10(total));
 }
 
 double reference_rhat(const chains_t& chains) {
