@@ -25,7 +25,7 @@ double log_density(const pairwise_model& m, const double* x) {
   for (std::size_t i = 0; i < m.sites; ++i) {
     double pairs = 0;
     for (std::uint64_t e = m.start[i]; e < m.start[i + 1]; ++e)
-      if (m.neighbour[e] > i) pairs += m.coupling[e] * x[m.neighbour[e]];
+      if (m.neighbour[e] > i) pairs += m.coupling_at(e) * x[m.neighbour[e]];
     lp += x[i] * (m.field[i] + pairs);
   }
   return lp;
@@ -63,9 +63,9 @@ heat_bath::heat_bath(std::shared_ptr<const pairwise_model> model, double* spins)
   uniform_ = true;
   for (std::size_t i = 0; uniform_ && i < m.sites; ++i)
     uniform_ = m.start[i + 1] - m.start[i] == degree_ && m.field[i] == m.field[0];
-  for (std::size_t e = 0; uniform_ && e < m.coupling.size(); ++e) uniform_ = m.coupling[e] == m.coupling[0];
+  uniform_ = uniform_ && m.coupling.empty();
   if (!uniform_) return;
-  const double j = m.coupling.empty() ? 0 : m.coupling[0];
+  const double j = m.neighbour.empty() ? 0 : m.equal_coupling;
   for (std::uint64_t up = 0; up <= degree_; ++up) {  // `up` neighbours at +1
     const double local = m.field[0] + j * (2.0 * static_cast<double>(up) - static_cast<double>(degree_));
     table_.push_back(1 / (1 + std::exp(-2 * local)));
@@ -91,7 +91,7 @@ void heat_bath::update(const std::vector<std::uint32_t>& sites, std::size_t firs
   for (std::size_t n = first; n < last; ++n) {
     const std::uint32_t i = sites[n];
     double local = m.field[i];
-    for (std::uint64_t e = m.start[i]; e < m.start[i + 1]; ++e) local += m.coupling[e] * x_[nb[e]];
+    for (std::uint64_t e = m.start[i]; e < m.start[i + 1]; ++e) local += m.coupling_at(e) * x_[nb[e]];
     x_[i] = hashed_uniform(key, i) * (1 + std::exp(-2 * local)) < 1 ? 1.0 : -1.0;
   }
 }
@@ -112,9 +112,8 @@ void heat_bath::sweep(runtime::rng& rng, int threads) {
 swendsen_wang::swendsen_wang(std::shared_ptr<const pairwise_model> model, double* spins) : m_(std::move(model)), x_(spins) {
   const pairwise_model& m = *m_;
   // One probability for a model whose couplings are all equal (a torus): no array of them.
-  const bool uniform = std::all_of(m.coupling.begin(), m.coupling.end(), [&](double j) { return j == m.coupling[0]; });
-  if (uniform && !m.coupling.empty()) bond_uniform_ = -std::expm1(-2 * m.coupling[0]);
-  else bond_probability_.resize(m.coupling.size());
+  bond_uniform_ = -std::expm1(-2 * m.equal_coupling);
+  bond_probability_.resize(m.coupling.size());
   for (std::size_t e = 0; e < bond_probability_.size(); ++e) bond_probability_[e] = -std::expm1(-2 * m.coupling[e]);
   parent_.resize(m.sites);
   cluster_field_.resize(m.sites);

@@ -25,11 +25,13 @@ struct pairwise_model {
   std::vector<double> field;              // h_i
   std::vector<std::uint64_t> start;       // site i's neighbours: [start[i], start[i + 1])
   std::vector<std::uint32_t> neighbour;   // both directions of every coupling
-  std::vector<double> coupling;           // J for each entry of `neighbour`
+  std::vector<double> coupling;           // J for each entry of `neighbour`; empty when all are equal_coupling
+  double equal_coupling = 0;              // the one J of a model whose couplings are all equal (a torus)
   double constant = 0;                    // the rest of log p(s): terms free of spins, and the Spin() priors
   std::vector<int> statements;            // the statements these terms replace (factors and priors)
   double min_coupling = 0;                // the smallest J (the cluster sampler needs J >= 0)
   std::string min_coupling_between;       // "s[1, 2] and s[1, 3]", for messages
+  double coupling_at(std::uint64_t e) const { return coupling.empty() ? equal_coupling : coupling[e]; }
 };
 
 // The model of unknown `variable` when it has that form (null otherwise, and `reason` says

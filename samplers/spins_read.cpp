@@ -108,12 +108,12 @@ bool read_instances(runtime::graph& g, const statement& s, int variable, detail:
 }
 
 // Stores each coupling in both directions, every site's neighbours in increasing order,
-// the terms of a pair summed in the order they were found. The pairs are taken site by
+// the terms of a pair summed in the order they were found; one J when all are equal. The pairs are taken site by
 // site (a counting sort on their first site, then each site's few pairs by their second),
 // in two passes, one counting each site's neighbours and one storing them, so that no
 // sorted copy of them is made.
 void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, const std::string& name, const runtime::shape& shape) {
-  std::vector<std::uint64_t> first(out.sites + 1, 0);
+  std::vector<std::uint32_t> first(out.sites + 1, 0);  // fewer than 2^32 pairs (read_pairwise)
   for (const auto& p : pairs) ++first[p.a + 1];
   for (std::size_t i = 0; i < out.sites; ++i) first[i + 1] += first[i];
   // Each pair's place: first[a] is advanced past site a's pairs as they are placed, so
@@ -135,22 +135,29 @@ void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, c
     }
   };
   out.start.assign(out.sites + 1, 0);
-  merged([&](std::uint32_t a, std::uint32_t b, double) { ++out.start[a + 1], ++out.start[b + 1]; });
+  bool equal = true, any = false;
+  merged([&](std::uint32_t a, std::uint32_t b, double j) {
+    ++out.start[a + 1], ++out.start[b + 1];
+    equal = equal && (!any || j == out.equal_coupling);
+    any = true;
+    out.equal_coupling = j;
+  });
   for (std::size_t i = 0; i < out.sites; ++i) out.start[i + 1] += out.start[i];
   out.neighbour.resize(out.start.back());
-  out.coupling.resize(out.start.back());
-  out.min_coupling = out.start.back() == 0 ? 0 : INFINITY;
+  if (!equal) out.coupling.resize(out.start.back()), out.equal_coupling = 0;
+  out.min_coupling = any ? INFINITY : 0;
   std::uint32_t low = 0, high = 0;
   // start[i] is advanced past site i's entries as they are stored, then moved back.
   merged([&](std::uint32_t a, std::uint32_t b, double j) {
-    out.neighbour[out.start[a]] = b, out.coupling[out.start[a]++] = j;
-    out.neighbour[out.start[b]] = a, out.coupling[out.start[b]++] = j;
+    if (!equal) out.coupling[out.start[a]] = j, out.coupling[out.start[b]] = j;
+    out.neighbour[out.start[a]++] = b;
+    out.neighbour[out.start[b]++] = a;
     if (j < out.min_coupling) out.min_coupling = j, low = a, high = b;
   });
   for (std::size_t i = out.sites; i > 0; --i) out.start[i] = out.start[i - 1];
   out.start[0] = 0;
   auto label = [&](std::uint32_t e) { return runtime::element_column(name, shape, static_cast<runtime::index_t>(e)); };
-  if (out.start.back() > 0) out.min_coupling_between = label(low) + " and " + label(high);
+  if (any) out.min_coupling_between = label(low) + " and " + label(high);
 }
 
 }  // namespace

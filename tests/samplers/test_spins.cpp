@@ -62,6 +62,7 @@ void check_same(const readings& r) {
   CHECK(a.start == b.start);
   CHECK(a.neighbour == b.neighbour);
   CHECK(a.coupling == b.coupling);
+  CHECK(a.equal_coupling == b.equal_coupling);
   CHECK(a.constant == b.constant);
   CHECK(a.statements == b.statements);
   CHECK(a.min_coupling == b.min_coupling);
@@ -87,7 +88,9 @@ TEST_CASE("spins: the Ising torus read as columns, as instance by instance") {
     check_same(r);
     REQUIRE(r.columns);
     // L = 2: a site's two neighbours along a dimension are one, coupled twice.
-    CHECK(r.columns->coupling.size() == r.columns->sites * (L == "L=2" ? 2 : 4));
+    CHECK(r.columns->neighbour.size() == r.columns->sites * (L == "L=2" ? 2 : 4));
+    CHECK(r.columns->coupling.empty());  // all equal: one J, no array
+    CHECK(r.columns->coupling_at(5) == doctest::Approx(L == "L=2" ? 1.4 : 0.7));
     CHECK(r.columns->min_coupling == doctest::Approx(L == "L=2" ? 1.4 : 0.7));
     CHECK(r.columns->field[0] == doctest::Approx(0.3));
   }
