@@ -113,21 +113,8 @@ class factor_columns {
         while (st.loop < depth_ && s_.loops[st.loop].slot != e.slot) ++st.loop;
         return st.loop < depth_ ? push(std::move(st)) : -1;
       }
-      case expr::kind::index: {
-        const expr& base = *e.args[0];
-        if (base.which != expr::kind::variable || static_cast<int>(e.indices.size()) != base.type.rank) return -1;
-        for (const auto& ix : e.indices) {
-          if (ix.which != index_item::kind::single || ix.lo->depends_on_unknown) return -1;
-          const int at = add(*ix.lo);
-          if (at < 0) return -1;
-          st.inputs.push_back(at);
-        }
-        st.spins = base.slot == variable_;
-        if (!st.spins && base.depends_on_unknown) return -1;  // another unknown: not a pairwise model of these spins
-        st.kind = st.spins ? step_kind::spin_read : step_kind::data_read;
-        if (st.spins) st.read = reads_++;
-        return push(std::move(st));
-      }
+      case expr::kind::index:
+        return add_read(e, std::move(st));
       case expr::kind::call: {
         const bool product = e.fn->name() == "*" && e.args.size() == 2;
         if ((!product && !e.fn->elementwise()) || e.args.size() > 4) return -1;
@@ -143,6 +130,23 @@ class factor_columns {
       default:
         return -1;
     }
+  }
+
+  // An element of the spins or of data, at indices free of unknowns.
+  int add_read(const expr& e, step st) {
+    const expr& base = *e.args[0];
+    if (base.which != expr::kind::variable || static_cast<int>(e.indices.size()) != base.type.rank) return -1;
+    for (const auto& ix : e.indices) {
+      if (ix.which != index_item::kind::single || ix.lo->depends_on_unknown) return -1;
+      const int at = add(*ix.lo);
+      if (at < 0) return -1;
+      st.inputs.push_back(at);
+    }
+    st.spins = base.slot == variable_;
+    if (!st.spins && base.depends_on_unknown) return -1;  // another unknown: not a pairwise model of these spins
+    st.kind = st.spins ? step_kind::spin_read : step_kind::data_read;
+    if (st.spins) st.read = reads_++;
+    return push(std::move(st));
   }
 
   int push(step st) {

@@ -107,36 +107,48 @@ bool read_instances(runtime::graph& g, const statement& s, int variable, detail:
   return ok;
 }
 
-// Stores each coupling in both directions, every site's neighbours in increasing order,
-// the terms of a pair summed in the order they were found; one J when all are equal. The pairs are taken site by
-// site (a counting sort on their first site, then each site's few pairs by their second),
-// in two passes, one counting each site's neighbours and one storing them, so that no
-// sorted copy of them is made.
-void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, const std::string& name, const runtime::shape& shape) {
-  std::vector<std::uint32_t> first(out.sites + 1, 0);  // fewer than 2^32 pairs (read_pairwise)
-  for (const auto& p : pairs) ++first[p.a + 1];
-  for (std::size_t i = 0; i < out.sites; ++i) first[i + 1] += first[i];
-  // Each pair's place: first[a] is advanced past site a's pairs as they are placed, so
-  // that site a's are then [first[a - 1], first[a]).
-  std::vector<std::uint32_t> order(pairs.size());
-  for (std::size_t n = 0; n < pairs.size(); ++n) order[first[pairs[n].a]++] = static_cast<std::uint32_t>(n);
-  // Calls fn(a, b, j) for each pair with its terms summed, in the order of (a, b).
-  auto merged = [&](auto&& fn) {
-    for (std::size_t a = 0; a < out.sites; ++a) {
-      const auto from = order.begin() + static_cast<std::ptrdiff_t>(a ? first[a - 1] : 0), to = order.begin() + static_cast<std::ptrdiff_t>(first[a]);
+// The pairs site by site: a counting sort on their first site (stable), then each site's
+// few pairs by their second, so that no sorted copy of them is made.
+class pairs_by_site {
+ public:
+  pairs_by_site(const std::vector<pair_term>& pairs, std::size_t sites) : pairs_(pairs), end_(sites + 1, 0), order_(pairs.size()) {
+    for (const auto& p : pairs) ++end_[p.a + 1];
+    for (std::size_t i = 0; i < sites; ++i) end_[i + 1] += end_[i];
+    // end_[a] is advanced past site a's pairs as they are placed: site a's are then
+    // [end_[a - 1], end_[a]). Fewer than 2^32 pairs (read_pairwise).
+    for (std::size_t n = 0; n < pairs.size(); ++n) order_[end_[pairs[n].a]++] = static_cast<std::uint32_t>(n);
+    end_.pop_back();
+  }
+
+  // Calls fn(a, b, j) for each pair with its terms summed (in the order they were found),
+  // in the order of (a, b).
+  template <typename F>
+  void for_each(F&& fn) {
+    for (std::size_t a = 0; a < end_.size(); ++a) {
+      const auto from = order_.begin() + static_cast<std::ptrdiff_t>(a ? end_[a - 1] : 0), to = order_.begin() + static_cast<std::ptrdiff_t>(end_[a]);
       for (auto p = from + (from != to); p < to; ++p)  // a stable insertion sort by b: a site has few pairs
-        for (auto q = p; q != from && pairs[*(q - 1)].b > pairs[*q].b; --q) std::iter_swap(q - 1, q);
+        for (auto q = p; q != from && pairs_[*(q - 1)].b > pairs_[*q].b; --q) std::iter_swap(q - 1, q);
       for (auto p = from; p != to;) {
-        double j = pairs[*p].j;
-        const std::uint32_t b = pairs[*p].b;
-        while (++p != to && pairs[*p].b == b) j += pairs[*p].j;
+        double j = pairs_[*p].j;
+        const std::uint32_t b = pairs_[*p].b;
+        while (++p != to && pairs_[*p].b == b) j += pairs_[*p].j;
         fn(static_cast<std::uint32_t>(a), b, j);
       }
     }
-  };
+  }
+
+ private:
+  const std::vector<pair_term>& pairs_;
+  std::vector<std::uint32_t> end_, order_;
+};
+
+// Stores each coupling in both directions, every site's neighbours in increasing order; one
+// J when all are equal. Two passes: one counts each site's neighbours, one stores them.
+void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, const std::string& name, const runtime::shape& shape) {
+  pairs_by_site merged(pairs, out.sites);
   out.start.assign(out.sites + 1, 0);
   bool equal = true, any = false;
-  merged([&](std::uint32_t a, std::uint32_t b, double j) {
+  merged.for_each([&](std::uint32_t a, std::uint32_t b, double j) {
     ++out.start[a + 1], ++out.start[b + 1];
     equal = equal && (!any || j == out.equal_coupling);
     any = true;
@@ -148,7 +160,7 @@ void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, c
   out.min_coupling = any ? INFINITY : 0;
   std::uint32_t low = 0, high = 0;
   // start[i] is advanced past site i's entries as they are stored, then moved back.
-  merged([&](std::uint32_t a, std::uint32_t b, double j) {
+  merged.for_each([&](std::uint32_t a, std::uint32_t b, double j) {
     if (!equal) out.coupling[out.start[a]] = j, out.coupling[out.start[b]] = j;
     out.neighbour[out.start[a]++] = b;
     out.neighbour[out.start[b]++] = a;
