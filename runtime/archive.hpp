@@ -49,28 +49,31 @@ class archive {
     (field(const_cast<T&>(values)), ...);
   }
   // A vector of doubles in the fewest bytes that give every value back bit for bit: as
-  // 8-, 16- or 32-bit integers when every value is one (LDA's topic assignments, ±1 spins:
-  // an eighth of their doubles), else as doubles. Reading resizes `x`.
+  // signed or unsigned 8-, 16- or 32-bit integers when every value is one (LDA's topic
+  // assignments, ±1 spins: an eighth of their doubles), else as doubles. Reading resizes `x`.
   void compact(std::vector<double>& x) {
     std::uint64_t n = x.size();
     raw(&n, sizeof n);
-    std::uint8_t width = reading_ ? 0 : integer_width(x);
-    raw(&width, sizeof width);
+    std::uint8_t kind = reading_ ? 0 : integer_kind(x);
+    raw(&kind, sizeof kind);
+    const std::size_t width = kind & 0x0f;
     if (reading_) {
-      check(width == 1 || width == 2 || width == 4 || width == 8);
+      check(kind == 1 || kind == 2 || kind == 4 || kind == 8 || kind == (unsigned_kind | 1) || kind == (unsigned_kind | 2));
       check(n <= left() / width);
       x.resize(static_cast<std::size_t>(n));
     }
-    switch (width) {
+    switch (kind) {
       case 1: return integers<std::int8_t>(x);
+      case unsigned_kind | 1: return integers<std::uint8_t>(x);
       case 2: return integers<std::int16_t>(x);
+      case unsigned_kind | 2: return integers<std::uint16_t>(x);
       case 4: return integers<std::int32_t>(x);
       default: raw(x.data(), x.size() * sizeof(double));
     }
   }
 
   // The bytes compact(x) writes.
-  static std::size_t compact_size(const std::vector<double>& x) { return sizeof(std::uint64_t) + 1 + x.size() * integer_width(x); }
+  static std::size_t compact_size(const std::vector<double>& x) { return sizeof(std::uint64_t) + 1 + x.size() * (integer_kind(x) & 0x0fu); }
 
   // A vector of strings in the layout operator() gives it, written straight to a stream:
   // large ones (a chain's state) are then never copied into an archive.
@@ -145,9 +148,10 @@ class archive {
 #pragma GCC diagnostic pop
 #endif
 
-  // The bytes of the narrowest signed integer holding every value exactly (not -0 or NaN);
-  // 8 when one is not an integer of 32 bits.
-  static std::uint8_t integer_width(const std::vector<double>& x) {
+  // How compact() stores x: the bytes of the narrowest integer type holding every value
+  // exactly (not -0 or NaN), with unsigned_kind set for an unsigned one; 8 for doubles.
+  static constexpr std::uint8_t unsigned_kind = 0x10;
+  static std::uint8_t integer_kind(const std::vector<double>& x) {
     double lo = 0, hi = 0;
     for (double v : x) {
       if (!(v >= -2147483648.0 && v <= 2147483647.0) || v != static_cast<double>(static_cast<std::int32_t>(v)) ||
@@ -156,7 +160,11 @@ class archive {
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
-    return lo >= -128 && hi <= 127 ? 1 : lo >= -32768 && hi <= 32767 ? 2 : 4;
+    if (lo >= -128 && hi <= 127) return 1;
+    if (lo >= 0 && hi <= 255) return unsigned_kind | 1;
+    if (lo >= -32768 && hi <= 32767) return 2;
+    if (lo >= 0 && hi <= 65535) return unsigned_kind | 2;
+    return 4;
   }
 
   template <typename I>
