@@ -14,7 +14,10 @@ namespace ppl::cli {
 
 namespace {
 
-constexpr std::string_view magic = "ppl saved run 1\n";
+// The format's number follows the words: 2 stores integers compact and leaves out values
+// no chain needs (samplers/chain.cpp).
+constexpr std::string_view magic_words = "ppl saved run ";
+constexpr std::string_view magic = "ppl saved run 2\n";
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -60,7 +63,10 @@ saved_run read_saved_run(const std::string& path) {
     throw std::invalid_argument("--resume: there is no saved state " + path +
                                 " (a run saves one beside its draws file when it writes one with --output)");
   const std::string bytes = read_file(path);
-  if (bytes.compare(0, magic.size(), magic) != 0) throw std::invalid_argument("--resume: " + path + " is not a saved run of ppl");
+  if (bytes.compare(0, magic_words.size(), magic_words) != 0) throw std::invalid_argument("--resume: " + path + " is not a saved run of ppl");
+  if (bytes.compare(0, magic.size(), magic) != 0)
+    throw std::invalid_argument("--resume: " + path + " was saved by another version of ppl, whose saved runs this one cannot read; " +
+                                "start the run again without --resume");
   saved_run s;
   try {
     runtime::archive a(bytes.substr(magic.size()));

@@ -165,6 +165,9 @@ class graph {
   void check_initial_names() const;
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
+  // An `=` statement while its variable is built, as one batch; false when it must go
+  // instance by instance (runtime/graph_build.cpp).
+  bool build_batch(const lang::ir::statement& s);
   void recompute(const lang::ir::statement& s);
   double sample_term(const lang::ir::statement& s);
   // Evaluates an `=` statement at the current loop values into its target: (offset, size).

@@ -150,6 +150,7 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
     if (flag) fail_in(s, s.pos, element_label(var.name, t.shape, element) + " is defined twice");
     flag = 1;
   };
+  if (s.which == statement::kind::assign && !defined.empty() && build_batch(s)) return;
   for_each_instance(s, [&] {
     if (s.which == statement::kind::assign) {
       auto [offset, size] = assign_current(s);
@@ -184,6 +185,40 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
     }
     for (index_t i = 0; i < size && draw && !defined.empty(); ++i) mark_defined(offset + i);
   });
+}
+
+// An `=` statement while its variable is built, as one batch where it can be (a derived
+// plate such as an Ising model's site energies: one pass per expression node instead of
+// the evaluator per instance). The element each instance defines is marked first (2: by
+// this statement, for now), then batch_assign computes the values. False, with nothing
+// changed, when a target index is out of range, an element is defined twice or the
+// statement does not batch: the instance-by-instance pass then reports what comes first.
+bool graph::build_batch(const statement& s) {
+  const tensor& t = values_[static_cast<std::size_t>(s.target)];
+  auto& defined = defined_[static_cast<std::size_t>(s.target)];
+  if (static_cast<int>(s.target_indices.size()) != t.shape.rank) return false;
+  bool ok = true;
+  for_each_instance(s, [&] {
+    index_t offset = 0;
+    for (int k = 0; ok && k < t.shape.rank; ++k) {
+      index_t j = 0;
+      try {
+        j = eval_.eval_index(*s.target_indices[static_cast<std::size_t>(k)], frame_);
+      } catch (const eval_error&) {
+        ok = false;
+      }
+      ok = ok && j >= 1 && j <= t.shape[k];
+      offset += (j - 1) * t.shape.stride(k);
+    }
+    if (!ok) return;
+    char& flag = defined[static_cast<std::size_t>(offset)];
+    ok = flag == 0;
+    if (ok) flag = 2;
+  });
+  ok = ok && batch_assign(s);
+  for (char& flag : defined)
+    if (flag == 2) flag = ok ? 1 : 0;
+  return ok;
 }
 
 void graph::build_statements(rng& rng, bool) {

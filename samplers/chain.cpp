@@ -34,6 +34,7 @@ struct chain {
   std::unique_ptr<runtime::graph> graph;
   std::vector<std::unique_ptr<sampler>> samplers;
   std::vector<std::string> sampled;  // the variables of each sampler, for its report: "b1, W1"
+  std::vector<char> rewritten;       // per variable: its values are no state (sampler::values_rewritten)
   runtime::rng rng;
   std::vector<int> monitored;
   std::vector<char> derived_every, derived_kept;  // derived variables recomputed each iteration, at kept ones
@@ -86,16 +87,27 @@ constexpr int max_initial_attempts = 100;
 
 // A chain's saved state: the iterations it has done, its random stream, the values of
 // every unknown, then what each sampler keeps (sampler::persist). Derived values are
-// recomputed from the unknowns, and samplers rebuild what they derive from them.
+// recomputed from the unknowns, and samplers rebuild what they derive from them. Values
+// that are no state (collapsed theta and phi, drawn from z's counts when recorded) are
+// left out, and integers are stored as such (archive::compact): LDA's state is then its
+// topic assignments in a byte each, not them, theta and phi in doubles.
 std::string save_chain(chain& c, long completed) {
   runtime::archive a;
   std::ostringstream stream;
   stream << c.rng;
   std::string rng_text = stream.str();
-  a(completed, rng_text, c.lp);
   const auto& m = c.graph->model();
+  std::size_t size = rng_text.size() + 4096;  // and room for the samplers' own
   for (std::size_t v = 0; v < m.variables.size(); ++v)
-    if (m.variables[v].role == role::unknown) a(c.graph->values()[v].data);
+    if (m.variables[v].role == role::unknown && !c.rewritten[v]) size += 1 + runtime::archive::compact_size(c.graph->value(static_cast<int>(v)).data);
+  a.reserve(size);
+  a(completed, rng_text, c.lp);
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    if (m.variables[v].role != role::unknown) continue;
+    std::uint8_t kept = !c.rewritten[v];
+    a(kept);
+    if (kept) a.compact(c.graph->values()[v].data);
+  }
   auto samplers = static_cast<std::uint64_t>(c.samplers.size());
   a(samplers);
   for (auto& s : c.samplers) s->persist(a);
@@ -113,15 +125,17 @@ long load_chain_values(chain& c, runtime::archive& a) {
   stream >> c.rng;
   if (!stream) throw std::runtime_error("the saved state is truncated or corrupt");
   const auto& m = c.graph->model();
-  std::vector<double> saved;
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != role::unknown) continue;
-    a(saved);
+    std::uint8_t kept = 0;
+    a(kept);
+    if (!kept) continue;  // written by its sampler before it is read
     auto& data = c.graph->values()[v].data;
-    if (saved.size() != data.size())
+    const std::size_t size = data.size();
+    a.compact(data);
+    if (data.size() != size)
       throw std::runtime_error("the saved state does not fit the model: `" + m.variables[v].name + "` has " +
-                               std::to_string(saved.size()) + " values, the model gives it " + std::to_string(data.size()));
-    std::copy(saved.begin(), saved.end(), data.begin());
+                               std::to_string(data.size()) + " values, the model gives it " + std::to_string(size));
   }
   c.graph->update_derived();
   return completed;
@@ -178,8 +192,7 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.collapsed = o.collapsed;
   settings.seed = o.seed;
   settings.chain = index;
-  settings.recorded.assign(m.variables.size(), 0);
-  for (int v : c.monitored) settings.recorded[static_cast<std::size_t>(v)] = 1;
+  settings.recorded = c.derived_kept;  // the monitored variables and what recorded derived ones read
   // The chain must start where the log density is finite (every sampler compares against
   // it): a start where it is not is chosen again, up to 100 times, unless --init gives
   // every unknown. Samplers keep state read from the graph (LDA's counts), so they are
@@ -188,7 +201,10 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   for (int attempt = 1;; ++attempt) {
     c.samplers.clear();
     c.sampled.clear();
+    c.rewritten.assign(m.variables.size(), 0);
     for (auto& made : make_samplers(*c.graph, assignments)) {
+      if (made.made->values_rewritten())
+        for (int v : made.variables) c.rewritten[static_cast<std::size_t>(v)] = 1;
       c.samplers.push_back(std::move(made.made));
       c.sampled.push_back(made.names);
     }
@@ -407,7 +423,7 @@ std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<ass
       }
     std::string names;
     for (int v : block) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
-    out.push_back({f->joins_block() ? f->make_block(g, block) : f->make(g, block.front()), names});
+    out.push_back({f->joins_block() ? f->make_block(g, block) : f->make(g, block.front()), names, block});
   }
   return out;
 }

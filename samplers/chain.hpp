@@ -88,6 +88,7 @@ struct run_result {
 struct made_sampler {
   std::unique_ptr<sampler> made;
   std::string names;
+  std::vector<int> variables;
 };
 std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<assignment>& assignments);
 

@@ -13,7 +13,7 @@ namespace {
 
 class cluster_sampler final : public sampler {
  public:
-  cluster_sampler(runtime::graph& g, int v, spins::pairwise_model m)
+  cluster_sampler(runtime::graph& g, int v, std::shared_ptr<const spins::pairwise_model> m)
       : graph_(g), x_(g.values()[static_cast<std::size_t>(v)].data.data()), engine_(std::move(m), x_) {}
   double marginal_log_density(std::vector<char>& skip) override {
     return spins::marginal_log_density(engine_.model(), x_, skip, graph_.model().statements.size());
@@ -52,7 +52,7 @@ class cluster_factory final : public factory {
   }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
     std::string reason;
-    return std::make_unique<cluster_sampler>(g, v, std::move(*spins::find_pairwise(g, v, reason)));
+    return std::make_unique<cluster_sampler>(g, v, spins::find_pairwise(g, v, reason));
   }
 };
 

@@ -165,10 +165,11 @@ std::optional<std::vector<double>> shared_concentrations(runtime::graph& g, int 
   return row;
 }
 
-// theta and phi: integrated out; their values are written by z's sampler.
+// theta and phi: integrated out; their values are written by z's sampler when recorded.
 class integrated_out final : public sampler {
  public:
   void step(runtime::rng&, bool) override {}
+  bool values_rewritten() const override { return true; }
 };
 
 class collapsed_factory final : public factory {

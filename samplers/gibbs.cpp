@@ -96,7 +96,7 @@ class gibbs_sampler final : public sampler {
 // Pairwise ±1 models: the chromatic heat-bath of spins.hpp, on --threads threads.
 class spin_gibbs_sampler final : public sampler {
  public:
-  spin_gibbs_sampler(runtime::graph& g, int v, spins::pairwise_model m)
+  spin_gibbs_sampler(runtime::graph& g, int v, std::shared_ptr<const spins::pairwise_model> m)
       : graph_(g), x_(g.values()[static_cast<std::size_t>(v)].data.data()), engine_(std::move(m), x_) {}
   // lp__ from the couplings, in O(couplings) instead of evaluating every factor.
   double marginal_log_density(std::vector<char>& skip) override {
@@ -131,7 +131,7 @@ class gibbs_factory final : public factory {
   }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
     std::string ignored;
-    if (auto m = spins::find_pairwise(g, v, ignored)) return std::make_unique<spin_gibbs_sampler>(g, v, std::move(*m));
+    if (auto m = spins::find_pairwise(g, v, ignored)) return std::make_unique<spin_gibbs_sampler>(g, v, std::move(m));
     return std::make_unique<gibbs_sampler>(g, v);
   }
 };

@@ -26,7 +26,7 @@ enum class collapsed_record { draws, means };
 // What the chain tells its samplers once they are made.
 struct sampler_settings {
   int threads = 1;            // threads a sampler may use within its chain (--threads)
-  std::vector<char> recorded;  // per variable: its values are written to the draws
+  std::vector<char> recorded;  // per variable: its values are read at kept iterations (written to the draws, or read by a derived variable that is)
   const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long warmup = 0;             // warmup iterations: adaptation happens during these
   // Hamiltonian samplers (--metric, --target-accept, --max-depth).
@@ -97,6 +97,11 @@ class sampler {
   // (LDA's counts) is rebuilt, not saved. It must list everything else: a resumed run
   // gives the same draws as one never interrupted (tests/samplers/test_resume.cpp).
   virtual void persist(runtime::archive& /*a*/) {}
+  // Whether its variables' values are no state of the chain: another sampler writes them,
+  // at each kept iteration before they are read, from the values of others (collapsed theta
+  // and phi, drawn from z's counts), and nothing reads them in between. A saved state then
+  // leaves them out.
+  virtual bool values_rewritten() const { return false; }
 };
 
 struct claim {

@@ -12,6 +12,7 @@
 // 6e-5 per check of failing a correct sampler. The Rao-Blackwellised means, which the
 // default recorded before, miss the exact variance by 80 to 1000 of those errors here: each
 // case checks that they fail, as a control that the variance check has power.
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -228,4 +229,22 @@ TEST_CASE("collapsed draws come from a stream of their own: z's draws do not dep
   }
   CHECK(drawn.column("lp__") == alone.column("lp__"));
   CHECK(drawn.column("theta[1,1]") != averaged.column("theta[1,1]"));
+}
+
+TEST_CASE("collapsed draws: a derived quantity of theta, monitored without theta, reads theta's draws") {
+  // theta is then written at each kept iteration although it is not recorded itself (it
+  // used to keep its starting value, and so did the quantity).
+  const char* model = "data doc: int[N]\ndata word: int[N]\n"
+                      "for k in 1:2 { phi[k] ~ Dirichlet(rep(0.5, 3)) }\nfor d in 1:2 { theta[d] ~ Dirichlet(rep(0.8, 2)) }\n"
+                      "for n in 1:N {\n  z[n] ~ Categorical(theta[doc[n]])\n  word[n] ~ Categorical(phi[z[n]])\n}\n"
+                      "share = theta[1, 1]\n";
+  auto o = two_chains(20, 50, 26);
+  o.monitors = {"share"};
+  const auto derived = infer(model, lda_data, o);
+  o.monitors = {"share", "theta"};
+  const auto with_theta = infer(model, lda_data, o);
+  CHECK(derived.column("share") == with_theta.column("share"));
+  CHECK(derived.column("share") == with_theta.column("theta[1,1]"));
+  const auto first = derived.column("share")[0];
+  CHECK(std::any_of(first.begin(), first.end(), [&](double x) { return x != first[0]; }));
 }

@@ -24,6 +24,7 @@ struct case_t {
   int threads = 1;
   long thin = 1;
   samplers::collapsed_record collapsed = samplers::collapsed_record::draws;
+  std::vector<std::string> monitors = {};
 };
 
 std::string example(const std::string& path) {
@@ -75,6 +76,11 @@ for n in 1:N {
        {}, 1, 3},
       {"collapsed (generic), means", collapsed_mixture, {"g=[1,1,1,2,2,2]", "y=[0.1,3.2,2.9,-0.4,3.5,0.2]"}, {}, 1, 1,
        samplers::collapsed_record::means},
+      // theta and phi are left out of the saved state (they are drawn when recorded): a
+      // quantity of theta monitored alone, and z, show a resumed run draws them as before.
+      {"collapsed (LDA), a quantity of theta monitored", example("lda/lda.ppl") + "share = theta[1, 2] + phi[2, 3]\n",
+       {"K=3", "doc=[1,1,1,2,2,2,3,3,4,4,4]", "word=[1,2,2,3,4,4,1,5,5,3,2]"}, {}, 1, 2, samplers::collapsed_record::draws,
+       {"share", "z"}},
       {"gibbs (heat-bath)", example("ising/ising.ppl"), {"L=4"}, {{"s", "gibbs"}}},
       {"cluster", example("ising/ising.ppl"), {"L=4"}, {}},
   };
@@ -90,6 +96,7 @@ samplers::run_options options(const case_t& c) {
   o.thin = c.thin;
   o.collapsed = c.collapsed;
   o.overrides = c.overrides;
+  o.monitors = c.monitors;
   return o;
 }
 
