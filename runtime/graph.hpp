@@ -233,8 +233,13 @@ class graph {
     bool batched = false;  // one value per instance, row after row (else one for all)
   };
   bool plate_batchable(const lang::ir::statement& s);
+  // The plate's instances (its one loop's bounds); false when they cannot be evaluated.
+  bool plate_bounds(const lang::ir::statement& s, plate_range& r);
   // False when the statement must go instance by instance after all (nothing is touched).
   bool differentiate_plate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
+  // An `=` plate's reverse pass: its target's adjoint passed on to what its value reads, as
+  // one batch; false as above.
+  bool differentiate_definition(const lang::ir::statement& s, std::span<double* const> slots);
   plate_value plate_eval(const lang::ir::expr& e, const plate_range& r);
   plate_value plate_compute(const lang::ir::expr& e, const plate_range& r);
   void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);

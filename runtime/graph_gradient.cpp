@@ -82,7 +82,7 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
       if (model_.variables[t].role != role::derived || !feeds[t] || !reads_carrying(s)) continue;
       plan->carries[t] = 1;
       if (!s.loops.empty()) collect_hoisted(*s.value, s.target, hoisted);
-      plan->definitions.push_back({&s, std::move(hoisted)});
+      plan->definitions.push_back({&s, std::move(hoisted), plate_batchable(s)});
     } else if (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)]) {
       if (!s.loops.empty()) {
         for (const auto& a : s.args) collect_hoisted(*a, -1, hoisted);
@@ -115,7 +115,7 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)
-    differentiate_term(*it->s, it->hoisted, plan.slots, true);
+    if (!(it->batched && differentiate_definition(*it->s, plan.slots))) differentiate_term(*it->s, it->hoisted, plan.slots, true);
   return total;
 }
 

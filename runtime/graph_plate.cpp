@@ -7,13 +7,15 @@
 // over the rows and passed back once.
 //
 // Which statements qualify is decided from their structure (plate_batchable): one loop; a
-// scalar `~` whose target is indexed by the loop variable, or a `factor`; and every node
+// scalar `~` or `=` whose target is indexed by the loop variable (an `=` that does not
+// read its own target), or a `factor`; and every node
 // that reads the loop variable is a row of a variable (x[n], X[n], X[n, :]), an
 // elementwise function, a product or dot with a plate-invariant matrix or vector, or a
 // scaling by an invariant scalar. At run time anything unexpected (shapes, an index out of
 // range, an argument a function refuses) sends the statement back to the instance-by-
 // instance path, which reports the error with its position.
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 
 #include "runtime/graph.hpp"
@@ -70,9 +72,16 @@ bool graph::plate_batchable(const statement& s) {
   if (s.loops.size() != 1) return false;
   const int slot = s.loops[0].slot;
   if (s.which == statement::kind::factor) return batchable(*s.value, slot);
-  if (s.which != statement::kind::sample || s.dist->value_rank() != 0) return false;
   if (s.target_indices.size() != 1 || !is_loop_var(*s.target_indices[0], slot)) return false;
   if (values_[static_cast<std::size_t>(s.target)].shape.rank != 1) return false;
+  if (s.which == statement::kind::assign) {
+    // A definition element by element (theta[j] = mu + tau * eta[j]); one that reads its
+    // own target (x[t] = x[t - 1] + ...) must pass adjoints back instance by instance.
+    std::vector<int> reads;
+    lang::ir::collect_reads(s.value.get(), reads);
+    return std::find(reads.begin(), reads.end(), s.target) == reads.end() && batchable(*s.value, slot);
+  }
+  if (s.which != statement::kind::sample || s.dist->value_rank() != 0) return false;
   for (const auto& a : s.args)
     if (!batchable(*a, slot)) return false;
   return true;
@@ -252,7 +261,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
   for (std::size_t i = 0; i < n; ++i) plate_backward(*e.args[i], r, slots);
 }
 
-bool graph::differentiate_plate(const statement& s, std::span<double* const> slots, double& total) {
+bool graph::plate_bounds(const statement& s, plate_range& r) {
   const std::size_t nodes = static_cast<std::size_t>(model_.expr_count);
   if (plate_values_.size() != nodes) {
     plate_values_.resize(nodes);
@@ -263,7 +272,6 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
     plate_shapes_.resize(nodes);
   }
   const auto& loop = s.loops[0];
-  plate_range r;
   try {
     const index_t lo = eval_.eval_index(*loop.lo, frame_), hi = eval_.eval_index(*loop.hi, frame_);
     r = {lo - 1, std::max<index_t>(0, hi - lo + 1)};
@@ -271,6 +279,34 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
   } catch (const eval_error&) {
     return false;
   }
+  return true;
+}
+
+bool graph::differentiate_definition(const statement& s, std::span<double* const> slots) {
+  plate_range r;
+  if (!plate_bounds(s, r)) return false;
+  if (r.count == 0) return true;
+  const tensor& target = values_[static_cast<std::size_t>(s.target)];
+  if (r.first + r.count > target.shape[0]) return false;
+  plate_invariants_.clear();
+  plate_value v;
+  try {
+    v = plate_eval(*s.value, r);
+  } catch (const not_batched&) {
+    return false;
+  }
+  if (!v.batched || v.per.rank != 0) return false;
+  // The target's adjoint, collected from the terms and later definitions, is the value's.
+  const double* from = slots[static_cast<std::size_t>(s.target)] + r.first;
+  plate_adjoints_[static_cast<std::size_t>(s.value->id)].assign(from, from + r.count);
+  plate_backward(*s.value, r, slots);
+  for (const expr* e : plate_invariants_) eval_.backward(*e, frame_, plate_adjoints_[static_cast<std::size_t>(e->id)].data(), slots);
+  return true;
+}
+
+bool graph::differentiate_plate(const statement& s, std::span<double* const> slots, double& total) {
+  plate_range r;
+  if (!plate_bounds(s, r)) return false;
   total = 0;
   if (r.count == 0) return true;
   plate_invariants_.clear();

@@ -69,8 +69,8 @@ TEST_CASE("gradient of a one-layer tanh network matches finite differences") {
 }
 
 TEST_CASE("gradient of plates taken as one batch: M * v, v * M, dot, scaling, elementwise, factors") {
-  // Every `~` and factor below qualifies for the batched pass (graph_plate.cpp); the last
-  // plate's range is partial, the third's index a data column.
+  // Every `~`, `=` and factor below qualifies for the batched pass (graph_plate.cpp); the
+  // fourth plate's range is partial, the third's index a data column.
   fixture f(
       "data X: real[N, P]\ndata y: real[N]\ndata t: real[N]\n"
       "for h in 1:3, p in 1:P { M[h, p] ~ Normal(0, 1) }\nfor h in 1:3 { w[h] ~ Normal(0, 1) }\n"
@@ -78,8 +78,12 @@ TEST_CASE("gradient of plates taken as one batch: M * v, v * M, dot, scaling, el
       "for n in 1:N { y[n] ~ Normal(dot(tanh(M * X[n]), w) * s + c, exp(c)) }\n"
       "for n in 1:N { factor(-0.5 * (t[n] - dot(X[n] * transpose(M), w) / s) ^ 2) }\n"
       "for n in 1:N { t[n] ~ StudentT(4, sum(v) * X[n, 1] + log1p(exp(v[1] .* X[n, 2])), 2) }\n"
-      "for n in 2:N { y[n] ~ Normal(exp(-s * X[n, 1]) - v[2], 1 + s) }\n",
-      {"X=[[0.5, -1.0], [1.5, 0.2], [-0.3, 0.8], [0.1, 0.1]]", "y=[1.0, -0.5, 0.3, 2.0]", "t=[0.2, 0.4, -1.0, 1.5]"});
+      "for n in 2:N { y[n] ~ Normal(exp(-s * X[n, 1]) - v[2], 1 + s) }\n"
+      // Definitions are passed back as one batch too, over a partial range here.
+      "data u: real[N]\nq[1] = c\nfor n in 2:N { q[n] = dot(X[n] * transpose(M), w) + s * tanh(c) }\n"
+      "for n in 1:N { u[n] ~ Normal(q[n], 2) }\n",
+      {"X=[[0.5, -1.0], [1.5, 0.2], [-0.3, 0.8], [0.1, 0.1]]", "y=[1.0, -0.5, 0.3, 2.0]", "t=[0.2, 0.4, -1.0, 1.5]",
+       "u=[0.3, -0.2, 0.9, 1.1]"});
   check_model_gradient(f, {"M", "w", "s", "c", "v"});
 }
 
