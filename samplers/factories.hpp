@@ -33,5 +33,9 @@ struct assignment {
 // an impossible override or an unclaimable unknown throws std::invalid_argument saying
 // why (a usage error) — or lang::source_error for an unknown no factory can claim.
 std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std::string>& overrides);
+// Revises the planner's own choices for ESS per CPU second (samplers/plan_efficiency.cpp):
+// a NUTS block of one scalar goes to slice; a conjugate unknown combined with the NUTS
+// block inside one argument of a term joins it. Kinds given in `overrides` stay.
+void choose_by_efficiency(runtime::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan);
 
 }  // namespace ppl::samplers

@@ -99,6 +99,7 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
       break;
     }
   }
+  choose_by_efficiency(g, overrides, out);
   return out;
 }
 

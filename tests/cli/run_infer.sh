@@ -143,9 +143,9 @@ grep -q 'chromatic heat-bath, 2 colours, 2 threads' "$tmp/ising_gibbs.out"
 eight="$examples/eight_schools/eight_schools.ppl"
 eight_data="$examples/eight_schools/data.json"
 "$ppl" plan "$eight" "$eight_data" > "$tmp/plan.txt"
-grep -q '^tau .* nuts ' "$tmp/plan.txt" && grep -q '^eta\[1:8\] .* nuts ' "$tmp/plan.txt" && grep -q '^mu .* conjugate ' "$tmp/plan.txt"
+grep -q '^tau .* nuts ' "$tmp/plan.txt" && grep -q '^eta\[1:8\] .* nuts ' "$tmp/plan.txt" && grep -q '^mu .* nuts ' "$tmp/plan.txt"
 "$ppl" infer "$eight" "$eight_data" --chains 2 --warmup 200 --draws 100 --metric dense --target-accept 0.9 -q > "$tmp/out.txt"
-grep -q '^# chain 1 tau, eta: nuts: step size .* divergent after warmup' "$tmp/out.txt"
+grep -q '^# chain 1 mu, tau, eta: nuts: step size .* divergent after warmup' "$tmp/out.txt"
 "$ppl" infer "$eight" "$eight_data" --chains 1 --warmup 100 --draws 50 --sampler tau=hmc --sampler eta=hmc -q | grep -q 'tau, eta: hmc: step size'
 set +e
 "$ppl" infer "$eight" "$eight_data" --metric full -q > /dev/null 2> "$tmp/err"; rc=$?

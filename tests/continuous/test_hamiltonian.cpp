@@ -138,8 +138,8 @@ const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7, -1, 1, 18, 12]", 
 TEST_CASE("nuts: non-centred eight schools against quadrature over tau") {
   const eight_moments exact = eight_schools_exact();
   auto o = two_chains(1000, 4000, 5);
-  o.overrides = {{"mu", "nuts"}};  // one block: mu, tau and eta together
   auto p = infer(eight_schools, eight_data, o);
+  CHECK(p.kind("mu") == "nuts");  // the default: one block, mu, tau and eta together
   CHECK(p.kind("tau") == "nuts");
   CHECK(p.kind("eta") == "nuts");
   check_mean(p, "mu", exact.mu);
@@ -151,10 +151,11 @@ TEST_CASE("nuts: non-centred eight schools against quadrature over tau") {
   CHECK(p.result.reports[0].front().find("divergent after warmup") != std::string::npos);
 }
 
-TEST_CASE("nuts: the default plan mixes conjugate mu with nuts for tau and eta, dense metric") {
+TEST_CASE("nuts: conjugate mu (by --sampler) mixed with nuts for tau and eta, dense metric") {
   const eight_moments exact = eight_schools_exact();
   auto o = two_chains(1000, 4000, 6);
   o.dense_metric = true;
+  o.overrides = {{"mu", "conjugate"}};
   auto p = infer(eight_schools, eight_data, o);
   CHECK(p.kind("mu") == "conjugate");
   CHECK(p.kind("tau") == "nuts");
@@ -238,6 +239,7 @@ TEST_CASE("nuts: an unknown that bounds the data's support (serial numbers seen,
   const double mean = i2 / i3, sd = std::sqrt(i1 / i3 - mean * mean);
   auto o = two_chains(1000, 4000, 3);
   o.chains = 4;
+  o.overrides = {{"theta", "nuts"}};  // a lone scalar: the default would be slice
   auto p = infer("data y: real[N]\ntheta ~ Uniform(0, 1000)\nfor i in 1:N { y[i] ~ Uniform(0, theta) }\n",
                  {"y=[600, 700, 650]"}, o);
   CHECK(p.kind("theta") == "nuts");

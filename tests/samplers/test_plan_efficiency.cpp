@@ -1,0 +1,71 @@
+// The planner's second thoughts (samplers/plan_efficiency.cpp): a lone scalar leaves NUTS
+// for slice; a conjugate unknown combined with the NUTS block in one argument joins it;
+// --sampler always wins.
+#include <doctest/doctest.h>
+
+#include "lang/checker.hpp"
+#include "runtime/data.hpp"
+#include "samplers/chain.hpp"
+#include "stdlib/registry.hpp"
+
+namespace {
+
+std::map<std::string, std::string> kinds(const std::string& text, const std::vector<std::string>& sets,
+                                         const std::map<std::string, std::string>& overrides = {}) {
+  const auto m = ppl::lang::compile({"plan.ppl", text}, ppl::stdlib::library());
+  ppl::runtime::data_table data;
+  for (const auto& s : sets) ppl::runtime::apply_set(data, s);
+  std::map<std::string, std::string> out;
+  for (const auto& line : ppl::samplers::describe_plan(m, data, overrides)) out[line.name] = line.kind;
+  return out;
+}
+
+const char* const pumps = R"(
+data t: real<lower=0>[N]
+data x: int<lower=0>[N]
+alpha ~ Exponential(1)
+beta ~ Gamma(0.1, 1)
+for i in 1:N { theta[i] ~ Gamma(alpha, beta) }
+for i in 1:N { x[i] ~ Poisson(theta[i] * t[i]) }
+)";
+const std::vector<std::string> pumps_data = {"t=[94.3, 15.7, 62.9, 126, 5.24]", "x=[5, 1, 5, 14, 3]"};
+
+const char* const eight = R"(
+data y: real[J]
+data sigma: real[J]
+mu ~ Normal(0, 5)
+tau ~ HalfCauchy(5)
+for j in 1:J { eta[j] ~ Normal(0, 1) }
+for j in 1:J { theta[j] = mu + tau * eta[j] }
+for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
+)";
+const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7]", "sigma=[15, 10, 16, 11]"};
+
+}  // namespace
+
+TEST_CASE("plan: a lone scalar that NUTS would take goes to slice") {
+  auto k = kinds(pumps, pumps_data);
+  CHECK(k["alpha"] == "slice");
+  CHECK(k["beta"] == "conjugate");
+  CHECK(k["theta"] == "conjugate");
+  // --sampler keeps NUTS.
+  CHECK(kinds(pumps, pumps_data, {{"alpha", "nuts"}})["alpha"] == "nuts");
+  // A vector is not a lone scalar.
+  auto v = kinds("for k in 1:2 { a[k] ~ Normal(0, 1) }\ndata y: real[N]\nfor n in 1:N { y[n] ~ Logistic(a[1], exp(a[2])) }\n", {"y=[0.5, 1, 2]"});
+  CHECK(v["a"] == "nuts");
+}
+
+TEST_CASE("plan: a conjugate unknown combined with the NUTS block in one argument joins it") {
+  auto k = kinds(eight, eight_data);
+  CHECK(k["mu"] == "nuts");
+  CHECK(k["tau"] == "nuts");
+  CHECK(k["eta"] == "nuts");
+  CHECK(kinds(eight, eight_data, {{"mu", "conjugate"}})["mu"] == "conjugate");
+  // Beside the block in another argument only: the conjugate draw stays.
+  auto apart = kinds(
+      "data y: real[N]\nmu ~ Normal(0, 10)\nfor k in 1:2 { ls[k] ~ Normal(0, 1) }\n"
+      "for n in 1:N { y[n] ~ Normal(mu, exp(ls[1]) + exp(ls[2])) }\n",
+      {"y=[0.5, 1, 2]"});
+  CHECK(apart["ls"] == "nuts");
+  CHECK(apart["mu"] == "conjugate");
+}
