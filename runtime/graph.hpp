@@ -237,9 +237,12 @@ class graph {
   bool plate_bounds(const lang::ir::statement& s, plate_range& r);
   // False when the statement must go instance by instance after all (nothing is touched).
   bool differentiate_plate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
-  // An `=` plate's reverse pass: its target's adjoint passed on to what its value reads, as
-  // one batch; false as above.
-  bool differentiate_definition(const lang::ir::statement& s, std::span<double* const> slots);
+  // An `=` plate computed as one batch into its target, keeping its nodes' values for the
+  // reverse pass (`invariants`: its plate-invariant nodes that depend on unknowns); false
+  // as above. Then the reverse pass: its target's adjoint passed on to what it reads.
+  bool define_plate(const lang::ir::statement& s, plate_range& r, std::vector<const lang::ir::expr*>& invariants);
+  void pass_back_definition(const lang::ir::statement& s, const plate_range& r, const std::vector<const lang::ir::expr*>& invariants,
+                            std::span<double* const> slots);
   plate_value plate_eval(const lang::ir::expr& e, const plate_range& r);
   plate_value plate_compute(const lang::ir::expr& e, const plate_range& r);
   void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);
@@ -247,6 +250,8 @@ class graph {
   std::vector<const double*> plate_data_;  // by expr id: the value of the last batch
   std::vector<shape> plate_shapes_;
   std::vector<const lang::ir::expr*> plate_invariants_;  // evaluated once; adjoints summed over the batch
+  std::vector<char> plate_varies_;                       // by expr id: the node reads a loop variable
+  bool plate_varies(const lang::ir::expr& e) const { return plate_varies_[static_cast<std::size_t>(e.id)] != 0; }
   const gradient_plan& plan_gradient(const std::vector<char>& wrt);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);

@@ -49,6 +49,11 @@ struct graph::gradient_plan {
     const statement* s;
     std::vector<const expr*> hoisted;
     bool batched = false;  // a plate differentiated as one batch (graph_plate.cpp)
+    // A batched definition's last forward pass, when it went as a batch (else the reverse
+    // pass goes instance by instance): its instances and plate-invariant nodes.
+    bool defined = false;
+    plate_range range;
+    std::vector<const expr*> invariants;
   };
   std::vector<step> definitions;  // derived definitions to recompute and pass back through, in order
   std::vector<step> terms;        // the terms that involve a carrying variable
@@ -106,7 +111,10 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
     to.assign(values_[v].data.size(), 0.0);
     plan.slots[v] = to.data();
   }
-  for (const auto& d : plan.definitions) run_statement(*d.s, nullptr, false);
+  for (auto& d : plan.definitions) {
+    d.defined = d.batched && define_plate(*d.s, d.range, d.invariants);
+    if (!d.defined) recompute(*d.s);
+  }
   double total = 0;
   for (const auto& t : plan.terms) {
     double term = 0;
@@ -115,7 +123,10 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)
-    if (!(it->batched && differentiate_definition(*it->s, plan.slots))) differentiate_term(*it->s, it->hoisted, plan.slots, true);
+    if (it->defined)
+      pass_back_definition(*it->s, it->range, it->invariants, plan.slots);
+    else
+      differentiate_term(*it->s, it->hoisted, plan.slots, true);
   return total;
 }
 

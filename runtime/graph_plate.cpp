@@ -17,6 +17,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "runtime/graph.hpp"
 #include "stdlib/checks.hpp"
@@ -97,7 +98,7 @@ graph::plate_value graph::plate_eval(const expr& e, const plate_range& r) {
 graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   const auto id = static_cast<std::size_t>(e.id);
   auto& adjoint = plate_adjoints_[id];
-  if (!lang::ir::uses_loop_variable(e)) {
+  if (!plate_varies(e)) {
     view v;
     try {
       v = eval_.eval(e, frame_);
@@ -184,7 +185,7 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
 
 // Passes the adjoint of a batched node (in plate_adjoints_) to its arguments.
 void graph::plate_backward(const expr& e, const plate_range& r, std::span<double* const> slots) {
-  if (!e.depends_on_unknown || !lang::ir::uses_loop_variable(e)) return;
+  if (!e.depends_on_unknown || !plate_varies(e)) return;
   const auto id = static_cast<std::size_t>(e.id);
   const double* d = plate_adjoints_[id].data();
   if (e.which == expr::kind::index) {
@@ -198,7 +199,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
   }
   const std::size_t n = e.args.size();
   const std::string_view name = e.fn->name();
-  const bool scaling = name == "*" && (!lang::ir::uses_loop_variable(*e.args[0]) ? plate_shapes_[static_cast<std::size_t>(e.args[0]->id)].rank == 0
+  const bool scaling = name == "*" && (!plate_varies(*e.args[0]) ? plate_shapes_[static_cast<std::size_t>(e.args[0]->id)].rank == 0
                                                                                 : plate_shapes_[static_cast<std::size_t>(e.args[1]->id)].rank == 0);
   if (e.fn->elementwise() || scaling) {
     const index_t total = static_cast<index_t>(plate_values_[id].size());
@@ -208,7 +209,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
     for (std::size_t i = 0; i < n; ++i) {
       const expr& a = *e.args[i];
       const auto aid = static_cast<std::size_t>(a.id);
-      const bool batched = lang::ir::uses_loop_variable(a);
+      const bool batched = plate_varies(a);
       if (batched) {
         args[i] = {plate_data_[aid], shape::vector(total)};
         if (a.depends_on_unknown) to[i] = plate_adjoints_[aid].data();
@@ -235,7 +236,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
         for (index_t j = 0; j < width; ++j) sum[static_cast<std::size_t>(j)] += (*fold[i])[static_cast<std::size_t>(k * width + j)];
     }
   } else {
-    const std::size_t xi = lang::ir::uses_loop_variable(*e.args[0]) ? 0 : 1, mi = 1 - xi;
+    const std::size_t xi = plate_varies(*e.args[0]) ? 0 : 1, mi = 1 - xi;
     const expr &xe = *e.args[xi], &me = *e.args[mi];
     const auto xid = static_cast<std::size_t>(xe.id), mid = static_cast<std::size_t>(me.id);
     const shape xs = plate_shapes_[xid], ms = plate_shapes_[mid];
@@ -270,6 +271,20 @@ bool graph::plate_bounds(const statement& s, plate_range& r) {
     plate_repeated_adjoint_.resize(nodes);
     plate_data_.resize(nodes);
     plate_shapes_.resize(nodes);
+    // Which nodes vary over their plate, worked out once rather than by a walk per visit.
+    plate_varies_.assign(nodes, 0);
+    std::function<bool(const expr*)> mark = [&](const expr* e) {
+      if (!e) return false;
+      bool varies = e->which == expr::kind::loop_var;
+      for (const auto& a : e->args) varies = mark(a.get()) || varies;
+      for (const auto& ix : e->indices) varies = mark(ix.lo.get()) + mark(ix.hi.get()) > 0 || varies;
+      plate_varies_[static_cast<std::size_t>(e->id)] = varies;
+      return varies;
+    };
+    for (const statement& t : model_.statements) {
+      for (const auto& a : t.args) mark(a.get());
+      mark(t.value.get());
+    }
   }
   const auto& loop = s.loops[0];
   try {
@@ -282,12 +297,12 @@ bool graph::plate_bounds(const statement& s, plate_range& r) {
   return true;
 }
 
-bool graph::differentiate_definition(const statement& s, std::span<double* const> slots) {
-  plate_range r;
+bool graph::define_plate(const statement& s, plate_range& r, std::vector<const expr*>& invariants) {
   if (!plate_bounds(s, r)) return false;
-  if (r.count == 0) return true;
-  const tensor& target = values_[static_cast<std::size_t>(s.target)];
+  tensor& target = values_[static_cast<std::size_t>(s.target)];
   if (r.first + r.count > target.shape[0]) return false;
+  invariants.clear();
+  if (r.count == 0) return true;
   plate_invariants_.clear();
   plate_value v;
   try {
@@ -296,12 +311,19 @@ bool graph::differentiate_definition(const statement& s, std::span<double* const
     return false;
   }
   if (!v.batched || v.per.rank != 0) return false;
+  std::copy(v.data, v.data + r.count, target.data.begin() + r.first);
+  invariants = plate_invariants_;
+  return true;
+}
+
+void graph::pass_back_definition(const statement& s, const plate_range& r, const std::vector<const expr*>& invariants,
+                                 std::span<double* const> slots) {
+  if (r.count == 0) return;
   // The target's adjoint, collected from the terms and later definitions, is the value's.
   const double* from = slots[static_cast<std::size_t>(s.target)] + r.first;
-  plate_adjoints_[static_cast<std::size_t>(s.value->id)].assign(from, from + r.count);
+  std::copy(from, from + r.count, plate_adjoints_[static_cast<std::size_t>(s.value->id)].begin());
   plate_backward(*s.value, r, slots);
-  for (const expr* e : plate_invariants_) eval_.backward(*e, frame_, plate_adjoints_[static_cast<std::size_t>(e->id)].data(), slots);
-  return true;
+  for (const expr* e : invariants) eval_.backward(*e, frame_, plate_adjoints_[static_cast<std::size_t>(e->id)].data(), slots);
 }
 
 bool graph::differentiate_plate(const statement& s, std::span<double* const> slots, double& total) {
@@ -332,17 +354,23 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
     if (r.first + r.count > target.shape[0]) return false;
     const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
     double* value_slot = slots[static_cast<std::size_t>(s.target)];
+    // Each argument's view and adjoint move by `step` per instance (0 for an invariant).
+    const std::size_t n = s.args.size();
     std::array<view, 4> at{};
+    std::array<index_t, 4> step{};
+    stdlib::gradient_out g;
+    for (std::size_t i = 0; i < n; ++i) {
+      at[i] = {args[i].data, args[i].per};
+      step[i] = args[i].batched ? args[i].per.size() : 0;
+      if (s.args[i]->depends_on_unknown) g.params[i] = plate_adjoints_[static_cast<std::size_t>(s.args[i]->id)].data();
+    }
+    const std::span<const view> params(at.data(), n);
     for (index_t k = 0; k < r.count; ++k) {
-      stdlib::gradient_out g;
-      for (std::size_t i = 0; i < s.args.size(); ++i) {
-        const plate_value& a = args[i];
-        const index_t width = a.per.size();
-        at[i] = {a.batched ? a.data + k * width : a.data, a.per};
-        if (s.args[i]->depends_on_unknown)
-          g.params[i] = plate_adjoints_[static_cast<std::size_t>(s.args[i]->id)].data() + (a.batched ? k * width : 0);
-      }
-      const std::span<const view> params(at.data(), s.args.size());
+      if (k > 0)
+        for (std::size_t i = 0; i < n; ++i) {
+          at[i].data += step[i];
+          if (g.params[i]) g.params[i] += step[i];
+        }
       if (check) {
         try {
           s.dist->check(params);
