@@ -4,6 +4,11 @@
 // of N walks of the expression tree; `site_energy[i, j] = -s[i, j] * (s[i % L + 1, j] +
 // ...)` becomes a few elementwise passes over L^2 values and one scatter.
 //
+// Rows go through in blocks of 4,096: each node's column is one block long and reused, so
+// a large plate's pass stays in cache and allocates nothing after its first. What is kept
+// for every row is only what cannot change: the loop values, the target's offsets, and
+// the offsets of element reads whose indices are free of unknowns.
+//
 // Which statements qualify is decided once, from their structure: loops whose bounds are
 // free of unknowns; one scalar element of the target per instance, at indices free of
 // unknowns; expressions made of constants, loop variables, scalar variables, elements of
@@ -31,6 +36,10 @@ struct not_batched {};
 
 // Fewer instances than this go instance by instance: a batch's set-up would cost more.
 constexpr index_t min_batch = 4;
+// Rows evaluated per pass: the nodes' columns are this long and reused from block to block,
+// so they stay in cache, and a plate of 262,144 instances does not touch (and fault in) a
+// fresh 2 MB array per node.
+constexpr index_t block_rows = 4096;
 
 }  // namespace
 
@@ -39,6 +48,7 @@ constexpr index_t min_batch = 4;
 // statement), so a plan costs the size of its plate, not of the model.
 struct graph::batch_plan {
   index_t rows = 0;
+  index_t first = 0, count = 0;                  // the block of rows being evaluated
   std::vector<int> loop_slots;                   // the statement's loops, outermost first
   std::vector<std::vector<double>> loop_values;  // by loop, as loop_slots: the value at each row
   std::vector<index_t> target_offsets;           // sample, assign: the element each row is of
@@ -136,35 +146,39 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
       throw not_batched{};
     }
   }
-  const auto n = static_cast<std::size_t>(p.rows);
+  const auto n = static_cast<std::size_t>(p.count);
   if (e.which == expr::kind::loop_var) {
     const auto k = std::find(p.loop_slots.begin(), p.loop_slots.end(), e.slot) - p.loop_slots.begin();
-    return {p.loop_values[static_cast<std::size_t>(k)].data(), true};
+    return {p.loop_values[static_cast<std::size_t>(k)].data() + p.first, true};
   }
   auto& out = batch_columns_[id];
   out.resize(n);
   if (e.which == expr::kind::index) {
     const tensor& base = values_[static_cast<std::size_t>(e.args[0]->slot)];
+    // Row-major offsets of the elements read, from the index columns. Indices free of
+    // unknowns give offsets that cannot change: they are kept for every row, filled block
+    // by block on the first pass; others are worked out for each block.
+    const bool fixed = std::none_of(e.indices.begin(), e.indices.end(), [](const index_item& ix) { return ix.lo->depends_on_unknown; });
     auto& offsets = batch_offsets_[id];
+    const index_t at = fixed ? p.first : 0;
     if (!batch_offsets_fixed_[id]) {
-      // Row-major offsets of the elements read, from the index columns.
-      offsets.assign(n, 0);
-      bool fixed = true;
+      offsets.resize(static_cast<std::size_t>(fixed ? p.rows : p.count));
+      std::fill_n(offsets.begin() + at, n, 0);
       for (std::size_t k = 0; k < e.indices.size(); ++k) {
-        const expr& ix = *e.indices[k].lo;
-        fixed = fixed && !ix.depends_on_unknown;
-        const batch_column c = batch_eval(p, ix);
+        const batch_column c = batch_eval(p, *e.indices[k].lo);
         const index_t extent = base.shape[static_cast<int>(k)];
         for (std::size_t r = 0; r < n; ++r) {
           const double i = c.data[c.varies ? r : 0];
           if (!(i >= 1 && i <= static_cast<double>(extent))) throw not_batched{};
-          offsets[r] = offsets[r] * extent + static_cast<index_t>(i) - 1;
+          auto& o = offsets[static_cast<std::size_t>(at) + r];
+          o = o * extent + static_cast<index_t>(i) - 1;
         }
       }
-      batch_offsets_fixed_[id] = fixed;
+      batch_offsets_fixed_[id] = fixed && p.first + p.count == p.rows;  // complete after the last block
     }
     const double* from = base.data.data();
-    for (std::size_t r = 0; r < n; ++r) out[r] = from[offsets[r]];
+    const index_t* o = offsets.data() + at;
+    for (std::size_t r = 0; r < n; ++r) out[r] = from[o[r]];
     return {out.data(), true};
   }
   // An elementwise call: its arguments' columns, invariant ones broadcast by the function.
@@ -172,7 +186,7 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
   if (e.args.size() > args.size()) throw not_batched{};
   for (std::size_t i = 0; i < e.args.size(); ++i) {
     const batch_column c = batch_eval(p, *e.args[i]);
-    args[i] = c.varies ? view{c.data, shape::vector(p.rows)} : view{c.data, shape::scalar()};
+    args[i] = c.varies ? view{c.data, shape::vector(p.count)} : view{c.data, shape::scalar()};
   }
   if (scalar_product(e)) {
     const double *a = args[0].data, *b = args[1].data;
@@ -182,7 +196,7 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
   }
   const std::span<const view> in(args.data(), e.args.size());
   try {
-    if (e.fn->result_shape(in).size() != p.rows) throw not_batched{};
+    if (e.fn->result_shape(in).size() != p.count) throw not_batched{};
     e.fn->eval(in, out.data());
   } catch (const stdlib::argument_error&) {
     throw not_batched{};
@@ -190,46 +204,66 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
   return {out.data(), true};
 }
 
+namespace {
+
+// Sets p.first and p.count to each block of the plan's rows in turn and calls fn(); false
+// as soon as fn() is.
+template <class Plan, class F>
+bool for_each_block(Plan& p, F fn) {
+  for (p.first = 0; p.first < p.rows; p.first += block_rows) {
+    p.count = std::min(block_rows, p.rows - p.first);
+    if (!fn()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool graph::batch_log_density(const statement& s, double& total) {
   batch_plan* p = plan_batch(s);
-  if (!p) return false;
-  const auto n = static_cast<std::size_t>(p->rows);
-  if (s.which == statement::kind::factor) {
-    batch_column c;
+  if (!p || s.args.size() > 4) return false;
+  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
+  const double* values = s.which == statement::kind::factor ? nullptr : values_[static_cast<std::size_t>(s.target)].data.data();
+  double sum = 0;
+  bool invalid = false;  // a parameter outside its domain: the term is -inf
+  const bool done = for_each_block(*p, [&] {
+    const auto n = static_cast<std::size_t>(p->count);
+    std::array<batch_column, 4> cols{};
     try {
-      c = batch_eval(*p, *s.value);
+      if (s.which == statement::kind::factor) {
+        cols[0] = batch_eval(*p, *s.value);
+      } else {
+        for (std::size_t i = 0; i < s.args.size(); ++i) cols[i] = batch_eval(*p, *s.args[i]);
+      }
     } catch (const not_batched&) {
       return false;
     }
-    double sum = 0;
-    for (std::size_t r = 0; r < n; ++r) sum += c.data[c.varies ? r : 0];
-    total = sum;
+    if (s.which == statement::kind::factor) {
+      for (std::size_t r = 0; r < n; ++r) sum += cols[0].data[cols[0].varies ? r : 0];
+      return true;
+    }
+    std::array<view, 4> params{};
+    const std::span<const view> in(params.data(), s.args.size());
+    const index_t* offsets = p->target_offsets.data() + p->first;
+    for (std::size_t r = 0; r < n && !invalid; ++r) {
+      for (std::size_t i = 0; i < s.args.size(); ++i) params[i] = {cols[i].data + (cols[i].varies ? r : 0), shape::scalar()};
+      if (check) {
+        try {
+          s.dist->check(in);
+        } catch (const stdlib::parameter_error&) {
+          invalid = true;
+          break;
+        }
+      }
+      sum += s.dist->log_density(in, view{values + offsets[r], shape::scalar()}, true);
+    }
+    return !invalid;
+  });
+  if (invalid) {
+    total = -INFINITY;
     return true;
   }
-  std::array<batch_column, 4> cols{};
-  if (s.args.size() > cols.size()) return false;
-  try {
-    for (std::size_t i = 0; i < s.args.size(); ++i) cols[i] = batch_eval(*p, *s.args[i]);
-  } catch (const not_batched&) {
-    return false;
-  }
-  const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
-  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
-  std::array<view, 4> params{};
-  const std::span<const view> in(params.data(), s.args.size());
-  double sum = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    for (std::size_t i = 0; i < s.args.size(); ++i) params[i] = {cols[i].data + (cols[i].varies ? r : 0), shape::scalar()};
-    if (check) {
-      try {
-        s.dist->check(in);
-      } catch (const stdlib::parameter_error&) {
-        total = -INFINITY;
-        return true;
-      }
-    }
-    sum += s.dist->log_density(in, view{values + p->target_offsets[r], shape::scalar()}, true);
-  }
+  if (!done) return false;
   total = sum;
   return true;
 }
@@ -237,16 +271,20 @@ bool graph::batch_log_density(const statement& s, double& total) {
 bool graph::batch_assign(const statement& s) {
   batch_plan* p = plan_batch(s);
   if (!p) return false;
-  batch_column c;
-  try {
-    c = batch_eval(*p, *s.value);
-  } catch (const not_batched&) {
-    return false;
-  }
   double* to = values_[static_cast<std::size_t>(s.target)].data.data();
-  const auto n = static_cast<std::size_t>(p->rows);
-  for (std::size_t r = 0; r < n; ++r) to[p->target_offsets[r]] = c.data[c.varies ? r : 0];
-  return true;
+  // A block refused after others were written leaves them written: the instance path that
+  // follows writes every element again.
+  return for_each_block(*p, [&] {
+    batch_column c;
+    try {
+      c = batch_eval(*p, *s.value);
+    } catch (const not_batched&) {
+      return false;
+    }
+    const index_t* offsets = p->target_offsets.data() + p->first;
+    for (index_t r = 0; r < p->count; ++r) to[offsets[r]] = c.data[c.varies ? r : 0];
+    return true;
+  });
 }
 
 }  // namespace ppl::runtime

@@ -61,6 +61,16 @@ TEST_CASE("batch: a statement's terms and derived values as one batch equal thos
               "for i in 1:L, j in 1:L { e[i, j] = -s[i, j] * (s[i % L + 1, j] + s[i, j % L + 1]) }\n");
     check_statements(f);
   }
+  SUBCASE("the Ising model over more rows than one block (4,096), offsets kept across blocks") {
+    fixture f("data L: int = 70\ndata beta: real = 0.4\nfor i in 1:L, j in 1:L { s[i, j] ~ Spin() }\n"
+              "for i in 1:L, j in 1:L { factor beta * s[i, j] * (s[i % L + 1, j] + s[i, j % L + 1]) }\n"
+              "for i in 1:L, j in 1:L { e[i, j] = -s[i, j] * (s[i % L + 1, j] + s[i, j % L + 1]) }\n");
+    check_statements(f);
+    // Again after the spins change: the kept offsets read the new values.
+    auto& spins = f.graph->values()[static_cast<std::size_t>(f.model->find("s"))].data;
+    for (std::size_t k = 0; k < spins.size(); k += 7) spins[k] = -spins[k];
+    check_statements(f);
+  }
   SUBCASE("nested loops whose inner bound follows the outer loop") {
     fixture f("data K: int = 6\nfor i in 1:K { for j in 1:i { m[i, j] ~ Normal(i - j, 1 + 0.5 * j) } }\n"
               "for i in 1:K { for j in 1:K - i { m[i, i + j] ~ Normal(0, 1) } }\n"
@@ -78,4 +88,20 @@ TEST_CASE("batch: an index out of range is reported with its instance, as one by
                                                    "for n in 1:N { d[n] = mu[n] + mu[n + 1] }\n");
   CHECK(error.find("n = 6") != std::string::npos);
   CHECK(s.loops.size() == 1);
+}
+
+TEST_CASE("batch: blocks past the first give the same errors and invalid terms as one by one") {
+  // The out-of-range read is in the second block of rows.
+  const std::string error = ppl::testing::error_of("data N: int = 5000\nfor n in 1:N { mu[n] ~ Normal(0, 1) }\n"
+                                                   "for n in 1:N { d[n] = mu[n] + mu[n + 1] }\n");
+  CHECK(error.find("n = 5000") != std::string::npos);
+  // A scale that follows an unknown, negative at one instance of the second block: the
+  // statement's term is -inf, as the instances' sum is.
+  fixture f("data N: int = 5000\nfor n in 1:N { x[n] ~ Normal(1, 0.1) }\nfor n in 1:N { z[n] ~ Normal(0, x[n] * x[n]) }\n"
+            "for n in 1:N { w[n] ~ Normal(0, x[n] + 1) }\n");
+  check_statements(f);
+  f.graph->values()[static_cast<std::size_t>(f.model->find("x"))].data[4500] = -1.5;
+  const auto& last = f.model->statements.back();
+  CHECK(f.graph->statement_log_density(last) == -INFINITY);
+  CHECK(one_by_one(*f.graph, last) == -INFINITY);
 }
