@@ -25,6 +25,7 @@ class gibbs_sampler final : public sampler {
     // Supports whose bounds follow other unknowns are read again each sweep, or before
     // each element when they follow this variable's own elements.
     if (moving_ && !self_) read_supports();
+    change_ = 0;
     for (auto& [e, s] : supports_) {
       if (self_) s = graph_.element_support(variable_, e);
       double current = x[static_cast<std::size_t>(e)];
@@ -33,7 +34,7 @@ class gibbs_sampler final : public sampler {
       else
         for (double k = s.lower; k <= s.upper; ++k) values_.push_back(k);
       log_p_.resize(values_.size());
-      double best = -INFINITY;
+      double best = -INFINITY, before = NAN;
       for (std::size_t k = 0; k < values_.size(); ++k) {
         x[static_cast<std::size_t>(e)] = values_[k];
         blanket_.update(e);
@@ -43,13 +44,20 @@ class gibbs_sampler final : public sampler {
           ++not_a_number_;
         }
         best = std::max(best, log_p_[k]);
+        if (values_[k] == current) before = log_p_[k];
       }
       // With every value impossible (an invalid state elsewhere), stay put.
       if (best == -INFINITY) {
         x[static_cast<std::size_t>(e)] = current;
         ++stuck_;
       } else {
-        x[static_cast<std::size_t>(e)] = values_[pick(best, rng)];
+        const std::size_t k = pick(best, rng);
+        x[static_cast<std::size_t>(e)] = values_[k];
+        // The blanket's terms at the value drawn (pick left exp(lp - best) in log_p_) less
+        // those at the value before: the change in the joint. NaN when the element was
+        // outside its support or its terms were not finite, and lp__ is then recomputed.
+        const double delta = best + std::log(log_p_[k]) - before;
+        change_ += std::isfinite(delta) ? delta : NAN;
       }
       blanket_.update(e);
     }
@@ -57,6 +65,7 @@ class gibbs_sampler final : public sampler {
 
  public:
   void persist(runtime::archive& a) override { a(not_a_number_, stuck_); }
+  double last_change() const override { return change_; }
 
   std::string report() const override {
     std::string out;
@@ -91,6 +100,7 @@ class gibbs_sampler final : public sampler {
   std::vector<std::pair<runtime::index_t, stdlib::support>> supports_;
   std::vector<double> values_, log_p_;
   long not_a_number_ = 0, stuck_ = 0;
+  double change_ = NAN;  // the last sweep's change in the joint log density
 };
 
 // Pairwise ±1 models: the chromatic heat-bath of spins.hpp, on --threads threads.

@@ -48,6 +48,7 @@ class slice_sampler final : public sampler {
         for (runtime::index_t e = 0; e < size; ++e) fit(elements_[k++], s);
       });
     }
+    change_ = 0;
     for (auto& el : elements_) {
       if (self_) fit(el, graph_.element_support(variable_, el.index));
       update(el, rng, warmup);
@@ -92,6 +93,8 @@ class slice_sampler final : public sampler {
     for (auto& el : elements_) a(el.width, el.moved, el.moves);
   }
 
+  double last_change() const override { return change_; }
+
   std::string report() const override {
     if (not_a_number_ == 0) return {};
     return std::to_string(not_a_number_) + " points with a NaN log density (warmup included), treated as outside the slice";
@@ -99,12 +102,17 @@ class slice_sampler final : public sampler {
 
  private:
   long not_a_number_ = 0;
+  double change_ = NAN;  // the last sweep's change in the joint log density
+
+  // An element's log Jacobian at y (none for an integer's continuous extension).
+  static double jacobian(const element& el, double y) { return el.integer ? 0 : el.t.log_jacobian(y); }
 
   void update(element& el, runtime::rng& rng, bool warmup) {
     boost::random::uniform_01<double> uniform;
     double x0 = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)];
     double y0 = el.integer ? x0 + uniform(rng) : el.t.to_unconstrained(x0);
-    double level = log_f(el, y0) - boost::random::exponential_distribution<double>(1.0)(rng);
+    const double at_start = log_f(el, y0);
+    double level = at_start - boost::random::exponential_distribution<double>(1.0)(rng);
     double left = y0 - el.width * uniform(rng), right = left + el.width;
     int j = static_cast<int>(max_steps_out * uniform(rng)), k = max_steps_out - 1 - j;
     while (j-- > 0 && log_f(el, left) > level) left -= el.width;
@@ -118,7 +126,11 @@ class slice_sampler final : public sampler {
       }
       (y < y0 ? left : right) = y;
     }
-    log_f(el, y1);  // leaves the variable (and its derived values) at the accepted point
+    const double at_end = log_f(el, y1);  // leaves the variable (and its derived values) at the accepted point
+    // The blanket's terms are the joint's that change with this element; the Jacobian is
+    // the unconstrained scale's, not the joint's. NaN (lp__ recomputed) unless finite.
+    const double delta = (at_end - jacobian(el, y1)) - (at_start - jacobian(el, y0));
+    change_ += std::isfinite(delta) ? delta : NAN;
     if (warmup) {
       el.moved += std::fabs(y1 - y0);
       el.width = std::max(el.integer ? 1.0 : 1e-6, 2 * el.moved / static_cast<double>(++el.moves));

@@ -1,5 +1,5 @@
 // lp__ kept up to date from the samplers' changes (conjugate updates from their
-// statistics, NUTS from the densities it computed) equals the joint log density computed
+// statistics, NUTS, slice and gibbs from the densities they computed) equals the joint log density computed
 // in full at the recorded values, at every kept iteration, for every conjugate pair and
 // for mixtures of sampler kinds. A wrong kernel or a term left out shows at once.
 #include <cmath>
@@ -93,9 +93,15 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
        "data x: real[N]\ndata y: int[N]\na ~ Normal(0, 2)\nb ~ Normal(0, 2)\nfor n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }\n"
        "p ~ Beta(1, 1)\nfor n in 1:N { y[n] ~ Bernoulli(p) }\n",
        ppl::testing::logistic_data},
-      {"gibbs (no change known) and conjugate",
+      {"gibbs and conjugate",
        "data y: real[N]\nmu ~ Normal(0, 5)\nfor n in 1:N {\n  z[n] ~ Bernoulli(0.5)\n  y[n] ~ Normal(mu * z[n], 1)\n}\n",
        {"y=[0.1,3.2,2.9,-0.4,3.5,0.2]"}},
+      {"gibbs over a category", "data y: real[N]\nfor n in 1:N { z[n] ~ Categorical([0.2, 0.3, 0.5]) }\nfor n in 1:N { y[n] ~ Normal(z[n], 1) }\n",
+       {"y=[1.2,2.9,0.4,2.2]"}},
+      {"slice on a count (its continuous extension) and on a positive scalar",
+       "data y: int[N]\ndata c: int[N]\nn ~ Poisson(20)\nfor i in 1:N { y[i] ~ Binomial(n, 0.4) }\ns ~ LogNormal(0, 1)\n"
+       "for i in 1:N { c[i] ~ Poisson(s * 3) }\n",
+       {"y=[5,9,7]", "c=[2,4,3]"}},
   };
   for (const auto& c : cases) check_lp(c);
 }
