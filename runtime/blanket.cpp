@@ -52,7 +52,7 @@ blanket::blanket(graph& g, int variable)
     std::size_t count = t.depth ? t.loops.size() / t.depth : 1;
     for (std::size_t i = 0; i < count; ++i) {
       auto [offset, size] = g.instance_target(m.statements[static_cast<std::size_t>(si)], t.loops.data() + i * t.depth);
-      for (index_t e = offset; e < offset + size; ++e) terms[static_cast<std::size_t>(e)].push_back({si, static_cast<index_t>(i)});
+      for (index_t e = offset; e < offset + size; ++e) terms[static_cast<std::size_t>(e)].push_back({si, 0, static_cast<index_t>(i)});
     }
   }
   // Direct readers, then readers through chains of derived variables.
@@ -83,6 +83,18 @@ blanket::blanket(graph& g, int variable)
   compress(terms, term_offsets_, terms_);
   compress(derived, derived_offsets_, derived_);
   readers_.clear();
+  // Runs of an element's terms that hold every instance of their statement (alpha in
+  // theta[i] ~ Gamma(alpha, beta)) are evaluated as the statement, through its plate
+  // paths, rather than instance by instance.
+  for (std::size_t e = 0; e < n; ++e) {
+    for (index_t k = term_offsets_[e], end = term_offsets_[e + 1], next = k; k < end; k = next) {
+      const int si = terms_[static_cast<std::size_t>(k)].statement;
+      while (next < end && terms_[static_cast<std::size_t>(next)].statement == si) ++next;
+      const auto& t = table(si);
+      const auto count = static_cast<index_t>(t.depth ? t.loops.size() / t.depth : 1);
+      if (next - k == count && count >= 2) terms_[static_cast<std::size_t>(k)].whole_run = static_cast<int>(count);
+    }
+  }
 }
 
 // Derived variables matter to a blanket only if some `~` or `factor` depends on them.
@@ -138,7 +150,7 @@ const blanket::readers& blanket::readers_of(int variable) {
     const auto& t = table(static_cast<int>(si));
     std::size_t count = t.depth ? t.loops.size() / t.depth : 1;
     for (std::size_t i = 0; i < count; ++i) {
-      instance_ref ref{static_cast<int>(si), static_cast<index_t>(i)};
+      instance_ref ref{static_cast<int>(si), 0, static_cast<index_t>(i)};
       const index_t* loops = t.loops.data() + i * t.depth;
       read_log log = graph_.instance_reads(s, loops);
       if (dynamic) log.push_back({variable, 0, static_cast<index_t>(n)});  // depends on all of it
@@ -170,12 +182,17 @@ void blanket::compress(lists& in, std::vector<index_t>& offsets, std::vector<ins
 double blanket::log_density(index_t element, bool include_prior) {
   const auto& m = graph_.model();
   double total = 0;
-  for (index_t k = term_offsets_[element]; k < term_offsets_[element + 1]; ++k) {
+  for (index_t k = term_offsets_[element], end = term_offsets_[element + 1]; k < end;) {
     const auto& r = terms_[static_cast<std::size_t>(k)];
-    if (!include_prior && m.statements[static_cast<std::size_t>(r.statement)].target == variable_ &&
-        m.statements[static_cast<std::size_t>(r.statement)].which == statement::kind::sample)
+    const statement& s = m.statements[static_cast<std::size_t>(r.statement)];
+    const bool skip = !include_prior && s.target == variable_ && s.which == statement::kind::sample;
+    if (r.whole_run > 0) {
+      if (!skip) total += graph_.statement_log_density(s);
+      k += r.whole_run;
       continue;
-    total += graph_.instance_log_density(m.statements[static_cast<std::size_t>(r.statement)], loops_of(r));
+    }
+    if (!skip) total += graph_.instance_log_density(s, loops_of(r));
+    ++k;
   }
   for (int s : whole_) total += graph_.statement_log_density(m.statements[static_cast<std::size_t>(s)]);
   return total;

@@ -33,6 +33,7 @@ class blanket {
  private:
   struct instance_ref {
     int statement;
+    int whole_run = 0;  // > 0: this and the next whole_run - 1 terms are every instance of the statement
     index_t instance;
     friend auto operator<=>(const instance_ref&, const instance_ref&) = default;
   };

@@ -32,6 +32,19 @@ class gamma final : public scalar_distribution {
     }
     return a * std::log(b) - log_gamma(a) + xlogy(a - 1, v) - b * v;
   }
+  // A plate sharing alpha and beta (pumps' theta[i] ~ Gamma(alpha, beta)): the normalising
+  // term once, then a log and a product per value.
+  double log_density_sum(std::span<const view> p, const double* values, index_t n) const override {
+    const double a = p[0][0], b = p[1][0];
+    double logs = 0, sum = 0;
+    for (index_t i = 0; i < n; ++i) {
+      const double v = values[i];
+      if (!(v >= 0) || std::isinf(v)) return -INFINITY;
+      logs += xlogy(a - 1, v);
+      sum += v;
+    }
+    return static_cast<double>(n) * (a * std::log(b) - log_gamma(a)) + logs - b * sum;
+  }
   // A typical value to start from: the mean: 1 for the vague Gamma(0.001, 0.001), whose draws underflow to 0.
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0] / p[1][0];

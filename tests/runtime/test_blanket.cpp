@@ -64,3 +64,24 @@ TEST_CASE("a chain's element is in its successor's prior term (x[t] ~ Normal(0.8
     CHECK(f.graph->log_density() - j0 == doctest::Approx(b.log_density(e) - b0));
   }
 }
+
+TEST_CASE("a scalar read by every instance of a plate takes the plate's term whole, as the sum of its instances") {
+  // alpha's blanket: its prior, all of theta's priors (evaluated as one statement) and,
+  // through the derived r, all of y's terms; theta[2]'s: its prior and y[2].
+  fixture f("data y: int[N]\nalpha ~ Exponential(1)\nfor i in 1:N { theta[i] ~ Gamma(alpha, 2) }\n"
+            "for i in 1:N { r[i] = theta[i] * alpha }\nfor i in 1:N { y[i] ~ Poisson(r[i]) }\n",
+            {"y=[1,4,0,2,3]"});
+  const int alpha = f.model->find("alpha"), theta = f.model->find("theta");
+  blanket b(*f.graph, alpha), t(*f.graph, theta);
+  CHECK(b.degree(0) == 11);
+  CHECK(t.degree(1) == 2);
+  CHECK(b.log_density(0) == doctest::Approx(f.graph->log_density_blanket(alpha, 0)).epsilon(1e-12));
+  CHECK(b.log_density(0, false) == doctest::Approx(f.graph->log_density_blanket(alpha, 0) -
+                                                   f.graph->statement_log_density(f.model->statements[0])).epsilon(1e-12));
+  for (double a : {0.3, 1.7, 4.0}) {
+    const double j0 = f.graph->log_density(), b0 = b.log_density(0);
+    f.graph->values()[static_cast<std::size_t>(alpha)].data[0] = a;
+    b.update(0);
+    CHECK(f.graph->log_density() - j0 == doctest::Approx(b.log_density(0) - b0).epsilon(1e-12));
+  }
+}

@@ -14,7 +14,11 @@ TEST_CASE("plate sums equal sums of single densities") {
                                           {"Bernoulli", {1.0}, {1, 1}},
                                           {"Bernoulli", {0.3}, {1, 2}},
                                           {"Poisson", {2.5}, {0, 3, 7}},
-                                          {"Normal", {1, 2}, {0.5, -1, 4}}}) {
+                                          {"Normal", {1, 2}, {0.5, -1, 4}},
+                                          {"Gamma", {2.5, 0.7}, {0.1, 3, 12.5, 1}},
+                                          {"Gamma", {1.0, 2.0}, {0, 0.5}},
+                                          {"Gamma", {0.5, 2.0}, {0.5, 0}},
+                                          {"Gamma", {2.0, 1.0}, {0.5, -1}}}) {
     std::vector<tensor> params;
     for (double p : c.params) params.push_back(scalar(p));
     double one_by_one = 0;
