@@ -327,9 +327,12 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     }
     const bool kept = !warmup && (it - o.warmup) % o.thin == 0;
     const bool report = o.progress && (it % progress_every(total) == 0 || it == total);
-    if (it % lp_refresh == 0 || ((kept || report) && std::isnan(c.lp))) c.lp = log_joint(c);
+    // The carried value is refreshed only at points every run has in common (kept rows, every
+    // lp_refresh-th iteration), never for a progress report: lp__ then does not depend on
+    // whether progress is shown, and a resumed run's lp__ is the uninterrupted one's.
+    if (it % lp_refresh == 0 || (kept && std::isnan(c.lp))) c.lp = log_joint(c);
     const double lp = c.lp;
-    if (report) o.progress(index, it, total, lp);
+    if (report) o.progress(index, it, total, std::isnan(lp) ? log_joint(c) : lp);
     if (kept) {
       for (auto& s : c.samplers) s->record(it);
       c.graph->update_derived(c.derived_kept);
