@@ -217,7 +217,26 @@ class graph {
     const double* data = nullptr;
     bool varies = false;  // one value per instance, else one for all
   };
+  // A node's column over the plan's current block (recorded in batch_seen_ for the reverse pass).
   batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
+  batch_column batch_compute(batch_plan& p, const lang::ir::expr& e);
+  // ---- their gradients (runtime/graph_batch_backward.cpp) ----
+  // A term's log density into `total` and its adjoints added to `slots`, as one batch;
+  // false when it must go instance by instance (nothing is touched then).
+  bool batch_differentiate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
+  // An `=` statement's reverse pass: its target's adjoint passed on, as one batch; false as above.
+  bool batch_pass_back(const lang::ir::statement& s, std::span<double* const> slots);
+  // Passes the adjoint column of node e (batch_adjoints_) on to its arguments, block by block.
+  void batch_backward(batch_plan& p, const lang::ir::expr& e, std::span<double* const> slots);
+  // The statement's largest plate-invariant sub-expressions that depend on unknowns: their
+  // adjoints are summed over the rows and passed back once, through the evaluator.
+  void collect_batch_invariants(const lang::ir::expr& e);
+  // After a block refused past the first, when adjoints were already added: the instance
+  // path reports the error; that it does not is a logic error, never a wrong gradient.
+  [[noreturn]] void batch_refused_late(const lang::ir::statement& s);
+  std::vector<batch_column> batch_seen_;                   // by expression id: its column in the current block
+  std::vector<std::vector<double>> batch_adjoints_;        // by expression id: its adjoint (a column, or 1 for an invariant)
+  std::vector<const lang::ir::expr*> batch_invariants_;
   std::vector<std::shared_ptr<batch_plan>> batch_plans_;  // by statement
   std::vector<char> batch_tried_;                          // by statement: plan_batch ran
   std::vector<std::vector<double>> batch_columns_;         // by expression id: a varying node's values
@@ -250,8 +269,9 @@ class graph {
   std::vector<const double*> plate_data_;  // by expr id: the value of the last batch
   std::vector<shape> plate_shapes_;
   std::vector<const lang::ir::expr*> plate_invariants_;  // evaluated once; adjoints summed over the batch
-  std::vector<char> plate_varies_;                       // by expr id: the node reads a loop variable
-  bool plate_varies(const lang::ir::expr& e) const { return plate_varies_[static_cast<std::size_t>(e.id)] != 0; }
+  std::vector<char> varies_;  // by expr id: the node reads a loop variable (mark_varies, once)
+  void mark_varies();
+  bool varies(const lang::ir::expr& e) const { return varies_[static_cast<std::size_t>(e.id)] != 0; }
   const gradient_plan& plan_gradient(const std::vector<char>& wrt);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);

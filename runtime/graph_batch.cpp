@@ -19,8 +19,9 @@
 // back to the instance-by-instance path, which reports the error with its position.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
-#include "runtime/graph.hpp"
+#include "runtime/graph_batch_internal.hpp"
 #include "stdlib/checks.hpp"
 
 namespace ppl::runtime {
@@ -28,38 +29,13 @@ namespace ppl::runtime {
 using lang::ir::expr;
 using lang::ir::index_item;
 using lang::ir::statement;
+using batch::block_rows;
+using batch::for_each_block;
+using batch::min_batch;
+using batch::not_batched;
+using batch::scalar_product;
 
 namespace {
-
-// Thrown inside a batch to send the statement back to the instance path.
-struct not_batched {};
-
-// Fewer instances than this go instance by instance: a batch's set-up would cost more.
-constexpr index_t min_batch = 4;
-// Rows evaluated per pass: the nodes' columns are this long and reused from block to block,
-// so they stay in cache, and a plate of 262,144 instances does not touch (and fault in) a
-// fresh 2 MB array per node.
-constexpr index_t block_rows = 4096;
-
-}  // namespace
-
-// What a statement's batches keep: the instances and where their values go. The columns
-// of its expression nodes live in the graph, by expression id (a node belongs to one
-// statement), so a plan costs the size of its plate, not of the model.
-struct graph::batch_plan {
-  index_t rows = 0;
-  index_t first = 0, count = 0;                  // the block of rows being evaluated
-  std::vector<int> loop_slots;                   // the statement's loops, outermost first
-  std::vector<std::vector<double>> loop_values;  // by loop, as loop_slots: the value at each row
-  std::vector<index_t> target_offsets;           // sample, assign: the element each row is of
-};
-
-namespace {
-
-// a * b of two scalars: the linear-algebra product, elementwise on a batch.
-bool scalar_product(const expr& e) {
-  return e.fn->name() == "*" && e.args.size() == 2 && e.args[0]->type.rank == 0 && e.args[1]->type.rank == 0;
-}
 
 bool batchable(const expr& e) {
   if (!lang::ir::uses_loop_variable(e)) return e.type.rank == 0;
@@ -132,14 +108,41 @@ graph::batch_plan* graph::plan_batch(const statement& s) {
     batch_columns_.resize(nodes);
     batch_offsets_.resize(nodes);
     batch_offsets_fixed_.assign(nodes, 0);
+    batch_seen_.resize(nodes);
+    batch_adjoints_.resize(nodes);
+    mark_varies();
   }
   batch_plans_[index] = std::move(p);
   return batch_plans_[index].get();
 }
 
+void graph::mark_varies() {
+  if (varies_.size() == static_cast<std::size_t>(model_.expr_count)) return;
+  varies_.assign(static_cast<std::size_t>(model_.expr_count), 0);
+  std::function<bool(const expr*)> mark = [&](const expr* e) {
+    if (!e) return false;
+    bool v = e->which == expr::kind::loop_var;
+    for (const auto& a : e->args) v = mark(a.get()) || v;
+    for (const auto& ix : e->indices) v = mark(ix.lo.get()) + mark(ix.hi.get()) > 0 || v;
+    varies_[static_cast<std::size_t>(e->id)] = v;
+    return v;
+  };
+  for (const statement& s : model_.statements) {
+    for (const auto& a : s.args) mark(a.get());
+    for (const auto& t : s.target_indices) mark(t.get());
+    mark(s.value.get());
+  }
+}
+
 graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
+  const batch_column c = batch_compute(p, e);
+  batch_seen_[static_cast<std::size_t>(e.id)] = c;
+  return c;
+}
+
+graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
   const auto id = static_cast<std::size_t>(e.id);
-  if (!lang::ir::uses_loop_variable(e)) {
+  if (!varies(e)) {
     try {
       return {eval_.eval(e, frame_).data, false};
     } catch (const eval_error&) {
@@ -203,21 +206,6 @@ graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
   }
   return {out.data(), true};
 }
-
-namespace {
-
-// Sets p.first and p.count to each block of the plan's rows in turn and calls fn(); false
-// as soon as fn() is.
-template <class Plan, class F>
-bool for_each_block(Plan& p, F fn) {
-  for (p.first = 0; p.first < p.rows; p.first += block_rows) {
-    p.count = std::min(block_rows, p.rows - p.first);
-    if (!fn()) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 bool graph::batch_log_density(const statement& s, double& total) {
   batch_plan* p = plan_batch(s);

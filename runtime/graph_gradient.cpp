@@ -118,14 +118,15 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
   double total = 0;
   for (const auto& t : plan.terms) {
     double term = 0;
-    if (!(t.batched && differentiate_plate(*t.s, plan.slots, term))) term = differentiate_term(*t.s, t.hoisted, plan.slots, false);
+    if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term))
+      term = differentiate_term(*t.s, t.hoisted, plan.slots, false);
     total += term;
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)
     if (it->defined)
       pass_back_definition(*it->s, it->range, it->invariants, plan.slots);
-    else
+    else if (!batch_pass_back(*it->s, plan.slots))
       differentiate_term(*it->s, it->hoisted, plan.slots, true);
   return total;
 }

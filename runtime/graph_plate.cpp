@@ -17,7 +17,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "runtime/graph.hpp"
 #include "stdlib/checks.hpp"
@@ -98,7 +97,7 @@ graph::plate_value graph::plate_eval(const expr& e, const plate_range& r) {
 graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   const auto id = static_cast<std::size_t>(e.id);
   auto& adjoint = plate_adjoints_[id];
-  if (!plate_varies(e)) {
+  if (!varies(e)) {
     view v;
     try {
       v = eval_.eval(e, frame_);
@@ -185,7 +184,7 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
 
 // Passes the adjoint of a batched node (in plate_adjoints_) to its arguments.
 void graph::plate_backward(const expr& e, const plate_range& r, std::span<double* const> slots) {
-  if (!e.depends_on_unknown || !plate_varies(e)) return;
+  if (!e.depends_on_unknown || !varies(e)) return;
   const auto id = static_cast<std::size_t>(e.id);
   const double* d = plate_adjoints_[id].data();
   if (e.which == expr::kind::index) {
@@ -199,7 +198,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
   }
   const std::size_t n = e.args.size();
   const std::string_view name = e.fn->name();
-  const bool scaling = name == "*" && (!plate_varies(*e.args[0]) ? plate_shapes_[static_cast<std::size_t>(e.args[0]->id)].rank == 0
+  const bool scaling = name == "*" && (!varies(*e.args[0]) ? plate_shapes_[static_cast<std::size_t>(e.args[0]->id)].rank == 0
                                                                                 : plate_shapes_[static_cast<std::size_t>(e.args[1]->id)].rank == 0);
   if (e.fn->elementwise() || scaling) {
     const index_t total = static_cast<index_t>(plate_values_[id].size());
@@ -209,7 +208,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
     for (std::size_t i = 0; i < n; ++i) {
       const expr& a = *e.args[i];
       const auto aid = static_cast<std::size_t>(a.id);
-      const bool batched = plate_varies(a);
+      const bool batched = varies(a);
       if (batched) {
         args[i] = {plate_data_[aid], shape::vector(total)};
         if (a.depends_on_unknown) to[i] = plate_adjoints_[aid].data();
@@ -236,7 +235,7 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
         for (index_t j = 0; j < width; ++j) sum[static_cast<std::size_t>(j)] += (*fold[i])[static_cast<std::size_t>(k * width + j)];
     }
   } else {
-    const std::size_t xi = plate_varies(*e.args[0]) ? 0 : 1, mi = 1 - xi;
+    const std::size_t xi = varies(*e.args[0]) ? 0 : 1, mi = 1 - xi;
     const expr &xe = *e.args[xi], &me = *e.args[mi];
     const auto xid = static_cast<std::size_t>(xe.id), mid = static_cast<std::size_t>(me.id);
     const shape xs = plate_shapes_[xid], ms = plate_shapes_[mid];
@@ -271,20 +270,7 @@ bool graph::plate_bounds(const statement& s, plate_range& r) {
     plate_repeated_adjoint_.resize(nodes);
     plate_data_.resize(nodes);
     plate_shapes_.resize(nodes);
-    // Which nodes vary over their plate, worked out once rather than by a walk per visit.
-    plate_varies_.assign(nodes, 0);
-    std::function<bool(const expr*)> mark = [&](const expr* e) {
-      if (!e) return false;
-      bool varies = e->which == expr::kind::loop_var;
-      for (const auto& a : e->args) varies = mark(a.get()) || varies;
-      for (const auto& ix : e->indices) varies = mark(ix.lo.get()) + mark(ix.hi.get()) > 0 || varies;
-      plate_varies_[static_cast<std::size_t>(e->id)] = varies;
-      return varies;
-    };
-    for (const statement& t : model_.statements) {
-      for (const auto& a : t.args) mark(a.get());
-      mark(t.value.get());
-    }
+    mark_varies();
   }
   const auto& loop = s.loops[0];
   try {

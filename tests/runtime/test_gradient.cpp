@@ -141,3 +141,36 @@ TEST_CASE("gradients through log-density calls: vectorised, broadcast, multivari
             {"x=[0.5,-1,2]", "y=[1.2,-0.4,3.9]", "k=[1,0,4]"});
   check_model_gradient(f, {"a", "b", "s", "m"});
 }
+
+TEST_CASE("gradient of plates the row-wise batch takes: gathers through data, two loops, invariant parts, several blocks") {
+  // Each `~`, `=` and factor here goes through runtime/graph_batch_backward.cpp: reads at
+  // data indices (a[g[n]]), two loops (u[i] * v[j]), a definition over two loops, a factor,
+  // a target at a computed index (z[2 * k]), and sub-expressions free of the loops that
+  // depend on unknowns (exp(ls), b * b).
+  fixture f(
+      "data g: int[N]\ndata x: real[N]\ndata y: real[N]\ndata Y: real[I, J]\n"
+      "for k in 1:3 { a[k] ~ Normal(0, 2) }\nb ~ Normal(0, 1)\nls ~ Normal(0, 1)\n"
+      "for n in 1:N { y[n] ~ Normal(a[g[n]] + b * x[n], exp(ls)) }\n"
+      "for i in 1:I { u[i] ~ Normal(0, 1) }\nfor j in 1:J { v[j] ~ Normal(1, 1) }\n"
+      "for i in 1:I, j in 1:J { m[i, j] = u[i] * v[j] + b * b }\n"
+      "for i in 1:I, j in 1:J { Y[i, j] ~ Normal(m[i, j], 1 + exp(ls)) }\n"
+      "for i in 1:I, j in 1:J { factor(-0.1 * (u[i] - v[j]) ^ 2 * exp(ls)) }\n"
+      "for k in 1:4 { z[2 * k] ~ Normal(a[k % 3 + 1], 1) }\nfor k in 1:4 { z[2 * k - 1] ~ Normal(0, 1) }\n",
+      {"g=[1,2,3,3,2,1,1,2]", "x=[0.5,-1,2,0.1,0.3,-0.7,1.1,0]", "y=[1.0,0.2,2.5,1.7,0.4,-0.3,1.9,0.8]",
+       "Y=[[0.1, 0.5, 1.2], [0.9, -0.4, 0.3]]"});
+  check_model_gradient(f, {"a", "b", "ls", "u", "v", "z"});
+}
+
+TEST_CASE("gradient of a plate longer than one block of the row-wise batch (4,096 rows)") {
+  std::string g = "g=[", x = "x=[", y = "y=[";
+  for (int n = 0; n < 5000; ++n) {
+    const char* sep = n ? "," : "";
+    g += sep + std::to_string(n % 3 + 1);
+    x += sep + std::to_string(std::sin(0.1 * n));
+    y += sep + std::to_string(std::cos(0.07 * n));
+  }
+  fixture f("data g: int[N]\ndata x: real[N]\ndata y: real[N]\nfor k in 1:3 { a[k] ~ Normal(0, 2) }\nb ~ Normal(0, 1)\n"
+            "for n in 1:N { y[n] ~ Normal(a[g[n]] + b * x[n], 2) }\n",
+            {g + "]", x + "]", y + "]"});
+  check_model_gradient(f, {"a", "b"});
+}
