@@ -122,6 +122,10 @@ class graph {
   view eval_at(const lang::ir::statement& s, const index_t* loops, const lang::ir::expr& e);
   // The arguments of a `~` statement at one of its instances.
   const std::vector<view>& args_at(const lang::ir::statement& s, const index_t* loops);
+  // The value of `e`, a scalar argument of `s`, at every instance of `s` in instance order
+  // (that of instance_table), as one batch (runtime/graph_batch.cpp); false when `s` is not
+  // evaluated as a batch, or not at the current values.
+  bool batch_values(const lang::ir::statement& s, const lang::ir::expr& e, std::vector<double>& out);
   // Redraws one unknown from its prior given its parents.
   void draw_variable(int variable, rng& rng);
   // The whole of one statement's terms.

@@ -84,6 +84,9 @@ class conjugate_sampler final : public sampler {
     const expr* scale = nullptr;  // link::scaled: the factor c, passed to the pair as argument `arg`
     bool fixed = false;
     bool constant = false;  // fixed, and its values observed: its statistics never change
+    // Not fixed, but its elements and value offsets are (make_rows): the arguments are
+    // read as columns over all instances at each sweep, through the graph's batch path.
+    bool rows = false;
     std::vector<runtime::index_t> elements, value_offsets, value_sizes;
     std::vector<double> fixed_args;
   };
@@ -104,6 +107,7 @@ class conjugate_sampler final : public sampler {
       if (t.ref && pair_.likelihoods[t.which].form == link::scaled) t.scale = &scale_in(*s.args[t.arg], variable_);
       if (t.ref) make_fixed(t);
       else through_derived_ = true;  // reads the variable through a derived one
+      if (t.ref && !t.fixed) make_rows(t);
       const auto target = static_cast<std::size_t>(s.target);
       t.constant = t.fixed && graph_.model().variables[target].role == lang::ir::role::data && !graph_.simulated(s.target);
     } else if (std::find(prior_statements_.begin(), prior_statements_.end(), &s) == prior_statements_.end()) {
@@ -139,6 +143,7 @@ class conjugate_sampler final : public sampler {
 
   void accumulate(const table& c) {
     if (c.fixed) return accumulate_fixed(c, stats_.data());
+    if (c.rows && accumulate_rows(c)) return;
     const double* base = graph_.value(variable_).data.data();
     const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
@@ -219,6 +224,73 @@ class conjugate_sampler final : public sampler {
     pair_.accumulate(c.which, {&observed, runtime::shape::scalar()}, args, stats);
   }
 
+  // A child plate whose elements and value offsets cannot change but whose arguments can
+  // (mu in a[j] ~ Normal(mu, tau); a and b in y[n] ~ Normal(a[g[n]] + b * x[n], s)): its
+  // arguments go as columns over all instances, and a linear mean's intercept and slope
+  // from two columns, the variable set to 0 and to 1 everywhere. That needs the argument
+  // to read the variable once (one element per instance) and no derived variable.
+  void make_rows(table& t) {
+    const statement& s = *t.s;
+    if (t.scale || s.dist->value_rank() != 0 || t.ref->type.rank != 0 || s.args.size() > cols_.size()) return;
+    for (const auto& ix : t.ref->indices)
+      if (ix.lo && ix.lo->depends_on_unknown) return;
+    const expr& arg = *s.args[t.arg];
+    if (t.ref != &arg) {
+      if (pair_.likelihoods[t.which].form != link::linear || s.args.size() != 2 || t.arg != 0) return;
+      std::vector<int> reads;
+      lang::ir::collect_reads(&arg, reads);
+      if (std::count(reads.begin(), reads.end(), variable_) != 1) return;
+      for (int r : reads)
+        if (graph_.model().variables[static_cast<std::size_t>(r)].role == lang::ir::role::derived) return;
+    }
+    std::vector<double> probe;
+    if (!graph_.batch_values(s, arg, probe)) return;
+    const double* base = graph_.value(variable_).data.data();
+    for (std::size_t i = 0; i < t.count; ++i) {
+      const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
+      t.elements.push_back(graph_.eval_at(s, loops, *t.ref).data - base);
+      t.value_offsets.push_back(graph_.instance_target(s, loops).first);
+    }
+    t.rows = true;
+  }
+
+  bool accumulate_rows(const table& c) {
+    const statement& s = *c.s;
+    const bool linear = c.ref != s.args[c.arg].get();
+    for (std::size_t k = 0; k < s.args.size(); ++k)
+      if (!(linear && k == c.arg) && !graph_.batch_values(s, *s.args[k], cols_[k])) return false;
+    if (linear) {
+      auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data;
+      saved_ = v;
+      std::fill(v.begin(), v.end(), 0.0);
+      bool ok = graph_.batch_values(s, *s.args[c.arg], intercept_);
+      std::fill(v.begin(), v.end(), 1.0);
+      ok = ok && graph_.batch_values(s, *s.args[c.arg], slope_);
+      v = saved_;
+      if (!ok) return false;
+    }
+    const double* y = graph_.value(s.target).data.data();
+    std::array<runtime::view, 4> args{};
+    for (std::size_t i = 0; i < c.count; ++i) {
+      double* stats = stats_.data() + c.elements[i] * stride_;
+      double x = y[c.value_offsets[i]];
+      if (linear) {
+        // y ~ Normal(c0 + c1 v, sigma): v observed as (y - c0) / c1 with scale sigma / |c1|.
+        double c0 = intercept_[i], c1 = slope_[i] - c0;
+        if (c1 == 0) continue;
+        double scale = cols_[1][i] / std::fabs(c1);
+        x = (x - c0) / c1;
+        args[0] = {&c0, runtime::shape::scalar()};
+        args[1] = {&scale, runtime::shape::scalar()};
+        pair_.accumulate(c.which, {&x, runtime::shape::scalar()}, std::span<const runtime::view>(args.data(), 2), stats);
+        continue;
+      }
+      for (std::size_t k = 0; k < s.args.size(); ++k) args[k] = {&cols_[k][i], runtime::shape::scalar()};
+      pair_.accumulate(c.which, {&x, runtime::shape::scalar()}, std::span<const runtime::view>(args.data(), s.args.size()), stats);
+    }
+    return true;
+  }
+
   void accumulate_fixed(const table& c, double* stats) {
     const auto& child_values = graph_.value(c.s->target).data;
     std::size_t n_args = c.s->args.size();
@@ -249,6 +321,8 @@ class conjugate_sampler final : public sampler {
   runtime::index_t stride_ = 1;  // statistics per element of the variable
   bool through_derived_ = false;
   std::unique_ptr<runtime::blanket> blanket_;
+  std::array<std::vector<double>, 4> cols_;           // accumulate_rows: a child plate's arguments
+  std::vector<double> intercept_, slope_, saved_;     // and a linear mean at 0 and 1, the values set aside
 };
 
 class conjugate_factory final : public factory {

@@ -101,6 +101,28 @@ TEST_CASE("Normal means through a linear expression: regression coefficients") {
   check_sd(p, "b", exact.sd_b);
 }
 
+TEST_CASE("Normal means read through data indices: varying intercepts, each from its own group's children") {
+  // y[n] ~ Normal(a[g[n]] + 0.5 * x[n], 1), a[j] ~ Normal(0, 2): given the known slope and
+  // scale each a[j] is an independent Normal update from the rows of its group, precision
+  // 1/4 + n_j and mean sum(y - 0.5 x) over them divided by it. The rows go as columns
+  // (conjugate.cpp, make_rows).
+  const std::vector<int> g = {1, 2, 3, 1, 2, 1, 3, 3, 1};
+  const std::vector<double> x = {0.5, -1, 2, 0.1, 0.3, -0.7, 1.1, 0, 1.5}, y = {1.2, -0.4, 2.5, 0.9, 0.1, 0.5, 2.9, 1.7, 1.8};
+  auto p = infer("data g: int[N]\ndata x: real[N]\ndata y: real[N]\nfor j in 1:3 { a[j] ~ Normal(0, 2) }\n"
+                 "for n in 1:N { y[n] ~ Normal(a[g[n]] + 0.5 * x[n], 1) }\n",
+                 {"g=[1,2,3,1,2,1,3,3,1]", "x=[0.5,-1,2,0.1,0.3,-0.7,1.1,0,1.5]", "y=[1.2,-0.4,2.5,0.9,0.1,0.5,2.9,1.7,1.8]"},
+                 quick(4000));
+  CHECK(p.kind("a") == "conjugate");
+  for (int j = 1; j <= 3; ++j) {
+    double precision = 0.25, sum = 0;
+    for (std::size_t n = 0; n < g.size(); ++n)
+      if (g[n] == j) precision += 1, sum += y[n] - 0.5 * x[n];
+    const std::string name = "a[" + std::to_string(j) + "]";
+    check_mean(p, name, sum / precision);
+    check_sd(p, name, 1 / std::sqrt(precision));
+  }
+}
+
 TEST_CASE("Beta-NegativeBinomial through the odds p / (1 - p)") {
   auto p = infer("data y: int[N]\nq ~ Beta(2, 3)\nfor n in 1:N { y[n] ~ NegativeBinomial(4, q / (1 - q)) }\n", {"y=[3,0,5,2]"},
                  quick());
