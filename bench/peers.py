@@ -12,6 +12,9 @@ Workloads (bench/models/*.ppl; the JAGS and Stan versions are in bench/peers/):
                   second (min and median over alpha, beta, theta[1..10]), vs JAGS
   eight           eight schools, non-centred (examples/eight_schools), 4 chains x 10,000 draws
                   after 1,000 warmup: bulk ESS per CPU second of mu and of tau, vs Stan
+  intercepts      varying intercepts (bench/models/varying_intercepts.ppl: 1,000 observations in 50
+                  groups, a[g[n]] + b * x[n]), 4 chains x 5,000 draws after 1,000 warmup: bulk
+                  ESS per CPU second (min and median over mu, tau, b, s, a[1..50]), vs Stan and JAGS
   logistic        MASS::Pima.tr logistic regression, 7 predictors, 4 chains x 5,000 draws
                   after 1,000 warmup: bulk ESS per CPU second (min and median over b0, b[1..7]),
                   vs Stan and vs JAGS with its glm module
@@ -76,6 +79,8 @@ WORKLOADS = {
                   kind="ess", peers=["jags"], pars=["alpha", "beta"] + [f"theta[{i}]" for i in range(1, 11)]),
     "eight": dict(ppl=os.path.join(ROOT, "examples", "eight_schools", "eight_schools.ppl"), chains=4, full=(1000, 10000),
                   quick=(1000, 1000), kind="ess", peers=["stan"], pars=["mu", "tau"]),
+    "intercepts": dict(ppl=os.path.join(MODELS, "varying_intercepts.ppl"), chains=4, full=(1000, 5000), quick=(500, 1000),
+                       kind="ess", peers=["stan", "jags"], pars=["mu", "tau", "b", "s"] + [f"a[{j}]" for j in range(1, 51)]),
     "logistic": dict(ppl=os.path.join(MODELS, "logistic.ppl"), chains=4, full=(1000, 5000), quick=(500, 1000),
                      kind="ess", peers=["stan", "jags-glm"], pars=["b0"] + [f"b[{i}]" for i in range(1, 8)]),
 }
@@ -83,6 +88,7 @@ PEER_FILES = {  # workload, peer -> the peer's model file in bench/peers/
     ("beta_bernoulli", "jags"): "beta_bernoulli.bug", ("gamma_poisson", "jags"): "gamma_poisson.bug",
     ("pumps", "jags"): "pumps.bug", ("eight", "stan"): "eight_schools.stan",
     ("logistic", "stan"): "logistic.stan", ("logistic", "jags-glm"): "logistic.bug",
+    ("intercepts", "stan"): "varying_intercepts.stan", ("intercepts", "jags"): "varying_intercepts.bug",
 }
 PEER_NAMES = {"jags": "JAGS", "jags-glm": "JAGS glm", "stan": "Stan"}
 
@@ -168,6 +174,10 @@ def make_data(args, name, tmp):
         with open(os.path.join(ROOT, "examples", "eight_schools", "data.json")) as f:
             data = json.load(f)
         return write_data(tmp, name, {k: data[k] for k in ("y", "sigma")}, {"J": len(data["y"])})
+    if name == "intercepts":
+        with open(os.path.join(MODELS, "varying_intercepts.json")) as f:
+            data = json.load(f)
+        return write_data(tmp, name, {k: data[k] for k in ("J", "g", "x", "y")}, {"N": len(data["y"])})
     if name == "logistic":
         path = os.path.join(tmp, "pima.csv")
         run(["Rscript", os.path.join(HERE, "pima.R"), path])
