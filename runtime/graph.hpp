@@ -241,6 +241,7 @@ class graph {
   std::vector<batch_column> batch_seen_;                   // by expression id: its column in the current block
   std::vector<std::vector<double>> batch_adjoints_;        // by expression id: its adjoint (a column, or 1 for an invariant)
   std::vector<const lang::ir::expr*> batch_invariants_;
+  std::vector<double> batch_x_, batch_dx_;                  // a block's values and their adjoints
   std::vector<std::shared_ptr<batch_plan>> batch_plans_;  // by statement
   std::vector<char> batch_tried_;                          // by statement: plan_batch ran
   std::vector<std::vector<double>> batch_columns_;         // by expression id: a varying node's values

@@ -137,38 +137,31 @@ bool graph::batch_differentiate(const statement& s, std::span<double* const> slo
       }
       return true;
     }
-    // Each row's density, its arguments' adjoints into their columns (or invariant sums).
-    stdlib::gradient_out g;
-    std::array<view, 4> params{};
-    std::array<index_t, 4> step{};
+    // The rows' densities, their arguments' adjoints into columns (or invariant sums) and
+    // the values' into dx, through the distribution's rows at once.
+    stdlib::rows_params rows;
     const std::size_t k = s.args.size();
     for (std::size_t i = 0; i < k; ++i) {
-      params[i] = {cols[i].data, shape::scalar()};
-      step[i] = cols[i].varies ? 1 : 0;
+      rows.p[i] = cols[i].data;
+      rows.step[i] = cols[i].varies ? 1 : 0;
       const auto aid = static_cast<std::size_t>(s.args[i]->id);
       if (!s.args[i]->depends_on_unknown) continue;
       if (cols[i].varies) batch_adjoints_[aid].assign(n, 0.0);
-      g.params[i] = batch_adjoints_[aid].data();
+      rows.dp[i] = batch_adjoints_[aid].data();
     }
-    const std::span<const view> in(params.data(), k);
     const index_t* offsets = p->target_offsets.data() + p->first;
-    for (std::size_t r = 0; r < n; ++r) {
-      if (r > 0)
-        for (std::size_t i = 0; i < k; ++i) {
-          params[i].data += step[i];
-          if (g.params[i]) g.params[i] += step[i];
-        }
-      if (check) {
-        try {
-          s.dist->check(in);
-        } catch (const stdlib::parameter_error&) {
-          invalid = true;
-          return false;
-        }
-      }
-      g.value = value_slot ? value_slot + offsets[r] : nullptr;
-      sum += s.dist->log_density(in, view{values + offsets[r], shape::scalar()}, true, &g);
+    batch_x_.resize(n);
+    for (std::size_t r = 0; r < n; ++r) batch_x_[r] = values[offsets[r]];
+    if (value_slot) batch_dx_.assign(n, 0.0);
+    const double block = s.dist->log_density_rows(rows, k, batch_x_.data(), value_slot ? batch_dx_.data() : nullptr,
+                                                  static_cast<index_t>(n), check);
+    if (block == -INFINITY) {  // an invalid parameter, or a value outside the support
+      invalid = true;
+      return false;
     }
+    sum += block;
+    if (value_slot)
+      for (std::size_t r = 0; r < n; ++r) value_slot[offsets[r]] += batch_dx_[r];
     for (std::size_t i = 0; i < k; ++i) batch_backward(*p, *s.args[i], slots);
     return true;
   });

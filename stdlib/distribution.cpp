@@ -12,6 +12,35 @@ double distribution::log_density_sum(std::span<const view> params, const double*
   return total;
 }
 
+double distribution::log_density_rows(const rows_params& r, std::size_t nparams, const double* x, double* dx, index_t n,
+                                      bool check) const {
+  std::array<view, 4> params{};
+  gradient_out g;
+  for (std::size_t i = 0; i < nparams; ++i) {
+    params[i] = {r.p[i], shape::scalar()};
+    g.params[i] = r.dp[i];
+  }
+  const std::span<const view> in(params.data(), nparams);
+  double total = 0;
+  for (index_t k = 0; k < n; ++k) {
+    if (k > 0)
+      for (std::size_t i = 0; i < nparams; ++i) {
+        params[i].data += r.step[i];
+        if (g.params[i]) g.params[i] += r.step[i];
+      }
+    if (check) {
+      try {
+        this->check(in);
+      } catch (const parameter_error&) {
+        return -INFINITY;
+      }
+    }
+    g.value = dx ? dx + k : nullptr;
+    total += log_density(in, view{x + k, shape::scalar()}, true, &g);
+  }
+  return total;
+}
+
 bool distribution::in_support(std::span<const view> params, view x) const {
   const support s = value_support(params);
   for (double v : x) {

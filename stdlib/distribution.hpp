@@ -58,6 +58,15 @@ struct gradient_out {
   std::array<double*, 4> params{};        // d/d(param i), param i's size
 };
 
+// The scalar parameters of a plate of scalar terms, one row per term: parameter i of row k
+// is p[i][k * step[i]] (step 0: one value shared by every row), and its derivative is
+// added into dp[i][k * step[i]] where dp[i] is not null (a shared one's summed over rows).
+struct rows_params {
+  std::array<const double*, 4> p{};
+  std::array<runtime::index_t, 4> step{};
+  std::array<double*, 4> dp{};
+};
+
 class distribution {
  public:
   virtual ~distribution() = default;
@@ -97,6 +106,15 @@ class distribution {
   // parameters: a plate such as y[n] ~ Bernoulli(p). Distributions override it where the
   // sum has a cheaper form than n calls (counts and two logs for a Bernoulli).
   virtual double log_density_sum(std::span<const view> params, const double* values, index_t n) const;
+
+  // The sum of n scalar terms and their gradients, a plate's rows at once (the batched
+  // gradient, runtime/graph_batch_backward.cpp): value k is x[k], its derivative added into
+  // dx[k] when dx is given; parameters as rows_params says. With `check`, the parameters are
+  // checked as check() does, and the first invalid one makes the result -inf (derivatives
+  // unspecified). The default calls log_density row by row; distributions override it where
+  // rows share work (a Normal's shared scale: one log).
+  virtual double log_density_rows(const rows_params& r, std::size_t nparams, const double* x, double* dx, index_t n,
+                                  bool check) const;
 
   // A typical value (value_shape(params).size() doubles), where a chain starts from by
   // default before its jitter, as JAGS starts from each prior's typical value: the mean
