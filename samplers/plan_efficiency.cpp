@@ -26,25 +26,15 @@ using lang::ir::statement;
 
 namespace {
 
-// For every variable, the unknowns it depends on through `=` definitions (itself, for an
-// unknown), as a bit set per variable.
-std::vector<std::vector<char>> unknown_inputs(const lang::ir::model& m) {
-  const std::size_t n = m.variables.size();
-  std::vector<std::vector<char>> in(n, std::vector<char>(n, 0));
-  for (std::size_t v = 0; v < n; ++v)
-    if (m.variables[v].role == role::unknown) in[v][v] = 1;
-  // Definitions may chain in any order of statements: repeat until nothing is added.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const statement& s : m.statements) {
-      if (s.which != statement::kind::assign) continue;
-      auto& to = in[static_cast<std::size_t>(s.target)];
-      for (int r : lang::ir::statement_reads(s))
-        for (std::size_t u = 0; u < n; ++u)
-          if (in[static_cast<std::size_t>(r)][u] && !to[u]) to[u] = changed = 1;
-    }
+// Which variables the marked ones reach through `=` definitions (themselves included).
+// Statements come parents first, so one pass carries a mark down every chain.
+std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
+  for (const statement& s : m.statements) {
+    if (s.which != statement::kind::assign || marked[static_cast<std::size_t>(s.target)]) continue;
+    for (int r : lang::ir::statement_reads(s))
+      if (marked[static_cast<std::size_t>(r)]) marked[static_cast<std::size_t>(s.target)] = 1;
   }
-  return in;
+  return marked;
 }
 
 bool is_kind(const assignment& a, std::string_view kind) { return a.chosen && a.chosen->kind() == kind; }
@@ -68,35 +58,44 @@ void choose_by_efficiency(runtime::graph& g, const std::map<std::string, std::st
   }
   // 2. Conjugate unknowns tied to the block inside one argument of a term.
   if (block_size() == 0) return;
-  std::vector<char> in_block(m.variables.size(), 0);
-  for (const auto& a : plan)
-    if (is_kind(a, "nuts")) in_block[static_cast<std::size_t>(a.variable)] = 1;
-  const auto inputs = unknown_inputs(m);
-  const factory* nuts = find_factory("nuts");
-  for (auto& a : plan) {
-    if (!is_kind(a, "conjugate") || forced(a) || g.support_moves(a.variable)) continue;
+  const std::size_t n = m.variables.size();
+  std::vector<char> in_block(n, 0), candidate(n, 0), tied(n, 0);
+  for (const auto& a : plan) {
     const auto v = static_cast<std::size_t>(a.variable);
-    bool tied = false;
-    for (const statement& s : m.statements) {
-      if (s.which == statement::kind::assign || s.target == a.variable) continue;
-      for (const auto& arg : s.args) {
-        std::vector<int> reads;
-        lang::ir::collect_reads(arg.get(), reads);
-        bool reads_v = false, reads_block = false;
-        for (int r : reads) {
-          const auto& from = inputs[static_cast<std::size_t>(r)];
-          reads_v = reads_v || from[v];
-          for (std::size_t u = 0; u < from.size() && !reads_block; ++u) reads_block = from[u] && in_block[u];
-        }
-        tied = tied || (reads_v && reads_block);
+    in_block[v] = is_kind(a, "nuts");
+    candidate[v] = is_kind(a, "conjugate") && !forced(a) && !g.support_moves(a.variable);
+  }
+  const std::vector<char> reaches_block = reaching(m, in_block);
+  // From each argument that reaches the block, back through the definitions it reads: the
+  // candidates found there (other than the term's own variable) are tied to the block.
+  std::vector<std::size_t> seen(n, 0);  // the argument that last visited each variable, counted from 1
+  std::size_t visit = 0;
+  std::vector<int> stack;
+  for (const statement& s : m.statements) {
+    if (s.which == statement::kind::assign) continue;
+    for (const auto& arg : s.args) {
+      stack.clear();
+      lang::ir::collect_reads(arg.get(), stack);
+      if (std::none_of(stack.begin(), stack.end(), [&](int r) { return reaches_block[static_cast<std::size_t>(r)]; })) continue;
+      ++visit;
+      while (!stack.empty()) {
+        const auto u = static_cast<std::size_t>(stack.back());
+        stack.pop_back();
+        if (seen[u] == visit) continue;
+        seen[u] = visit;
+        if (candidate[u] && static_cast<int>(u) != s.target) tied[u] = 1;
+        if (m.variables[u].role != role::derived) continue;
+        for (int d : m.variables[u].statements)
+          for (int r : lang::ir::statement_reads(m.statements[static_cast<std::size_t>(d)])) stack.push_back(r);
       }
     }
-    if (!tied) continue;
-    const claim c = nuts->can_sample(g, a.variable);
-    if (c.ok)
-      a = {a.variable, nuts,
-           "joins the NUTS block: a term combines it with the block's unknowns in one argument, so they are correlated and "
-           "move better together than by alternating with a conjugate draw"};
+  }
+  const factory* nuts = find_factory("nuts");
+  for (auto& a : plan) {
+    if (!tied[static_cast<std::size_t>(a.variable)] || !nuts->can_sample(g, a.variable).ok) continue;
+    a = {a.variable, nuts,
+         "joins the NUTS block: a term combines it with the block's unknowns in one argument, so they are correlated and "
+         "move better together than by alternating with a conjugate draw"};
   }
 }
 
