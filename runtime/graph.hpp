@@ -4,6 +4,7 @@
 // over the nodes' flat storage. The graph binds the data, computes transformed data once,
 // gives every unknown its shape and a starting value (graph_options::start), and evaluates
 // the joint log density and the log density of any element's Markov blanket.
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -224,6 +225,15 @@ class graph {
   // A node's column over the plan's current block (recorded in batch_seen_ for the reverse pass).
   batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
   batch_column batch_compute(batch_plan& p, const lang::ir::expr& e);
+  // The same, false where the batch refuses the block (then the instance path takes over).
+  bool batch_try(batch_plan& p, const lang::ir::expr& e, batch_column& out);
+  // A term's columns over the current block: a factor's value, or a `~`'s arguments.
+  bool batch_term_columns(batch_plan& p, const lang::ir::statement& s, std::array<batch_column, 4>& cols);
+  // The block's terms from those columns (a `~` through distribution::log_density_rows, the
+  // values gathered at the target's offsets), adding the arguments' adjoints into `dp` and
+  // the values' into `dx` where given.
+  double batch_block_terms(const lang::ir::statement& s, const batch_plan& p, const std::array<batch_column, 4>& cols,
+                           const std::array<double*, 4>& dp, double* dx);
   // ---- their gradients (runtime/graph_batch_backward.cpp) ----
   // A term's log density into `total` and its adjoints added to `slots`, as one batch;
   // false when it must go instance by instance (nothing is touched then).

@@ -121,9 +121,13 @@ void graph::mark_varies() {
   varies_.assign(static_cast<std::size_t>(model_.expr_count), 0);
   std::function<bool(const expr*)> mark = [&](const expr* e) {
     if (!e) return false;
+    // Every child is marked, whatever the others say.
     bool v = e->which == expr::kind::loop_var;
     for (const auto& a : e->args) v = mark(a.get()) || v;
-    for (const auto& ix : e->indices) v = mark(ix.lo.get()) + mark(ix.hi.get()) > 0 || v;
+    for (const auto& ix : e->indices) {
+      const bool lo = mark(ix.lo.get()), hi = mark(ix.hi.get());
+      v = v || lo || hi;
+    }
     varies_[static_cast<std::size_t>(e->id)] = v;
     return v;
   };
@@ -161,7 +165,7 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
     // Row-major offsets of the elements read, from the index columns. Indices free of
     // unknowns give offsets that cannot change: they are kept for every row, filled block
     // by block on the first pass; others are worked out for each block.
-    const bool fixed = std::none_of(e.indices.begin(), e.indices.end(), [](const index_item& ix) { return ix.lo->depends_on_unknown; });
+    const bool fixed = batch::fixed_offsets(e);
     auto& offsets = batch_offsets_[id];
     const index_t at = fixed ? p.first : 0;
     if (!batch_offsets_fixed_[id]) {
@@ -207,50 +211,56 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
   return {out.data(), true};
 }
 
+bool graph::batch_try(batch_plan& p, const expr& e, batch_column& out) {
+  try {
+    out = batch_eval(p, e);
+    return true;
+  } catch (const not_batched&) {
+    return false;
+  }
+}
+
+bool graph::batch_term_columns(batch_plan& p, const statement& s, std::array<batch_column, 4>& cols) {
+  if (s.which == statement::kind::factor) return batch_try(p, *s.value, cols[0]);
+  for (std::size_t i = 0; i < s.args.size(); ++i)
+    if (!batch_try(p, *s.args[i], cols[i])) return false;
+  return true;
+}
+
+double graph::batch_block_terms(const statement& s, const batch_plan& p, const std::array<batch_column, 4>& cols,
+                                const std::array<double*, 4>& dp, double* dx) {
+  const auto n = static_cast<std::size_t>(p.count);
+  if (s.which == statement::kind::factor) {
+    double sum = 0;
+    for (std::size_t r = 0; r < n; ++r) sum += cols[0].data[cols[0].varies ? r : 0];
+    return sum;
+  }
+  stdlib::rows_params rows;
+  for (std::size_t i = 0; i < s.args.size(); ++i) {
+    rows.p[i] = cols[i].data;
+    rows.step[i] = cols[i].varies ? 1 : 0;
+    rows.dp[i] = dp[i];
+  }
+  const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
+  const index_t* offsets = p.target_offsets.data() + p.first;
+  batch_x_.resize(n);
+  for (std::size_t r = 0; r < n; ++r) batch_x_[r] = values[offsets[r]];
+  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
+  return s.dist->log_density_rows(rows, s.args.size(), batch_x_.data(), dx, p.count, check);
+}
+
 bool graph::batch_log_density(const statement& s, double& total) {
   batch_plan* p = plan_batch(s);
   if (!p || s.args.size() > 4) return false;
-  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
-  const double* values = s.which == statement::kind::factor ? nullptr : values_[static_cast<std::size_t>(s.target)].data.data();
   double sum = 0;
-  bool invalid = false;  // a parameter outside its domain: the term is -inf
+  // Every block is evaluated, as the instance path evaluates every instance: a later
+  // block's refusal (an index out of range) is then reported by the instance path.
   const bool done = for_each_block(*p, [&] {
-    const auto n = static_cast<std::size_t>(p->count);
     std::array<batch_column, 4> cols{};
-    try {
-      if (s.which == statement::kind::factor) {
-        cols[0] = batch_eval(*p, *s.value);
-      } else {
-        for (std::size_t i = 0; i < s.args.size(); ++i) cols[i] = batch_eval(*p, *s.args[i]);
-      }
-    } catch (const not_batched&) {
-      return false;
-    }
-    if (s.which == statement::kind::factor) {
-      for (std::size_t r = 0; r < n; ++r) sum += cols[0].data[cols[0].varies ? r : 0];
-      return true;
-    }
-    std::array<view, 4> params{};
-    const std::span<const view> in(params.data(), s.args.size());
-    const index_t* offsets = p->target_offsets.data() + p->first;
-    for (std::size_t r = 0; r < n && !invalid; ++r) {
-      for (std::size_t i = 0; i < s.args.size(); ++i) params[i] = {cols[i].data + (cols[i].varies ? r : 0), shape::scalar()};
-      if (check) {
-        try {
-          s.dist->check(in);
-        } catch (const stdlib::parameter_error&) {
-          invalid = true;
-          break;
-        }
-      }
-      sum += s.dist->log_density(in, view{values + offsets[r], shape::scalar()}, true);
-    }
-    return !invalid;
-  });
-  if (invalid) {
-    total = -INFINITY;
+    if (!batch_term_columns(*p, s, cols)) return false;
+    sum += batch_block_terms(s, *p, cols, {}, nullptr);
     return true;
-  }
+  });
   if (!done) return false;
   total = sum;
   return true;
@@ -264,11 +274,7 @@ bool graph::batch_assign(const statement& s) {
   // follows writes every element again.
   return for_each_block(*p, [&] {
     batch_column c;
-    try {
-      c = batch_eval(*p, *s.value);
-    } catch (const not_batched&) {
-      return false;
-    }
+    if (!batch_try(*p, *s.value, c)) return false;
     const index_t* offsets = p->target_offsets.data() + p->first;
     for (index_t r = 0; r < p->count; ++r) to[offsets[r]] = c.data[c.varies ? r : 0];
     return true;
@@ -281,11 +287,7 @@ bool graph::batch_values(const statement& s, const expr& e, std::vector<double>&
   out.resize(static_cast<std::size_t>(p->rows));
   return for_each_block(*p, [&] {
     batch_column c;
-    try {
-      c = batch_eval(*p, e);
-    } catch (const not_batched&) {
-      return false;
-    }
+    if (!batch_try(*p, e, c)) return false;
     for (index_t r = 0; r < p->count; ++r) out[static_cast<std::size_t>(p->first + r)] = c.data[c.varies ? r : 0];
     return true;
   });

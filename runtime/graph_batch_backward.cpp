@@ -26,7 +26,6 @@ namespace ppl::runtime {
 using lang::ir::expr;
 using lang::ir::statement;
 using batch::for_each_block;
-using batch::not_batched;
 
 void graph::collect_batch_invariants(const expr& e) {
   if (!e.depends_on_unknown) return;
@@ -48,10 +47,8 @@ void graph::batch_backward(batch_plan& p, const expr& e, std::span<double* const
   if (e.which == expr::kind::index) {
     double* to = slots[static_cast<std::size_t>(e.args[0]->slot)];
     if (!to) return;
-    // The offsets of the forward pass over this block: kept for every row when the indices
-    // are free of unknowns (as batch_compute decides), else this block's.
-    const bool fixed = std::none_of(e.indices.begin(), e.indices.end(), [](const auto& ix) { return ix.lo->depends_on_unknown; });
-    const index_t* o = batch_offsets_[id].data() + (fixed ? p.first : 0);
+    // The offsets of the forward pass over this block: kept for every row, or this block's.
+    const index_t* o = batch_offsets_[id].data() + (batch::fixed_offsets(e) ? p.first : 0);
     for (std::size_t r = 0; r < n; ++r) to[o[r]] += d[r];
     return;
   }
@@ -111,24 +108,16 @@ bool graph::batch_differentiate(const statement& s, std::span<double* const> slo
   if (s.which == statement::kind::factor) collect_batch_invariants(*s.value);
   else
     for (const auto& a : s.args) collect_batch_invariants(*a);
-  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
   double* value_slot = s.which == statement::kind::sample ? slots[static_cast<std::size_t>(s.target)] : nullptr;
-  const double* values = s.which == statement::kind::sample ? values_[static_cast<std::size_t>(s.target)].data.data() : nullptr;
   double sum = 0;
   bool invalid = false, started = false;
   const bool done = for_each_block(*p, [&] {
     const auto n = static_cast<std::size_t>(p->count);
     std::array<batch_column, 4> cols{};
-    try {
-      if (s.which == statement::kind::factor) cols[0] = batch_eval(*p, *s.value);
-      else
-        for (std::size_t i = 0; i < s.args.size(); ++i) cols[i] = batch_eval(*p, *s.args[i]);
-    } catch (const not_batched&) {
-      return false;
-    }
+    if (!batch_term_columns(*p, s, cols)) return false;
     started = true;
     if (s.which == statement::kind::factor) {
-      for (std::size_t r = 0; r < n; ++r) sum += cols[0].data[cols[0].varies ? r : 0];
+      sum += batch_block_terms(s, *p, cols, {}, nullptr);
       if (s.value->depends_on_unknown && cols[0].varies) {
         batch_adjoints_[static_cast<std::size_t>(s.value->id)].assign(n, 1.0);
         batch_backward(*p, *s.value, slots);
@@ -138,31 +127,25 @@ bool graph::batch_differentiate(const statement& s, std::span<double* const> slo
       return true;
     }
     // The rows' densities, their arguments' adjoints into columns (or invariant sums) and
-    // the values' into dx, through the distribution's rows at once.
-    stdlib::rows_params rows;
-    const std::size_t k = s.args.size();
-    for (std::size_t i = 0; i < k; ++i) {
-      rows.p[i] = cols[i].data;
-      rows.step[i] = cols[i].varies ? 1 : 0;
+    // the values' into dx.
+    std::array<double*, 4> dp{};
+    for (std::size_t i = 0; i < s.args.size(); ++i) {
       const auto aid = static_cast<std::size_t>(s.args[i]->id);
       if (!s.args[i]->depends_on_unknown) continue;
       if (cols[i].varies) batch_adjoints_[aid].assign(n, 0.0);
-      rows.dp[i] = batch_adjoints_[aid].data();
+      dp[i] = batch_adjoints_[aid].data();
     }
-    const index_t* offsets = p->target_offsets.data() + p->first;
-    batch_x_.resize(n);
-    for (std::size_t r = 0; r < n; ++r) batch_x_[r] = values[offsets[r]];
     if (value_slot) batch_dx_.assign(n, 0.0);
-    const double block = s.dist->log_density_rows(rows, k, batch_x_.data(), value_slot ? batch_dx_.data() : nullptr,
-                                                  static_cast<index_t>(n), check);
+    const double block = batch_block_terms(s, *p, cols, dp, value_slot ? batch_dx_.data() : nullptr);
     if (block == -INFINITY) {  // an invalid parameter, or a value outside the support
       invalid = true;
       return false;
     }
     sum += block;
+    const index_t* offsets = p->target_offsets.data() + p->first;
     if (value_slot)
       for (std::size_t r = 0; r < n; ++r) value_slot[offsets[r]] += batch_dx_[r];
-    for (std::size_t i = 0; i < k; ++i) batch_backward(*p, *s.args[i], slots);
+    for (std::size_t i = 0; i < s.args.size(); ++i) batch_backward(*p, *s.args[i], slots);
     return true;
   });
   if (invalid) {  // outside the support: the gradient is unspecified
@@ -187,11 +170,7 @@ bool graph::batch_pass_back(const statement& s, std::span<double* const> slots) 
   bool started = false;
   const bool done = for_each_block(*p, [&] {
     batch_column c;
-    try {
-      c = batch_eval(*p, *s.value);
-    } catch (const not_batched&) {
-      return false;
-    }
+    if (!batch_try(*p, *s.value, c)) return false;
     started = true;
     const index_t* offsets = p->target_offsets.data() + p->first;
     auto& d = batch_adjoints_[static_cast<std::size_t>(s.value->id)];

@@ -24,6 +24,12 @@ inline bool scalar_product(const lang::ir::expr& e) {
   return e.fn->name() == "*" && e.args.size() == 2 && e.args[0]->type.rank == 0 && e.args[1]->type.rank == 0;
 }
 
+// Whether an element read's indices are free of unknowns: its offsets cannot change and
+// are kept for every row; others are worked out block by block.
+inline bool fixed_offsets(const lang::ir::expr& e) {
+  return std::none_of(e.indices.begin(), e.indices.end(), [](const lang::ir::index_item& ix) { return ix.lo->depends_on_unknown; });
+}
+
 }  // namespace batch
 
 // What a statement's batches keep: the instances and where their values go. The columns
