@@ -7,11 +7,11 @@
 #include <Eigen/Dense>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 #include <sstream>
 
 #include "tests/samplers/inference_fixture.hpp"
+#include "tests/support/example_text.hpp"
 #include "tests/support/short_run.hpp"
 
 using namespace ppl::testing;
@@ -122,15 +122,7 @@ eight_moments eight_schools_exact() {
   return {e_mu, std::sqrt(e_mu2 / total - e_mu * e_mu), e_tau / total, e_theta1 / total};
 }
 
-// examples/eight_schools/eight_schools.ppl, read once.
-std::string eight_schools_model() {
-  std::ifstream in(std::string(PPL_SOURCE_DIR) + "/examples/eight_schools/eight_schools.ppl");
-  std::stringstream text;
-  text << in.rdbuf();
-  if (text.str().empty()) throw std::runtime_error("cannot read examples/eight_schools/eight_schools.ppl");
-  return text.str();
-}
-const std::string eight_schools = eight_schools_model();
+const std::string eight_schools = ppl::testing::example_text("examples/eight_schools/eight_schools.ppl");
 const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7, -1, 1, 18, 12]", "sigma=[15, 10, 16, 11, 9, 11, 10, 18]"};
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "runtime/data.hpp"
 #include "samplers/chain.hpp"
 #include "stdlib/registry.hpp"
+#include "tests/support/example_text.hpp"
 
 namespace {
 
@@ -20,25 +21,10 @@ std::map<std::string, std::string> kinds(const std::string& text, const std::vec
   return out;
 }
 
-const char* const pumps = R"(
-data t: real<lower=0>[N]
-data x: int<lower=0>[N]
-alpha ~ Exponential(1)
-beta ~ Gamma(0.1, 1)
-for i in 1:N { theta[i] ~ Gamma(alpha, beta) }
-for i in 1:N { x[i] ~ Poisson(theta[i] * t[i]) }
-)";
+const std::string pumps = ppl::testing::example_text("bench/models/pumps.ppl");
 const std::vector<std::string> pumps_data = {"t=[94.3, 15.7, 62.9, 126, 5.24]", "x=[5, 1, 5, 14, 3]"};
 
-const char* const eight = R"(
-data y: real[J]
-data sigma: real[J]
-mu ~ Normal(0, 5)
-tau ~ HalfCauchy(5)
-for j in 1:J { eta[j] ~ Normal(0, 1) }
-for j in 1:J { theta[j] = mu + tau * eta[j] }
-for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
-)";
+const std::string eight = ppl::testing::example_text("examples/eight_schools/eight_schools.ppl");
 const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7]", "sigma=[15, 10, 16, 11]"};
 
 }  // namespace
