@@ -59,7 +59,7 @@ void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& i
 int run_repl(const model_inputs& in, bool script);
 int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
 // DRAWS: a draws file of any layout, or several (a Stan run's one file per chain).
-int run_summary(const std::vector<std::string>& draws_paths, const std::vector<std::string>& show, bool histograms);
+int run_summary(const std::vector<std::string>& draws_paths, const std::vector<std::string>& show, bool histograms, bool csv);
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);
 
 struct heatmap_options {

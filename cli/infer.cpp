@@ -272,12 +272,15 @@ int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) 
   });
 }
 
-int run_summary(const std::vector<std::string>& paths, const std::vector<std::string>& show, bool histograms) {
+int run_summary(const std::vector<std::string>& paths, const std::vector<std::string>& show, bool histograms, bool csv) {
   return guarded([&] {
     const runtime::draws_source d(paths);
-    for (const auto& m : d.metadata()) fmt::print("# {}\n", m);
+    if (!csv)
+      for (const auto& m : d.metadata()) fmt::print("# {}\n", m);
     for (const auto& n : d.notes()) fmt::print(stderr, "note: {}\n", n);
-    print_messages(print_summary(d, {20, show, want_histograms(histograms)}));
+    table_options o{20, show, !csv && want_histograms(histograms)};
+    o.csv = csv;
+    print_messages(print_summary(d, o));
     return 0;
   });
 }

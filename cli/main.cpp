@@ -205,6 +205,10 @@ int main(int argc, char** argv) {
   summary->add_option("--show", summary_show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
   bool summary_histograms = false;
   summary->add_flag("--histograms", summary_histograms, "a text histogram of each scalar (default: on a terminal)");
+  std::string summary_format = "table";
+  summary->add_option("--format", summary_format,
+                      "table (for people) or csv (for programs: every element of every array, full precision, NA for n/a)")
+      ->check(CLI::IsMember({"table", "csv"}));
 
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
@@ -306,7 +310,7 @@ int main(int argc, char** argv) {
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
-  if (summary->parsed()) return ppl::cli::run_summary(summary_paths, summary_show, summary_histograms);
+  if (summary->parsed()) return ppl::cli::run_summary(summary_paths, summary_show, summary_histograms, summary_format == "csv");
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   if (heatmap->parsed()) {
     if (heat_draw == "last") heat.draw = -1;

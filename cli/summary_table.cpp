@@ -144,6 +144,23 @@ struct undefined_columns {
   }
 };
 
+void print_csv_header() { fmt::print("name,mean,sd,q5,q50,q95,mcse_mean,ess_bulk,ess_tail,rhat\n"); }
+
+// A name with a comma or a quote is quoted as RFC 4180 says; ppl's own column names never
+// are, but a CmdStan file's may hold anything.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+void print_csv_row(const std::string& name, const runtime::scalar_summary& s) {
+  auto number = [](double x) { return std::isnan(x) ? std::string("NA") : fmt::format("{}", x); };
+  fmt::print("{},{},{},{},{},{},{},{},{},{}\n", csv_field(name), number(s.mean), number(s.sd), number(s.q5), number(s.q50), number(s.q95),
+             number(s.mcse_mean), number(s.ess_bulk), number(s.ess_tail), number(s.rhat));
+}
+
 void print_header(bool histograms) {
   fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", "5%", "50%", "95%",
              "mcse", "ess_bulk", "ess_tail", "iat", "rhat", histograms ? "  distribution" : "");
@@ -178,7 +195,8 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
     if (in_table(c)) ++count[runtime::column_variable(c)];
   for (const auto& name : o.show)
     if (!count.contains(name)) throw std::invalid_argument("--show: `" + name + "` is not in the draws");
-  print_header(o.histograms);
+  if (o.csv) print_csv_header();
+  else print_header(o.histograms);
   summary_messages out;
   std::size_t rows = 0;
   for (std::size_t c = 0; c < d.chains(); ++c) rows += d.rows(c);
@@ -207,7 +225,7 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
         continue;
       }
       const std::string base = runtime::column_variable(name);
-      const bool listed = count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
+      const bool listed = o.csv || count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
       const runtime::scalar_summary s = summarize(values[k]);
       if (s.rhat > 1.01) ++bad_rhat, worst = name;
       if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
@@ -219,7 +237,8 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
                      base);
         continue;
       }
-      print_row(name, values[k], s, o.histograms);
+      if (o.csv) print_csv_row(name, s);
+      else print_row(name, values[k], s, o.histograms);
     }
   }
   if (stride > 1)

@@ -14,6 +14,9 @@ struct table_options {
   std::size_t max_rows_per_variable = 20;  // larger arrays are summarised compactly
   std::vector<std::string> show;           // print every element of these variables
   bool histograms = false;                 // a text histogram of each scalar's draws
+  // CSV for programs (`ppl summary --format csv`): a header row, then every column of every
+  // array (no compaction), numbers to full precision, NA for a statistic that is n/a.
+  bool csv = false;
   // A column is summarised from at most column_cap draws (beyond, every k-th), and at
   // most `budget` values are read at once.
   std::size_t column_cap = std::size_t{1} << 20;
@@ -37,7 +40,7 @@ struct summary_messages {
   std::vector<std::string> notes;     // printed as `note: ...` after the table
 };
 
-// Prints one row per scalar column (name, mean, sd, 5%, 50%, 95%, mcse, ess_bulk,
+// Prints (as a table, or as CSV with o.csv) one row per scalar column (name, mean, sd, 5%, 50%, 95%, mcse, ess_bulk,
 // ess_tail, iat, rhat, and with histograms a text histogram; lp__ included, the other
 // sampler columns not) and returns: warnings for R-hat > 1.01 or ESS < 400, and from the
 // Hamiltonian columns for divergent transitions, transitions at the maximum tree depth and

@@ -137,6 +137,25 @@ grep -q '^note: broken: some draws are infinite or NaN' "$tmp/na.out"
 "$ppl" infer "$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 1 --warmup 2 --draws 4 --quiet > "$tmp/lda.out"
 grep -q '^note: not recorded, more than 1000 values each: .*z (71134).*; --monitor NAME records one' "$tmp/lda.out"
 
+# 11. `summary --format csv`: a header, every element of an array (eight schools' theta has
+#     8, more than the table's three would show past 20 — here all 8 rows), the table's
+#     numbers at full precision, and no comment lines.
+"$ppl" infer "${schools[@]}" --draws 200 --quiet -o "$tmp/csv_src.csv" > /dev/null
+"$ppl" summary "$tmp/csv_src.csv" > "$tmp/table.txt"
+"$ppl" summary "$tmp/csv_src.csv" --format csv > "$tmp/table.csv"
+python3 - "$tmp/table.txt" "$tmp/table.csv" <<'PY'
+import csv, sys
+table = {l.split()[0]: l.split() for l in open(sys.argv[1]) if l.strip() and not l.startswith(("#", "name"))}
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert list(rows[0].keys()) == ["name", "mean", "sd", "q5", "q50", "q95", "mcse_mean", "ess_bulk", "ess_tail", "rhat"], rows[0].keys()
+names = [r["name"] for r in rows]
+assert names[0] == "lp__" and sum(n.startswith("theta[") for n in names) == 8, names
+for r in rows:
+    t = table[r["name"]]
+    assert f"{float(r['mean']):.4g}" == t[1] and f"{float(r['sd']):.4g}" == t[2], (r, t)
+PY
+expect_exit 2 "json not in" "$ppl" summary "$tmp/csv_src.csv" --format json
+
 # 3. Bounded memory: a file of 6 million draws (three times the values held at once) is
 #    summarised from one draw in every 6 (a column's summary reads at most 2^20) in far
 #    less memory than its values take.
