@@ -145,7 +145,7 @@ def read_summary_csv(text):
         rows[row["name"]] = {
             "mean": summary_number(row.get("mean")),
             "sd": summary_number(row.get("sd")),
-            "mcse": summary_number(row.get("mcse", row.get("mcse_mean"))),
+            "mcse": summary_number(row.get("mcse_mean")),
             "ess_bulk": summary_number(row.get("ess_bulk")),
             "ess_tail": summary_number(row.get("ess_tail")),
             "rhat": summary_number(row.get("rhat")),
@@ -153,47 +153,26 @@ def read_summary_csv(text):
     return rows
 
 
-def read_summary_table(text):
-    """The text table `ppl summary` prints (4 significant digits), for builds without
-    `--format csv`."""
-    rows = {}
-    header = None
-    for line in text.splitlines():
-        cells = line.split()
-        if not cells or line.startswith("#"):
-            continue
-        if cells[0] == "name":
-            header = cells
-            continue
-        if header is None or len(cells) < len(header):
-            continue
-        cell = dict(zip(header, cells))
-        rows[cells[0]] = {key: summary_number(cell.get(key)) for key in
-                          ("mean", "sd", "mcse", "ess_bulk", "ess_tail", "rhat")}
-    return rows
-
-
-def read_summary(ppl, draws_path, variables, workdir):
-    """Per-column statistics of a draws file: {name: {mean, sd, mcse, ess_bulk, ess_tail,
-    rhat}} (None where ppl prints n/a), from `ppl summary --format csv` where the build
-    has it, else from its text table."""
+def read_summary(ppl, draws_path, workdir):
+    """Per-column statistics of a draws file, {name: {mean, sd, mcse, ess_bulk, ess_tail,
+    rhat}} with None where ppl has n/a, from `ppl summary --format csv`."""
     out, err = os.path.join(workdir, "summary.out"), os.path.join(workdir, "summary.err")
     code, _, _, _ = run_process([ppl, "summary", draws_path, "--format", "csv"], 600, out, err)
-    if code == 0:
-        return read_summary_csv(read_text(out, 10 ** 9))
-    argv = [ppl, "summary", draws_path, "--show", *variables] if variables else \
-        [ppl, "summary", draws_path]
-    code, _, _, _ = run_process(argv, 600, out, err)
     if code != 0:
-        raise RuntimeError("ppl summary failed (status %d): %s" % (code, read_text(err, 2000)))
-    return read_summary_table(read_text(out, 10 ** 9))
+        raise RuntimeError("ppl summary --format csv failed (status %d; it came with commit "
+                           "9d1f9cf): %s" % (code, read_text(err, 2000).strip()))
+    return read_summary_csv(read_text(out, 10 ** 9))
 
 
 def plan_lines(ppl, case, data, workdir):
     argv = [ppl, "plan", case.model] + ([data] if data else [])
     out, err = os.path.join(workdir, "plan.out"), os.path.join(workdir, "plan.err")
     code, _, _, timed_out = run_process(argv, 120, out, err)
-    if code != 0 or timed_out:
+    if timed_out:
+        return ["(ppl plan: no answer after 120 s)"]
+    if code < 0:
+        return ["(ppl plan crashed: signal %d)" % -code]
+    if code != 0:
         first = (read_text(err, 500).strip().splitlines() or ["?"])[0]
         return ["(ppl plan failed: %s)" % first.replace(case.folder + os.sep, "")]
     return [line.rstrip() for line in read_text(out).splitlines() if line.strip()]
@@ -267,13 +246,14 @@ def run_case(case, args):
             argv += ["--monitor", ",".join(case.variables())]
         result["command"] = " ".join(argv)
         out, err = os.path.join(workdir, "infer.out"), os.path.join(workdir, "infer.err")
-        code, wall, cpu, timed_out = run_process(argv, args.timeout, out, err)
+        timeout = spec.get("timeout", args.timeout)
+        code, wall, cpu, timed_out = run_process(argv, timeout, out, err)
         result.update(exit=code, wall=round(wall, 2), cpu=round(cpu, 2))
         stderr = read_text(err)
         result["warnings"] = [l for l in stderr.splitlines() if l.startswith("warning:")]
         if timed_out:
             result["status"] = "timeout"
-            result["failures"].append("no result after %d s (killed)" % args.timeout)
+            result["failures"].append("no result after %d s (killed)" % timeout)
         elif code < 0:
             result["status"] = "crash"
             result["failures"].append("killed by signal %d (%s)" % (
@@ -299,7 +279,7 @@ def run_case(case, args):
 
 
 def compare_all(case, args, draws, workdir, result):
-    rows = read_summary(args.ppl, draws, case.variables(), workdir)
+    rows = read_summary(args.ppl, draws, workdir)
     passed, rhats, esses = 0, [], []
     lines = []
     for parameter, ref in case.parameters.items():
