@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
   summary->add_flag("--histograms", summary_histograms, "a text histogram of each scalar (default: on a terminal)");
   std::string summary_format = "table";
   summary->add_option("--format", summary_format,
-                      "table (for people) or csv (for programs: every element of every array, full precision, NA for n/a)")
+                      "table (for people; the default) or csv (for programs: every element of every array, full precision, NA for n/a)")
       ->check(CLI::IsMember({"table", "csv"}));
 
   std::string topics_path, topics_variable = "phi", topics_labels;

@@ -73,7 +73,7 @@ std::vector<std::vector<int>> draw_columns(const lang::ir::model& m, const runti
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != lang::ir::role::unknown) continue;
     const auto& t = g.value(static_cast<int>(v));
-    for (runtime::index_t i = 0; i < t.size(); ++i) {
+    for (runtime::index_t i : g.recorded_elements(static_cast<int>(v))) {
       const std::string column = runtime::element_column(m.variables[v].name, t.shape, i);
       const auto it = std::find(d.columns.begin(), d.columns.end(), column);
       if (it == d.columns.end()) {
@@ -93,11 +93,14 @@ std::vector<std::vector<std::vector<double>>> values_per_draw(runtime::graph& g,
   const auto size = static_cast<std::size_t>(g.value(target).size());
   std::vector<std::vector<std::vector<double>>> values(size, std::vector<std::vector<double>>(d.chains.size()));
   const std::size_t width = d.columns.size();
+  std::vector<std::vector<runtime::index_t>> elements(where.size());  // the element each column of `where` holds
+  for (std::size_t v = 0; v < where.size(); ++v)
+    if (!where[v].empty()) elements[v] = g.recorded_elements(static_cast<int>(v));
   for (std::size_t c = 0; c < d.chains.size(); ++c)
     for (runtime::index_t r = 0; r < d.rows(c); ++r) {
       const double* row = d.chains[c].data() + static_cast<std::size_t>(r) * width;
       for (std::size_t v = 0; v < where.size(); ++v)
-        for (std::size_t i = 0; i < where[v].size(); ++i) g.values()[v].data[i] = row[where[v][i]];
+        for (std::size_t i = 0; i < where[v].size(); ++i) g.values()[v].data[static_cast<std::size_t>(elements[v][i])] = row[where[v][i]];
       g.update_derived();
       const auto& out = g.value(target).data;
       for (std::size_t i = 0; i < size; ++i) values[i][c].push_back(out[i]);

@@ -17,6 +17,7 @@
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
 #include "lang/checker.hpp"
+#include "runtime/graph.hpp"
 #include "runtime/interrupt.hpp"
 #include "stdlib/registry.hpp"
 
@@ -226,6 +227,8 @@ void session::sample_command(const std::vector<std::string>& w) {
   loaded l;
   l.model = std::make_unique<lang::ir::model>(lang::compile({name_, text}, stdlib::library()));
   l.data = data_;
+  if (auto missing = runtime::missing_values(*l.model, l.data); !missing.partly_observed.empty())
+    l.model = std::make_unique<lang::ir::model>(lang::compile({name_, text}, stdlib::library(), std::move(missing)));
   model_inputs in{name_, "", sets_};
   runtime::draws d;
   runtime::set_interrupted(false);  // a Ctrl-C typed before must not stop these chains

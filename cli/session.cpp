@@ -1,6 +1,10 @@
 #include "cli/session.hpp"
 
+#include "runtime/graph.hpp"
+
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -48,6 +52,8 @@ loaded load(const model_inputs& in) {
   out.model = std::make_unique<lang::ir::model>(lang::compile(src, stdlib::library()));
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
+  if (auto options = runtime::missing_values(*out.model, out.data); !options.partly_observed.empty())
+    out.model = std::make_unique<lang::ir::model>(lang::compile(src, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);
   return out;
 }

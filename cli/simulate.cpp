@@ -28,7 +28,7 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     }
     std::vector<std::string> names;
     for (int v : columns)
-      for (runtime::index_t i = 0; i < g.value(v).size(); ++i)
+      for (runtime::index_t i : g.recorded_elements(v))
         names.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, g.value(v).shape, i));
     // Written as `ppl infer` writes its draws, a failed write an error that names the file.
     runtime::draws_writer out(opt.output.empty() ? "-" : opt.output, runtime::draws_format::plain, 1, {}, names);
@@ -36,7 +36,7 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     for (long d = 1; d <= opt.draws; ++d) {
       g.draw_prior(rng);
       row.clear();
-      for (int v : columns) row.insert(row.end(), g.value(v).data.begin(), g.value(v).data.end());
+      for (int v : columns) g.append_recorded(v, row);
       out.write(1, d, row.data());
     }
     out.close();

@@ -388,6 +388,7 @@ ir::model checker::run(const ast::program& program) {
       ir::collect_reads(l.hi.get(), reads_[i]);
     }
   }
+  split_partly_observed();
   assign_roles();
   order_statements();
   mark_dependencies();
@@ -397,13 +398,13 @@ ir::model checker::run(const ast::program& program) {
 
 }  // namespace detail
 
-ir::model check(const source_file& src, const ast::program& program, const stdlib::registry& lib) {
-  detail::checker c(src, lib);
+ir::model check(const source_file& src, const ast::program& program, const stdlib::registry& lib, check_options options) {
+  detail::checker c(src, lib, std::move(options));
   return c.run(program);
 }
 
-ir::model compile(const source_file& src, const stdlib::registry& lib) {
-  return check(src, parse(src), lib);
+ir::model compile(const source_file& src, const stdlib::registry& lib, check_options options) {
+  return check(src, parse(src), lib, std::move(options));
 }
 
 }  // namespace ppl::lang

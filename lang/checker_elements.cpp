@@ -186,6 +186,7 @@ std::vector<const ir::statement*> checker::definitions(const ir::variable& var) 
 
 void checker::check_elements() {
   for (const auto& var : model_.variables) {
+    if (var.filled_from >= 0) continue;  // defined where the data are missing: known with the data
     std::vector<known_statement> known;
     bool all_known = true;
     long long total = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lang/ast.hpp"
+#include "lang/checker.hpp"
 #include "lang/ir.hpp"
 #include "stdlib/registry.hpp"
 
@@ -33,7 +34,8 @@ bool vectorises(const stdlib::distribution& d);
 
 class checker {
  public:
-  checker(const source_file& src, const stdlib::registry& lib) : src_(src), lib_(lib) {
+  checker(const source_file& src, const stdlib::registry& lib, check_options options = {})
+      : src_(src), lib_(lib), options_(std::move(options)) {
     model_.source = src;
   }
   ir::model run(const ast::program& program);
@@ -68,6 +70,11 @@ class checker {
   ir::expr_ptr loop_variable(int slot, std::size_t pos);
   ir::expr_ptr int_constant(long long value, std::size_t pos);
   int hidden_loop(ir::statement& out, std::string name, ir::expr_ptr hi);
+  // ---- missing values in observed data (checker_missing.cpp) ----
+  void split_partly_observed();
+  ir::expr_ptr missing_at(int data, const ir::statement& s);
+  ir::statement copy_statement(const ir::statement& s);
+  void add_condition(ir::statement& s, ir::expr_ptr cond);
 
  private:
   // ---- declarations and statements (checker.cpp) ----
@@ -99,6 +106,7 @@ class checker {
 
   const source_file& src_;
   const stdlib::registry& lib_;
+  check_options options_;
   ir::model model_;
   std::vector<flat_statement> flat_;
   std::vector<bool> converted_;

@@ -192,11 +192,9 @@ void checker::convert_statement(std::size_t i) {
 
 // data, transformed data (computed from data alone), unknown (sampled), derived.
 void checker::assign_roles() {
-  std::vector<char> is_decl(model_.variables.size(), 0);
-  for (const auto* d : data_decls_) is_decl[static_cast<std::size_t>(model_.find(d->name.name))] = 1;
   for (std::size_t v = 0; v < model_.variables.size(); ++v) {
     auto& var = model_.variables[v];
-    if (is_decl[v] || var.is_size) {
+    if (is_data_decl_[v] || var.is_size) {
       var.role = ir::role::data;
       var.observed = has_sample_[v];
       if (has_assign_[v])

@@ -73,6 +73,11 @@ struct variable {
   bound_spec bounds;                  // data: declared bounds
   expr_ptr default_value;             // data: `= expr`
   std::vector<int> statements;        // statements whose target is this variable
+  // Missing values in observed data (lang/checker_missing.cpp): an unknown whose elements
+  // are the data's where given (filled_from: the data variable holding them) and imputed
+  // where missing; and that data variable, whose missing values (NaN) are allowed.
+  int filled_from = -1;
+  bool may_miss = false;
 };
 
 struct loop {

@@ -1,4 +1,5 @@
 // Binding data to `data` declarations: sizes, kinds, shapes, bounds and defaults.
+#include <algorithm>
 #include <cmath>
 #include <fmt/core.h>
 #include <sstream>
@@ -42,6 +43,17 @@ int size_variable(const expr& dim) {
 
 }  // namespace
 
+lang::check_options missing_values(const lang::ir::model& m, const data_table& data) {
+  lang::check_options o;
+  for (const auto& var : m.variables) {
+    if (var.role != role::data || !var.observed) continue;
+    const data_value* d = data.find(var.name);
+    if (d && std::any_of(d->value.data.begin(), d->value.data.end(), [](double x) { return std::isnan(x); }))
+      o.partly_observed.insert(var.name);
+  }
+  return o;
+}
+
 std::string element_label(const std::string& name, const shape& s, index_t flat) {
   return element_name(name, s, flat);
 }
@@ -77,7 +89,7 @@ void graph::bind_data(const data_table& data, data_table* take) {
     const auto& var = model_.variables[v];
     const data_value* d = data.find(var.name);
     if (!var.is_size || !d) continue;
-    if (d->value.shape.rank != 0 || !d->integer || d->value.data[0] < 0)
+    if (d->value.shape.rank != 0 || !d->integer || !(d->value.data[0] >= 0))
       lang::fail_at(model_.source, var.pos, "size `" + var.name + "` must be a non-negative integer (" + d->origin + ")");
     // Checked before the conversion, which is undefined for a double beyond the integers.
     if (d->value.data[0] > static_cast<double>(max_elements))
@@ -168,7 +180,31 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   if (!(t.shape == declared))
     lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with shape " + declared.str() + " but " +
                                               origin + " has shape " + t.shape.str());
+  if (!var.may_miss) refuse_missing(v, given);
   check_declared(v);
+}
+
+// A missing value (NaN) where the model cannot impute it: in data that no `~` observes (a
+// covariate), or read where the model's structure is decided. At the cell when the file
+// says where it is.
+void graph::refuse_missing(int v, const data_value* given) {
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  const tensor& t = values_[static_cast<std::size_t>(v)];
+  index_t first = 0;
+  while (first < t.size() && !std::isnan(t.data[static_cast<std::size_t>(first)])) ++first;
+  if (first == t.size()) return;
+  const auto at = model_.lines.locate(var.pos);
+  const std::string why =
+      "`" + var.name + "` is data of the model (" + model_.source.name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+      ") that no `~` observes, so its missing values cannot be imputed; give it a distribution (`" + var.name +
+      "[i] ~ Normal(m, s)`) to impute them, or leave those rows out";
+  if (given && given->first_missing) {
+    lang::diagnostic d = *given->first_missing;
+    d.note = why;
+    throw lang::source_error(std::move(d));
+  }
+  lang::fail_at(model_.source, var.pos,
+                element_name(var.name, t.shape, first) + " is missing (" + (given ? given->origin : "its default") + "); " + why);
 }
 
 // Integer-ness and declared bounds, element by element.
@@ -182,6 +218,7 @@ void graph::check_declared(int v) {
     double x = t.data[static_cast<std::size_t>(i)];
     if (std::isfinite(x) && !(var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x)) && x >= lower && x <= upper)
       continue;  // the common case: build the element's name only for a message
+    if (std::isnan(x) && var.may_miss) continue;  // imputed
     std::string where = element_name(var.name, t.shape, i);
     if (!std::isfinite(x)) lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is not a finite number");
     if (var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x))

@@ -3,6 +3,7 @@
 // numbers. Binding them to `data` declarations (kinds, shapes, sizes, domains) is the graph
 // builder's job (runtime/bind_data.*).
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,14 +17,18 @@ struct data_value {
   tensor value;
   bool integer = false;  // every element was written as an integer
   std::string origin;    // for messages: "data.csv, column y", "data.json", "--set K=50"
+  // Missing values (CSV's NA or empty cell, JSON's null) are NaN. Where the file can say
+  // where the first one is (a CSV cell), this is the message at it, for the error given
+  // when the model cannot impute it.
+  std::optional<lang::diagnostic> first_missing;
 };
 
-// A CSV column that is not all numbers (names, dates, an empty cell). It is no value of
+// A CSV column that is not all numbers and missing values (names, dates). It is no value of
 // the table: a model that reads it gets `problem`, the error at its first cell that is not
 // a number; otherwise it is left out with a note saying why (`reason`).
 struct text_column {
   lang::diagnostic problem;  // "\"Bob\" in column \"name\" (row 2) is not a number", at the cell
-  std::string reason;        // "is text", "has an empty cell"
+  std::string reason;        // "is text"
   bool matrix = false;       // X of columns X.1 ... X.P, one of which is text: no column of its own
 };
 

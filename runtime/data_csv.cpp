@@ -80,6 +80,7 @@ struct csv_columns {
   std::vector<std::vector<double>> values;
   std::vector<char> integer;                   // every cell so far was written as an integer
   std::vector<std::optional<text_column>> text;  // set at a column's first cell that is not a number
+  std::vector<std::optional<lang::diagnostic>> missing;  // at a column's first NA or empty cell
   std::optional<lang::line_index> lines;       // made at the first such cell, for the rest
 };
 
@@ -106,6 +107,7 @@ std::size_t read_header(const lang::source_file& src, csv_columns& cols) {
   cols.values.resize(cols.names.size());
   cols.integer.assign(cols.names.size(), 1);
   cols.text.resize(cols.names.size());
+  cols.missing.resize(cols.names.size());
   return static_cast<std::size_t>(p - text.data()) + 1;
 }
 
@@ -157,8 +159,16 @@ const char* read_cell(const lang::source_file& src, csv_columns& cols, std::size
   // A column out for empty cells is still read, to say whether it is text as well.
   if (text && text->reason == "is text") return cl.end;
   const std::string_view t = cl.text;
-  if (t.empty()) {
-    if (!text) mark_text(src, cols, c, cl.start, "empty cell in " + cell_place(cols, c, row), "has an empty cell");
+  // An empty cell or NA is a missing value, as R's read.csv reads them: NaN, which the
+  // graph imputes where a `~` observes it and refuses anywhere else.
+  if (t.empty() || t == "NA") {
+    if (text) return cl.end;
+    cols.values[c].push_back(std::nan(""));
+    if (!cols.missing[c]) {
+      if (!cols.lines) cols.lines.emplace(src.text);
+      cols.missing[c] = lang::make_diagnostic(src, *cols.lines, static_cast<std::size_t>(cl.start - src.text.data()),
+                                              std::string(t.empty() ? "empty cell" : "NA") + " in " + cell_place(cols, c, row));
+    }
     return cl.end;
   }
   auto r = std::from_chars(t.data(), t.data() + t.size(), x);
@@ -245,10 +255,11 @@ void add_matrix(data_table& table, const std::string& prefix, numbered members, 
     }
   const std::size_t rows = cols.values[members[0].second].size(), p = members.size();
   data_value v{tensor(shape::matrix(static_cast<index_t>(rows), static_cast<index_t>(p))), true,
-               path + ", columns " + prefix + ".1.." + prefix + "." + std::to_string(p)};
+               path + ", columns " + prefix + ".1.." + prefix + "." + std::to_string(p), std::nullopt};
   for (std::size_t j = 0; j < p; ++j) {
     const std::size_t c = members[j].second;
     v.integer = v.integer && cols.integer[c];
+    if (!v.first_missing) v.first_missing = cols.missing[c];
     for (std::size_t i = 0; i < rows; ++i) v.value.data[i * p + j] = cols.values[c][i];
   }
   table.set(prefix, std::move(v));
@@ -275,6 +286,7 @@ data_table parse_csv(const lang::source_file& src) {
     v.value.data = std::move(cols.values[c]);
     v.integer = cols.integer[c] != 0;
     v.origin = path + ", column " + cols.names[c];
+    v.first_missing = std::move(cols.missing[c]);
     table.set(cols.names[c], std::move(v));
   }
   return table;

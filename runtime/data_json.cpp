@@ -30,7 +30,8 @@ std::string not_a_number(const json& j, const std::string& name) {
     std::string s = j.get<std::string>();
     for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     for (const char* word : non_finite)
-      if (s == word) return "`" + name + "` holds \"" + j.get<std::string>() + "\"; data must be finite numbers";
+      if (s == word)
+        return "`" + name + "` holds \"" + j.get<std::string>() + "\"; data must be finite numbers (a missing value is null)";
   }
   std::string type = j.type_name();
   std::string article = type == "object" ? "an " : "a ";
@@ -39,7 +40,14 @@ std::string not_a_number(const json& j, const std::string& name) {
 
 // Walks a nested array, checking it is rectangular and numeric, appending its numbers.
 // `s` grows by one dimension whenever a depth is first reached.
+// A missing value, null (or "NA", as R's jsonlite writes it with na = "string"), is NaN:
+// the graph imputes it where a `~` observes it and refuses it anywhere else.
 void flatten(const json& j, int depth, shape& s, data_value& out, const std::string& name) {
+  if (j.is_null() || (j.is_string() && j.get_ref<const std::string&>() == "NA")) {
+    if (depth < s.rank) throw std::invalid_argument("`" + name + "` is ragged: a missing value where an array was expected");
+    out.value.data.push_back(std::nan(""));
+    return;
+  }
   if (j.is_number()) {
     if (depth < s.rank) throw std::invalid_argument("`" + name + "` is ragged: a number where an array was expected");
     if (!j.is_number_integer() && !j.is_number_unsigned()) out.integer = false;

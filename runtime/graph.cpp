@@ -20,12 +20,28 @@ graph::graph(const lang::ir::model& m, data_table&& data, rng& rng, graph_option
 
 graph::graph(const lang::ir::model& m, const data_table& data, data_table* take, rng& rng, graph_options options)
     : model_(m), options_(options), values_(m.variables.size()), missing_(m.variables.size(), 0),
-      built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()) {
+      imputed_(m.variables.size()), built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()) {
   frame_.values = &values_;
   frame_.loop.assign(m.loop_names.size(), 0);
   bind_data(data, take);
   build_statements(rng, true);
   mark_checks();
+}
+
+std::vector<index_t> graph::recorded_elements(int variable) const {
+  if (partly_observed(variable)) return imputed_elements(variable);
+  std::vector<index_t> all(static_cast<std::size_t>(value(variable).size()));
+  for (std::size_t e = 0; e < all.size(); ++e) all[e] = static_cast<index_t>(e);
+  return all;
+}
+
+void graph::append_recorded(int variable, std::vector<double>& row) const {
+  const auto& d = value(variable).data;
+  if (!partly_observed(variable)) {
+    row.insert(row.end(), d.begin(), d.end());
+    return;
+  }
+  for (index_t e : imputed_elements(variable)) row.push_back(d[static_cast<std::size_t>(e)]);
 }
 
 void graph::visit_instances(const statement& s, const std::function<void(const index_t* loops)>& fn) {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "lang/checker.hpp"
 #include "lang/ir.hpp"
 #include "runtime/data.hpp"
 #include "runtime/evaluator.hpp"
@@ -27,6 +28,11 @@ std::string element_label(const std::string& name, const shape& s, index_t flat)
 // 2^28 (2 GiB of doubles). Larger sizes are refused before anything is allocated or run,
 // as a typo (an extra 000) rather than a model.
 constexpr index_t max_elements = index_t{1} << 28;
+
+// The data variables of a checked model that the data give with missing values (NaN) and
+// that a `~` observes: the model is to be checked again with them (lang/checker_missing.cpp),
+// so that their missing elements are imputed (runtime/bind_data.cpp).
+lang::check_options missing_values(const lang::ir::model& m, const data_table& data);
 
 // Where unknowns start (runtime/graph_start.cpp).
 struct start_options {
@@ -151,6 +157,14 @@ class graph {
   bool support_reads_itself(int variable) const;
   // The support of the element `element` of unknown `variable`, from its prior.
   stdlib::support element_support(int variable, index_t element);
+  // The elements of a partly observed unknown that the data lack, which it imputes and the
+  // draws record (all of another variable's: empty).
+  const std::vector<index_t>& imputed_elements(int variable) const { return imputed_[static_cast<std::size_t>(variable)]; }
+  bool partly_observed(int variable) const { return model_.variables[static_cast<std::size_t>(variable)].filled_from >= 0; }
+  // The elements a draw records: the imputed ones of a partly observed unknown, else all.
+  std::vector<index_t> recorded_elements(int variable) const;
+  // Appends the recorded elements' current values to `row`.
+  void append_recorded(int variable, std::vector<double>& row) const;
   // Calls fn(offset, size, support) for each block of an unknown defined by one instance.
   void visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn);
 
@@ -162,6 +176,8 @@ class graph {
   // The variables the moving bounds of `variable`'s support read, through `=` definitions.
   std::vector<char> support_inputs(int variable) const;
   void bind_declared(int v, const data_table& data, data_table* take);
+  void refuse_missing(int v, const data_value* given);
+  void allocate_partly_observed(int v);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);
   // A start's first value of one instance of a `~` statement (runtime/graph_start.cpp).
@@ -194,6 +210,7 @@ class graph {
   graph_options options_;
   std::vector<tensor> values_;
   std::vector<char> missing_;
+  std::vector<std::vector<index_t>> imputed_;  // per variable: see imputed_elements
   std::vector<char> built_;
   bool starting_ = false;  // draws are a start's first values: invalid parameters leave NaN
   evaluator eval_;

@@ -86,6 +86,7 @@ shape graph::value_shape_of(const statement& s, const std::vector<view>& args) {
 // by the shape of the value at the first instance.
 void graph::allocate(int v) {
   const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  if (var.filled_from >= 0) return allocate_partly_observed(v);
   shape s;
   s.rank = var.type.rank;
   bool value_known = false;
@@ -132,6 +133,23 @@ void graph::allocate(int v) {
                                                       var.name, elements, max_elements));
   values_[static_cast<std::size_t>(v)] = tensor(s, std::nan(""));
   defined_[static_cast<std::size_t>(v)].assign(static_cast<std::size_t>(s.size()), 0);
+}
+
+// A partly observed unknown (lang/checker_missing.cpp) has the data's shape and values;
+// the given elements count as defined, and its statements define the missing ones.
+void graph::allocate_partly_observed(int v) {
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  const tensor& given = values_[static_cast<std::size_t>(var.filled_from)];
+  values_[static_cast<std::size_t>(v)] = given;
+  auto& defined = defined_[static_cast<std::size_t>(v)];
+  auto& imputed = imputed_[static_cast<std::size_t>(v)];
+  defined.assign(static_cast<std::size_t>(given.size()), 1);
+  imputed.clear();
+  for (index_t e = 0; e < given.size(); ++e)
+    if (std::isnan(given.data[static_cast<std::size_t>(e)])) {
+      defined[static_cast<std::size_t>(e)] = 0;
+      imputed.push_back(e);
+    }
 }
 
 // One pass over a statement's instances: draw (unknowns, simulated observations), compute
@@ -264,8 +282,10 @@ void graph::build_statements(rng& rng, bool) {
       auto& defined = defined_[static_cast<std::size_t>(v)];
       for (std::size_t e = 0; e < defined.size(); ++e)
         if (!defined[e])
-          lang::fail_at(model_.source, var.pos, element_label(var.name, values_[static_cast<std::size_t>(v)].shape,
-                                                              static_cast<index_t>(e)) + " is never defined");
+          lang::fail_at(model_.source, var.pos,
+                        element_label(var.name, values_[static_cast<std::size_t>(v)].shape, static_cast<index_t>(e)) +
+                            (var.filled_from >= 0 ? " is missing in the data, and no `~` observes it, so nothing says how to impute it"
+                                                  : " is never defined"));
       defined.clear();
       defined.shrink_to_fit();
     }

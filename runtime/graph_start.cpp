@@ -77,7 +77,19 @@ bool graph::set_initial(int v) {
   if (!(t.shape == given.shape))
     throw std::invalid_argument("--init: `" + var.name + "` has shape " + (given.shape.rank ? given.shape.str() : "[] (a scalar)") +
                                 " but the model gives it shape " + (t.shape.rank ? t.shape.str() : "[] (a scalar)"));
-  t.data = given.data;
+  // A partly observed variable takes --init values only where the data lack one (JAGS's
+  // inits hold NA at the observed places); any other variable must be given whole.
+  const auto& imputed = imputed_[static_cast<std::size_t>(v)];
+  if (var.filled_from >= 0) {
+    for (index_t e : imputed) t.data[static_cast<std::size_t>(e)] = given.data[static_cast<std::size_t>(e)];
+  } else {
+    t.data = given.data;
+  }
+  for (index_t e = 0; e < t.size(); ++e)
+    if (std::isnan(t.data[static_cast<std::size_t>(e)]))
+      throw std::invalid_argument("--init: " + element_label(var.name, t.shape, e) + " is missing (NA or null)" +
+                                  (var.filled_from >= 0 ? ", and so is the data's value: give it, or leave `" + var.name + "` out of --init"
+                                                        : ": give every element of `" + var.name + "`, or leave it out of --init"));
   if (std::string outside = first_outside_support(v); !outside.empty()) throw std::invalid_argument("--init: " + outside);
   return true;
 }

@@ -29,6 +29,18 @@ std::string shape_label(const std::string& name, const runtime::shape& s) {
   return out + "]";
 }
 
+// A variable's name in the plan: with its shape, or, partly observed, the missing elements
+// it imputes ("y[3], y[5] (missing)", "y[2], y[4], y[7], ... (12 missing)").
+std::string plan_label(const runtime::graph& g, int v) {
+  const auto& name = g.model().variables[static_cast<std::size_t>(v)].name;
+  const auto& shape = g.value(v).shape;
+  if (!g.partly_observed(v)) return shape_label(name, shape);
+  const auto& imputed = g.imputed_elements(v);
+  std::string out;
+  for (std::size_t i = 0; i < imputed.size() && i < 3; ++i) out += (i ? ", " : "") + runtime::element_label(name, shape, imputed[i]);
+  return imputed.size() > 3 ? out + ", ... (" + std::to_string(imputed.size()) + " missing)" : out + " (missing)";
+}
+
 // One chain: its graph, its samplers in dependency order, its random stream.
 struct chain {
   std::unique_ptr<runtime::graph> graph;
@@ -74,7 +86,7 @@ std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::gr
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     auto r = m.variables[v].role;
     if (r != role::unknown && r != role::derived) continue;
-    const auto size = g.value(static_cast<int>(v)).size();
+    const auto size = static_cast<runtime::index_t>(g.recorded_elements(static_cast<int>(v)).size());
     if (size <= 1000) out.push_back(static_cast<int>(v));
     else if (left_out) left_out->push_back({m.variables[v].name, static_cast<long long>(size)});
   }
@@ -338,10 +350,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
       c.graph->update_derived(c.derived_kept);
       row.assign(1, lp);
       if (out.hamiltonian) hamiltonian_stats(c, row);
-      for (int v : c.monitored) {
-        const auto& d = c.graph->value(v).data;
-        row.insert(row.end(), d.begin(), d.end());
-      }
+      for (int v : c.monitored) c.graph->append_recorded(v, row);
       if (out.kept) out.kept->insert(out.kept->end(), row.begin(), row.end());
       const long draw = (it - o.warmup) / o.thin;
       if (writer && draw == 1) {
@@ -395,7 +404,7 @@ std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string,
     std::string ignored;
     const auto collapsed = a.chosen->kind() == "collapsed" ? find_collapsed(g.model(), a.variable, ignored) : std::nullopt;
     const bool integrated = collapsed && collapsed->z != a.variable;
-    out.push_back({shape_label(var.name, g.value(a.variable).shape), std::string(a.chosen->kind()),
+    out.push_back({plan_label(g, a.variable), std::string(a.chosen->kind()),
                    integrated ? a.reason + "; " + collapsed_recording(var.name, record) : a.reason, var.name,
                    integrated && record == collapsed_record::means});
   }
@@ -461,7 +470,7 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
   if (hamiltonian) result.columns.insert(result.columns.end(), runtime::hamiltonian_columns().begin(), runtime::hamiltonian_columns().end());
   for (int v : chains[0].monitored) {
     const auto& t = chains[0].graph->value(v);
-    for (runtime::index_t i = 0; i < t.size(); ++i)
+    for (runtime::index_t i : chains[0].graph->recorded_elements(v))
       result.columns.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, t.shape, i));
   }
   const bool keep = !open_writer;

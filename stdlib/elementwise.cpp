@@ -203,6 +203,8 @@ const unary_math unary_table[] = {
     {"inv_logit", inv_logit, [](double, double fx) { return fx * (1 - fx); }, result_kind::real},
     {"inv_sqrt", [](double x) { return 1 / std::sqrt(x); }, [](double x, double fx) { return -0.5 * fx / x; },
      result_kind::real},
+    // 1 where x is NaN: a missing value in the data (NA, null), else 0.
+    {"is_nan", [](double x) { return truth(std::isnan(x)); }, nullptr, result_kind::integer},
     {"log", [](double x) { return std::log(x); }, [](double x, double) { return 1 / x; }, result_kind::real},
     {"log10", [](double x) { return std::log10(x); }, [](double x, double) { return 1 / (x * std::numbers::ln10); },
      result_kind::real},

@@ -73,6 +73,7 @@ constexpr builtin builtin_table[] = {
     {"inv_logit", make_math_function},
     {"inv_sqrt", make_math_function},
     {"inverse", make_inverse},
+    {"is_nan", make_math_function},
     {"lbeta", make_special_function},
     {"lchoose", make_special_function},
     {"length", make_size},

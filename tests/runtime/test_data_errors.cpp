@@ -1,5 +1,7 @@
 // Data loaders, part two: mixed files, and every kind of malformed input with the line and
 // column its message points at. Bad inputs are written next to their expectations.
+#include <algorithm>
+#include <cmath>
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -57,6 +59,20 @@ text_column text_of(const std::string& name, const std::string& text, const std:
   return c ? *c : text_column{};
 }
 
+// A column with a missing value (an empty or NA cell) is numbers, NaN where missing, and
+// says where its first missing value is, for the error if the model cannot impute it.
+void check_missing(const std::string& name, const std::string& text, const std::string& column, std::size_t line,
+                   std::size_t col, const std::string& message) {
+  data_table t = read_data_file(scratch_file(name, text));
+  const data_value* v = t.find(column);
+  REQUIRE_MESSAGE(v, column << " of " << name << " is not numbers");
+  CHECK(std::any_of(v->value.data.begin(), v->value.data.end(), [](double x) { return std::isnan(x); }));
+  REQUIRE(v->first_missing);
+  CHECK(v->first_missing->where.line == line);
+  CHECK(v->first_missing->where.column == col);
+  CHECK(v->first_missing->message == message);
+}
+
 // A cell that makes its column text: the error it gives if the model reads the column.
 void check_text(const std::string& name, const std::string& text, const std::string& column, std::size_t line,
                 std::size_t col, const std::string& message) {
@@ -87,8 +103,6 @@ TEST_CASE("CSV: quoted and padded names, reals, and matrices only from complete 
 }
 
 TEST_CASE("CSV errors point at the cell, name the column and count rows from 1") {
-  check_text("empty.csv", "y,x\n1,2\n3,\n", "x", 3, 3, "empty cell in column \"x\" (row 2)");
-  check_text("blank.csv", "y,x\n1,2\n  ,4\n", "y", 3, 3, "empty cell in column \"y\" (row 2)");
   check_text("word.csv", "y,x\n1,2\n3, abc\n", "x", 3, 4, "\"abc\" in column \"x\" (row 2) is not a number");
   check_text("two.csv", "y\n1 2\n", "y", 2, 1, "\"1 2\" in column \"y\" (row 1) is not a number");
   check_text("inf.csv", "y\n1\ninf\n", "y", 3, 1, "\"inf\" in column \"y\" (row 2) is not a number");
@@ -117,10 +131,27 @@ TEST_CASE("JSON errors: syntax at the right line and column, bad values at their
   check_error("ragged_depth.json", "{\"y\": [[1, 2], [3, [4]]]}", 1, 2, "`y` is ragged");
   check_error("number_for_array.json", "{\"y\": [[1, 2], 3]}", 1, 2, "`y` is ragged");
   check_error("string.json", "{\"N\": 3,\n \"y\": \"abc\"}", 2, 2, "`y` holds a string");
-  check_error("null.json", "{\"y\": [1, null]}", 1, 2, "`y` holds a null");
   check_error("bool.json", "{\"y\": [true]}", 1, 2, "`y` holds a boolean");
   check_error("deep.json", "{\"y\": [[[[[1]]]]]}", 1, 2, "`y` has more than 4 dimensions");
   check_error("deep_empty.json", "{\"y\": [[[[[]]]]]}", 1, 2, "`y` has more than 4 dimensions");
+}
+
+TEST_CASE("missing values: NA and empty CSV cells, JSON null, at their place") {
+  check_missing("empty.csv", "y,x\n1,2\n3,\n", "x", 3, 3, "empty cell in column \"x\" (row 2)");
+  check_missing("blank.csv", "y,x\n1,2\n  ,4\n", "y", 3, 3, "empty cell in column \"y\" (row 2)");
+  check_missing("na.csv", "y,x\n1,2\nNA,4\n5,NA\n", "y", 3, 1, "NA in column \"y\" (row 2)");
+  // A column of missing values and text is text, at its first word.
+  CHECK(read_csv(scratch_file("na_text.csv", "y,x\n1,NA\n2,abc\n")).text("x"));
+  data_table t = read_json(scratch_file("null.json", "{\"y\": [1, null, \"NA\"], \"m\": [[1, null], [null, 4]], \"k\": null}"));
+  const auto& y = t.find("y")->value.data;
+  CHECK(y[0] == 1);
+  CHECK(std::isnan(y[1]));
+  CHECK(std::isnan(y[2]));
+  CHECK(t.find("m")->value.shape == shape::matrix(2, 2));
+  CHECK(std::isnan(t.find("m")->value.data[2]));
+  CHECK(std::isnan(t.find("k")->value.data[0]));
+  CHECK_FALSE(t.find("y")->first_missing);  // JSON values carry no positions
+  check_error("null_ragged.json", "{\"y\": [[1, 2], null]}", 1, 2, "`y` is ragged");
 }
 
 TEST_CASE("JSON shapes: four dimensions, empty arrays, integer flags") {
@@ -164,7 +195,7 @@ TEST_CASE("--set: numbers and arrays, later values replace earlier ones") {
 TEST_CASE("CSV: a byte-order mark, CRLF positions, and a long single column") {
   CHECK(read_csv(scratch_file("bom.csv", "\xEF\xBB\xBFy,x\n1,2\n")).find("y"));
   check_error("crlf_short.csv", "y,x\r\n1,2\r\n3\r\n", 3, 2, "row 2 has 1 cells but the header has 2");
-  check_text("crlf_empty.csv", "y,x\r\n1,\r\n", "x", 2, 3, "empty cell in column \"x\" (row 1)");
+  check_missing("crlf_empty.csv", "y,x\r\n1,\r\n", "x", 2, 3, "empty cell in column \"x\" (row 1)");
   check_error("header_only_blanks.csv", " \n1\n", 1, 1, "the header row is empty");
   // One column: each cell ends at a line break, never at a comma far ahead.
   std::string text = "y\n";
@@ -219,5 +250,7 @@ TEST_CASE("--set: every error names the assignment") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(apply_set(t, "K=1e999"), "--set K=1e999: the value is not a number or an array of numbers",
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(apply_set(t, "K=null"), doctest::Contains("--set K=null: `K` holds a null"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(apply_set(t, "K=true"), doctest::Contains("--set K=true: `K` holds a boolean"), std::invalid_argument);
+  apply_set(t, "v=[1, null]");  // missing, as in a JSON file
+  CHECK(std::isnan(t.find("v")->value.data[1]));
 }

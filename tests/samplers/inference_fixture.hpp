@@ -8,6 +8,7 @@
 
 #include "lang/checker.hpp"
 #include "runtime/diagnostics.hpp"
+#include "runtime/graph.hpp"
 #include "samplers/chain.hpp"
 #include "stdlib/registry.hpp"
 
@@ -55,6 +56,9 @@ inline posterior infer(const std::string& text, const std::vector<std::string>& 
   auto m = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));
   runtime::data_table data;
   for (const auto& s : sets) runtime::apply_set(data, s);
+  // Missing values in observed data are imputed, as the command line does.
+  if (auto missing = runtime::missing_values(*m, data); !missing.partly_observed.empty())
+    m = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library(), std::move(missing)));
   posterior p{samplers::run(*m, data, o, nullptr)};
   keep.push_back(std::move(m));
   return p;

@@ -2,6 +2,7 @@
 // trigonometry, powers, steps, fmin/fmax), the special functions of special_functions.cpp,
 // and ifelse. Expected values are closed forms or published constants, not the code's
 // own formulas; see function_cases.hpp for how the tables are used.
+#include <cmath>
 #include <numbers>
 
 #include "tests/stdlib/function_cases.hpp"
@@ -33,6 +34,7 @@ std::vector<value_case> elementary_values() {
       {"cbrt", {vec({-27, 8})}, vec({-3, 2})},
       {"step", {vec({-1, 0, 2})}, vec({0, 1, 1})},
       {"int_step", {vec({-1, 0, 2})}, vec({0, 0, 1})},
+      {"is_nan", {vec({1, std::nan(""), -2})}, vec({0, 1, 0})},
       {"equals", {vec({1, 2, 3}), scalar(2)}, vec({0, 1, 0})},
       {"fmin", {vec({1, 5}), scalar(3)}, vec({1, 3})},
       {"fmax", {vec({1, 5}), scalar(3)}, vec({3, 5})},
@@ -100,7 +102,7 @@ std::vector<type_case> special_type_cases() {
     cases.push_back(ok(name, {i1}, i1));  // integers stay integers
     cases.push_back(ok(name, {r0}, r0));
   }
-  for (const char* name : {"step", "int_step"}) cases.push_back(ok(name, {r1}, i1));
+  for (const char* name : {"step", "int_step", "is_nan"}) cases.push_back(ok(name, {r1}, i1));
   for (const char* name : {"atan2", "lbeta", "lchoose"}) cases.push_back(ok(name, {i0, r1}, r1));
   for (const char* name : {"fmin", "fmax", "fdim"}) {
     cases.push_back(ok(name, {i1, i0}, i1));

@@ -1,0 +1,71 @@
+// Missing values in observed data (NA, null) imputed as unknowns (lang/checker_missing.cpp):
+// the posterior of the parameters is the one given the observed values alone, and each
+// imputed value is drawn from its predictive distribution, checked against closed forms
+// within 4 Monte Carlo standard errors (two chains of 4,000 draws, fixed seeds).
+#include <algorithm>
+#include <cmath>
+
+#include "tests/samplers/inference_fixture.hpp"
+
+using namespace ppl;
+using testing::check_mean;
+using testing::check_sd;
+
+namespace {
+
+bool has_column(const testing::posterior& p, const std::string& name) {
+  const auto& c = p.result.draws.columns;
+  return std::find(c.begin(), c.end(), name) != c.end();
+}
+
+}  // namespace
+
+TEST_CASE("missing Normal observations: mu given the observed ones, the missing ones predicted") {
+  const auto p = testing::infer("data y: real[N]\nmu ~ Normal(0, 10)\ny ~ Normal(mu, 1)\n", {"y=[1, null, 2, 3, null]"},
+                                testing::two_chains(200, 4000, 3));
+  // Three observations summing to 6 with unit variance and a Normal(0, 10) prior.
+  const double precision = 0.01 + 3, mean = 6 / precision;
+  check_mean(p, "mu", mean);
+  check_sd(p, "mu", 1 / std::sqrt(precision));
+  for (const char* y : {"y[2]", "y[5]"}) {
+    check_mean(p, y, mean);
+    check_sd(p, y, std::sqrt(1 + 1 / precision));
+  }
+  // Only the imputed elements are recorded, and mu keeps its conjugate update: the
+  // observed elements are still observations.
+  CHECK_FALSE(has_column(p, "y[1]"));
+  CHECK(p.kind("mu") == "conjugate");
+}
+
+TEST_CASE("a missing count is imputed from its Poisson, lambda from the other counts") {
+  const auto p = testing::infer("data y: int[N]\nlambda ~ Gamma(2, 1)\nfor n in 1:N { y[n] ~ Poisson(lambda) }\n",
+                                {"y=[1, 2, null, 4]"}, testing::two_chains(200, 4000, 4));
+  // lambda | y ~ Gamma(2 + 7, 1 + 3); y[3] has mean E lambda and variance E lambda + var lambda.
+  check_mean(p, "lambda", 9.0 / 4);
+  check_mean(p, "y[3]", 9.0 / 4);
+  check_sd(p, "y[3]", std::sqrt(9.0 / 4 + 9.0 / 16));
+}
+
+TEST_CASE("a missing value between two observed ones of a random walk") {
+  // y[2] | y[1] = 0, y[3] = 2 is Normal(1, sqrt(1/2)): it has a parent and a child.
+  const auto p = testing::infer("data y: real[N]\ny[1] ~ Normal(0, 1)\nfor t in 2:N { y[t] ~ Normal(y[t - 1], 1) }\n",
+                                {"y=[0, null, 2]"}, testing::two_chains(200, 4000, 5));
+  check_mean(p, "y[2]", 1);
+  check_sd(p, "y[2]", std::sqrt(0.5));
+}
+
+TEST_CASE("missing values the model cannot impute are errors at their place") {
+  auto run = [](const char* text, std::vector<std::string> sets) { return testing::infer(text, sets, testing::two_chains(10, 10, 1)); };
+  // A covariate: nothing observes it.
+  CHECK_THROWS_WITH(run("data x: real[N]\ndata y: real[N]\nb ~ Normal(0, 1)\ny ~ Normal(b * x, 1)\n", {"x=[1, null]", "y=[1, 2]"}),
+                    doctest::Contains("x[2] is missing (--set x=[1, null]); `x` is data of the model (test.ppl:1:6) that no `~` observes"));
+  // Observed, but not where the value is missing.
+  CHECK_THROWS_WITH(run("data y: real[N]\nmu ~ Normal(0, 1)\nfor n in 1:N - 1 { y[n] ~ Normal(mu, 1) }\n", {"y=[1, 2, null]"}),
+                    doctest::Contains("y[3] is missing in the data, and no `~` observes it"));
+  // A vector at a time.
+  CHECK_THROWS_WITH(run("data y: real[N]\nm ~ Normal(0, 1)\ny ~ MultiNormal(rep(m, 2), identity_matrix(2))\n", {"y=[1, null]"}),
+                    doctest::Contains("MultiNormal observes a whole array at once"));
+  // The given values are still checked against the declaration.
+  CHECK_THROWS_WITH(run("data y: int<lower=0>[N]\nl ~ Gamma(1, 1)\ny ~ Poisson(l)\n", {"y=[-1, null]"}),
+                    doctest::Contains("y[1] = -1 is below its declared lower bound 0"));
+}
