@@ -25,7 +25,10 @@ struct loo_point {
 
 // The relative efficiency of the draws of p(y_i | theta) (loo's relative_eff of
 // exp(log_lik)): their ESS over the chains as given (unsplit; runtime/diagnostics.hpp) divided
-// by the number of draws. The likelihood is scaled by its largest value first, which leaves
+// by the number of draws, as loo 2.6 to 2.8 compute it. loo 2.5.1 agrees where the chains'
+// length N is a product of 2, 3 and 5 (its own autocovariance divides by 2 N^2 where its FFT
+// is 2 M long, M the next such product from N); loo 2.9 splits the chains (posterior's
+// ess_mean), which lowers r_eff a little for chains that drift. The likelihood is scaled by its largest value first, which leaves
 // the ESS as it is and keeps exp from underflowing. 1 where the ESS is undefined: a likelihood
 // equal in every draw, or chains of fewer than 3 draws. log_lik[c][i]: chain c, draw i, all
 // finite, chains of one length.
