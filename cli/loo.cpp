@@ -119,13 +119,13 @@ void print_estimates(const runtime::loo_result& r, const observations& obs, std:
 void print_k_table(const observations& obs, std::size_t draws) {
   const double t = runtime::pareto_k_threshold(draws);
   fmt::print("Pareto k diagnostic values (threshold min(1 - 1/log10(S), 0.7) = {:.2f} for S = {}):\n", t, draws);
-  fmt::print("{:>12}  {:<10} {:>5} {:>6}  {:>10}\n", "", "", "Count", "Pct.", "Min. n_eff");
+  fmt::print("{:>12}  {:<10} {:>5} {:>7}  {:>10}\n", "", "", "Count", "Pct.", "Min. n_eff");
   const auto bins = runtime::pareto_k_table(obs.points, t);
   const std::string labels[] = {fmt::format("(-Inf, {:.2f}]", t), fmt::format("({:.2f}, 1]", t), "(1, Inf)"};
   const char* verdicts[] = {"(good)", "(bad)", "(very bad)"};
   for (std::size_t b = 0; b < bins.size(); ++b) {
     const double share = 100.0 * static_cast<double>(bins[b].count) / static_cast<double>(obs.points.size());
-    fmt::print("{:>12}  {:<10} {:>5} {:>5.1f}%  {:>10}\n", labels[b], verdicts[b], bins[b].count, share,
+    fmt::print("{:>12}  {:<10} {:>5} {:>6.1f}%  {:>10}\n", labels[b], verdicts[b], bins[b].count, share,
                std::isnan(bins[b].min_n_eff) ? "-" : fmt::format("{:.0f}", bins[b].min_n_eff));
   }
 }
