@@ -21,24 +21,26 @@ struct pareto_estimate {
 // largest value and first quartile, under their weak prior (3), each point weighted by the
 // profile likelihood; then k = mean(log(1 - theta x)) and sigma = -k / theta. With
 // `regularise`, k is pulled towards 0.5 as loo does, (n k + 10 * 0.5) / (n + 10): a prior
-// worth 10 observations, which tames the estimate of short tails (2024 paper, Section 3.3,
-// and Appendix C). `exceedances` are positive and sorted in increasing order, at least 2
-// of them. k is +inf when the fit is undefined (NaN on the way), as in loo.
+// worth 10 observations, a Gaussian prior in effect, which steadies the estimate from short
+// tails (few draws, or a low r_eff; the 2024 paper's weakly informative prior).
+// `exceedances` are positive and sorted in increasing order, at least 2 of them. k is +inf
+// when the fit is undefined (NaN on the way), as in loo.
 pareto_estimate pareto_fit(const std::vector<double>& exceedances, bool regularise = true);
 
 // The p-quantile of the distribution, sigma ((1 - p)^-k - 1) / k (its limit -sigma log(1 - p)
 // at k = 0).
 double pareto_quantile(double p, const pareto_estimate& g);
 
-// The draws in the tail that is fitted: ceil(min(0.2 S, 3 sqrt(S / r_eff))) of S (2024
-// paper, Section 3.2: M grows as sqrt(S) so that the fit's variance and bias stay balanced,
-// and r_eff, the draws' relative efficiency, counts what S is worth when they are correlated).
+// The draws in the tail that is fitted: ceil(min(0.2 S, 3 sqrt(S / r_eff))) of S, as loo's
+// n_pareto (2024 paper, Appendix H: M grows as sqrt(S), and dividing by the draws' relative
+// efficiency r_eff counts what S correlated draws are worth; posterior's ps_tail_length
+// rounds down instead).
 std::size_t psis_tail_length(std::size_t draws, double r_eff);
 
 // The largest k at which PSIS is reliable with S draws: min(1 - 1 / log10(S), 0.7) (2024
-// paper, Section 3.2.4: the sample size needed for a given error grows as S^(1/(1-k)), so with
-// few draws even k below 0.7 is too high). loo 2.5.1 uses 0.7 for every S; the two agree
-// from S = 2154.
+// paper, Section 3.2.4, equation 13: the inverse of the draws a reliable estimate needs,
+// 10^(1 / (1 - k)) (Section 3.2.3), capped where the smoothed estimate's bias grows large
+// whatever S). loo 2.5.1 uses 0.7 for every S; the two agree from S = 2154.
 double pareto_k_threshold(std::size_t draws);
 
 // log(sum(exp(x))) without overflow: -inf for no terms or all -inf.

@@ -87,7 +87,8 @@ TEST_CASE("psis_smooth: normalised weights, no larger than the largest raw ratio
   const rt::psis_weights w = rt::psis_smooth(log_ratios, 1);
   CHECK(w.tail_length == 135);
   CHECK(sum_of_weights(w) == doctest::Approx(1).epsilon(1e-12));
-  CHECK(w.pareto_k == doctest::Approx(0.6).epsilon(0.15));
+  // k from the 135 largest: sd about (1 + k) / sqrt(135) = 0.14, so within 3 of them.
+  CHECK(std::fabs(w.pareto_k - 0.6) < 3 * 1.6 / std::sqrt(135.0));
   // The body is untouched: a draw below the tail keeps its ratio to the smallest one.
   const double top = *std::max_element(log_ratios.begin(), log_ratios.end());
   const auto low = std::min_element(log_ratios.begin(), log_ratios.end()) - log_ratios.begin();
