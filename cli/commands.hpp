@@ -60,6 +60,16 @@ int run_repl(const model_inputs& in, bool script);
 int run_plan(const model_inputs& in, const std::vector<std::string>& samplers);
 // DRAWS: a draws file of any layout, or several (a Stan run's one file per chain).
 int run_summary(const std::vector<std::string>& draws_paths, const std::vector<std::string>& show, bool histograms, bool csv);
+
+// `ppl loo DRAWS...`: PSIS leave-one-out cross-validation from the pointwise log-likelihoods
+// recorded as `variable` (cli/loo.cpp).
+struct loo_options {
+  std::vector<std::string> draws_paths;  // as for run_summary
+  std::string variable = "log_lik";
+  std::string pointwise;                 // a CSV of each observation's figures (default: none)
+};
+int run_loo(const loo_options& opt);
+
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);
 
 struct heatmap_options {

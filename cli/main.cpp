@@ -210,6 +210,16 @@ int main(int argc, char** argv) {
                       "table (for people; the default) or csv (for programs: every element of every array, full precision, NA for n/a)")
       ->check(CLI::IsMember({"table", "csv"}));
 
+  ppl::cli::loo_options loo_opt;
+  auto* loo = app.add_subcommand("loo", "leave-one-out cross-validation (PSIS-LOO) from pointwise log-likelihoods in a draws file, with Pareto k diagnostics");
+  loo->add_option("DRAWS", loo_opt.draws_paths,
+                  "draws file(s), as for summary: written by ppl infer (either format), ppl simulate or CmdStan")
+      ->required();
+  loo->add_option("--var", loo_opt.variable, "the variable holding the pointwise log-likelihoods, one element per observation")
+      ->capture_default_str();
+  loo->add_option("--pointwise", loo_opt.pointwise,
+                  "write each observation's elpd_loo, mcse_elpd_loo, p_loo, looic, pareto_k, n_eff and r_eff to this CSV file (default: none)");
+
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
   auto* topics = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
@@ -311,6 +321,7 @@ int main(int argc, char** argv) {
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
   if (summary->parsed()) return ppl::cli::run_summary(summary_paths, summary_show, summary_histograms, summary_format == "csv");
+  if (loo->parsed()) return ppl::cli::run_loo(loo_opt);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   if (heatmap->parsed()) {
     if (heat_draw == "last") heat.draw = -1;

@@ -32,7 +32,7 @@ GROUPS = [
 
 # The commands, in the order the run cases are listed under them; a case whose first
 # argument is none of them (no command, an unknown one) goes under "Any command".
-COMMANDS = ["check", "simulate", "plan", "infer", "repl", "diagnose", "summary", "topics", "plot", "heatmap"]
+COMMANDS = ["check", "simulate", "plan", "infer", "repl", "diagnose", "summary", "loo", "topics", "plot", "heatmap"]
 
 
 def read(path):

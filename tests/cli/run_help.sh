@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$ppl" --help > "$tmp/help"
 commands=$(sed -n '/^Subcommands:/,$p' "$tmp/help" | awk 'NR > 1 && NF { print $1 }')
 [ "$(echo "$commands" | wc -l)" -ge 10 ]
-for c in check simulate infer plan summary topics heatmap plot repl diagnose; do
+for c in check simulate infer plan summary loo topics heatmap plot repl diagnose; do
   echo "$commands" | grep -qx "$c" || { echo "FAIL: ppl --help does not list $c"; exit 1; }
 done
 python3 "$here/check_help.py" "$ppl" $commands
@@ -35,6 +35,7 @@ usage_error --target-accept infer "$coin" --target-accept 2
 usage_error --draws simulate "$coin" --draws -3
 usage_error --repeat diagnose "$coin" --repeat lots
 usage_error --top topics "$coin" --top 0
+usage_error --pointwise loo "$coin" --pointwise
 usage_error nosuchcommand nosuchcommand
 usage_error --output plot "$coin" mu
 echo "help: all checks passed"

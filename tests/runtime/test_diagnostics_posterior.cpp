@@ -9,13 +9,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "runtime/diagnostics.hpp"
+#include "tests/support/reference_csv.hpp"
 
 using chains_t = std::vector<std::vector<double>>;
 
@@ -23,33 +22,9 @@ namespace {
 
 constexpr double tolerance = 1e-9;
 
-std::string fixture(const char* name) { return std::string(PPL_SOURCE_DIR) + "/tests/data/" + name; }
-
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream in(line);
-  for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
-  return out;
-}
-
-double number(const std::string& cell) { return cell == "NA" ? NAN : std::stod(cell); }
-
-// A CSV with a header: one map from column name to cell per row.
-std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in, "cannot read " << path);
-  std::string line;
-  std::getline(in, line);
-  const auto header = cells(line);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    const auto row = cells(line);
-    REQUIRE(row.size() == header.size());
-    auto& r = rows.emplace_back();
-    for (std::size_t i = 0; i < header.size(); ++i) r[header[i]] = row[i];
-  }
-  return rows;
-}
+using ppl::testing::fixture;
+using ppl::testing::read_reference_csv;
+double number(const std::string& cell) { return ppl::testing::reference_number(cell); }
 
 // Column `name` of the draws, the first `length` draws of each chain.
 chains_t chains_of(const std::vector<std::map<std::string, std::string>>& draws, const std::string& name, std::size_t length) {
@@ -75,8 +50,8 @@ void check_close(const std::string& what, double actual, double expected, double
 }  // namespace
 
 TEST_CASE("diagnostics: the figures of R's posterior 1.4.0 on the fixture's draws") {
-  const auto draws = read_csv(fixture("posterior_draws.csv"));
-  const auto expected = read_csv(fixture("posterior_summary.csv"));
+  const auto draws = read_reference_csv(fixture("posterior_draws.csv"));
+  const auto expected = read_reference_csv(fixture("posterior_summary.csv"));
   REQUIRE(expected.size() == 14);  // 7 quantities, 200 and 199 draws a chain
   ppl::runtime::summariser summarise;
   for (const auto& row : expected) {
