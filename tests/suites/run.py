@@ -322,26 +322,29 @@ def describe(result):
 
 
 def write_tally(path, results):
-    out = ["| case | expressible | pass | parameters | time (s) | plan |",
-           "|---|---|---|---|---|---|"]
+    out = ["| case | expressible | pass | parameters | wall (s) | CPU (s) | max R-hat | "
+           "min ESS | plan |", "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         if r["status"] == "pending":
-            out.append("| %s | no: %s | | | | |" % (r["case"], r["pending"]))
+            out.append("| %s | no: %s | | | | | | | |" % (r["case"], r["pending"]))
             continue
         verdict = "yes" if r["status"] == "pass" else "**%s**" % r["status"]
-        wall = "%.1f" % r["wall"] if "wall" in r else ""
+        figures = ["%.1f" % r["wall"] if "wall" in r else "",
+                   "%.1f" % r["cpu"] if "cpu" in r else "",
+                   "%.3f" % r["max_rhat"] if r.get("max_rhat") is not None else "",
+                   "%.0f" % r["min_ess"] if r.get("min_ess") is not None else ""]
         out.append("| %s | yes | %s | %d/%d | %s | %s |" % (
-            r["case"], verdict, r["parameters_passed"], r["parameters_total"], wall,
-            plan_summary(r["plan"]).replace("|", "\\|")))
-    out += ["", "| suite | cases | expressible | pass | fail | pending | time (s) |",
-            "|---|---|---|---|---|---|---|"]
+            r["case"], verdict, r["parameters_passed"], r["parameters_total"],
+            " | ".join(figures), plan_summary(r["plan"]).replace("|", "\\|")))
+    out += ["", "| suite | cases | expressible | pass | fail | pending | wall (s) | CPU (s) |",
+            "|---|---|---|---|---|---|---|---|"]
     for suite in sorted({r["suite"] for r in results}):
         rs = [r for r in results if r["suite"] == suite]
         ran = [r for r in rs if r["status"] != "pending"]
-        out.append("| %s | %d | %d | %d | %d | %d | %.0f |" % (
+        out.append("| %s | %d | %d | %d | %d | %d | %.0f | %.0f |" % (
             suite, len(rs), len(ran), sum(r["status"] == "pass" for r in ran),
             sum(r["status"] != "pass" for r in ran), len(rs) - len(ran),
-            sum(r.get("wall", 0) for r in ran)))
+            sum(r.get("wall", 0) for r in ran), sum(r.get("cpu", 0) for r in ran)))
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
 
