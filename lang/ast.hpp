@@ -155,9 +155,19 @@ struct target : tagged {
   std::vector<operand> indices;
 };
 
+// After a distribution: `C[lower, upper]` (censored: the value is only known to lie in
+// the interval) or `T[lower, upper]` (truncated: the distribution renormalised to it);
+// either bound may be left out.
+struct restriction : tagged {
+  std::string which;  // "C" or "T"
+  boost::optional<operand> lower;
+  boost::optional<operand> upper;
+};
+
 struct sample_stmt : tagged {
   target lhs;
   call dist;
+  boost::optional<restriction> restricted;
 };
 
 struct assign_stmt : tagged {

@@ -95,6 +95,7 @@ class checker {
   void convert_statement(std::size_t i);
   void convert_sample(const ast::sample_stmt& s, ir::statement& out);
   void link_scale(ir::statement& out) const;
+  void restrict_sample(const ast::restriction& r, ir::statement& out);
   void convert_data_decls();
   void assign_roles();
   void order_statements();

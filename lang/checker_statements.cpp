@@ -7,6 +7,7 @@
 #include "lang/habits.hpp"
 #include "lang/parser.hpp"
 #include "lang/suggest.hpp"
+#include "stdlib/restricted.hpp"
 
 namespace ppl::lang {
 
@@ -69,6 +70,26 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
     out.args.push_back(std::move(a));
   }
   link_scale(out);
+  if (s.restricted) restrict_sample(*s.restricted, out);
+}
+
+// `C[lower, upper]` or `T[lower, upper]` after the distribution: a distribution made for
+// this statement, the bounds its last parameters (stdlib/restricted.hpp). It has a name of
+// its own ("Weibull C[]"), so no conjugate pair takes it for the plain distribution.
+void checker::restrict_sample(const ast::restriction& r, ir::statement& out) {
+  std::string why;
+  auto d = stdlib::make_restricted(*out.dist, r.which == "T", r.lower.has_value(), r.upper.has_value(), why);
+  if (!d) fail(r.pos, why);
+  for (const auto* bound : {r.lower.get_ptr(), r.upper.get_ptr()}) {
+    if (!bound) continue;
+    expr_ptr b = convert(*bound);
+    if (b->type.rank != 0 && !vectorises(*out.dist))
+      fail(b->pos, "a bound of " + r.which + "[lower, upper] must be a scalar, not " + stdlib::to_string(b->type));
+    out.args.push_back(std::move(b));
+  }
+  out.dist_name = std::string(d->name());
+  out.dist = d.get();
+  model_.lowered_distributions.push_back(std::move(d));
 }
 
 // Bernoulli(inv_logit(e)), Binomial(n, inv_logit(e)) and Poisson(exp(e)) are evaluated on

@@ -100,6 +100,7 @@ PPL_RULE(param_name, ast::identifier, "a name for the unknown (`param beta: real
 PPL_RULE(target, ast::target, "a variable")
 PPL_RULE(target_indices, std::vector<ast::operand>, "an index (`x[i]`)")
 PPL_RULE(distribution, ast::call, "a distribution (`Normal(0, 1)`)")
+PPL_RULE(restriction, ast::restriction, "a censoring or truncation (`C[0, ]`, `T[, 10]`)")
 PPL_RULE(sample_stmt, ast::sample_stmt, "a statement")
 PPL_RULE(assign_stmt, ast::assign_stmt, "a statement")
 PPL_RULE(factor_stmt, ast::factor_stmt, "a statement")
@@ -266,8 +267,12 @@ auto const param_name_def = identifier;
 auto const target_def = identifier >> -('[' > target_indices > ']');
 auto const target_indices_def = expression % ',';
 auto const distribution_def = identifier > '(' > -expression_list > ')';
-// sample_stmt -> target '~' distribution
-auto const sample_stmt_def = target >> '~' > distribution;
+// restriction -> ('C' | 'T') '[' expression? ',' expression? ']'
+// Up to the comma it may backtrack: `T[1] ~ ...` on the next line is a statement.
+auto const restriction_def = lexeme[(x3::string("C") | x3::string("T")) >> word_end] >> '[' >> -expression >> ',' >
+                             -expression > ']';
+// sample_stmt -> target '~' distribution restriction?
+auto const sample_stmt_def = target >> '~' > distribution > -restriction;
 // assign_stmt -> target '=' expression
 auto const assign_stmt_def = target >> '=' > expression;
 // factor_stmt -> 'factor' expression
@@ -297,7 +302,7 @@ BOOST_SPIRIT_DEFINE(expression_list, call_arguments, first_argument, given_tail,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,
                     unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
                     vector_literal, index_item, index_list, index_items, transpose_mark, bound, bounds,
-                    dimensions, type_spec, data_decl, data_name, param_decl, param_name, target, target_indices, distribution,
+                    dimensions, type_spec, data_decl, data_name, param_decl, param_name, target, target_indices, distribution, restriction,
                     sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, if_stmt, condition,
                     conditional_tail, body,
                     statement, program, tilde_or_equals,

@@ -119,6 +119,8 @@ struct model {
   // Functions the checker made for this model (the extent of a vectorised statement, a
   // `normal_lpdf`), which expressions point to.
   std::vector<std::unique_ptr<stdlib::function>> lowered_functions;
+  // Distributions made for this model: a censored or truncated one (stdlib/restricted.hpp).
+  std::vector<std::unique_ptr<stdlib::distribution>> lowered_distributions;
   // Each variable's index by name, kept by the checker as it adds them: every name in a
   // model of 100,000 statements is looked up several times.
   std::unordered_map<std::string, int, name_hash, std::equal_to<>> names;

@@ -245,12 +245,12 @@ class graph {
   // The same, false where the batch refuses the block (then the instance path takes over).
   bool batch_try(batch_plan& p, const lang::ir::expr& e, batch_column& out);
   // A term's columns over the current block: a factor's value, or a `~`'s arguments.
-  bool batch_term_columns(batch_plan& p, const lang::ir::statement& s, std::array<batch_column, 4>& cols);
+  bool batch_term_columns(batch_plan& p, const lang::ir::statement& s, std::array<batch_column, stdlib::max_params>& cols);
   // The block's terms from those columns (a `~` through distribution::log_density_rows, the
   // values gathered at the target's offsets), adding the arguments' adjoints into `dp` and
   // the values' into `dx` where given.
-  double batch_block_terms(const lang::ir::statement& s, const batch_plan& p, const std::array<batch_column, 4>& cols,
-                           const std::array<double*, 4>& dp, double* dx);
+  double batch_block_terms(const lang::ir::statement& s, const batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
+                           const std::array<double*, stdlib::max_params>& dp, double* dx);
   // ---- their gradients (runtime/graph_batch_backward.cpp) ----
   // A term's log density into `total` and its adjoints added to `slots`, as one batch;
   // false when it must go instance by instance (nothing is touched then).

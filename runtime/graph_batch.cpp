@@ -189,7 +189,7 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
     return {out.data(), true};
   }
   // An elementwise call: its arguments' columns, invariant ones broadcast by the function.
-  std::array<view, 4> args{};
+  std::array<view, stdlib::max_params> args{};
   if (e.args.size() > args.size()) throw not_batched{};
   for (std::size_t i = 0; i < e.args.size(); ++i) {
     const batch_column c = batch_eval(p, *e.args[i]);
@@ -220,15 +220,15 @@ bool graph::batch_try(batch_plan& p, const expr& e, batch_column& out) {
   }
 }
 
-bool graph::batch_term_columns(batch_plan& p, const statement& s, std::array<batch_column, 4>& cols) {
+bool graph::batch_term_columns(batch_plan& p, const statement& s, std::array<batch_column, stdlib::max_params>& cols) {
   if (s.which == statement::kind::factor) return batch_try(p, *s.value, cols[0]);
   for (std::size_t i = 0; i < s.args.size(); ++i)
     if (!batch_try(p, *s.args[i], cols[i])) return false;
   return true;
 }
 
-double graph::batch_block_terms(const statement& s, const batch_plan& p, const std::array<batch_column, 4>& cols,
-                                const std::array<double*, 4>& dp, double* dx) {
+double graph::batch_block_terms(const statement& s, const batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
+                                const std::array<double*, stdlib::max_params>& dp, double* dx) {
   const auto n = static_cast<std::size_t>(p.count);
   if (s.which == statement::kind::factor) {
     double sum = 0;
@@ -251,12 +251,12 @@ double graph::batch_block_terms(const statement& s, const batch_plan& p, const s
 
 bool graph::batch_log_density(const statement& s, double& total) {
   batch_plan* p = plan_batch(s);
-  if (!p || s.args.size() > 4) return false;
+  if (!p || s.args.size() > stdlib::max_params) return false;
   double sum = 0;
   // Every block is evaluated, as the instance path evaluates every instance: a later
   // block's refusal (an index out of range) is then reported by the instance path.
   const bool done = for_each_block(*p, [&] {
-    std::array<batch_column, 4> cols{};
+    std::array<batch_column, stdlib::max_params> cols{};
     if (!batch_term_columns(*p, s, cols)) return false;
     sum += batch_block_terms(s, *p, cols, {}, nullptr);
     return true;

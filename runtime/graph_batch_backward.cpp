@@ -55,8 +55,8 @@ void graph::batch_backward(batch_plan& p, const expr& e, std::span<double* const
   if (e.which != expr::kind::call) return;  // a loop variable
   // Each argument's adjoint: a fresh column for one that varies, the summed one of an
   // invariant, none for one free of unknowns.
-  std::array<view, 4> args{};
-  std::array<double*, 4> to{};
+  std::array<view, stdlib::max_params> args{};
+  std::array<double*, stdlib::max_params> to{};
   const std::size_t k = e.args.size();
   for (std::size_t i = 0; i < k; ++i) {
     const expr& a = *e.args[i];
@@ -103,7 +103,7 @@ void graph::batch_refused_late(const statement& s) {
 
 bool graph::batch_differentiate(const statement& s, std::span<double* const> slots, double& total) {
   batch_plan* p = plan_batch(s);
-  if (!p || s.args.size() > 4) return false;
+  if (!p || s.args.size() > stdlib::max_params) return false;
   batch_invariants_.clear();
   if (s.which == statement::kind::factor) collect_batch_invariants(*s.value);
   else
@@ -113,7 +113,7 @@ bool graph::batch_differentiate(const statement& s, std::span<double* const> slo
   bool invalid = false, started = false;
   const bool done = for_each_block(*p, [&] {
     const auto n = static_cast<std::size_t>(p->count);
-    std::array<batch_column, 4> cols{};
+    std::array<batch_column, stdlib::max_params> cols{};
     if (!batch_term_columns(*p, s, cols)) return false;
     started = true;
     if (s.which == statement::kind::factor) {
@@ -128,7 +128,7 @@ bool graph::batch_differentiate(const statement& s, std::span<double* const> slo
     }
     // The rows' densities, their arguments' adjoints into columns (or invariant sums) and
     // the values' into dx.
-    std::array<double*, 4> dp{};
+    std::array<double*, stdlib::max_params> dp{};
     for (std::size_t i = 0; i < s.args.size(); ++i) {
       const auto aid = static_cast<std::size_t>(s.args[i]->id);
       if (!s.args[i]->depends_on_unknown) continue;

@@ -73,7 +73,7 @@ std::string outside_support(const std::string& what, view x, const statement& s,
 
 shape graph::value_shape_of(const statement& s, const std::vector<view>& args) {
   if (s.dist->value_rank() == 0) return shape::scalar();
-  std::array<shape, 4> shapes;
+  std::array<shape, stdlib::max_params> shapes;
   for (std::size_t i = 0; i < args.size() && i < shapes.size(); ++i) shapes[i] = args[i].shape;
   try {
     return s.dist->value_shape(std::span<const shape>(shapes.data(), args.size()));

@@ -173,7 +173,7 @@ double graph::differentiate_term(const statement& s, const std::vector<const exp
     const index_t offset = target_offset(s, value.size());
     stdlib::gradient_out g;
     if (double* to = slots[static_cast<std::size_t>(s.target)]) g.value = to + offset;
-    std::array<char, 4> pending{};
+    std::array<char, stdlib::max_params> pending{};
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (!s.args[i]->depends_on_unknown) continue;
       bool in_place = false;

@@ -318,7 +318,7 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
   total = 0;
   if (r.count == 0) return true;
   plate_invariants_.clear();
-  std::array<plate_value, 4> args{};
+  std::array<plate_value, stdlib::max_params> args{};
   try {
     if (s.which == statement::kind::factor) {
       args[0] = plate_eval(*s.value, r);
@@ -342,8 +342,8 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
     double* value_slot = slots[static_cast<std::size_t>(s.target)];
     // Each argument's view and adjoint move by `step` per instance (0 for an invariant).
     const std::size_t n = s.args.size();
-    std::array<view, 4> at{};
-    std::array<index_t, 4> step{};
+    std::array<view, stdlib::max_params> at{};
+    std::array<index_t, stdlib::max_params> step{};
     stdlib::gradient_out g;
     for (std::size_t i = 0; i < n; ++i) {
       at[i] = {args[i].data, args[i].per};

@@ -270,7 +270,7 @@ class conjugate_sampler final : public sampler {
       if (!ok) return false;
     }
     const double* y = graph_.value(s.target).data.data();
-    std::array<runtime::view, 4> args{};
+    std::array<runtime::view, stdlib::max_params> args{};
     for (std::size_t i = 0; i < c.count; ++i) {
       double* stats = stats_.data() + c.elements[i] * stride_;
       double x = y[c.value_offsets[i]];
@@ -294,7 +294,7 @@ class conjugate_sampler final : public sampler {
   void accumulate_fixed(const table& c, double* stats) {
     const auto& child_values = graph_.value(c.s->target).data;
     std::size_t n_args = c.s->args.size();
-    std::array<runtime::view, 4> args{};
+    std::array<runtime::view, stdlib::max_params> args{};
     for (std::size_t k = 0; k < n_args; ++k) args[k].shape = runtime::shape::scalar();
     bool scalar = c.s->dist->value_rank() == 0;
     runtime::view x;
@@ -321,7 +321,7 @@ class conjugate_sampler final : public sampler {
   runtime::index_t stride_ = 1;  // statistics per element of the variable
   bool through_derived_ = false;
   std::unique_ptr<runtime::blanket> blanket_;
-  std::array<std::vector<double>, 4> cols_;           // accumulate_rows: a child plate's arguments
+  std::array<std::vector<double>, stdlib::max_params> cols_;          // accumulate_rows: a child plate's arguments
   std::vector<double> intercept_, slope_, saved_;     // and a linear mean at 0 and 1, the values set aside
 };
 

@@ -220,7 +220,7 @@ class factor_columns {
   }
 
   void call(step& st, std::size_t n) {
-    std::array<view, 4> args{};
+    std::array<view, stdlib::max_params> args{};
     for (std::size_t i = 0; i < st.inputs.size(); ++i) {
       const step& a = steps_[static_cast<std::size_t>(st.inputs[i])];
       args[i] = a.varies() ? view{a.values(), shape::vector(static_cast<index_t>(n))} : view{a.values(), shape::scalar()};

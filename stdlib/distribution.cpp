@@ -14,7 +14,7 @@ double distribution::log_density_sum(std::span<const view> params, const double*
 
 double distribution::log_density_rows(const rows_params& r, std::size_t nparams, const double* x, double* dx, index_t n,
                                       bool check) const {
-  std::array<view, 4> params{};
+  std::array<view, max_params> params{};
   gradient_out g;
   for (std::size_t i = 0; i < nparams; ++i) {
     params[i] = {r.p[i], shape::scalar()};

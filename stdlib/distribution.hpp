@@ -52,19 +52,23 @@ struct support {
   double upper = std::numeric_limits<double>::infinity();
 };
 
+// The most parameters a distribution takes: four of its own, and two more for the bounds
+// of a censored or truncated one (stdlib/restricted.cpp).
+inline constexpr std::size_t max_params = 6;
+
 // Where log_density accumulates partial derivatives; a null slot is not wanted.
 struct gradient_out {
-  double* value = nullptr;                // d/dx, x's size
-  std::array<double*, 4> params{};        // d/d(param i), param i's size
+  double* value = nullptr;                 // d/dx, x's size
+  std::array<double*, max_params> params{};  // d/d(param i), param i's size
 };
 
 // The scalar parameters of a plate of scalar terms, one row per term: parameter i of row k
 // is p[i][k * step[i]] (step 0: one value shared by every row), and its derivative is
 // added into dp[i][k * step[i]] where dp[i] is not null (a shared one's summed over rows).
 struct rows_params {
-  std::array<const double*, 4> p{};
-  std::array<runtime::index_t, 4> step{};
-  std::array<double*, 4> dp{};
+  std::array<const double*, max_params> p{};
+  std::array<runtime::index_t, max_params> step{};
+  std::array<double*, max_params> dp{};
 };
 
 class distribution {

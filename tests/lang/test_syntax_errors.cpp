@@ -91,7 +91,7 @@ TEST_CASE("JAGS and BUGS habits get advice") {
   CHECK(first_line_of_error("model {\n  x ~ Normal(0, 1)\n}\n") ==
         "m.ppl:1:1: error: ppl has no `model { ... }` block: write the statements themselves, at the top level");
   CHECK(first_line_of_error("x ~ Normal(0, 1) T(0, )\n") ==
-        "m.ppl:1:18: error: ppl has no truncation (JAGS's `T(a, b)`, BUGS's `I(a, b)`): give the variable a bounded distribution");
+        "m.ppl:1:18: error: truncation and censoring take square brackets after the distribution: `y ~ Normal(0, 1) T[a, b]` (JAGS's `T(a, b)`), `y ~ Weibull(r, s) C[a, ]` (BUGS's `C(a, )` and `I(a, )`); either bound may be left out");
   CHECK(first_line_of_error("y ~ dnorm(0, 0.01)\n") ==
         "m.ppl:1:5: error: unknown distribution `dnorm`: BUGS's dnorm(mu, tau) is Normal(mu, 1 / sqrt(tau)) here: ppl "
         "takes a standard deviation, not a precision");

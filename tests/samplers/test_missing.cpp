@@ -69,3 +69,32 @@ TEST_CASE("missing values the model cannot impute are errors at their place") {
   CHECK_THROWS_WITH(run("data y: int<lower=0>[N]\nl ~ Gamma(1, 1)\ny ~ Poisson(l)\n", {"y=[-1, null]"}),
                     doctest::Contains("y[1] = -1 is below its declared lower bound 0"));
 }
+
+TEST_CASE("right-censored exponential times: lambda from the exact Gamma posterior, the censored times imputed above their bounds") {
+  // Three observed times (3.5 in all) and two censored at 3 and 1.5: lambda | data is
+  // Gamma(1 + 3, 1 + 3.5 + 4.5), and a censored time is its bound plus an Exponential(lambda).
+  const auto p = testing::infer(
+      "data t: real[N]\ndata c: real[N]\nlambda ~ Gamma(1, 1)\nfor i in 1:N { t[i] ~ Exponential(lambda) C[c[i], ] }\n",
+      {"t=[1.0, null, 0.5, null, 2.0]", "c=[0, 3, 0, 1.5, 0]"}, testing::two_chains(200, 4000, 6));
+  check_mean(p, "lambda", 4.0 / 9);
+  check_sd(p, "lambda", 2.0 / 9);
+  check_mean(p, "t[2]", 3 + 9.0 / 3);  // E[1 / lambda] = 9 / 3
+  check_mean(p, "t[4]", 1.5 + 9.0 / 3);
+  // The same model vectorised: the bounds an array beside the value.
+  const auto q = testing::infer("data t: real[N]\ndata c: real[N]\nlambda ~ Gamma(1, 1)\nt ~ Exponential(lambda) C[c, ]\n",
+                                {"t=[1.0, null, 0.5, null, 2.0]", "c=[0, 3, 0, 1.5, 0]"}, testing::two_chains(200, 4000, 7));
+  check_mean(q, "lambda", 4.0 / 9);
+}
+
+TEST_CASE("censoring and truncation: what cannot be restricted is an error at the bracket") {
+  auto run = [](const char* text, std::vector<std::string> sets) { return testing::infer(text, sets, testing::two_chains(10, 10, 1)); };
+  CHECK_THROWS_WITH(run("data y: real[N]\nm ~ Normal(0, 1)\ny ~ MultiNormal(rep(m, 2), identity_matrix(2)) C[0, ]\n", {"y=[1, 2]"}),
+                    doctest::Contains("MultiNormal gives vectors; only a distribution of scalars can be censored or truncated"));
+  CHECK_THROWS_WITH(run("data y: real[N]\nm ~ Normal(0, 1)\ny ~ Normal(m, 1) C[2, 1]\n", {"y=[null, null]"}),
+                    doctest::Contains("the lower bound 2 of C[lower, upper] is above the upper bound 1"));
+  // An observed value outside its censoring interval contradicts it.
+  CHECK_THROWS_WITH(run("data y: real[N]\nm ~ Normal(0, 1)\ny ~ Normal(m, 1) C[0, ]\n", {"y=[1.5, -1]"}),
+                    doctest::Contains("y[2] = -1 is below lower = 0 of Normal C[]"));
+  // `T[1] ~ ...` on the next line is a statement of its own, not a truncation.
+  CHECK_NOTHROW(run("m ~ Normal(0, 1)\nT[1] ~ Normal(m, 1)\nT[2] ~ Normal(m, 1)\n", {}));
+}

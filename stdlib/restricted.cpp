@@ -1,0 +1,119 @@
+#include "stdlib/restricted.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "stdlib/checks.hpp"
+
+namespace ppl::stdlib {
+
+namespace {
+
+class restricted final : public distribution {
+ public:
+  restricted(const distribution& inner, bool truncated, bool has_lower, bool has_upper)
+      : inner_(inner), truncated_(truncated), has_lower_(has_lower), has_upper_(has_upper) {
+    const auto p = inner.params();
+    params_.assign(p.begin(), p.end());
+    n_ = params_.size();
+    if (has_lower) params_.push_back({"lower", scalar_kind::real, 0});
+    if (has_upper) params_.push_back({"upper", scalar_kind::real, 0});
+    name_ = std::string(inner.name()) + (truncated ? " T[]" : " C[]");
+  }
+
+  std::string_view name() const override { return name_; }
+  std::span<const param_spec> params() const override { return params_; }
+  scalar_kind value_kind() const override { return inner_.value_kind(); }
+
+  void check(std::span<const view> params) const override {
+    inner_.check(params.first(n_));
+    const auto [lo, hi] = bounds(params);
+    for (double b : {lo, hi})
+      if (std::isnan(b)) throw parameter_error(std::string(inner_.name()) + ": a bound of " + restriction() + " is NaN");
+    if (lo > hi)
+      throw parameter_error(std::string(inner_.name()) + ": the lower bound " + format_number(lo) + " of " + restriction() +
+                            " is above the upper bound " + format_number(hi));
+  }
+
+  support value_support(std::span<const view> params) const override {
+    support s = inner_.value_support(params.first(n_));
+    auto [lo, hi] = bounds(params);
+    if (s.kind == support_kind::integer_interval) lo = std::ceil(lo), hi = std::floor(hi);
+    s.lower = std::max(s.lower, lo);
+    s.upper = std::min(s.upper, hi);
+    return s;
+  }
+  bool support_moves() const override { return true; }
+  bool support_reads(std::size_t param) const override { return param >= n_ || inner_.support_reads(param); }
+
+  double log_density(std::span<const view> params, view x, bool with_constants, const gradient_out* grad) const override {
+    const auto [lo, hi] = bounds(params);
+    const double v = x[0];
+    if (!(v >= lo && v <= hi)) return -std::numeric_limits<double>::infinity();
+    return inner_.log_density(params.first(n_), x, with_constants, grad);
+  }
+
+  bool typical(std::span<const view> params, double* out) const override {
+    if (!inner_.typical(params.first(n_), out)) return false;
+    const support s = value_support(params);
+    if (*out >= s.lower && *out <= s.upper) return true;
+    // Outside the interval: its middle, or a unit inside its one finite end.
+    if (std::isfinite(s.lower) && std::isfinite(s.upper)) *out = (s.lower + s.upper) / 2;
+    else if (std::isfinite(s.lower)) *out = s.lower + std::max(1.0, std::fabs(s.lower) * 1e-3);
+    else *out = s.upper - std::max(1.0, std::fabs(s.upper) * 1e-3);
+    return true;
+  }
+
+  // By rejection from D: exact, and cheap unless the interval is improbable.
+  void draw(std::span<const view> params, runtime::rng& rng, double* out) const override {
+    const support s = value_support(params);
+    for (int tries = 0; tries < max_tries; ++tries) {
+      inner_.draw(params.first(n_), rng, out);
+      if (*out >= s.lower && *out <= s.upper) return;
+    }
+    throw parameter_error(std::string(inner_.name()) + ": no draw in " + std::to_string(max_tries) + " fell within " + restriction() +
+                          " = [" + format_number(s.lower) + ", " + format_number(s.upper) +
+                          "]; the interval has almost no probability at these parameters");
+  }
+
+ private:
+  static constexpr int max_tries = 100000;
+
+  std::pair<double, double> bounds(std::span<const view> params) const {
+    double lo = -std::numeric_limits<double>::infinity(), hi = std::numeric_limits<double>::infinity();
+    std::size_t k = n_;
+    if (has_lower_) lo = params[k++][0];
+    if (has_upper_) hi = params[k][0];
+    return {lo, hi};
+  }
+  std::string restriction() const { return truncated_ ? "T[lower, upper]" : "C[lower, upper]"; }
+
+  const distribution& inner_;
+  bool truncated_, has_lower_, has_upper_;
+  std::vector<param_spec> params_;
+  std::size_t n_ = 0;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<distribution> make_restricted(const distribution& inner, bool truncated, bool has_lower, bool has_upper,
+                                              std::string& why) {
+  if (inner.value_rank() != 0) {
+    why = std::string(inner.name()) + " gives vectors; only a distribution of scalars can be censored or truncated";
+    return nullptr;
+  }
+  for (const auto& p : inner.params())
+    if (p.rank != 0) {
+      why = std::string(inner.name()) + " takes a vector parameter; only a distribution of scalars with scalar parameters can be "
+            "censored or truncated";
+      return nullptr;
+    }
+  if (truncated) {
+    why = "truncation T[] needs " + std::string(inner.name()) + "'s distribution function, which ppl does not have yet";
+    return nullptr;
+  }
+  return std::make_unique<restricted>(inner, truncated, has_lower, has_upper);
+}
+
+}  // namespace ppl::stdlib
