@@ -62,6 +62,10 @@ struct bound_spec {
   expr_ptr lower, upper;
 };
 
+// A param's constraint on the vector as a whole, beyond its elements' supports: Stan's
+// `ordered[K]` (strictly increasing) and `positive_ordered[K]` (and above 0).
+enum class vector_constraint { none, ordered, positive_ordered };
+
 struct variable {
   std::string name;
   type_sig type;
@@ -73,6 +77,7 @@ struct variable {
   bound_spec bounds;                  // data: declared bounds
   expr_ptr default_value;             // data: `= expr`
   std::vector<int> statements;        // statements whose target is this variable
+  vector_constraint constraint = vector_constraint::none;  // param: declared ordered
 };
 
 struct loop {
