@@ -15,20 +15,15 @@ class inverse_wishart final : public wishart_base {
   // Gradients: d/dW = (W^-1 S W^-1 - (nu + K + 1) W^-1) / 2, d/dS = (nu S^-1 - W^-1) / 2,
   // d/dnu = (log det S - K log 2 - sum_j digamma(nu/2 - j/2) - log det W) / 2.
   double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
-    const double nu = p[0][0];
-    const index_t k = p[1].rows();
-    Eigen::LLT<Eigen::MatrixXd> w_llt;
-    if (!read_value(x, k, w_llt)) return -INFINITY;
-    const auto s_llt = spd_factor(p[1]);
-    const Eigen::MatrixXd s = symmetric_part(p[1]), w_inv_s = w_llt.solve(s);
-    const double log_det_w = log_determinant(w_llt), log_det_s = log_determinant(s_llt), kd = static_cast<double>(k);
-    const double lp = 0.5 * nu * log_det_s - 0.5 * nu * kd * std::log(2.0) - log_multi_gamma(k, 0.5 * nu) -
-                      0.5 * (nu + kd + 1) * log_det_w - 0.5 * w_inv_s.trace();
+    reading r;
+    if (!read(p, x, r)) return -INFINITY;
+    const Eigen::MatrixXd w_inv_s = r.w.solve(symmetric_part(p[1]));
+    const double lp = 0.5 * r.nu * r.log_det_s - 0.5 * (r.nu + r.k + 1) * r.log_det_w - 0.5 * w_inv_s.trace() + r.log_normaliser;
     if (g) {
-      const Eigen::MatrixXd id = Eigen::MatrixXd::Identity(k, k), w_inv = w_llt.solve(id);
-      if (g->value) add_matrix(g->value, 0.5 * (w_inv_s * w_inv - (nu + kd + 1) * w_inv));
-      if (g->params[0]) g->params[0][0] += 0.5 * (log_det_s - kd * std::log(2.0) - multi_digamma(k, 0.5 * nu) - log_det_w);
-      if (g->params[1]) add_matrix(g->params[1], 0.5 * (nu * s_llt.solve(id) - w_inv));
+      const Eigen::MatrixXd w_inv = r.w.solve(r.identity);
+      if (g->value) add_matrix(g->value, 0.5 * (w_inv_s * w_inv - (r.nu + r.k + 1) * w_inv));
+      if (g->params[0]) g->params[0][0] += 0.5 * (r.log_det_s - r.log_det_w) + r.d_log_normaliser;
+      if (g->params[1]) add_matrix(g->params[1], 0.5 * (r.nu * r.s.solve(r.identity) - w_inv));
     }
     return lp;
   }

@@ -16,20 +16,15 @@ class wishart final : public wishart_base {
   // Gradients: d/dW = ((nu - K - 1) W^-1 - S^-1) / 2, d/dS = (S^-1 W S^-1 - nu S^-1) / 2,
   // d/dnu = (log det W - K log 2 - log det S - sum_j digamma(nu/2 - j/2)) / 2.
   double log_density(std::span<const view> p, view x, bool, const gradient_out* g) const override {
-    const double nu = p[0][0];
-    const index_t k = p[1].rows();
-    Eigen::LLT<Eigen::MatrixXd> w_llt;
-    if (!read_value(x, k, w_llt)) return -INFINITY;
-    const auto s_llt = spd_factor(p[1]);
-    const Eigen::MatrixXd w = symmetric_part(x), s_inv_w = s_llt.solve(w);
-    const double log_det_w = log_determinant(w_llt), log_det_s = log_determinant(s_llt), kd = static_cast<double>(k);
-    const double lp = 0.5 * (nu - kd - 1) * log_det_w - 0.5 * s_inv_w.trace() - 0.5 * nu * kd * std::log(2.0) - 0.5 * nu * log_det_s -
-                      log_multi_gamma(k, 0.5 * nu);
+    reading r;
+    if (!read(p, x, r)) return -INFINITY;
+    const Eigen::MatrixXd s_inv_w = r.s.solve(symmetric_part(x));
+    const double lp = 0.5 * (r.nu - r.k - 1) * r.log_det_w - 0.5 * s_inv_w.trace() - 0.5 * r.nu * r.log_det_s + r.log_normaliser;
     if (g) {
-      const Eigen::MatrixXd id = Eigen::MatrixXd::Identity(k, k), s_inv = s_llt.solve(id);
-      if (g->value) add_matrix(g->value, 0.5 * ((nu - kd - 1) * w_llt.solve(id) - s_inv));
-      if (g->params[0]) g->params[0][0] += 0.5 * (log_det_w - kd * std::log(2.0) - log_det_s - multi_digamma(k, 0.5 * nu));
-      if (g->params[1]) add_matrix(g->params[1], 0.5 * (s_inv_w * s_inv - nu * s_inv));
+      const Eigen::MatrixXd s_inv = r.s.solve(r.identity);
+      if (g->value) add_matrix(g->value, 0.5 * ((r.nu - r.k - 1) * r.w.solve(r.identity) - s_inv));
+      if (g->params[0]) g->params[0][0] += 0.5 * (r.log_det_w - r.log_det_s) + r.d_log_normaliser;
+      if (g->params[1]) add_matrix(g->params[1], 0.5 * (s_inv_w * s_inv - r.nu * s_inv));
     }
     return lp;
   }

@@ -49,10 +49,28 @@ class wishart_base : public distribution {
     for (Eigen::Index i = 0; i < k; ++i)
       for (Eigen::Index j = 0; j <= i; ++j) out[i * k + j] = out[j * k + i] = m(i, j);
   }
-  // The value as a matrix, or false when it is not a finite symmetric positive-definite one.
-  static bool read_value(view x, index_t k, Eigen::LLT<Eigen::MatrixXd>& llt) {
+  // What both densities read: nu, K, the factors of W and S with their log determinants,
+  // and the part of the normalising constant they share, -nu K/2 log 2 - log Gamma_K(nu/2),
+  // with its derivative in nu.
+  struct reading {
+    double nu = 0, k = 0;
+    Eigen::LLT<Eigen::MatrixXd> w, s;
+    double log_det_w = 0, log_det_s = 0, log_normaliser = 0, d_log_normaliser = 0;
+    Eigen::MatrixXd identity;
+  };
+  // False when W is not a finite symmetric positive-definite K x K matrix (off the support).
+  static bool read(std::span<const view> p, view x, reading& r) {
+    const index_t k = p[1].rows();
     if (!is_positive_definite(x, k)) return false;
-    llt.compute(symmetric_part(x));
+    r.nu = p[0][0];
+    r.k = static_cast<double>(k);
+    r.w.compute(symmetric_part(x));
+    r.s.compute(symmetric_part(p[1]));
+    r.log_det_w = log_determinant(r.w);
+    r.log_det_s = log_determinant(r.s);
+    r.log_normaliser = -0.5 * r.nu * r.k * std::log(2.0) - log_multi_gamma(k, 0.5 * r.nu);
+    r.d_log_normaliser = -0.5 * r.k * std::log(2.0) - 0.5 * multi_digamma(k, 0.5 * r.nu);
+    r.identity = Eigen::MatrixXd::Identity(k, k);
     return true;
   }
 

@@ -115,6 +115,16 @@ void check_matrix_mean(const posterior& p, const std::string& name, const Eigen:
     for (int j = 0; j < 2; ++j) check_mean(p, name + "[" + std::to_string(i + 1) + "," + std::to_string(j + 1) + "]", exact(i, j));
 }
 
+// A matrix unknown under `prior` (reading the data S) observed as the rows of Y by
+// `rows` (a statement for Y[n]), by two chains from `seed`; the plan must give it nuts.
+posterior matrix_run(const std::string& name, const std::string& prior, const std::string& rows, std::uint64_t seed) {
+  const std::string model = "data Y: real[N, 2]\ndata S: real[2, 2]\n" + name + " ~ " + prior + "\nfor n in 1:N { " + rows + " }\n";
+  auto p = infer(model, {"Y=" + literal(Eigen::MatrixXd(observations)), "S=" + literal(Eigen::MatrixXd(scale))},
+                 two_chains(1000, shortened(2000, 4), seed));
+  CHECK(p.kind(name) == "nuts");
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("nuts: ordered logistic regression with unknown cut-points, against quadrature") {
@@ -148,28 +158,13 @@ TEST_CASE("slice and rwmh keep the order too: the same regression") {
 TEST_CASE("nuts: a precision matrix with a Wishart prior and MultiNormalPrec observations, against Wishart(nu + N, (S^-1 + R)^-1)") {
   const double nu = 4, n = static_cast<double>(observations.rows());
   const Eigen::Matrix2d exact = (nu + n) * (scale.inverse() + scatter()).inverse();
-  const std::string model = "data Y: real[N, 2]\ndata S: real[2, 2]\nOmega ~ Wishart(" + std::to_string(nu) +
-                            ", S)\nfor n in 1:N { Y[n] ~ MultiNormalPrec([0, 0], Omega) }\n";
-  auto p = infer(model, {"Y=" + literal(Eigen::MatrixXd(observations)), "S=" + literal(Eigen::MatrixXd(scale))},
-                 two_chains(1000, shortened(2000, 4), 51));
-  CHECK(p.kind("Omega") == "nuts");
-  check_matrix_mean(p, "Omega", exact);
+  check_matrix_mean(matrix_run("Omega", "Wishart(4, S)", "Y[n] ~ MultiNormalPrec([0, 0], Omega)", 51), "Omega", exact);
   // The same unknown observed through MultiNormal with inverse(Omega) as the covariance.
-  const std::string through_inverse = "data Y: real[N, 2]\ndata S: real[2, 2]\nOmega ~ Wishart(" + std::to_string(nu) +
-                                      ", S)\nSigma = inverse(Omega)\nfor n in 1:N { Y[n] ~ MultiNormal([0, 0], Sigma) }\n";
-  auto q = infer(through_inverse, {"Y=" + literal(Eigen::MatrixXd(observations)), "S=" + literal(Eigen::MatrixXd(scale))},
-                 two_chains(1000, shortened(2000, 4), 52));
-  CHECK(q.kind("Omega") == "nuts");
-  check_matrix_mean(q, "Omega", exact);
+  check_matrix_mean(matrix_run("Omega", "Wishart(4, S)", "Y[n] ~ MultiNormal([0, 0], inverse(Omega))", 52), "Omega", exact);
 }
 
 TEST_CASE("nuts: a covariance matrix with an InverseWishart prior and MultiNormal observations, against InverseWishart(nu + N, S + R)") {
   const double nu = 5, n = static_cast<double>(observations.rows());
   const Eigen::Matrix2d exact = (scale + scatter()) / (nu + n - 2 - 1);
-  const std::string model = "data Y: real[N, 2]\ndata S: real[2, 2]\nSigma ~ InverseWishart(" + std::to_string(nu) +
-                            ", S)\nfor n in 1:N { Y[n] ~ MultiNormal([0, 0], Sigma) }\n";
-  auto p = infer(model, {"Y=" + literal(Eigen::MatrixXd(observations)), "S=" + literal(Eigen::MatrixXd(scale))},
-                 two_chains(1000, shortened(2000, 4), 53));
-  CHECK(p.kind("Sigma") == "nuts");
-  check_matrix_mean(p, "Sigma", exact);
+  check_matrix_mean(matrix_run("Sigma", "InverseWishart(5, S)", "Y[n] ~ MultiNormal([0, 0], Sigma)", 53), "Sigma", exact);
 }

@@ -174,6 +174,26 @@ inline void check_symmetric_value_gradient(const stdlib::distribution& d, const 
   check_gradients(d, params, x, false);
 }
 
+// The mean of n draws of a K x K matrix, each entry within 4 standard errors of
+// expected(i, j), given the entry's variance(i, j); every draw in the support.
+inline void check_matrix_draw_means(const stdlib::distribution& d, const std::vector<tensor>& params, index_t k, int n, unsigned seed,
+                                    const std::function<double(index_t, index_t)>& expected,
+                                    const std::function<double(index_t, index_t)>& variance) {
+  runtime::rng rng(seed);
+  tensor w = mat(k, k, std::vector<double>(static_cast<std::size_t>(k * k)));
+  std::vector<double> sum(static_cast<std::size_t>(k * k), 0.0);
+  for (int draw = 0; draw < n; ++draw) {
+    d.draw(views(params), rng, w.data.data());
+    REQUIRE(d.in_support(views(params), w.as_view()));
+    for (std::size_t e = 0; e < sum.size(); ++e) sum[e] += w.data[e];
+  }
+  for (index_t i = 0; i < k; ++i)
+    for (index_t j = 0; j < k; ++j) {
+      INFO(d.name(), " mean of W[", i, ", ", j, "]");
+      CHECK(std::fabs(sum[static_cast<std::size_t>(i * k + j)] / n - expected(i, j)) < 4 * std::sqrt(variance(i, j) / n));
+    }
+}
+
 inline double chi_square_limit(double degrees) {
   return boost::math::quantile(boost::math::chi_squared(degrees), 0.999);
 }

@@ -4,29 +4,17 @@
 #include <Eigen/Dense>
 #include <boost/math/distributions/normal.hpp>
 
-#include "tests/stdlib/distribution_checks.hpp"
+#include "tests/stdlib/spd_matrices.hpp"
 
 using namespace ppl::testing;
 namespace bm = boost::math;
 
-namespace {
-
-const tensor omega_3 = mat(3, 3, {4.0, 1.2, -0.8, 1.2, 2.0, 0.3, -0.8, 0.3, 1.5});
-
-tensor inverse(const tensor& m) {
-  const auto k = m.shape[0];
-  const Eigen::MatrixXd inv = Eigen::Map<const Eigen::MatrixXd>(m.data.data(), k, k).inverse();
-  return mat(k, k, std::vector<double>(inv.data(), inv.data() + k * k));
-}
-
-}  // namespace
-
 TEST_CASE("MultiNormalPrec: the density of MultiNormal with the inverse as covariance") {
   const auto& d = dist("MultiNormalPrec");
   for (const auto& x : {vec({0.5, 1, -2}), vec({-3, 4, 0.1}), vec({0, 2, -3})}) {
-    const double expected = log_density(dist("MultiNormal"), {vec({0, 2, -3}), inverse(omega_3)}, x);
-    CHECK(log_density(d, {vec({0, 2, -3}), omega_3}, x) == doctest::Approx(expected).epsilon(1e-10));
-    CHECK(log_density(d, {vec({0, 2, -3}), omega_3}, x, false) ==
+    const double expected = log_density(dist("MultiNormal"), {vec({0, 2, -3}), inverse(spd_3)}, x);
+    CHECK(log_density(d, {vec({0, 2, -3}), spd_3}, x) == doctest::Approx(expected).epsilon(1e-10));
+    CHECK(log_density(d, {vec({0, 2, -3}), spd_3}, x, false) ==
           doctest::Approx(expected + 1.5 * std::log(2 * M_PI)).epsilon(1e-10));
   }
   CHECK(log_density(d, {vec({0}), mat(1, 1, {4})}, vec({1})) == doctest::Approx(std::log(bm::pdf(bm::normal(0, 0.5), 1.0))));
@@ -49,20 +37,20 @@ TEST_CASE("MultiNormalPrec: shapes and invalid parameters") {
 TEST_CASE("MultiNormalPrec: draws' combinations a'x ~ Normal(a'mu, sqrt(a' Omega^-1 a))") {
   const auto& d = dist("MultiNormalPrec");
   const std::vector<double> mu = {0, 2, -3};
-  const Eigen::Matrix3d sigma = Eigen::Map<const Eigen::Matrix3d>(omega_3.data.data()).inverse();
+  const Eigen::Matrix3d sigma = Eigen::Map<const Eigen::Matrix3d>(spd_3.data.data()).inverse();
   unsigned seed = 70;
   for (const std::vector<double>& a : {std::vector<double>{1, 0, 0}, {0, 0, 1}, {1, -1, 0.5}}) {
     const Eigen::Map<const Eigen::Vector3d> av(a.data());
     const bm::normal law(av.dot(Eigen::Map<const Eigen::Vector3d>(mu.data())), std::sqrt(av.dot(sigma * av)));
-    check_statistic_draws(d, {vec(mu), omega_3}, [&](const double* x) { return av.dot(Eigen::Map<const Eigen::Vector3d>(x)); },
+    check_statistic_draws(d, {vec(mu), spd_3}, [&](const double* x) { return av.dot(Eigen::Map<const Eigen::Vector3d>(x)); },
                           [&](double p) { return bm::quantile(law, p); }, 20000, 20, seed++);
   }
-  check_draws_reproducible(d, {vec(mu), omega_3}, 3);
+  check_draws_reproducible(d, {vec(mu), spd_3}, 3);
 }
 
 TEST_CASE("MultiNormalPrec: gradients in x, mu and Omega match finite differences") {
   const auto& d = dist("MultiNormalPrec");
-  check_gradients(d, {vec({0, 2, -3}), omega_3}, vec({1.5, 0, -2}));
+  check_gradients(d, {vec({0, 2, -3}), spd_3}, vec({1.5, 0, -2}));
   check_gradients(d, {vec({1, -1}), mat(2, 2, {2.0, 0.6, 0.6, 1.0})}, vec({0.5, 0.2}));
   check_gradients(d, {vec({5}), mat(1, 1, {0.3})}, vec({4.2}));
 }
