@@ -131,7 +131,7 @@ struct bound : tagged {
 };
 
 struct type_spec : tagged {
-  std::string scalar;           // "int" or "real"
+  std::string scalar;           // "int" or "real" (a param also "ordered", "positive_ordered")
   std::vector<bound> bounds;    // <lower=0, upper=1>
   std::vector<operand> dims;    // [N, P]
 };

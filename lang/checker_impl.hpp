@@ -88,6 +88,7 @@ class checker {
   void declare_param(const ast::param_decl& d, const ast::statement& s);
   void add_flat_priors();
   void convert_param_decls();
+  void check_ordered(const ast::param_decl& d, ir::variable& var);
   void convert_flat_prior(const ast::param_decl& d, ir::statement& out);
   void declare_target(const ast::target& t, bool sampled, std::size_t pos);
   void declare_sizes();

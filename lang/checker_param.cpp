@@ -2,7 +2,8 @@
 // declares a parameter. One with a `~` gets its prior there and the declaration only fixes
 // its type and shape; one without gets Stan's implicit prior, flat on the declared support
 // (stdlib/flat.hpp): improper on the reals or a half-line, Uniform(lower, upper) between
-// two bounds.
+// two bounds. `ordered[K]` and `positive_ordered[K]` mark the variable (ir::variable::
+// constraint); the graph and the samplers keep it ordered.
 #include "lang/checker_impl.hpp"
 #include "stdlib/flat.hpp"
 
@@ -40,6 +41,7 @@ void checker::convert_param_decls() {
     auto& var = model_.variables[v];
     auto& info = params_[v];
     var.type = {d->type.scalar == "int" ? scalar_kind::integer : scalar_kind::real, static_cast<int>(d->type.dims.size())};
+    if (d->type.scalar == "ordered" || d->type.scalar == "positive_ordered") check_ordered(*d, var);
     if (var.type.rank > runtime::max_rank)
       fail(d->type.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
     type_state_[v] = 2;
@@ -59,6 +61,18 @@ void checker::convert_param_decls() {
     if (!has_prior && var.type.kind == scalar_kind::integer)
       fail(d->pos, "`" + var.name + "` is an int `param` without a prior; give it one with `~` (a flat prior on integers is not supported)");
   }
+}
+
+// `ordered[K]`, `positive_ordered[K]`: a vector of K reals, increasing (and positive), as in
+// Stan; its elements' prior (a vectorised `~`, or the flat one) applies on that set.
+void checker::check_ordered(const ast::param_decl& d, ir::variable& var) {
+  if (d.type.dims.size() != 1)
+    fail(d.type.pos, "`" + var.name + "` is " + d.type.scalar + ": a vector, with one size (`" + d.type.scalar + "[K]`), not " +
+                         std::to_string(d.type.dims.size()));
+  if (!d.type.bounds.empty())
+    fail(d.type.bounds.front().pos, "`" + var.name + "` is " + d.type.scalar + ", which takes no bounds" +
+                                        (d.type.scalar == "ordered" ? " (positive_ordered is the one above 0)" : ""));
+  var.constraint = d.type.scalar == "ordered" ? ir::vector_constraint::ordered : ir::vector_constraint::positive_ordered;
 }
 
 // The flat prior of a param declared without `~`, over its whole shape.

@@ -93,6 +93,7 @@ PPL_RULE(bound, ast::bound, "'lower' or 'upper'")
 PPL_RULE(bounds, std::vector<ast::bound>, "a bound, 'lower' or 'upper' (`real<lower=0>`)")
 PPL_RULE(dimensions, std::vector<ast::operand>, "a size (`real[N]`)")
 PPL_RULE(type_spec, ast::type_spec, "a type ('int' or 'real')")
+PPL_RULE(param_type_spec, ast::type_spec, "a type ('int', 'real', 'ordered' or 'positive_ordered')")
 PPL_RULE(data_decl, ast::data_decl, "a data declaration")
 PPL_RULE(data_name, ast::identifier, expected::data_name)
 PPL_RULE(param_decl, ast::param_decl, "a param declaration")
@@ -260,8 +261,12 @@ auto const dimensions_def = expression % ',';
 // data_decl -> 'data' identifier ':' type_spec ('=' expression)?
 auto const data_decl_def = keyword("data") > data_name > ':' > type_spec > -('=' > expression);
 auto const data_name_def = identifier;
-// param_decl -> 'param' identifier ':' type_spec
-auto const param_decl_def = keyword("param") > param_name > ':' > type_spec;
+// param_type_spec -> ('int' | 'real' | 'ordered' | 'positive_ordered') ('<' bounds '>')? ('[' dimensions ']')?
+auto const param_type_spec_def =
+    lexeme[(x3::string("int") | x3::string("real") | x3::string("ordered") | x3::string("positive_ordered")) >> word_end] >
+    -('<' > bounds > '>') > -('[' > dimensions > ']');
+// param_decl -> 'param' identifier ':' param_type_spec
+auto const param_decl_def = keyword("param") > param_name > ':' > param_type_spec;
 auto const param_name_def = identifier;
 // target -> identifier ('[' expression (',' expression)* ']')?
 auto const target_def = identifier >> -('[' > target_indices > ']');
@@ -302,7 +307,7 @@ BOOST_SPIRIT_DEFINE(expression_list, call_arguments, first_argument, given_tail,
                     equality_expr, relational_expr, additive_expr, multiplicative_expr,
                     unary_expr, unary_op, power_expr, postfix_expr, suffixes, primary, call,
                     vector_literal, index_item, index_list, index_items, transpose_mark, bound, bounds,
-                    dimensions, type_spec, data_decl, data_name, param_decl, param_name, target, target_indices, distribution, restriction,
+                    dimensions, type_spec, param_type_spec, data_decl, data_name, param_decl, param_name, target, target_indices, distribution, restriction,
                     sample_stmt, assign_stmt, factor_stmt, loop_range, loop_ranges, for_stmt, if_stmt, condition,
                     conditional_tail, body,
                     statement, program, tilde_or_equals,

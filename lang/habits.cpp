@@ -24,13 +24,14 @@ constexpr std::array bugs_distributions{
     entry{"dexp", "dexp(lambda) is Exponential(lambda) here"},
     entry{"dgamma", "dgamma(r, lambda) is Gamma(r, lambda) here (shape and rate, as in BUGS)"},
     entry{"dlnorm", "dlnorm(mu, tau) is LogNormal(mu, 1 / sqrt(tau)) here: ppl takes a standard deviation, not a precision"},
-    entry{"dmnorm", "dmnorm(mu, Omega) is MultiNormal(mu, Sigma) here, with Sigma the covariance: ppl takes a covariance matrix, not a precision matrix"},
+    entry{"dmnorm", "dmnorm(mu, Omega) is MultiNormalPrec(mu, Omega) here (or MultiNormal(mu, Sigma) with Sigma the covariance)"},
     entry{"dmulti", "dmulti(p, n) is Multinomial(n, p) here: the arguments are the other way round"},
     entry{"dnegbin", "dnegbin(p, r) is NegativeBinomial(r, p / (1 - p)) here"},
     entry{"dnorm", "dnorm(mu, tau) is Normal(mu, 1 / sqrt(tau)) here: ppl takes a standard deviation, not a precision"},
     entry{"dpois", "dpois(lambda) is Poisson(lambda) here"},
     entry{"dt", "dt(mu, tau, k) is StudentT(k, mu, 1 / sqrt(tau)) here: degrees of freedom first, and a scale, not a precision"},
     entry{"dunif", "dunif(a, b) is Uniform(a, b) here"},
+    entry{"dwish", "dwish(R, k) is Wishart(k, inverse(R)) here: Stan's scale matrix, the inverse of BUGS's R"},
 };
 
 constexpr std::array bugs_functions{

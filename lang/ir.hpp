@@ -62,6 +62,10 @@ struct bound_spec {
   expr_ptr lower, upper;
 };
 
+// A param's constraint on the vector as a whole, beyond its elements' supports: Stan's
+// `ordered[K]` (strictly increasing) and `positive_ordered[K]` (and above 0).
+enum class vector_constraint { none, ordered, positive_ordered };
+
 struct variable {
   std::string name;
   type_sig type;
@@ -78,6 +82,7 @@ struct variable {
   // where missing; and that data variable, whose missing values (NaN) are allowed.
   int filled_from = -1;
   bool may_miss = false;
+  vector_constraint constraint = vector_constraint::none;  // param: declared ordered
 };
 
 struct loop {

@@ -23,6 +23,11 @@ namespace ppl::runtime {
 
 // "y[3, 2]" for element `flat` of an array of shape `s`; "y" for a scalar (for messages).
 std::string element_label(const std::string& name, const shape& s, index_t flat);
+// Why the value x of statement `st`, at `offset` of variable `name` (shape `s`), is outside
+// its support: "y[3] = 12 is above n = 10 of Binomial", "W = [1, 2, 2, 1] is outside the
+// support of Wishart (symmetric positive-definite matrices)" (runtime/graph_build.cpp).
+std::string outside_support_message(const std::string& name, const shape& s, index_t offset, view x, const lang::ir::statement& st,
+                                    const std::vector<view>& args);
 
 // The most elements a variable may have and the most times a statement's loops may run:
 // 2^28 (2 GiB of doubles). Larger sizes are refused before anything is allocated or run,
@@ -165,8 +170,24 @@ class graph {
   std::vector<index_t> recorded_elements(int variable) const;
   // Appends the recorded elements' current values to `row`.
   void append_recorded(int variable, std::vector<double>& row) const;
-  // Calls fn(offset, size, support) for each block of an unknown defined by one instance.
+  // Calls fn(offset, size, support) for each block of an unknown defined by one instance;
+  // for an ordered vector, once for the whole vector.
   void visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn);
+
+  // ---- ordered vectors (runtime/graph_ordered.cpp) ----
+  // Whether `variable` is declared `ordered[K]` or `positive_ordered[K]`.
+  bool ordered(int variable) const;
+  // Its support as one block: support_kind::ordered, above the type's bound (0 for
+  // positive_ordered) and its elements' priors' common lower bound. An error naming the
+  // variable when those priors cannot hold an ordered vector (bounded above, discrete, on
+  // a simplex, or with bounds that follow other unknowns).
+  stdlib::support ordered_support(int variable);
+  // The first element out of order, as "c[2] = 0.5 is not above c[1] = 1 (...)"; empty
+  // when the vector is strictly increasing (and above its bound).
+  std::string first_unordered(int variable);
+  // Whether sorting draws of the elements is a draw of the prior on the ordered set (one
+  // prior shared by every element, within the set's range); `why` says why not.
+  bool ordered_draw_exact(int variable, std::string& why);
 
  private:
   graph(const lang::ir::model& m, const data_table& data, data_table* take, rng& rng, graph_options options);
@@ -183,6 +204,14 @@ class graph {
   // A start's first value of one instance of a `~` statement (runtime/graph_start.cpp).
   void start_value(const lang::ir::statement& s, std::span<const view> args, double* out, index_t size, rng& rng);
   bool set_initial(int variable);
+  // An ordered vector once a start has given each element a typical value (or a draw,
+  // with --init prior): sorted, spread to increase strictly, jittered on the ordered scale.
+  void arrange_ordered_start(int variable, rng& rng);
+  // An ordered vector once each element is drawn from its prior: sorted (an error naming
+  // the variable unless ordered_draw_exact).
+  void sort_ordered_draw(int variable);
+  // Whether statement `index` is the last that defines its target (for the two above).
+  bool completes_target(std::size_t index) const;
   void check_initial_names() const;
   void allocate(int v);
   void run_statement(const lang::ir::statement& s, rng* rng, bool draw);

@@ -66,10 +66,18 @@ std::string outside_support(const std::string& what, view x, const statement& s,
     if (x.size() == 1 && x[0] > support.upper && args[i][0] == support.upper) return value + " is above " + bound;
     if (x.size() == 1 && x[0] < support.lower && args[i][0] == support.lower) return value + " is below " + bound;
   }
-  return value + " is outside the support of " + s.dist_name;
+  const char* set = support.kind == stdlib::support_kind::covariance ? " (symmetric positive-definite matrices)"
+                    : support.kind == stdlib::support_kind::simplex  ? " (non-negative, summing to 1)"
+                                                                     : "";
+  return value + " is outside the support of " + s.dist_name + set;
 }
 
 }  // namespace
+
+std::string outside_support_message(const std::string& name, const shape& s, index_t offset, view x, const statement& st,
+                                    const std::vector<view>& args) {
+  return outside_support(block_label(name, s, offset, x.shape.rank), x, st, args);
+}
 
 shape graph::value_shape_of(const statement& s, const std::vector<view>& args) {
   if (s.dist->value_rank() == 0) return shape::scalar();
@@ -199,7 +207,7 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
     } else {
       view x{t.data.data() + offset, value};
       if ((check_params || !support_follows_unknowns(s)) && !s.dist->in_support(args, x))
-        fail_in(s, s.pos, outside_support(block_label(var.name, t.shape, offset, value.rank), x, s, args));
+        fail_in(s, s.pos, outside_support_message(var.name, t.shape, offset, x, s, args));
     }
     for (index_t i = 0; i < size && draw && !defined.empty(); ++i) mark_defined(offset + i);
   });
@@ -277,6 +285,7 @@ void graph::build_statements(rng& rng, bool) {
     }
     if (given[static_cast<std::size_t>(v)]) continue;
     run_statement(s, &rng, s.which == statement::kind::sample);
+    if (ordered(v) && completes_target(i)) arrange_ordered_start(v, rng);
     const bool last_defining = completed_at[static_cast<std::size_t>(v)] <= static_cast<int>(i);
     if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) {
       auto& defined = defined_[static_cast<std::size_t>(v)];
@@ -299,6 +308,7 @@ void graph::draw_prior(rng& rng) {
     const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
     bool redraw = var.role == role::unknown || missing_[static_cast<std::size_t>(s.target)];
     if (redraw || var.role == role::derived) run_statement(s, &rng, s.which == statement::kind::sample);
+    if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) sort_ordered_draw(s.target);
   }
 }
 
@@ -307,6 +317,7 @@ void graph::draw_variable(int variable, rng& rng) {
     const statement& s = model_.statements[static_cast<std::size_t>(si)];
     if (s.which == statement::kind::sample) run_statement(s, &rng, true);
   }
+  if (ordered(variable)) sort_ordered_draw(variable);
 }
 
 void graph::update_derived() {

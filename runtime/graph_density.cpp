@@ -215,6 +215,10 @@ double graph::log_density_blanket(int variable, index_t element) {
 }
 
 void graph::visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn) {
+  if (ordered(variable)) {
+    fn(0, values_[static_cast<std::size_t>(variable)].size(), ordered_support(variable));
+    return;
+  }
   for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
     const statement& s = model_.statements[static_cast<std::size_t>(si)];
     if (s.which != statement::kind::sample) continue;
@@ -283,10 +287,10 @@ std::string graph::first_outside_support(int variable) {
       bool finite = true;
       for (double v : x) finite = finite && !std::isnan(v);
       if (!finite || !s.dist->in_support(args, x))
-        found = element_label(model_.variables[static_cast<std::size_t>(variable)].name, t.shape, offset) + " = " +
-                stdlib::format_number(x[0]) + " is outside the support of " + s.dist_name;
+        found = outside_support_message(model_.variables[static_cast<std::size_t>(variable)].name, t.shape, offset, x, s, args);
     });
   }
+  if (found.empty() && ordered(variable)) found = first_unordered(variable);
   return found;
 }
 

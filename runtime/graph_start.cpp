@@ -5,19 +5,21 @@
 //   finite; stdlib::distribution::typical) moved by a uniform jitter in (-r, r) on the
 //   unconstrained scale a Hamiltonian sampler moves on, as JAGS starts from typical values
 //   and Stan from uniform(-2, 2) there; discrete unknowns, which have no such scale, are
-//   drawn from their prior;
+//   drawn from their prior; an ordered vector's typical values are sorted and spread before
+//   its jitter (arrange_ordered_start);
 // - with `from_prior`, every unknown drawn from its prior.
 // A vague prior's draw (tau ~ Gamma(0.001, 0.001) underflows to 0) no longer decides
 // where a chain starts, and an instance whose parameters are invalid at the values chosen
 // is left NaN rather than failing: the chain's start sees a log density that is not
 // finite and starts again, and only then names the statement and why.
+#include <algorithm>
 #include <boost/random/uniform_real_distribution.hpp>
 #include <cmath>
 #include <vector>
 
 #include "runtime/graph.hpp"
+#include "stdlib/block_transform.hpp"
 #include "stdlib/checks.hpp"
-#include "stdlib/transform.hpp"
 
 namespace ppl::runtime {
 
@@ -43,12 +45,14 @@ void jitter(const stdlib::support& s, double* x, index_t n, rng& rng, double rad
     case stdlib::support_kind::real_vector:
       for (index_t i = 0; i < n; ++i) x[i] += u(rng);
       break;
-    case stdlib::support_kind::simplex: {
-      const auto k = static_cast<std::size_t>(n);
-      std::vector<double> y(k > 0 ? k - 1 : 0);
-      stdlib::simplex_transform::to_unconstrained(x, k, y.data());
+    case stdlib::support_kind::simplex:
+    case stdlib::support_kind::ordered:
+    case stdlib::support_kind::covariance: {
+      const stdlib::block_transform t(s, n);
+      std::vector<double> y(static_cast<std::size_t>(t.dimension()));
+      t.to_unconstrained(x, y.data());
       for (double& v : y) v += u(rng);
-      stdlib::simplex_transform::to_constrained(y.data(), k, x);
+      t.to_constrained(y.data(), x);
       break;
     }
     default:
@@ -60,8 +64,31 @@ void jitter(const stdlib::support& s, double* x, index_t n, rng& rng, double rad
 
 void graph::start_value(const statement& s, std::span<const view> args, double* out, index_t size, rng& rng) {
   const start_options& o = options_.start;
-  if (!o.from_prior && s.dist->typical(args, out)) jitter(s.dist->value_support(args), out, size, rng, o.radius);
+  // An ordered vector's elements are jittered together once all are chosen.
+  const double radius = ordered(s.target) ? 0 : o.radius;
+  if (!o.from_prior && s.dist->typical(args, out)) jitter(s.dist->value_support(args), out, size, rng, radius);
   else s.dist->draw(args, rng, out);
+}
+
+// The elements' typical values sorted, then spread by unit steps: centred on the reals
+// (0, 0, 0 becomes -1, 0, 1), from one unit above a finite bound (1, 2, 3 above 0); the
+// jitter then moves each step by a factor within e^(+-radius). Sorted draws (--init prior)
+// are kept where they are already inside the ordered set.
+void graph::arrange_ordered_start(int variable, rng& rng) {
+  auto& x = values_[static_cast<std::size_t>(variable)].data;
+  if (std::any_of(x.begin(), x.end(), [](double v) { return std::isnan(v); })) return;  // invalid parameters: the start retries
+  const stdlib::support s = ordered_support(variable);
+  std::sort(x.begin(), x.end());
+  if (options_.start.from_prior && first_unordered(variable).empty()) return;
+  const double centre = (static_cast<double>(x.size()) - 1) / 2;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = std::isfinite(s.lower) ? std::max(x[i], s.lower + 1) + static_cast<double>(i) : x[i] + static_cast<double>(i) - centre;
+  if (!options_.start.from_prior) jitter(s, x.data(), static_cast<index_t>(x.size()), rng, options_.start.radius);
+}
+
+bool graph::completes_target(std::size_t index) const {
+  const statement& s = model_.statements[index];
+  return s.target >= 0 && static_cast<std::size_t>(model_.variables[static_cast<std::size_t>(s.target)].statements.back()) == index;
 }
 
 // The values --init gives an unknown, set in place of its statements' draws. Throws
@@ -123,6 +150,7 @@ void graph::start(rng& rng, const start_options& o) {
     if (given[v]) continue;
     if (var.role == role::unknown || missing_[v] || var.role == role::derived)
       run_statement(s, &rng, s.which == statement::kind::sample);
+    if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) arrange_ordered_start(s.target, rng);
   }
 }
 

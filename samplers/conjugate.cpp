@@ -349,6 +349,8 @@ class conjugate_factory final : public factory {
 
  private:
   static std::string match(runtime::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
+    // The pairs' posteriors are their priors' family, not its restriction to an ordered set.
+    if (g.ordered(v)) return "an ordered vector: no conjugate update keeps its elements in order";
     // x[t] ~ Normal(a * x[t - 1], s): each element is also a child of its neighbour, and
     // the pairs below see only other variables' children.
     for (int si : g.model().variables[static_cast<std::size_t>(v)].statements) {

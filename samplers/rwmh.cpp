@@ -97,11 +97,7 @@ class rwmh_factory final : public factory {
   std::string_view kind() const override { return "rwmh"; }
   claim can_sample(runtime::graph& g, int v) const override {
     bool ok = true;
-    g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
-      if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::real_vector &&
-          s.kind != stdlib::support_kind::simplex)
-        ok = false;
-    });
+    g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) { ok = ok && continuous_support(s); });
     if (!ok) return {false, "not continuous"};
     if (g.support_reads_itself(v)) return {false, "its support's bounds follow its own values"};
     return {true, "continuous block, adaptive random-walk Metropolis"};

@@ -32,9 +32,11 @@ class slice_sampler final : public sampler {
   slice_sampler(runtime::graph& g, int v)
       : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
     g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+      ordered_ = s.kind == stdlib::support_kind::ordered;
+      lower_ = s.lower;
       for (runtime::index_t e = offset; e < offset + size; ++e) {
         elements_.push_back({e, transform(s), 1.0, 0.0, 0, false, 0, 0});
-        fit(elements_.back(), s);
+        if (!ordered_) fit(elements_.back(), s);
       }
     });
   }
@@ -51,6 +53,7 @@ class slice_sampler final : public sampler {
     change_ = 0;
     for (auto& el : elements_) {
       if (self_) fit(el, graph_.element_support(variable_, el.index));
+      if (ordered_) fit(el, between_neighbours(el.index));
       update(el, rng, warmup);
     }
   }
@@ -72,6 +75,14 @@ class slice_sampler final : public sampler {
     el.t = el.integer ? transform(stdlib::support{}) : transform(s);
     el.lo = s.lower;
     el.hi = s.upper + 1;
+  }
+
+  // An element of an ordered vector moves between its neighbours (above the bound for the
+  // first): its full conditional is the joint's on that interval.
+  stdlib::support between_neighbours(runtime::index_t i) const {
+    const auto& x = graph_.value(variable_).data;
+    const auto at = static_cast<std::size_t>(i);
+    return {stdlib::support_kind::real_interval, at == 0 ? lower_ : x[at - 1], at + 1 == x.size() ? INFINITY : x[at + 1]};
   }
 
   double log_f(element& el, double y) {
@@ -141,19 +152,23 @@ class slice_sampler final : public sampler {
   int variable_;
   runtime::blanket blanket_;
   bool moving_, self_;
+  bool ordered_ = false;  // an ordered vector: each element's interval is read before its update
+  double lower_ = -INFINITY;
   std::vector<element> elements_;
 };
 
 // Scalars on an interval of the reals or of the integers (gibbs, earlier in the order,
 // takes the integers it can enumerate).
 bool sliceable(runtime::graph& g, int v, std::string& reason) {
-  bool ok = true, integer = false;
+  bool ok = true, integer = false, ordered = false;
   g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
     integer = integer || s.kind == stdlib::support_kind::integer_interval;
-    if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::integer_interval) ok = false;
+    ordered = s.kind == stdlib::support_kind::ordered;
+    if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::integer_interval && !ordered) ok = false;
   });
-  reason = !ok     ? "not a scalar on an interval (or array of them)"
+  reason = !ok       ? "not a scalar on an interval (or array of them)"
            : integer ? "integers, one element at a time on the continuous extension floor(u) (gibbs takes those it can enumerate)"
+           : ordered ? "an ordered vector, one element at a time between its neighbours"
                      : "continuous scalars, one element at a time";
   return ok;
 }

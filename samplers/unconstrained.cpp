@@ -53,9 +53,9 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
     wrt_[static_cast<std::size_t>(v)] = 1;
     moving_ = moving_ || g.support_moves(v);
     g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
-      if (s.kind == stdlib::support_kind::simplex) {
-        simplexes_.push_back({v, offset, size, dimension_});
-        dimension_ += size - 1;
+      if (block_transform::applies(s)) {
+        blocks_.push_back({v, offset, size, dimension_, block_transform(s, size)});
+        dimension_ += blocks_.back().t.dimension();
       } else {
         for (runtime::index_t e = offset; e < offset + size; ++e) scalars_.push_back({v, e, transform(s), dimension_++});
       }
@@ -74,7 +74,7 @@ void unconstrained_target::refresh_supports() {
   std::size_t k = 0;
   for (int v : variables_)
     graph_.visit_supports(v, [&](runtime::index_t, runtime::index_t size, const stdlib::support& s) {
-      if (s.kind == stdlib::support_kind::simplex) return;
+      if (block_transform::applies(s)) return;
       for (runtime::index_t e = 0; e < size; ++e) scalars_[k++].t = transform(s);
     });
 }
@@ -89,9 +89,7 @@ void unconstrained_target::position(Eigen::VectorXd& y) const {
   y.resize(dimension_);
   for (const auto& b : scalars_)
     y[b.position] = b.t.to_unconstrained(graph_.value(b.variable).data[static_cast<std::size_t>(b.element)]);
-  for (const auto& b : simplexes_)
-    simplex_transform::to_unconstrained(graph_.value(b.variable).data.data() + b.offset, static_cast<std::size_t>(b.size),
-                                        y.data() + b.position);
+  for (const auto& b : blocks_) b.t.to_unconstrained(graph_.value(b.variable).data.data() + b.offset, y.data() + b.position);
 }
 
 double unconstrained_target::write(const Eigen::VectorXd& y) {
@@ -104,9 +102,8 @@ double unconstrained_target::write(const Eigen::VectorXd& y) {
     b.slope = at.derivative;
     b.jacobian_slope = at.log_jacobian_derivative;
   }
-  for (const auto& b : simplexes_)
-    log_jacobian += simplex_transform::to_constrained(y.data() + b.position, static_cast<std::size_t>(b.size),
-                                                      values[static_cast<std::size_t>(b.variable)].data.data() + b.offset);
+  for (const auto& b : blocks_)
+    log_jacobian += b.t.to_constrained(y.data() + b.position, values[static_cast<std::size_t>(b.variable)].data.data() + b.offset);
   log_jacobian_ = log_jacobian;
   return log_jacobian;
 }
@@ -119,11 +116,10 @@ double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::Vector
     const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
     gradient[b.position] = dx * b.slope + b.jacobian_slope;
   }
-  for (const auto& b : simplexes_) {
-    gradient.segment(b.position, b.size - 1).setZero();
-    simplex_transform::backward(y.data() + b.position, static_cast<std::size_t>(b.size),
-                                gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position,
-                                simplex_work_);
+  for (const auto& b : blocks_) {
+    gradient.segment(b.position, b.t.dimension()).setZero();
+    b.t.backward(y.data() + b.position, gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position,
+                 block_work_);
   }
   return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
 }
@@ -159,10 +155,10 @@ std::string unconstrained_target::coordinate_label(long i) const {
   for (const auto& b : scalars_)
     if (b.position == i)
       return runtime::element_label(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape, b.element);
-  for (const auto& b : simplexes_)
-    if (i >= b.position && i < b.position + b.size - 1)
+  for (const auto& b : blocks_)
+    if (i >= b.position && i < b.position + b.t.dimension())
       return runtime::element_label(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape,
-                                    b.offset + (i - b.position));
+                                    b.offset + b.t.coordinate_element(i - b.position));
   return "?";
 }
 
@@ -184,12 +180,14 @@ const expr* rough_call(const expr* e, const std::vector<char>& from) {
 
 }  // namespace
 
+bool continuous_support(const stdlib::support& s) {
+  return s.kind == stdlib::support_kind::real_interval || s.kind == stdlib::support_kind::real_vector || block_transform::applies(s);
+}
+
 bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
   bool continuous = true;
   g.visit_supports(variable, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
-    if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::real_vector &&
-        s.kind != stdlib::support_kind::simplex)
-      continuous = false;
+    continuous = continuous && continuous_support(s);
   });
   if (!continuous) {
     reason = "not continuous";

@@ -1,7 +1,8 @@
 #pragma once
 // A block of continuous unknowns seen on the unconstrained scale, as gradient-based samplers
 // (and rwmh) need it: a point y in R^d, the block's values x = f(y) element by element (log for a
-// lower bound, logit for an interval, stick-breaking for a simplex; stdlib/transform.hpp),
+// lower bound, logit for an interval; stdlib/transform.hpp) or block by block (stick-breaking
+// for a simplex, Stan's ordered and cov_matrix transforms; stdlib/block_transform.hpp),
 // and the target log p(x) + log |det df/dy| with its gradient in y, from the graph's
 // reverse-mode pass (graph::log_density_gradient) and the transforms' chain rule.
 #include <Eigen/Dense>
@@ -10,11 +11,12 @@
 
 #include "runtime/archive.hpp"
 #include "runtime/graph.hpp"
+#include "stdlib/block_transform.hpp"
 #include "stdlib/transform.hpp"
 
 namespace ppl::samplers {
 
-using stdlib::simplex_transform;
+using stdlib::block_transform;
 using stdlib::transform;
 
 class unconstrained_target {
@@ -50,7 +52,8 @@ class unconstrained_target {
   void remember_inputs();
   bool inputs_unchanged() const;
   void persist_inputs(runtime::archive& a) { a(remembered_); }
-  // "W1[2, 3]" for coordinate i of y (a simplex's coordinates name its first K - 1 elements).
+  // "W1[2, 3]" for coordinate i of y (a block's coordinate names the element it sets last:
+  // a simplex's first K - 1, a covariance matrix's lower triangle).
   std::string coordinate_label(long i) const;
 
  private:
@@ -63,10 +66,11 @@ class unconstrained_target {
     long position;
     double slope = 1, jacobian_slope = 0;  // dx/dy and d/dy log |dx/dy| at the y last written
   };
-  struct simplex_block {
+  struct vector_block {
     int variable;
     runtime::index_t offset, size;
     long position;
+    block_transform t;
   };
   runtime::graph& graph_;
   std::vector<int> variables_;
@@ -75,17 +79,20 @@ class unconstrained_target {
   std::vector<int> inputs_;    // the variables remember_inputs copies
   std::vector<double> remembered_;
   std::vector<scalar_block> scalars_;
-  std::vector<simplex_block> simplexes_;
+  std::vector<vector_block> blocks_;
   long dimension_ = 0;
   bool moving_ = false;  // some element's support follows other unknowns
   double log_jacobian_ = 0;
   std::vector<std::vector<double>> gradient_;  // by variable, in x
-  std::vector<double> simplex_work_;           // simplex_transform::backward's working storage
+  std::vector<double> block_work_;             // block_transform::backward's working storage
 };
 
-// Whether every element of the variable is continuous (an interval, a real vector or a
-// simplex), and the variable reaches every term through differentiable functions only;
-// sets `reason` either way (for `ppl plan`).
+// Whether every element of the variable is continuous (an interval, a real vector, a
+// simplex, an ordered vector or a covariance matrix), and the variable reaches every term
+// through differentiable functions only; sets `reason` either way (for `ppl plan`).
 bool smooth_block(runtime::graph& g, int variable, std::string& reason);
+
+// Whether a support is one a block on the unconstrained scale can hold: every continuous kind.
+bool continuous_support(const stdlib::support& s);
 
 }  // namespace ppl::samplers

@@ -59,6 +59,8 @@ bool distribution::in_support(std::span<const view> params, view x) const {
         break;
       case support_kind::simplex:
       case support_kind::count_vector:
+      case support_kind::ordered:
+      case support_kind::covariance:
         return true;  // vector supports are checked by the distribution's own override
     }
   }

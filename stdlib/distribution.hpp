@@ -44,6 +44,9 @@ enum class support_kind {
   simplex,           // non-negative vector summing to one
   real_vector,       // any real vector
   count_vector,      // non-negative integer vector summing to `upper`
+  ordered,           // strictly increasing real vector, above `lower` where it is finite (a param's
+                     // `ordered[K]` or `positive_ordered[K]`: the graph's, not a distribution's)
+  covariance,        // symmetric positive-definite matrix (Wishart, InverseWishart)
 };
 
 struct support {

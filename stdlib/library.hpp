@@ -30,9 +30,11 @@ std::unique_ptr<distribution> make_half_student_t();
 std::unique_ptr<distribution> make_hypergeometric();
 std::unique_ptr<distribution> make_inverse_chi_square();
 std::unique_ptr<distribution> make_inverse_gamma();
+std::unique_ptr<distribution> make_inverse_wishart();
 std::unique_ptr<distribution> make_log_normal();
 std::unique_ptr<distribution> make_logistic();
 std::unique_ptr<distribution> make_multi_normal();
+std::unique_ptr<distribution> make_multi_normal_prec();
 std::unique_ptr<distribution> make_multinomial();
 std::unique_ptr<distribution> make_negative_binomial();
 std::unique_ptr<distribution> make_negative_binomial_2();
@@ -48,6 +50,7 @@ std::unique_ptr<distribution> make_student_t();
 std::unique_ptr<distribution> make_uniform();
 std::unique_ptr<distribution> make_von_mises();
 std::unique_ptr<distribution> make_weibull();
+std::unique_ptr<distribution> make_wishart();
 
 // Every built-in function and operator (stdlib/functions.cpp).
 void register_functions(registry& r);

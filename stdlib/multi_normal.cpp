@@ -3,40 +3,14 @@
 #include <boost/random/normal_distribution.hpp>
 #include <numbers>
 
-#include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
+#include "stdlib/spd_matrix.hpp"
 
 namespace ppl::stdlib {
 
 namespace {
 
-using row_matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 constexpr param_spec multi_normal_params[] = {{"mu", scalar_kind::real, 1}, {"Sigma", scalar_kind::real, 2}};
-
-Eigen::LLT<Eigen::MatrixXd> factor(const view& sigma) {
-  // Read both triangles (Sigma is symmetric after check), so that the density, and hence
-  // its gradient, treats Sigma[i, j] and Sigma[j, i] alike.
-  Eigen::MatrixXd s = Eigen::Map<const row_matrix>(sigma.data, sigma.rows(), sigma.cols());
-  return Eigen::LLT<Eigen::MatrixXd>(0.5 * (s + s.transpose()));
-}
-
-// "Sigma[2, 1]", 1-based as in the language; built only for a message.
-std::string entry(std::string_view what, index_t i, index_t j) {
-  return std::string(what) + "[" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + "]";
-}
-
-// Finite entries, and Sigma[i, j] equal to Sigma[j, i] within a relative 1e-8.
-void check_covariance_entries(const view& s) {
-  for (index_t i = 0; i < s.rows(); ++i)
-    for (index_t j = 0; j <= i; ++j) {
-      const double a = s.at(i, j), b = s.at(j, i);
-      if (!std::isfinite(a)) check_finite("MultiNormal", entry("covariance Sigma", i, j), a);
-      if (!std::isfinite(b)) check_finite("MultiNormal", entry("covariance Sigma", j, i), b);
-      if (std::fabs(a - b) > 1e-8 * (std::fabs(a) + std::fabs(b)))
-        throw parameter_error("MultiNormal: covariance Sigma is not symmetric: " + entry("Sigma", i, j) + " is " +
-                              format_number(a) + " but " + entry("Sigma", j, i) + " is " + format_number(b));
-    }
-}
 
 class multi_normal final : public distribution {
  public:
@@ -44,26 +18,18 @@ class multi_normal final : public distribution {
   std::span<const param_spec> params() const override { return multi_normal_params; }
   scalar_kind value_kind() const override { return scalar_kind::real; }
   int value_rank() const override { return 1; }
-  shape value_shape(std::span<const shape> p) const override {
-    if (p[1][0] != p[0][0] || p[1][1] != p[0][0])
-      throw parameter_error("MultiNormal: mu has size " + std::to_string(p[0][0]) + " but Sigma is " +
-                            std::to_string(p[1][0]) + " x " + std::to_string(p[1][1]) + "; it must be " + std::to_string(p[0][0]) + " x " +
-                            std::to_string(p[0][0]));
-    return p[0];
-  }
+  shape value_shape(std::span<const shape> p) const override { return mean_and_matrix_shape(name(), "Sigma", p); }
   void check(std::span<const view> p) const override {
     value_shape(std::array<shape, 2>{p[0].shape, p[1].shape});
-    for (index_t i = 0; i < p[0].size(); ++i)
-      if (!std::isfinite(p[0][i])) check_finite(name(), "mean mu[" + std::to_string(i + 1) + "]", p[0][i]);
-    check_covariance_entries(p[1]);
-    if (factor(p[1]).info() != Eigen::Success) throw parameter_error("MultiNormal: covariance Sigma is not positive definite");
+    check_mean(name(), p[0]);
+    check_positive_definite(name(), "covariance Sigma", p[1]);
   }
   support value_support(std::span<const view>) const override { return {support_kind::real_vector}; }
   double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
     for (double v : x)
       if (!std::isfinite(v)) return -INFINITY;
     index_t k = p[0].size();
-    auto llt = factor(p[1]);
+    auto llt = spd_factor(p[1]);
     Eigen::VectorXd r = Eigen::Map<const Eigen::VectorXd>(x.data, k) - Eigen::Map<const Eigen::VectorXd>(p[0].data, k);
     Eigen::VectorXd w = llt.matrixL().solve(r);
     double log_det = 0;
@@ -93,7 +59,7 @@ class multi_normal final : public distribution {
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     index_t k = p[0].size();
-    auto llt = factor(p[1]);
+    auto llt = spd_factor(p[1]);
     Eigen::VectorXd z(k);
     boost::random::normal_distribution<double> normal;
     for (index_t i = 0; i < k; ++i) z[i] = normal(rng);

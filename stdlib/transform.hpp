@@ -133,3 +133,40 @@ struct simplex_transform {
 };
 
 }  // namespace ppl::stdlib
+
+namespace ppl::stdlib {
+
+// The ordered transform of Stan's reference manual ("Ordered vector"): x_1 = y_1, or
+// x_1 = lower + exp(y_1) above a finite bound (positive_ordered: lower = 0), and
+// x_k = x_(k-1) + exp(y_k); log |dx/dy| is the sum of the exponentiated coordinates. y = 0
+// is the vector 0, 1, 2, ... (lower + 1, lower + 2, ... above a bound).
+struct ordered_transform {
+  static void to_unconstrained(const double* x, std::size_t k, double lower, double* y) {
+    for (std::size_t i = 0; i < k; ++i)
+      y[i] = i > 0 ? std::log(x[i] - x[i - 1]) : std::isfinite(lower) ? std::log(x[0] - lower) : x[0];
+  }
+  // Writes x and returns log |dx/dy|.
+  static double to_constrained(const double* y, std::size_t k, double lower, double* x) {
+    if (k == 0) return 0;
+    const bool bounded = std::isfinite(lower);
+    x[0] = bounded ? lower + std::exp(y[0]) : y[0];
+    double log_jacobian = bounded ? y[0] : 0;
+    for (std::size_t i = 1; i < k; ++i) {
+      x[i] = x[i - 1] + std::exp(y[i]);
+      log_jacobian += y[i];
+    }
+    return log_jacobian;
+  }
+  // Adds to dy the gradient in y of L(x(y)) + log |dx/dy|, given dL/dx: every x_j with
+  // j >= i moves with exp(y_i), so dy_i is the suffix sum of dx times exp(y_i), plus 1.
+  static void backward(const double* y, std::size_t k, double lower, const double* dx, double* dy) {
+    const bool bounded = std::isfinite(lower);
+    double suffix = 0;
+    for (std::size_t i = k; i-- > 0;) {
+      suffix += dx[i];
+      dy[i] += i == 0 && !bounded ? suffix : suffix * std::exp(y[i]) + 1;
+    }
+  }
+};
+
+}  // namespace ppl::stdlib

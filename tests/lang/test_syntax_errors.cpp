@@ -97,6 +97,10 @@ TEST_CASE("JAGS and BUGS habits get advice") {
         "takes a standard deviation, not a precision");
   CHECK(first_line_of_error("y ~ dbin(0.5, 10)\n").find("Binomial(n, p) here: the arguments are the other way round") !=
         std::string::npos);
+  CHECK(first_line_of_error("W ~ dwish(R, 4)\n") ==
+        "m.ppl:1:5: error: unknown distribution `dwish`: BUGS's dwish(R, k) is Wishart(k, inverse(R)) here: Stan's scale "
+        "matrix, the inverse of BUGS's R");
+  CHECK(first_line_of_error("y ~ dmnorm(mu, Omega)\n").find("MultiNormalPrec(mu, Omega)") != std::string::npos);
   CHECK(first_line_of_error("p = ilogit(0.3)\n") == "m.ppl:1:5: error: unknown function `ilogit`: BUGS's ilogit(x) is inv_logit(x) here");
 }
 

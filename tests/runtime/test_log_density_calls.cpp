@@ -32,6 +32,14 @@ TEST_CASE("values, with constants, for continuous and discrete distributions") {
   CHECK(computed("logpmf(Poisson(1.5), 2)") == doctest::Approx(computed("poisson_lpmf(2 | 1.5)")));
 }
 
+TEST_CASE("matrix distributions: Stan's names (inv_wishart) and ours in snake case") {
+  const std::string w = "[[3, -0.4], [-0.4, 1.5]]", s = "[[2, 0.6], [0.6, 1]]";
+  CHECK(computed("wishart_lpdf(" + w + " | 4, " + s + ")") == doctest::Approx(-5.45523649324285));  // R, as in test_wishart
+  CHECK(computed("inv_wishart_lpdf(" + w + " | 4, " + s + ")") == doctest::Approx(-8.11888294105196));
+  CHECK(computed("inverse_wishart_lpdf(" + w + " | 4, " + s + ")") == doctest::Approx(-8.11888294105196));
+  CHECK(computed("multi_normal_prec_lpdf([1, 0] | [0, 0], [[2, 0], [0, 1]])") == doctest::Approx(-std::log(2 * M_PI) + 0.5 * std::log(2.0) - 1));
+}
+
 TEST_CASE("arrays: the sum over elements, as a vectorised ~ adds") {
   const double each = computed("normal_lpdf(0.5 | 1, 2)") + computed("normal_lpdf(-1 | 0, 2)") + computed("normal_lpdf(2 | -1, 2)");
   CHECK(computed("normal_lpdf(y | [1, 0, -1], 2)") == doctest::Approx(each));

@@ -150,6 +150,50 @@ inline void check_gradients(const stdlib::distribution& d, std::vector<tensor> p
   }
 }
 
+// A symmetric matrix value (Wishart's) cannot move one entry alone: compares d/dX[i, j] +
+// d/dX[j, i] with central differences moving both (each diagonal entry alone), then the
+// parameters' slots as check_gradients does.
+inline void check_symmetric_value_gradient(const stdlib::distribution& d, const std::vector<tensor>& params, tensor x) {
+  std::vector<double> dx(static_cast<std::size_t>(x.size()), 0.0);
+  stdlib::gradient_out g;
+  g.value = dx.data();
+  d.log_density(views(params), x.as_view(), true, &g);
+  const index_t k = x.shape[0];
+  for (index_t i = 0; i < k; ++i)
+    for (index_t j = 0; j <= i; ++j) {
+      const auto a = static_cast<std::size_t>(i * k + j), b = static_cast<std::size_t>(j * k + i);
+      const double h = 1e-6 * std::max(1.0, std::fabs(x.data[a])), saved = x.data[a];
+      x.data[a] = x.data[b] = saved + h;
+      const double up = log_density(d, params, x);
+      x.data[a] = x.data[b] = saved - h;
+      const double down = log_density(d, params, x);
+      x.data[a] = x.data[b] = saved;
+      INFO(d.name(), " d/dX[", i, ", ", j, "] (with its mirror)");
+      CHECK((a == b ? dx[a] : dx[a] + dx[b]) == doctest::Approx((up - down) / (2 * h)).epsilon(1e-5));
+    }
+  check_gradients(d, params, x, false);
+}
+
+// The mean of n draws of a K x K matrix, each entry within 4 standard errors of
+// expected(i, j), given the entry's variance(i, j); every draw in the support.
+inline void check_matrix_draw_means(const stdlib::distribution& d, const std::vector<tensor>& params, index_t k, int n, unsigned seed,
+                                    const std::function<double(index_t, index_t)>& expected,
+                                    const std::function<double(index_t, index_t)>& variance) {
+  runtime::rng rng(seed);
+  tensor w = mat(k, k, std::vector<double>(static_cast<std::size_t>(k * k)));
+  std::vector<double> sum(static_cast<std::size_t>(k * k), 0.0);
+  for (int draw = 0; draw < n; ++draw) {
+    d.draw(views(params), rng, w.data.data());
+    REQUIRE(d.in_support(views(params), w.as_view()));
+    for (std::size_t e = 0; e < sum.size(); ++e) sum[e] += w.data[e];
+  }
+  for (index_t i = 0; i < k; ++i)
+    for (index_t j = 0; j < k; ++j) {
+      INFO(d.name(), " mean of W[", i, ", ", j, "]");
+      CHECK(std::fabs(sum[static_cast<std::size_t>(i * k + j)] / n - expected(i, j)) < 4 * std::sqrt(variance(i, j) / n));
+    }
+}
+
 inline double chi_square_limit(double degrees) {
   return boost::math::quantile(boost::math::chi_squared(degrees), 0.999);
 }
