@@ -1,6 +1,8 @@
 // Log-density calls: `normal_lpdf(y | mu, sigma)` and `poisson_lpmf(k | lambda)` for every
 // distribution of the library (its name in snake case, or Stan's spelling of it), and
-// `logpdf(Normal(mu, sigma), y)`. Each becomes a call of a function made from the
+// `logpdf(Normal(mu, sigma), y)`; and distribution functions, `normal_lcdf(y | mu, sigma)`,
+// `weibull_lccdf(t | alpha, sigma)`, `poisson_cdf(k | lambda)`, for the distributions that
+// have one (distribution::has_cdf). Each becomes a call of a function made from the
 // distribution (stdlib/log_density_function.hpp), one per distribution and model.
 #include <cctype>
 #include <map>
@@ -33,24 +35,44 @@ constexpr std::pair<std::string_view, std::string_view> stan_names[] = {
     {"inv_wishart", "InverseWishart"},    {"lognormal", "LogNormal"},             {"neg_binomial", "NegativeBinomial"},
     {"neg_binomial_2", "NegativeBinomial2"}, {"scaled_inv_chi_square", "ScaledInverseChiSquare"}};
 
+// The suffixes that make a call of a distribution's function, and what it computes.
+constexpr std::pair<std::string_view, stdlib::density_kind> suffixes[] = {
+    {"_lpdf", stdlib::density_kind::log_density}, {"_lpmf", stdlib::density_kind::log_density},
+    {"_lcdf", stdlib::density_kind::log_cdf},     {"_lccdf", stdlib::density_kind::log_ccdf},
+    {"_cdf", stdlib::density_kind::cdf}};
+
+const std::pair<std::string_view, stdlib::density_kind>* suffix_of(const std::string& name) {
+  for (const auto& s : suffixes)
+    if (name.ends_with(s.first) && name.size() > s.first.size()) return &s;
+  return nullptr;
+}
+
 }  // namespace
 
-// The distribution a `NAME_lpdf` or `NAME_lpmf` names, with its suffix checked; null when
-// the name has neither suffix.
+// The distribution a `NAME_lpdf`, `NAME_lpmf`, `NAME_lcdf`, `NAME_lccdf` or `NAME_cdf` names,
+// with its suffix checked; null when the name has none of these suffixes.
 const stdlib::distribution* checker::log_density_distribution(const std::string& name, std::size_t pos) {
-  const bool pdf = name.ends_with("_lpdf"), pmf = name.ends_with("_lpmf");
-  if (!pdf && !pmf) return nullptr;
-  const std::string stem = name.substr(0, name.size() - 5);
+  const auto* suffix = suffix_of(name);
+  if (!suffix) return nullptr;
+  const bool pmf = suffix->first == "_lpmf", density = suffix->second == stdlib::density_kind::log_density;
+  const std::size_t cut = suffix->first.size();
+  const std::string stem = name.substr(0, name.size() - cut);
   std::map<std::string, std::string> by_stem;
   for (const auto& d : lib_.distribution_names()) by_stem.emplace(snake_case(d), d);
   for (const auto& [stan, ours] : stan_names) by_stem.emplace(std::string(stan), std::string(ours));
   auto it = by_stem.find(stem);
   if (it == by_stem.end()) {
     std::vector<std::string> names;
-    for (const auto& [s, d] : by_stem) names.push_back(s + name.substr(name.size() - 5));
+    for (const auto& [s, d] : by_stem) names.push_back(s + name.substr(name.size() - cut));
     fail(pos, "unknown distribution `" + stem + "` in `" + name + "`" + did_you_mean(near_names(name, names)));
   }
   const stdlib::distribution* d = lib_.find_distribution(it->second);
+  if (!density) {
+    if (!d->has_cdf())
+      fail(pos, it->second + " has no distribution function yet: `" + name + "` is not available" +
+                    (d->value_rank() == 0 ? "" : " (only scalar distributions have one)"));
+    return d;
+  }
   const bool discrete = d->value_kind() == stdlib::scalar_kind::integer;
   if (discrete != pmf)
     fail(pos, it->second + " is " + (discrete ? "discrete: its log probability is " + stem + "_lpmf" : "continuous: its log density is " + stem + "_lpdf") +
@@ -61,7 +83,9 @@ const stdlib::distribution* checker::log_density_distribution(const std::string&
 const stdlib::function* checker::log_density_function(const stdlib::distribution& d, const std::string& name) {
   auto [it, fresh] = log_density_functions_.try_emplace(name, nullptr);
   if (fresh) {
-    model_.lowered_functions.push_back(stdlib::make_log_density_function(d, name));
+    const auto* suffix = suffix_of(name);
+    const auto kind = suffix ? suffix->second : stdlib::density_kind::log_density;
+    model_.lowered_functions.push_back(stdlib::make_log_density_function(d, name, kind));
     it->second = model_.lowered_functions.back().get();
   }
   return it->second;

@@ -1,6 +1,7 @@
 // Bernoulli(p): 1 with probability p, else 0.
 #include <boost/random/bernoulli_distribution.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -34,6 +35,18 @@ class bernoulli final : public scalar_distribution {
     double ones = 0, zeros = 0;
     if (!count_binary(values, n, ones, zeros)) return -INFINITY;
     return (ones > 0 ? ones * std::log(p[0][0]) : 0) + (zeros > 0 ? zeros * std::log1p(-p[0][0]) : 0);
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X <= 0) = 1 - p.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double k = std::floor(x), prob = p[0][0];
+    if (k < 0) return cdf_below();
+    if (k >= 1) return cdf_above();
+    cdf_parts r = cdf_tails(std::log1p(-prob), std::log(prob));
+    if (gradient) set_cdf_derivative(r, 1, -1, 0);
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -1,6 +1,7 @@
 // Binomial(n, p): the number of successes in n independent trials of probability p.
 #include <boost/random/binomial_distribution.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/log_gamma.hpp"
@@ -40,6 +41,21 @@ class binomial final : public scalar_distribution {
     if (with_constants) lp += log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
     if (g && g->params[1]) g->params[1][0] += dp;
     return lp;
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X <= k) = 1 - I_p(k + 1, n - k), P(X > k) = I_p(k + 1, n - k); dF/dp is minus
+  // that Beta density at p. n is an integer: no derivative.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double n = p[0][0], prob = p[1][0], k = std::floor(x);
+    if (k < 0) return cdf_below();
+    if (k >= n || prob == 0) return cdf_above();
+    if (prob == 1) return cdf_below();
+    cdf_parts r = cdf_probabilities(ibetac(k + 1, n - k, prob), ibeta(k + 1, n - k, prob));
+    if (gradient)
+      set_cdf_derivative(r, 2, -1, k * std::log(prob) + (n - k - 1) * std::log1p(-prob) - log_beta_function(k + 1, n - k));
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

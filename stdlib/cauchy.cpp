@@ -2,6 +2,7 @@
 #include <boost/random/cauchy_distribution.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -34,6 +35,16 @@ class cauchy final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // F = atan2(1, -z) / pi and 1 - F = atan2(1, z) / pi: each exact in its own tail.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double sigma = p[1][0], z = (x - p[0][0]) / sigma;
+    cdf_parts r = cdf_probabilities(std::atan2(1.0, -z) / std::numbers::pi, std::atan2(1.0, z) / std::numbers::pi);
+    if (gradient) set_location_scale_derivatives(r, log_cauchy_density(z), z, sigma, 1, 2);
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -4,6 +4,7 @@
 #include <boost/math/special_functions/digamma.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
@@ -40,6 +41,20 @@ class chi_square final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // Gamma(nu / 2, 1 / 2): P(nu / 2, x / 2) and Q(nu / 2, x / 2); nu by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double k = p[0][0] / 2;
+    cdf_parts r = cdf_probabilities(gamma_p(k, x / 2), gamma_q(k, x / 2));
+    if (gradient) {
+      set_cdf_derivative(r, 0, 1, (k - 1) * std::log(x) - x / 2 - k * std::log(2.0) - log_gamma(k));
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   // Twice a Gamma(nu / 2, 1) draw, from its logarithm (see gamma_draw.hpp).

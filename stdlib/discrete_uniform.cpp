@@ -2,6 +2,7 @@
 // 1 / (upper - lower + 1); Stan's discrete_range.
 #include <boost/random/uniform_int_distribution.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -47,6 +48,17 @@ class discrete_uniform final : public scalar_distribution {
     for (index_t i = 0; i < n; ++i)
       if (!(values[i] >= lower && values[i] <= upper) || values[i] != std::floor(values[i])) return -INFINITY;
     return -static_cast<double>(n) * std::log(upper - lower + 1);
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X <= k) = (k - lower + 1) / (upper - lower + 1); integer bounds: no derivatives.
+  cdf_parts cdf(std::span<const view> p, double x, bool) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double lower = p[0][0], upper = p[1][0], k = std::floor(x);
+    if (k < lower) return cdf_below();
+    if (k >= upper) return cdf_above();
+    const double count = upper - lower + 1;
+    return cdf_probabilities((k - lower + 1) / count, (upper - k) / count);
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

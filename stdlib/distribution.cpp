@@ -41,6 +41,37 @@ double distribution::log_density_rows(const rows_params& r, std::size_t nparams,
   return total;
 }
 
+bool distribution::cdf_differentiable(std::size_t param) const {
+  return has_cdf() && param < params().size() && params()[param].kind == scalar_kind::real;
+}
+
+cdf_parts distribution::cdf(std::span<const view>, double, bool) const { return {}; }
+
+namespace {
+
+// Adds the derivatives of one tail into grad's slots.
+void add_cdf_gradient(const distribution& d, const std::array<double, 5>& slots, const gradient_out* grad) {
+  if (grad->value && d.value_kind() == scalar_kind::real) grad->value[0] += slots[0];
+  for (std::size_t i = 0; i < d.params().size() && i < 4; ++i)
+    if (grad->params[i] && d.cdf_differentiable(i)) grad->params[i][0] += slots[i + 1];
+}
+
+}  // namespace
+
+double distribution::log_cdf(std::span<const view> params, double x, const gradient_out* grad) const {
+  if (!has_cdf()) return std::numeric_limits<double>::quiet_NaN();
+  const cdf_parts r = cdf(params, x, grad != nullptr);
+  if (grad) add_cdf_gradient(*this, r.d_log_cdf, grad);
+  return r.log_cdf;
+}
+
+double distribution::log_ccdf(std::span<const view> params, double x, const gradient_out* grad) const {
+  if (!has_cdf()) return std::numeric_limits<double>::quiet_NaN();
+  const cdf_parts r = cdf(params, x, grad != nullptr);
+  if (grad) add_cdf_gradient(*this, r.d_log_ccdf, grad);
+  return r.log_ccdf;
+}
+
 bool distribution::in_support(std::span<const view> params, view x) const {
   const support s = value_support(params);
   for (double v : x) {

@@ -65,6 +65,16 @@ struct gradient_out {
   std::array<double*, max_params> params{};  // d/d(param i), param i's size
 };
 
+// A distribution function at one point x: log P(X <= x) and log P(X > x) (for integer
+// values, at the integer floor(x), as Stan's _lcdf and _lccdf), and where asked their
+// derivatives in x (slot 0) and in parameter i (slot i + 1). NaN: not available.
+struct cdf_parts {
+  double log_cdf = std::numeric_limits<double>::quiet_NaN();
+  double log_ccdf = std::numeric_limits<double>::quiet_NaN();
+  std::array<double, 5> d_log_cdf{};
+  std::array<double, 5> d_log_ccdf{};
+};
+
 // The scalar parameters of a plate of scalar terms, one row per term: parameter i of row k
 // is p[i][k * step[i]] (step 0: one value shared by every row), and its derivative is
 // added into dp[i][k * step[i]] where dp[i] is not null (a shared one's summed over rows).
@@ -122,6 +132,21 @@ class distribution {
   // rows share work (a Normal's shared scale: one log).
   virtual double log_density_rows(const rows_params& r, std::size_t nparams, const double* x, double* dx, index_t n,
                                   bool check) const;
+
+  // The distribution function, for censoring and truncation (stdlib/cdf.hpp has the
+  // helpers). A scalar distribution that has one says has_cdf() and overrides cdf(); the
+  // default log_cdf and log_ccdf read it, returning NaN without it, and accumulate (+=) the
+  // derivatives in x and the real parameters into grad's non-null slots, as log_density
+  // does (an integer value gets none: its distribution function is a step). Parameters
+  // must be valid (check() first). Where a derivative has no closed form (the shapes of
+  // the incomplete gamma and beta functions) cdf() takes a central difference
+  // (cdf_shape_difference); cdf_differentiable(i) says whether parameter i has a
+  // derivative at all (false for integer parameters such as Binomial's n).
+  virtual bool has_cdf() const { return false; }
+  virtual bool cdf_differentiable(std::size_t param) const;
+  virtual cdf_parts cdf(std::span<const view> params, double x, bool gradient) const;
+  virtual double log_cdf(std::span<const view> params, double x, const gradient_out* grad = nullptr) const;
+  virtual double log_ccdf(std::span<const view> params, double x, const gradient_out* grad = nullptr) const;
 
   // A typical value (value_shape(params).size() doubles), where a chain starts from by
   // default before its jitter, as JAGS starts from each prior's typical value: the mean

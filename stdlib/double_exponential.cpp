@@ -5,6 +5,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -38,6 +39,17 @@ class double_exponential final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // Below mu F = e^z / 2, above it 1 - F = e^-z / 2; the other tail by log1p.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double sigma = p[1][0], z = (x - p[0][0]) / sigma, half = std::log(0.5);
+    const double tail = half - std::fabs(z), rest = std::log1p(-0.5 * std::exp(-std::fabs(z)));
+    cdf_parts r = z < 0 ? cdf_tails(tail, rest) : cdf_tails(rest, tail);
+    if (gradient) set_location_scale_derivatives(r, tail, z, sigma, 1, 2);
+    return r;
   }
 
   // An exponential of scale sigma with a random sign; -log(1 - u) with u in [0, 1) is

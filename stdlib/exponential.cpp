@@ -1,6 +1,7 @@
 // Exponential(lambda): rate lambda, mean 1 / lambda.
 #include <boost/random/exponential_distribution.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -30,6 +31,20 @@ class exponential final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = 1 / p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // 1 - F = e^(-lambda x).
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double lambda = p[0][0], w = lambda * x;
+    cdf_parts r = cdf_tails(log1m_exp_neg(w, std::log(lambda) + std::log(x)), -w);
+    if (gradient) {
+      set_cdf_derivative(r, 0, lambda, -w);
+      set_cdf_derivative(r, 1, x, -w);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -1,6 +1,7 @@
 // Gamma(alpha, beta): shape alpha, rate beta (mean alpha / beta), as in Stan.
 #include <boost/math/special_functions/digamma.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
@@ -49,6 +50,23 @@ class gamma final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0] / p[1][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(alpha, beta x) and Q(alpha, beta x), each computed directly by Boost; alpha by
+  // central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double alpha = p[0][0], beta = p[1][0];
+    cdf_parts r = cdf_probabilities(gamma_p(alpha, beta * x), gamma_q(alpha, beta * x));
+    if (gradient) {
+      const double log_f = alpha * std::log(beta) + (alpha - 1) * std::log(x) - beta * x - log_gamma(alpha);
+      set_cdf_derivative(r, 0, 1, log_f);
+      set_cdf_derivative(r, 2, x / beta, log_f);
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

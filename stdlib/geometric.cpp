@@ -4,6 +4,7 @@
 //   log p(k) = log p + k log(1 - p)
 #include <boost/random/uniform_01.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -44,6 +45,19 @@ class geometric final : public scalar_distribution {
     }
     const double q = p[0][0];
     return static_cast<double>(n) * std::log(q) + (total > 0 ? total * std::log1p(-q) : 0.0);
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X > k) = (1 - p)^(k + 1); dF/dp = (k + 1) (1 - p)^k.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double k = std::floor(x), prob = p[0][0];
+    if (k < 0 || prob == 0) return cdf_below();
+    if (prob == 1) return cdf_above();
+    const double log_fail = std::log1p(-prob), w = -(k + 1) * log_fail;
+    cdf_parts r = cdf_tails(log1m_exp_neg(w, std::log(k + 1) + std::log(-log_fail)), -w);
+    if (gradient) set_cdf_derivative(r, 1, k + 1, k * log_fail);
+    return r;
   }
 
   // Inversion: floor(log u / log(1 - p)) for u in (0, 1]; p = 1 gives 0.

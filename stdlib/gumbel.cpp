@@ -4,6 +4,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -37,6 +38,16 @@ class gumbel final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0] + p[1][0] * std::numbers::egamma;
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // F = exp(-e^-z): log F = -e^-z, log(1 - F) = log(1 - exp(-e^-z)).
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double beta = p[1][0], z = (x - p[0][0]) / beta, w = std::exp(-z);
+    cdf_parts r = cdf_tails(-w, log1m_exp_neg(w, -z));
+    if (gradient) set_location_scale_derivatives(r, -z - w, z, beta, 1, 2);
+    return r;
   }
 
   // Inversion: mu - beta log(-log u), with u in (0, 1).

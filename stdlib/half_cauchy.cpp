@@ -3,6 +3,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -35,6 +36,21 @@ class half_cauchy final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // F = 2 atan(z) / pi, 1 - F = 2 atan2(1, z) / pi: each exact in its own tail.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double sigma = p[0][0], z = x / sigma;
+    cdf_parts r = cdf_probabilities(2 * std::atan(z) / std::numbers::pi, 2 * std::atan2(1.0, z) / std::numbers::pi);
+    if (gradient) {
+      const double log_scale = std::log(2.0) + log_cauchy_density(z) - std::log(sigma);
+      set_cdf_derivative(r, 0, 1, log_scale);
+      set_cdf_derivative(r, 1, -z, log_scale);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -2,6 +2,8 @@
 #include <boost/random/normal_distribution.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
+#include "stdlib/normal_cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -34,6 +36,22 @@ class half_normal final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = 0.6744897501960817 * p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // F = erf(z / sqrt 2) and 1 - F = 1 - erf below z = 1; above it 1 - erfc and 2 Phi(-z).
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double sigma = p[0][0], z = x / sigma, u = z / std::numbers::sqrt2;
+    cdf_parts r = z < 1 ? cdf_tails(std::log(std::erf(u)), std::log1p(-std::erf(u)))
+                        : cdf_tails(std::log1p(-std::erfc(u)), std::log(2.0) + log_Phi(-z));
+    if (gradient) {
+      const double log_scale = std::log(2.0) + log_normal_density(z) - std::log(sigma);
+      set_cdf_derivative(r, 0, 1, log_scale);
+      set_cdf_derivative(r, 1, -z, log_scale);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -8,6 +8,7 @@
 #include <boost/random/student_t_distribution.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/log_gamma.hpp"
@@ -61,6 +62,24 @@ class half_student_t final : public scalar_distribution {
       out[0] = sigma * boost::math::quantile(boost::math::students_t(nu), 0.75);
     }
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(|T| <= z) = I_{z^2 / (nu + z^2)}(1/2, nu/2) and P(|T| > z) = I_{nu / (nu + z^2)}(nu/2, 1/2):
+  // complementary arguments, each tail direct; nu by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double nu = p[0][0], sigma = p[1][0], z = x / sigma, z2 = z * z;
+    cdf_parts r = cdf_probabilities(ibeta(0.5, nu / 2, z2 / (nu + z2)), ibeta(nu / 2, 0.5, nu / (nu + z2)));
+    if (gradient) {
+      const double log_scale = std::log(2.0) + log_gamma((nu + 1) / 2) - log_gamma(nu / 2) -
+                               0.5 * std::log(nu * std::numbers::pi) - (nu + 1) / 2 * std::log1p(z2 / nu) - std::log(sigma);
+      set_cdf_derivative(r, 0, 1, log_scale);
+      set_cdf_derivative(r, 2, -z, log_scale);
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

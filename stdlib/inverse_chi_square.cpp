@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
@@ -43,6 +44,21 @@ class inverse_chi_square final : public scalar_distribution {
     const double nu = p[0][0];
     out[0] = nu > 2 ? 1 / (nu - 2) : 1 / (nu + 2);
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // 1 / x ~ Gamma(nu / 2, 1 / 2): F = Q(nu / 2, 1 / (2 x)), 1 - F = P(nu / 2, 1 / (2 x)); nu
+  // by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double a = p[0][0] / 2, u = 1 / (2 * x);
+    cdf_parts r = cdf_probabilities(gamma_q(a, u), gamma_p(a, u));
+    if (gradient) {
+      set_cdf_derivative(r, 0, 1, -a * std::log(2.0) - log_gamma(a) - (a + 1) * std::log(x) - u);
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   // 1 / (2 G) for G ~ Gamma(nu / 2, 1), from log G; draws beyond the largest double become

@@ -12,7 +12,8 @@ namespace {
 
 class log_density_function final : public function {
  public:
-  log_density_function(const distribution& d, std::string name) : dist_(d), name_(std::move(name)) {
+  log_density_function(const distribution& d, std::string name, density_kind kind)
+      : dist_(d), name_(std::move(name)), kind_(kind) {
     const auto params = d.params();
     elementwise_ = d.value_rank() == 0 && std::all_of(params.begin(), params.end(), [](const auto& p) { return p.rank == 0; });
   }
@@ -44,10 +45,14 @@ class log_density_function final : public function {
     return shape::scalar();
   }
 
-  void eval(std::span<const view> args, double* out) const override { out[0] = evaluate(args, nullptr, 0); }
+  void eval(std::span<const view> args, double* out) const override {
+    const double total = evaluate(args, nullptr, 0);
+    out[0] = kind_ == density_kind::cdf ? std::exp(total) : total;
+  }
 
-  void backward(std::span<const view> args, view, const double* d_out, std::span<double* const> d_args) const override {
-    evaluate(args, d_args.data(), d_out[0]);
+  // The plain cdf is exp of the summed log cdfs: its derivative is the value times theirs.
+  void backward(std::span<const view> args, view out, const double* d_out, std::span<double* const> d_args) const override {
+    evaluate(args, d_args.data(), kind_ == density_kind::cdf ? d_out[0] * out[0] : d_out[0]);
   }
 
  private:
@@ -89,8 +94,8 @@ class log_density_function final : public function {
     } catch (const parameter_error&) {
       return NAN;
     }
-    if (!dist_.in_support(params, args[0])) return -INFINITY;
-    if (!d_args) return dist_.log_density(params, args[0], true);
+    if (kind_ == density_kind::log_density && !dist_.in_support(params, args[0])) return -INFINITY;
+    if (!d_args) return value(params, args[0], nullptr);
     std::vector<std::vector<double>> local(args.size());
     gradient_out g;
     for (std::size_t k = 0; k < args.size() && k < 5; ++k) {
@@ -98,21 +103,30 @@ class log_density_function final : public function {
       local[k].assign(static_cast<std::size_t>(args[k].size()), 0.0);
       (k == 0 ? g.value : g.params[k - 1]) = local[k].data();
     }
-    const double lp = dist_.log_density(params, args[0], true, &g);
+    const double lp = value(params, args[0], &g);
     for (std::size_t k = 0; k < args.size(); ++k)
       for (std::size_t i = 0; i < local[k].size(); ++i) d_args[k][i] += scale * local[k][i];
     return lp;
   }
 
+  double value(std::span<const view> params, view x, const gradient_out* g) const {
+    switch (kind_) {
+      case density_kind::log_density: return dist_.log_density(params, x, true, g);
+      case density_kind::log_ccdf: return dist_.log_ccdf(params, x[0], g);
+      default: return dist_.log_cdf(params, x[0], g);
+    }
+  }
+
   const distribution& dist_;
   std::string name_;
+  density_kind kind_;
   bool elementwise_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<function> make_log_density_function(const distribution& d, std::string name) {
-  return std::make_unique<log_density_function>(d, std::move(name));
+std::unique_ptr<function> make_log_density_function(const distribution& d, std::string name, density_kind kind) {
+  return std::make_unique<log_density_function>(d, std::move(name), kind);
 }
 
 }  // namespace ppl::stdlib

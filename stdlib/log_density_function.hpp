@@ -6,6 +6,12 @@
 // does (each argument a scalar or of one common shape) and gives the sum over their
 // elements; others take their declared shapes. Invalid parameters give NaN, which a
 // sampler treats as -inf; a value outside the support gives -inf.
+//
+// The same machinery gives the distribution functions of the scalar distributions that
+// have one (distribution::has_cdf): `normal_lcdf(y | mu, sigma)` (log P(Y <= y)),
+// `weibull_lccdf(t | alpha, sigma)` (log P(Y > t): a right-censored observation) and
+// `normal_cdf(y | mu, sigma)` (P(Y <= y)); over arrays the logarithms are summed, and the
+// plain cdf is the product, as Stan's. Differentiable in the value and the parameters.
 #include <memory>
 #include <string>
 
@@ -14,6 +20,9 @@
 
 namespace ppl::stdlib {
 
-std::unique_ptr<function> make_log_density_function(const distribution& d, std::string name);
+enum class density_kind { log_density, log_cdf, log_ccdf, cdf };
+
+std::unique_ptr<function> make_log_density_function(const distribution& d, std::string name,
+                                                    density_kind kind = density_kind::log_density);
 
 }  // namespace ppl::stdlib

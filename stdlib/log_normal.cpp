@@ -2,6 +2,8 @@
 #include <boost/random/lognormal_distribution.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
+#include "stdlib/normal_cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -38,6 +40,22 @@ class log_normal final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = std::exp(p[0][0]);
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // Phi(z) and Phi(-z) of z = (log x - mu) / sigma; dF/dx has the extra 1 / x.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double sigma = p[1][0], z = (std::log(x) - p[0][0]) / sigma;
+    cdf_parts r = cdf_tails(log_Phi(z), log_Phi(-z));
+    if (gradient) {
+      const double log_scale = log_normal_density(z) - std::log(sigma);
+      set_cdf_derivative(r, 0, 1 / x, log_scale);
+      set_cdf_derivative(r, 1, -1, log_scale);
+      set_cdf_derivative(r, 2, -z, log_scale);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -3,6 +3,7 @@
 //   log p(x) = -z - 2 log(1 + e^-z) - log sigma,  z = (x - mu) / sigma
 #include <boost/random/uniform_01.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/link.hpp"
@@ -38,6 +39,16 @@ class logistic final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // F = inv_logit(z), 1 - F = inv_logit(-z); the density is F (1 - F).
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double sigma = p[1][0], z = (x - p[0][0]) / sigma;
+    cdf_parts r = cdf_tails(log_inv_logit(z), log_inv_logit(-z));
+    if (gradient) set_location_scale_derivatives(r, r.log_cdf + r.log_ccdf, z, sigma, 1, 2);
+    return r;
   }
 
   // Inversion: mu + sigma logit(u), with u in (0, 1).

@@ -4,6 +4,7 @@
 //              + alpha log(beta / (1 + beta)) - k log(1 + beta)
 #include <boost/math/special_functions/digamma.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
@@ -39,6 +40,23 @@ class negative_binomial final : public scalar_distribution {
     if (g && g->params[0]) g->params[0][0] += boost::math::digamma(k + a) - boost::math::digamma(a) + log_odds;
     if (g && g->params[1]) g->params[1][0] += a / b - (a + k) / (1 + b);
     return lp;
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X <= k) = I_q(alpha, k + 1), q = beta / (1 + beta); dF/dbeta is that Beta density
+  // at q times dq/dbeta = 1 / (1 + beta)^2; alpha by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double alpha = p[0][0], beta = p[1][0], k = std::floor(x);
+    if (k < 0) return cdf_below();
+    const double q = beta / (1 + beta), log1p_beta = std::log1p(beta);
+    cdf_parts r = cdf_probabilities(ibeta(alpha, k + 1, q), ibetac(alpha, k + 1, q));
+    if (gradient) {
+      const double log_density = (alpha - 1) * std::log(q) - k * log1p_beta - log_beta_function(alpha, k + 1);
+      set_cdf_derivative(r, 2, 1, log_density - 2 * log1p_beta);
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   // The mixture itself: a Gamma(alpha, beta) rate, then a Poisson count at that rate.

@@ -5,6 +5,7 @@
 //              + phi log(phi / (mu + phi))
 #include <boost/math/special_functions/digamma.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
@@ -62,6 +63,24 @@ class negative_binomial_2 final : public scalar_distribution {
     if (g && g->params[1])
       g->params[1][0] += d_log_rising(phi, k) - log1p_ratio + (mu - k) / (mu + phi);
     return lp;
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X <= k) = I_q(phi, k + 1), q = phi / (mu + phi); dF/dmu is that Beta density at q
+  // times dq/dmu = -phi / (mu + phi)^2; phi by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double mu = p[0][0], phi = p[1][0], k = std::floor(x);
+    if (k < 0) return cdf_below();
+    const double q = phi / (mu + phi);
+    cdf_parts r = cdf_probabilities(ibeta(phi, k + 1, q), ibetac(phi, k + 1, q));
+    if (gradient) {
+      const double log_total = std::log(mu + phi);
+      const double log_density = (phi - 1) * std::log(q) + k * (std::log(mu) - log_total) - log_beta_function(phi, k + 1);
+      set_cdf_derivative(r, 1, -1, log_density + std::log(phi) - 2 * log_total);
+      cdf_shape_difference(*this, p, x, 1, r);
+    }
+    return r;
   }
 
   // The mixture itself: a Gamma(phi, rate phi / mu) rate, then a Poisson count at that rate.

@@ -2,6 +2,8 @@
 #include <boost/random/normal_distribution.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
+#include "stdlib/normal_cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -58,6 +60,16 @@ class normal final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // Phi(z) and Phi(-z), each by log_Phi, accurate far into its tail.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double sigma = p[1][0], z = (x - p[0][0]) / sigma;
+    cdf_parts r = cdf_tails(log_Phi(z), log_Phi(-z));
+    if (gradient) set_location_scale_derivatives(r, log_normal_density(z), z, sigma, 1, 2);
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -5,6 +5,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <limits>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -46,6 +47,22 @@ class pareto final : public scalar_distribution {
     const double y_min = p[0][0], alpha = p[1][0];
     out[0] = alpha > 1 ? alpha * y_min / (alpha - 1) : y_min * std::exp2(1 / alpha);
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // 1 - F = (y_min / x)^alpha = exp(-w), w = alpha log(x / y_min).
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double y_min = p[0][0], alpha = p[1][0];
+    if (x <= y_min) return cdf_below();
+    const double log_ratio = std::log1p((x - y_min) / y_min), w = alpha * log_ratio;
+    cdf_parts r = cdf_tails(log1m_exp_neg(w, std::log(alpha) + std::log(log_ratio)), -w);
+    if (gradient) {
+      set_cdf_derivative(r, 0, alpha / x, -w);
+      set_cdf_derivative(r, 1, -alpha / y_min, -w);
+      set_cdf_derivative(r, 2, log_ratio, -w);
+    }
+    return r;
   }
 
   // Inversion: y_min (1 - u)^(-1 / alpha), u in [0, 1). Draws beyond the largest double

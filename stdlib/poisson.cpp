@@ -1,4 +1,5 @@
 // Poisson(lambda): counts with mean lambda. A rate of 0 is allowed (the point mass at 0).
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/log_gamma.hpp"
@@ -29,6 +30,18 @@ class poisson final : public scalar_distribution {
     if (with_constants) lp -= log_gamma(k + 1);
     if (g && g->params[0]) g->params[0][0] += (k > 0 ? k / lambda : 0) - 1;
     return lp;
+  }
+
+  bool has_cdf() const override { return true; }
+  // P(X <= k) = Q(k + 1, lambda), P(X > k) = P(k + 1, lambda); dF/dlambda = -p(k).
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double k = std::floor(x), lambda = p[0][0];
+    if (k < 0) return cdf_below();
+    if (lambda == 0) return cdf_above();
+    cdf_parts r = cdf_probabilities(gamma_q(k + 1, lambda), gamma_p(k + 1, lambda));
+    if (gradient) set_cdf_derivative(r, 1, -1, k * std::log(lambda) - lambda - log_gamma(k + 1));
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -1,6 +1,7 @@
 #include "stdlib/restricted.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "stdlib/checks.hpp"
@@ -50,7 +51,8 @@ class restricted final : public distribution {
     const auto [lo, hi] = bounds(params);
     const double v = x[0];
     if (!(v >= lo && v <= hi)) return -std::numeric_limits<double>::infinity();
-    return inner_.log_density(params.first(n_), x, with_constants, grad);
+    const double lp = inner_.log_density(params.first(n_), x, with_constants, grad);
+    return truncated_ ? lp - log_mass(params, grad) : lp;
   }
 
   bool typical(std::span<const view> params, double* out) const override {
@@ -88,6 +90,68 @@ class restricted final : public distribution {
   }
   std::string restriction() const { return truncated_ ? "T[lower, upper]" : "C[lower, upper]"; }
 
+  // One tail of D at x: log F(x) (or log(1 - F(x)) with `upper_tail`), and where asked its
+  // derivatives in x and D's parameters.
+  struct tail {
+    double log_p = 0, dx = 0;
+    std::array<double, max_params> dp{};
+  };
+  tail at(std::span<const view> params, double x, bool upper_tail, bool gradient) const {
+    tail t;
+    gradient_out g;
+    if (gradient) {
+      g.value = &t.dx;
+      for (std::size_t i = 0; i < n_; ++i) g.params[i] = &t.dp[i];
+    }
+    const auto own = params.first(n_);
+    t.log_p = upper_tail ? inner_.log_ccdf(own, x, gradient ? &g : nullptr) : inner_.log_cdf(own, x, gradient ? &g : nullptr);
+    return t;
+  }
+
+  // log P(lower <= Y <= upper), and its derivatives subtracted from grad's slots (the
+  // normaliser's share of d log p). For integers P(lower <= Y <= upper) = F(upper) -
+  // F(lower - 1). Between two bounds the difference is taken in the tail where both
+  // probabilities are small, where it keeps its digits: F(upper) - F(lower) below the
+  // median, S(lower) - S(upper) above it.
+  double log_mass(std::span<const view> params, const gradient_out* grad) const {
+    auto [lo, hi] = bounds(params);
+    if (inner_.value_kind() == scalar_kind::integer) lo -= 1;
+    const bool gradient = grad != nullptr;
+    double log_z = 0;
+    std::array<double, max_params> dp{};  // d log Z / d parameter (D's, then the bounds')
+    std::size_t k = n_;
+    auto add = [&](const tail& t, double weight) {
+      for (std::size_t i = 0; i < n_; ++i) dp[i] += weight * t.dp[i];
+    };
+    if (has_lower_ && !has_upper_) {
+      const tail s = at(params, lo, true, gradient);
+      log_z = s.log_p;
+      add(s, 1);
+      dp[k] = s.dx;
+    } else if (!has_lower_ && has_upper_) {
+      const tail f = at(params, hi, false, gradient);
+      log_z = f.log_p;
+      add(f, 1);
+      dp[k] = f.dx;
+    } else if (has_lower_ && has_upper_) {
+      const bool low = at(params, hi, false, false).log_p < std::log(0.5);
+      // Z = a - b with a = F(hi), b = F(lo) below the median; a = S(lo), b = S(hi) above.
+      const tail a = low ? at(params, hi, false, gradient) : at(params, lo, true, gradient);
+      const tail b = low ? at(params, lo, false, gradient) : at(params, hi, true, gradient);
+      log_z = a.log_p + std::log1p(-std::exp(b.log_p - a.log_p));
+      const double wa = std::exp(a.log_p - log_z), wb = std::exp(b.log_p - log_z);
+      add(a, wa);
+      add(b, -wb);
+      // d log Z / d lower and d upper: through whichever of a, b reads each bound.
+      dp[k] = low ? -wb * b.dx : wa * a.dx;
+      dp[k + 1] = low ? wa * a.dx : -wb * b.dx;
+    }
+    if (grad)
+      for (std::size_t i = 0; i < params_.size(); ++i)
+        if (grad->params[i] && (i >= n_ || inner_.cdf_differentiable(i))) *grad->params[i] -= dp[i];
+    return log_z;
+  }
+
   const distribution& inner_;
   bool truncated_, has_lower_, has_upper_;
   std::vector<param_spec> params_;
@@ -109,8 +173,8 @@ std::unique_ptr<distribution> make_restricted(const distribution& inner, bool tr
             "censored or truncated";
       return nullptr;
     }
-  if (truncated) {
-    why = "truncation T[] needs " + std::string(inner.name()) + "'s distribution function, which ppl does not have yet";
+  if (truncated && !inner.has_cdf()) {
+    why = "truncation T[] renormalises by " + std::string(inner.name()) + "'s distribution function, which ppl does not have yet";
     return nullptr;
   }
   return std::make_unique<restricted>(inner, truncated, has_lower, has_upper);

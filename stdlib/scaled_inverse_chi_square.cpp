@@ -6,6 +6,7 @@
 #include <boost/math/special_functions/digamma.hpp>
 #include <limits>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/gamma_draw.hpp"
 #include "stdlib/library.hpp"
@@ -48,6 +49,23 @@ class scaled_inverse_chi_square final : public scalar_distribution {
     const double nu = p[0][0], s = p[1][0];
     out[0] = nu * s * s / (nu > 2 ? nu - 2 : nu + 2);
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // InverseGamma(nu / 2, b), b = nu s^2 / 2: F = Q(nu / 2, b / x); dF/ds = dF/db nu s with
+  // dF/db = -f(x) x / b; nu by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double nu = p[0][0], s = p[1][0], a = nu / 2, b = nu * s * s / 2;
+    cdf_parts r = cdf_probabilities(gamma_q(a, b / x), gamma_p(a, b / x));
+    if (gradient) {
+      const double log_f = a * std::log(b) - log_gamma(a) - (a + 1) * std::log(x) - b / x;
+      set_cdf_derivative(r, 0, 1, log_f);
+      set_cdf_derivative(r, 2, -2 * x / s, log_f);
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   // (nu s^2 / 2) / G for G ~ Gamma(nu / 2, 1), from log G; draws beyond the largest double

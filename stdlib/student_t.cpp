@@ -3,6 +3,8 @@
 #include <boost/random/student_t_distribution.hpp>
 #include <numbers>
 
+#include "stdlib/cdf.hpp"
+#include <boost/math/distributions/students_t.hpp>
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/log_gamma.hpp"
@@ -46,6 +48,22 @@ class student_t final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[1][0];
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // Boost's Student's t, each tail on its own (complement); nu by central differences.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double nu = p[0][0], sigma = p[2][0], z = (x - p[1][0]) / sigma;
+    const boost::math::students_t_distribution<double, cdf_detail::quiet> t(nu);
+    cdf_parts r = cdf_probabilities(boost::math::cdf(t, z), boost::math::cdf(boost::math::complement(t, z)));
+    if (gradient) {
+      const double log_g = log_gamma((nu + 1) / 2) - log_gamma(nu / 2) - 0.5 * std::log(nu * std::numbers::pi) -
+                           (nu + 1) / 2 * std::log1p(z * z / nu);
+      set_location_scale_derivatives(r, log_g, z, sigma, 2, 3);
+      cdf_shape_difference(*this, p, x, 0, r);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -1,6 +1,7 @@
 // Uniform(lower, upper) on [lower, upper].
 #include <boost/random/uniform_real_distribution.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 
@@ -38,6 +39,22 @@ class uniform final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = 0.5 * (p[0][0] + p[1][0]);
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    const double lower = p[0][0], upper = p[1][0], width = upper - lower;
+    if (x <= lower) return cdf_below();
+    if (x >= upper) return cdf_above();
+    const double log_scale = -std::log(width);
+    cdf_parts r = cdf_probabilities((x - lower) / width, (upper - x) / width);
+    if (gradient) {
+      set_cdf_derivative(r, 0, 1, log_scale);
+      set_cdf_derivative(r, 1, (x - upper) / width, log_scale);
+      set_cdf_derivative(r, 2, (lower - x) / width, log_scale);
+    }
+    return r;
   }
 
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {

@@ -3,6 +3,7 @@
 //   log p(x) = log alpha - log sigma + (alpha - 1) log z - z^alpha,  z = x / sigma
 #include <boost/random/uniform_01.hpp>
 
+#include "stdlib/cdf.hpp"
 #include "stdlib/checks.hpp"
 #include "stdlib/library.hpp"
 #include "stdlib/log_gamma.hpp"
@@ -43,6 +44,22 @@ class weibull final : public scalar_distribution {
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[1][0] * std::exp(log_gamma(1 + 1 / p[0][0]));
     return true;
+  }
+
+  bool has_cdf() const override { return true; }
+  // 1 - F = exp(-w), w = (x / sigma)^alpha; dF = e^-w dw.
+  cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {
+    if (!std::isfinite(x)) return cdf_not_finite(x);
+    if (x <= 0) return cdf_below();
+    const double alpha = p[0][0], sigma = p[1][0], log_z = std::log(x / sigma), w = std::exp(alpha * log_z);
+    cdf_parts r = cdf_tails(log1m_exp_neg(w, alpha * log_z), -w);
+    if (gradient) {
+      const double log_scale = alpha * log_z - w;
+      set_cdf_derivative(r, 0, alpha / x, log_scale);
+      set_cdf_derivative(r, 1, log_z, log_scale);
+      set_cdf_derivative(r, 2, -alpha / sigma, log_scale);
+    }
+    return r;
   }
 
   // Inversion: sigma (-log(1 - u))^(1 / alpha), u in [0, 1).

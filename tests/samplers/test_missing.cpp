@@ -98,3 +98,44 @@ TEST_CASE("censoring and truncation: what cannot be restricted is an error at th
   // `T[1] ~ ...` on the next line is a statement of its own, not a truncation.
   CHECK_NOTHROW(run("m ~ Normal(0, 1)\nT[1] ~ Normal(m, 1)\nT[2] ~ Normal(m, 1)\n", {}));
 }
+
+TEST_CASE("truncation: a half-normal prior written as T[0, ], and observations truncated at 0") {
+  const auto p = testing::infer("x ~ Normal(0, 1) T[0, ]\n", {}, testing::two_chains(200, 4000, 8));
+  check_mean(p, "x", std::sqrt(2 / M_PI));
+  check_sd(p, "x", std::sqrt(1 - 2 / M_PI));
+  // y[i] ~ Normal(mu, 1) T[0, ]: each term renormalised by P(Y > 0) = Phi(mu); mu's
+  // posterior mean by quadrature on a fine grid.
+  const std::vector<double> y = {0.2, 0.5, 1.1, 0.1};
+  auto log_post = [&](double mu) {
+    double lp = -mu * mu / 8;  // Normal(0, 2) prior
+    for (double v : y) lp += -0.5 * (v - mu) * (v - mu) - std::log(0.5 * std::erfc(-mu / std::sqrt(2.0)));
+    return lp;
+  };
+  double z = 0, m = 0;
+  for (int k = 0; k <= 40000; ++k) {
+    const double mu = -10 + k * 20.0 / 40000, w = std::exp(log_post(mu));
+    z += w;
+    m += w * mu;
+  }
+  for (const char* sampler : {"", "nuts"}) {
+    samplers::run_options o = testing::two_chains(300, 4000, 9);
+    if (*sampler) o.overrides["mu"] = sampler;
+    const auto q = testing::infer("data y: real[N]\nmu ~ Normal(0, 2)\ny ~ Normal(mu, 1) T[0, ]\n", {"y=[0.2, 0.5, 1.1, 0.1]"}, o);
+    INFO(sampler);
+    check_mean(q, "mu", m / z);
+  }
+  // Two bounds, an integer count: Poisson(lambda) T[1, 5] has P(1 <= Y <= 5) = F(5) - F(0).
+  const auto c = testing::infer("data k: int[N]\nlambda ~ Gamma(2, 1)\nk ~ Poisson(lambda) T[1, 5]\n", {"k=[1, 2, 5, 3]"},
+                                testing::two_chains(200, 4000, 10));
+  double zc = 0, mc = 0;
+  for (int i = 1; i <= 60000; ++i) {
+    const double l = i * 30.0 / 60000;
+    double mass = 0, term = std::exp(-l);
+    for (int j = 1; j <= 5; ++j) mass += (term *= l / j);
+    // Gamma(2, 1) prior, the counts' kernel l^11 e^(-4 l), each renormalised by the mass.
+    const double w = std::exp(std::log(l) - l + 11 * std::log(l) - 4 * l - 4 * std::log(mass));
+    zc += w;
+    mc += w * l;
+  }
+  check_mean(c, "lambda", mc / zc);
+}
