@@ -98,8 +98,14 @@ void graph::allocate(int v) {
   shape s;
   s.rank = var.type.rank;
   bool value_known = false;
+  // A variable computed by `=` and observed by `~` (log_y = log(y); log_y ~ Normal(...))
+  // has the shape its `=` statements give; a vectorised `~` reads that shape for its loop.
+  const bool computed = std::any_of(var.statements.begin(), var.statements.end(), [&](int si) {
+    return model_.statements[static_cast<std::size_t>(si)].which == statement::kind::assign;
+  });
   for (int si : var.statements) {
     const statement& st = model_.statements[static_cast<std::size_t>(si)];
+    if (computed && st.which == statement::kind::sample) continue;
     int k = static_cast<int>(st.target_indices.size());
     for_each_instance(st, [&] {
       for (int d = 0; d < k; ++d) {

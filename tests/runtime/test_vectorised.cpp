@@ -35,6 +35,17 @@ TEST_CASE("a vectorised observation has the terms of its loop") {
   CHECK(density_at(head + "mu = a + b * x\ny ~ Normal(mu, s)\n", data, at) == doctest::Approx(looped).epsilon(1e-12));
 }
 
+TEST_CASE("an array computed from data and observed whole has the terms of its loop") {
+  // posteriordb's earnings models: log_earn = log(earn), then log_earn ~ Normal(...) with a
+  // second computed array among the arguments (this crashed while the graph was built).
+  const std::vector<std::string> data = {"x=[0.5,-1,2,0.3]", "z=[1,0,1,1]", "y=[1.2,0.4,3.9,0.8]"};
+  const std::vector<std::pair<std::string, std::vector<double>>> at = {{"a", {0.4}}, {"b", {1.3}}, {"s", {0.7}}};
+  const std::string head = "data x: real[N]\ndata z: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\ns ~ HalfNormal(5)\n";
+  const double looped = density_at(head + "for n in 1:N { ly[n] = log(y[n])\n ly[n] ~ Normal(a + b * x[n] * z[n], s) }\n", data, at);
+  CHECK(density_at(head + "ly = log(y)\nxz = x .* z\nly ~ Normal(a + b * xz, s)\n", data, at) == doctest::Approx(looped).epsilon(1e-12));
+  CHECK(density_at(head + "ly = log(y)\nly ~ Normal(a + b * x .* z, s)\n", data, at) == doctest::Approx(looped).epsilon(1e-12));
+}
+
 TEST_CASE("an unknown vector takes its shape from an array argument") {
   fixture f("data m: real[N]\ntheta ~ Normal(m, 1)\n", {"m=[1,2,3,4]"});
   CHECK(f.value("theta").shape == ppl::runtime::shape::vector(4));
