@@ -260,9 +260,13 @@ void checker::order_statements() {
       var.role = ir::role::derived;
     }
     if (has_assign_[static_cast<std::size_t>(v)] && has_sample_[static_cast<std::size_t>(v)]) var.observed = true;
-    for (int s : var.statements)
-      if (!is_observation(converted_statements_[static_cast<std::size_t>(s)]))
-        model_.statements.push_back(std::move(converted_statements_[static_cast<std::size_t>(s)]));
+    for (int s : var.statements) {
+      auto& st = converted_statements_[static_cast<std::size_t>(s)];
+      if (is_observation(st)) continue;
+      settle_bounded_flat_prior(s, st);
+      check_declared_truncation(s, st);
+      model_.statements.push_back(std::move(st));
+    }
   }
   for (auto& s : converted_statements_)
     if (s.which == ir::statement::kind::sample && s.target >= 0 && is_observation(s)) model_.statements.push_back(std::move(s));

@@ -90,13 +90,15 @@ class checker {
   void convert_param_decls();
   void check_ordered(const ast::param_decl& d, ir::variable& var);
   void convert_flat_prior(const ast::param_decl& d, ir::statement& out);
+  void settle_bounded_flat_prior(int i, ir::statement& s) const;
+  void check_declared_truncation(int i, const ir::statement& s) const;
   void declare_target(const ast::target& t, bool sampled, std::size_t pos);
   void declare_sizes();
   void type_variable(int v);
   void convert_statement(std::size_t i);
   void convert_sample(const ast::sample_stmt& s, ir::statement& out);
   void link_scale(ir::statement& out) const;
-  void restrict_sample(const ast::restriction& r, ir::statement& out);
+  void restrict_sample(bool truncate, ir::expr_ptr lower, ir::expr_ptr upper, std::size_t pos, ir::statement& out);
   void convert_data_decls();
   void assign_roles();
   void order_statements();
@@ -130,6 +132,8 @@ class checker {
   std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read
   int current_statement_ = -1;
+  std::vector<int> bounded_flat_;                    // flat priors between two bounds, as statements
+  std::vector<int> declared_truncations_;            // priors truncated to a param's declared bounds
 };
 
 }  // namespace ppl::lang::detail

@@ -2,8 +2,10 @@
 // declares a parameter. One with a `~` gets its prior there and the declaration only fixes
 // its type and shape; one without gets Stan's implicit prior, flat on the declared support
 // (stdlib/flat.hpp): improper on the reals or a half-line, Uniform(lower, upper) between
-// two bounds. `ordered[K]` and `positive_ordered[K]` mark the variable (ir::variable::
+// two bounds that are data, and flat (not normalised) between bounds that follow unknowns. `ordered[K]` and `positive_ordered[K]` mark the variable (ir::variable::
 // constraint); the graph and the samplers keep it ordered.
+#include <algorithm>
+
 #include "lang/checker_impl.hpp"
 #include "stdlib/flat.hpp"
 
@@ -54,10 +56,6 @@ void checker::convert_param_decls() {
       slot = std::move(e);
     }
     const bool has_prior = flat_[static_cast<std::size_t>(first_definition_[v])].node != s;
-    if (has_prior && (info.bounds.lower || info.bounds.upper))
-      fail(d->type.pos, "`" + var.name + "` has bounds and a prior (its `~`): its support is its prior's, so drop the bounds "
-                            "and choose a prior on that support (HalfNormal, HalfCauchy, Exponential, Beta, Uniform, ...); "
-                            "ppl has no truncation yet");
     if (!has_prior && var.type.kind == scalar_kind::integer)
       fail(d->pos, "`" + var.name + "` is an int `param` without a prior; give it one with `~` (a flat prior on integers is not supported)");
   }
@@ -90,6 +88,7 @@ void checker::convert_flat_prior(const ast::param_decl& d, ir::statement& out) {
     out.dist_name = "Uniform";
     out.args.push_back(clone(*info.bounds.lower));
     out.args.push_back(clone(*info.bounds.upper));
+    bounded_flat_.push_back(current_statement_);
   } else if (info.bounds.lower) {
     out.dist = &stdlib::flat_bounded_below();
     out.args.push_back(clone(*info.bounds.lower));
@@ -101,6 +100,47 @@ void checker::convert_flat_prior(const ast::param_decl& d, ir::statement& out) {
   }
   vectorise(out, d.name.pos, d.name.name);
   model_.variables[v].statements.push_back(current_statement_);
+}
+
+// Between bounds that follow other unknowns (`real<lower=0, upper=1 - a>`), Uniform's
+// -log(upper - lower) would be a term of the posterior that Stan's flat prior does not have
+// (posteriordb's garch11 moves by 6 standard errors); the prior there is flat and improper.
+// Bounds that follow other unknowns on a param with a prior: Stan leaves that prior
+// unnormalised (its posterior has no -log(F(upper) - F(lower)) term), ppl's T[] would
+// normalise it, and the two posteriors differ; the model must say which it means.
+void checker::check_declared_truncation(int i, const ir::statement& s) const {
+  if (std::find(declared_truncations_.begin(), declared_truncations_.end(), i) == declared_truncations_.end()) return;
+  const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
+  const auto params = s.dist->params();
+  for (std::size_t k = params.size() - (params_[static_cast<std::size_t>(s.target)].bounds.lower ? 1 : 0) -
+                       (params_[static_cast<std::size_t>(s.target)].bounds.upper ? 1 : 0);
+       k < s.args.size(); ++k) {
+    std::vector<int> reads;
+    ir::collect_reads(s.args[k].get(), reads);
+    for (int r : reads) {
+      const auto role = model_.variables[static_cast<std::size_t>(r)].role;
+      if (role != ir::role::unknown && role != ir::role::derived) continue;
+      fail(s.args[k]->pos, "`" + var.name + "` has a prior and bounds that follow the unknown `" +
+                               model_.variables[static_cast<std::size_t>(r)].name +
+                               "`: Stan leaves such a prior unnormalised, a truncation normalises it, and the posteriors differ; "
+                               "say which you mean: drop the bounds and write `" + var.name +
+                               " ~ D(...) T[lower, upper]` (normalised), or keep them, drop the `~` and add `factor` with D's log density (Stan's)");
+    }
+  }
+}
+
+// Called once the roles of the variables the bounds read are known.
+void checker::settle_bounded_flat_prior(int i, ir::statement& s) const {
+  if (std::find(bounded_flat_.begin(), bounded_flat_.end(), i) == bounded_flat_.end()) return;
+  std::vector<int> reads;
+  for (const auto& a : s.args) ir::collect_reads(a.get(), reads);
+  const bool follows_unknowns = std::any_of(reads.begin(), reads.end(), [&](int r) {
+    const auto role = model_.variables[static_cast<std::size_t>(r)].role;
+    return role == ir::role::unknown || role == ir::role::derived;
+  });
+  if (!follows_unknowns) return;
+  s.dist = &stdlib::flat_between();
+  s.dist_name = "Flat";
 }
 
 }  // namespace ppl::lang::detail

@@ -1,5 +1,6 @@
 // Statements: conversion, typing of the variables they define, roles and dependency order.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "lang/checker.hpp"
@@ -25,6 +26,28 @@ std::string describe_rank(int rank) {
   if (rank == 1) return "a vector";
   if (rank == 2) return "a matrix";
   return "an array of " + std::to_string(rank) + " dimensions";
+}
+
+// A constant number, with unary minus: the value; otherwise NaN.
+double constant_value(const ir::expr& e) {
+  if (e.which == ir::expr::kind::int_const || e.which == ir::expr::kind::real_const) return e.constant;
+  if (e.which == ir::expr::kind::call && e.fn && e.fn->name() == "neg" && e.args.size() == 1) return -constant_value(*e.args[0]);
+  return std::nan("");
+}
+
+// Whether constant bounds hold the whole support of a distribution whose support is fixed.
+bool within_constant_bounds(const ir::bound_spec& b, const stdlib::distribution& d) {
+  const auto params = d.params();
+  for (std::size_t k = 0; k < params.size(); ++k)
+    if (d.support_reads(k)) return false;
+  if (d.value_rank() != 0) return false;
+  const double lower = b.lower ? constant_value(*b.lower) : -INFINITY, upper = b.upper ? constant_value(*b.upper) : INFINITY;
+  if (std::isnan(lower) || std::isnan(upper)) return false;
+  std::vector<double> ones(params.size(), 1.0);
+  std::vector<stdlib::view> args;
+  for (double& x : ones) args.push_back(stdlib::view{&x, stdlib::shape::scalar()});
+  const stdlib::support s = d.value_support(args);
+  return lower <= s.lower && upper >= s.upper;
 }
 
 }  // namespace
@@ -70,22 +93,40 @@ void checker::convert_sample(const ast::sample_stmt& s, ir::statement& out) {
     out.args.push_back(std::move(a));
   }
   link_scale(out);
-  if (s.restricted) restrict_sample(*s.restricted, out);
+  const int v = model_.find(s.lhs.name.name);
+  const bool bounded = v >= 0 && params_[static_cast<std::size_t>(v)].decl &&
+                       (params_[static_cast<std::size_t>(v)].bounds.lower || params_[static_cast<std::size_t>(v)].bounds.upper);
+  if (bounded && s.restricted)
+    fail(s.restricted->pos, "`" + s.lhs.name.name + "` has bounds in its `param` declaration and " + s.restricted->which +
+                                "[lower, upper] here; give the bounds once");
+  if (s.restricted) {
+    expr_ptr lower = s.restricted->lower ? convert(*s.restricted->lower) : nullptr;
+    expr_ptr upper = s.restricted->upper ? convert(*s.restricted->upper) : nullptr;
+    restrict_sample(s.restricted->which == "T", std::move(lower), std::move(upper), s.restricted->pos, out);
+  } else if (bounded && !within_constant_bounds(params_[static_cast<std::size_t>(v)].bounds, *out.dist)) {
+    // Stan's `real<lower=0> sigma; sigma ~ normal(0, 5)`: the prior truncated to the declared
+    // support, T[lower, upper] (the same posterior as Stan's when the bounds are data). Bounds
+    // that hold the prior's whole support (`real<lower=0>` with a Gamma) change nothing, and
+    // the prior keeps its conjugate updates.
+    const auto& b = params_[static_cast<std::size_t>(v)].bounds;
+    restrict_sample(true, b.lower ? clone(*b.lower) : nullptr, b.upper ? clone(*b.upper) : nullptr, s.lhs.pos, out);
+    declared_truncations_.push_back(current_statement_);
+  }
 }
 
 // `C[lower, upper]` or `T[lower, upper]` after the distribution: a distribution made for
 // this statement, the bounds its last parameters (stdlib/restricted.hpp). It has a name of
 // its own ("Weibull C[]"), so no conjugate pair takes it for the plain distribution.
-void checker::restrict_sample(const ast::restriction& r, ir::statement& out) {
+void checker::restrict_sample(bool truncate, expr_ptr lower, expr_ptr upper, std::size_t pos, ir::statement& out) {
   std::string why;
-  auto d = stdlib::make_restricted(*out.dist, r.which == "T", r.lower.has_value(), r.upper.has_value(), why);
-  if (!d) fail(r.pos, why);
-  for (const auto* bound : {r.lower.get_ptr(), r.upper.get_ptr()}) {
-    if (!bound) continue;
-    expr_ptr b = convert(*bound);
-    if (b->type.rank != 0 && !vectorises(*out.dist))
-      fail(b->pos, "a bound of " + r.which + "[lower, upper] must be a scalar, not " + stdlib::to_string(b->type));
-    out.args.push_back(std::move(b));
+  const std::string which = truncate ? "T" : "C";
+  auto d = stdlib::make_restricted(*out.dist, truncate, lower != nullptr, upper != nullptr, why);
+  if (!d) fail(pos, why);
+  for (expr_ptr* bound : {&lower, &upper}) {
+    if (!*bound) continue;
+    if ((*bound)->type.rank != 0 && !vectorises(*out.dist))
+      fail((*bound)->pos, "a bound of " + which + "[lower, upper] must be a scalar, not " + stdlib::to_string((*bound)->type));
+    out.args.push_back(std::move(*bound));
   }
   out.dist_name = std::string(d->name());
   out.dist = d.get();

@@ -1,4 +1,5 @@
-// Flat(): density 1 on the reals; and the half-line versions a bounded `param` gets.
+// Flat(): density 1 on the reals; and the half-line and interval versions a bounded `param`
+// gets.
 #include "stdlib/flat.hpp"
 
 #include <cmath>
@@ -10,10 +11,11 @@ namespace ppl::stdlib {
 
 namespace {
 
-enum class side { none, below, above };
+enum class side { none, below, above, between };
 
 constexpr param_spec lower_param[] = {{"lower", scalar_kind::real, 0}};
 constexpr param_spec upper_param[] = {{"upper", scalar_kind::real, 0}};
+constexpr param_spec both_params[] = {{"lower", scalar_kind::real, 0}, {"upper", scalar_kind::real, 0}};
 
 class flat final : public scalar_distribution {
  public:
@@ -22,23 +24,37 @@ class flat final : public scalar_distribution {
   std::span<const param_spec> params() const override {
     if (bounded_ == side::below) return lower_param;
     if (bounded_ == side::above) return upper_param;
+    if (bounded_ == side::between) return both_params;
     return {};
   }
   scalar_kind value_kind() const override { return scalar_kind::real; }
   void check(std::span<const view> p) const override {
-    if (bounded_ != side::none) check_finite(name(), bounded_ == side::below ? "lower bound" : "upper bound", p[0][0]);
+    if (bounded_ == side::between) {
+      check_finite(name(), "lower bound", p[0][0]);
+      check_finite(name(), "upper bound", p[1][0]);
+      if (!(p[0][0] < p[1][0]))
+        throw parameter_error("Flat: the lower bound " + format_number(p[0][0]) + " is not below the upper bound " + format_number(p[1][0]));
+    } else if (bounded_ != side::none) {
+      check_finite(name(), bounded_ == side::below ? "lower bound" : "upper bound", p[0][0]);
+    }
   }
   support value_support(std::span<const view> p) const override {
     if (bounded_ == side::below) return {support_kind::real_interval, p[0][0], INFINITY};
     if (bounded_ == side::above) return {support_kind::real_interval, -INFINITY, p[0][0]};
+    if (bounded_ == side::between) return {support_kind::real_interval, p[0][0], p[1][0]};
     return {};
   }
   double log_density(std::span<const view> p, view x, bool, const gradient_out*) const override {
     const support s = value_support(p);
     return x[0] > s.lower && x[0] < s.upper ? 0.0 : -INFINITY;
   }
-  // A start one unit inside the bound: 0 on the log scale the samplers move a bounded one on.
+  // A start one unit inside the bound: 0 on the log scale the samplers move a bounded one on;
+  // between two bounds, the middle (0 on the logit scale).
   bool typical(std::span<const view> p, double* out) const override {
+    if (bounded_ == side::between) {
+      out[0] = 0.5 * (p[0][0] + p[1][0]);
+      return true;
+    }
     out[0] = bounded_ == side::below ? p[0][0] + 1 : bounded_ == side::above ? p[0][0] - 1 : 0;
     return true;
   }
@@ -61,6 +77,11 @@ const distribution& flat_bounded_below() {
 
 const distribution& flat_bounded_above() {
   static const flat d(side::above);
+  return d;
+}
+
+const distribution& flat_between() {
+  static const flat d(side::between);
   return d;
 }
 

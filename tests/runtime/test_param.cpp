@@ -10,6 +10,15 @@
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 
+namespace {
+
+const ppl::lang::ir::statement& first_statement(const fixture& f, const std::string& name) {
+  const auto& m = *f.model;
+  return m.statements[static_cast<std::size_t>(m.variables[static_cast<std::size_t>(m.find(name))].statements[0])];
+}
+
+}  // namespace
+
 TEST_CASE("a param without ~ adds nothing to the density inside its support, -inf outside") {
   fixture f("data y: real[N]\nparam mu: real\nparam s: real<lower=0>\nparam p: real<lower=0, upper=1>\n"
             "y ~ Normal(mu, s)\nfactor log(p)\n", {"y=[0.5,1.5]"});
@@ -25,6 +34,18 @@ TEST_CASE("a param without ~ adds nothing to the density inside its support, -in
   CHECK(g.graph->log_density() == doctest::Approx(-3));
   g.mutable_value("t").data[0] = 1;
   CHECK(g.graph->log_density() == -INFINITY);
+}
+
+TEST_CASE("between bounds that follow another unknown the flat prior is not normalised, as Stan's is not") {
+  // posteriordb's garch11: beta1 in (0, 1 - alpha1). Uniform(0, 1 - a) would add -log(1 - a).
+  fixture f("param a: real<lower=0, upper=1>\nparam b: real<lower=0, upper=1 - a>\nfactor -b\n");
+  f.mutable_value("a").data[0] = 0.75;
+  f.mutable_value("b").data[0] = 0.125;
+  CHECK(f.graph->log_density() == doctest::Approx(-0.125).epsilon(1e-12));
+  f.mutable_value("b").data[0] = 0.3;
+  CHECK(f.graph->log_density() == -INFINITY);
+  CHECK(ppl::stdlib::improper(*first_statement(f, "b").dist));
+  CHECK(!ppl::stdlib::improper(*first_statement(f, "a").dist));
 }
 
 TEST_CASE("a param's declared shape: its flat prior, its `~`, and arrays that must agree with it") {
@@ -47,8 +68,27 @@ TEST_CASE("Flat() is BUGS's dflat(): improper on the reals, with no draws") {
   CHECK_THROWS_AS(f.graph->draw_variable(f.model->find("mu"), rng), ppl::stdlib::parameter_error);
 }
 
+TEST_CASE("a prior on a param with bounds is truncated to them, as Stan's is when the bounds are data") {
+  // Exponential(1) on (1, 3): log density -s - log(e^-1 - e^-3).
+  fixture f("param s: real<lower=1, upper=3>\ns ~ Exponential(1)\n");
+  f.mutable_value("s").data[0] = 2.0;
+  CHECK(f.graph->log_density() == doctest::Approx(-2.0 - std::log(std::exp(-1.0) - std::exp(-3.0))).epsilon(1e-12));
+  f.mutable_value("s").data[0] = 3.5;
+  CHECK(f.graph->log_density() == -INFINITY);
+  // Normal(0, 1) on (0, inf): the half-normal, twice the density.
+  fixture g("param s: real<lower=0>\ns ~ Normal(0, 1)\n");
+  g.mutable_value("s").data[0] = 0.5;
+  CHECK(g.graph->log_density() == doctest::Approx(std::log(2.0) - 0.5 * std::log(2 * M_PI) - 0.125).epsilon(1e-12));
+  // Bounds that hold the whole support change nothing: the Gamma stays a Gamma (and
+  // keeps its conjugate updates); a bound from data is a truncation still.
+  CHECK(first_statement(fixture("param t: real<lower=0>\nt ~ Gamma(2, 1)\n"), "t").dist_name == "Gamma");
+  CHECK(first_statement(fixture("data c: real\nparam t: real<lower=c>\nt ~ Gamma(2, 1)\n", {"c=0"}), "t").dist_name != "Gamma");
+}
+
 TEST_CASE("param: errors") {
-  CHECK(error_of("param s: real<lower=0>\ns ~ HalfNormal(1)\n").find("`s` has bounds and a prior") != std::string::npos);
+  CHECK(error_of("param s: real<lower=0>\ns ~ Normal(0, 1) T[0, ]\n").find("give the bounds once") != std::string::npos);
+  CHECK(error_of("param a: real<lower=0, upper=1>\nparam b: real<lower=0, upper=1 - a>\nb ~ Beta(2, 2)\n")
+            .find("`b` has a prior and bounds that follow the unknown `a`") != std::string::npos);
   CHECK(error_of("param k: int\n").find("`k` is an int `param` without a prior") != std::string::npos);
   CHECK(error_of("data b: real\nparam b: real\n") == "test.ppl:2:7: error: `b` is already declared (line 1)");
   CHECK(error_of("param b: real\nb = 2\n") == "test.ppl:2:1: error: `b` is declared `param`, an unknown; it cannot be assigned with `=`");
