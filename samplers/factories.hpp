@@ -18,6 +18,11 @@ std::unique_ptr<factory> make_nuts_factory();
 std::unique_ptr<factory> make_slice_factory();
 std::unique_ptr<factory> make_rwmh_factory();
 std::unique_ptr<factory> make_hmc_factory();
+std::unique_ptr<factory> make_gaussian_block_factory();
+
+// Whether `variables` can be drawn together by gaussian_block (samplers/gaussian_block.cpp):
+// Normal priors and terms, jointly affine in them; `why` says why not.
+bool gaussian_block_possible(runtime::graph& g, const std::vector<int>& variables, std::string& why);
 
 // All factories in priority order: the first that can sample a variable claims it.
 const std::vector<std::unique_ptr<factory>>& factories();

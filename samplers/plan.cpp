@@ -23,6 +23,7 @@ const std::vector<std::unique_ptr<factory>>& factories() {
     f.push_back(make_slice_factory());
     f.push_back(make_rwmh_factory());
     f.push_back(make_hmc_factory());  // claims what nuts does: only chosen with --sampler
+    f.push_back(make_gaussian_block_factory());  // chosen for sets (plan_efficiency.cpp) or with --sampler
     return f;
   }();
   return all;
