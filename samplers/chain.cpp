@@ -437,6 +437,10 @@ std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<ass
     for (int v : block) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
     out.push_back({f->joins_block() ? f->make_block(g, block) : f->make(g, block.front()), names, block});
   }
+  for (const auto& [theta, b] : find_scale_moves(g, assignments))
+    out.push_back({make_scale_move(g, theta, b),
+                   m.variables[static_cast<std::size_t>(theta)].name + " with " + m.variables[static_cast<std::size_t>(b)].name + " (scale move)",
+                   {theta, b}});
   return out;
 }
 

@@ -32,6 +32,7 @@ struct assignment {
   int variable = -1;
   const factory* chosen = nullptr;
   std::string reason;
+  bool forced = false;  // the kind was given with --sampler
 };
 
 // The sampler of every unknown. `overrides` maps a variable name to a kind (--sampler);
@@ -41,6 +42,12 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
 // Revises the planner's own choices for ESS per CPU second (samplers/plan_efficiency.cpp):
 // a NUTS block of one scalar goes to slice; a conjugate unknown combined with the NUTS
 // block inside one argument of a term joins it. Kinds given in `overrides` stay.
+// Pairs (theta, b) for the non-centred scale move (samplers/scale_move.cpp): theta a
+// positive scalar, b unknowns with Normal priors whose scale reads theta, neither with a
+// kind given by --sampler; and the move, run after the sweep.
+std::vector<std::pair<int, int>> find_scale_moves(runtime::graph& g, const std::vector<assignment>& plan);
+std::unique_ptr<sampler> make_scale_move(runtime::graph& g, int theta, int b);
+
 void choose_by_efficiency(runtime::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan);
 
 }  // namespace ppl::samplers

@@ -71,7 +71,7 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
       const factory* f = find_factory(forced->second);
       claim c = f->can_sample(g, static_cast<int>(v));
       if (!c.ok) throw std::invalid_argument("--sampler " + var.name + "=" + forced->second + ": cannot: " + c.reason);
-      out.push_back({static_cast<int>(v), f, c.reason + " (chosen with --sampler)"});
+      out.push_back({static_cast<int>(v), f, c.reason + " (chosen with --sampler)", true});
       continue;
     }
     out.push_back(choose(static_cast<int>(v), false));

@@ -18,6 +18,8 @@
 //    are drawn together by gaussian_block when every term they enter is Normal and affine
 //    in them jointly, and they have at most max_gaussian_block elements: posteriordb's
 //    kilpisjarvi went from R-hat 4.2 by alternating draws to exact joint ones.
+// 4. A hierarchical scale (theta in b[i] ~ Normal(m[i], g(theta))) keeps its sampler and
+//    gets, after each sweep, the non-centred scale move (samplers/scale_move.cpp).
 //
 // Only the planner's own choices change; a kind given with --sampler is kept.
 #include <algorithm>
@@ -161,6 +163,12 @@ void choose_by_efficiency(runtime::graph& g, const std::map<std::string, std::st
   if (block_size() > 0) join_nuts_block(g, forced, plan);
   // 3. Conjugate Normal unknowns tied to each other inside one argument of a term.
   form_gaussian_block(g, forced, plan);
+  // 4. Hierarchical scales also get the non-centred scale move after each sweep.
+  for (const auto& [theta, b] : find_scale_moves(g, plan))
+    for (auto& a : plan)
+      if (a.variable == theta)
+        a.reason += "; after each sweep also a non-centred scale move with `" + m.variables[static_cast<std::size_t>(b)].name +
+                    "` (slice on log " + m.variables[static_cast<std::size_t>(theta)].name + " with its standardised effects fixed)";
 }
 
 }  // namespace ppl::samplers

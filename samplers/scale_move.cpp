@@ -1,0 +1,197 @@
+// The non-centred scale move: after the sweep, a hierarchical scale theta and the random
+// effects b[i] ~ Normal(m[i], g(theta)) it scales are moved together, theta by a slice step
+// (Neal 2003) with the standardised effects eta[i] = (b[i] - m[i]) / g(theta) held fixed.
+// That is the Gibbs update of theta in the non-centred parameterisation, interwoven with
+// the sweep's centred one (Yu & Meng 2011, "To center or not to center"): the centred
+// update of theta given b cannot move far when the effects pin it (the funnel of weakly
+// informed random effects: Oxford, Magnesium, LeukFr), the non-centred one can, and
+// alternating the two mixes well whichever the data favour. In the coordinates (theta, eta)
+// the target is p(theta, b(theta, eta)) prod_i g_i(theta), the last factor the Jacobian of
+// eta -> b; the slice runs on log theta (theta > 0), with its Jacobian theta.
+#include <algorithm>
+#include <boost/random/uniform_01.hpp>
+#include <cmath>
+
+#include "samplers/factories.hpp"
+
+namespace ppl::samplers {
+
+using lang::ir::role;
+using lang::ir::statement;
+
+namespace {
+
+// Variables that `start` reaches through `=` definitions (themselves included).
+std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> marked) {
+  for (const statement& s : m.statements) {
+    if (s.which != statement::kind::assign || marked[static_cast<std::size_t>(s.target)]) continue;
+    for (int r : lang::ir::statement_reads(s))
+      if (marked[static_cast<std::size_t>(r)]) marked[static_cast<std::size_t>(s.target)] = 1;
+  }
+  return marked;
+}
+
+bool reads_any(const lang::ir::expr* e, const std::vector<char>& marked) {
+  std::vector<int> r;
+  lang::ir::collect_reads(e, r);
+  return std::any_of(r.begin(), r.end(), [&](int v) { return marked[static_cast<std::size_t>(v)] != 0; });
+}
+
+// Whether (theta, b) has the form: theta a real scalar unknown on a positive interval whose prior does
+// not read b; every statement defining b is Normal with a scale reading theta and neither
+// argument reading b, the mean not reading theta.
+bool scale_pair(runtime::graph& g, int theta, int b) {
+  const auto& m = g.model();
+  const auto& tv = m.variables[static_cast<std::size_t>(theta)];
+  const auto& bv = m.variables[static_cast<std::size_t>(b)];
+  if (theta == b || tv.role != role::unknown || bv.role != role::unknown) return false;
+  if (tv.type.kind != stdlib::scalar_kind::real || bv.type.kind != stdlib::scalar_kind::real || g.value(theta).size() != 1) return false;
+  if (bv.filled_from >= 0 || bv.constraint != lang::ir::vector_constraint::none || g.support_moves(b) || g.support_moves(theta)) return false;
+  std::vector<char> from_theta(m.variables.size(), 0), from_b(m.variables.size(), 0);
+  from_theta[static_cast<std::size_t>(theta)] = 1;
+  from_b[static_cast<std::size_t>(b)] = 1;
+  from_theta = reached_from(m, from_theta);
+  from_b = reached_from(m, from_b);
+  for (int si : tv.statements) {
+    const statement& s = m.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample) return false;
+    for (const auto& a : s.args)
+      if (reads_any(a.get(), from_b)) return false;
+    const auto loops = g.instance_table(s);
+    const auto support = s.dist->value_support(g.args_at(s, loops.data()));
+    if (support.kind != stdlib::support_kind::real_interval || !(support.lower >= 0)) return false;
+  }
+  if (bv.statements.empty()) return false;
+  for (int si : bv.statements) {
+    const statement& s = m.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample || s.dist_name != "Normal" || s.args.size() != 2) return false;
+    if (reads_any(s.args[0].get(), from_b) || reads_any(s.args[0].get(), from_theta)) return false;
+    if (reads_any(s.args[1].get(), from_b) || !reads_any(s.args[1].get(), from_theta)) return false;
+    for (const auto& ix : s.target_indices)
+      if (reads_any(ix.get(), from_b) || reads_any(ix.get(), from_theta)) return false;
+  }
+  return true;
+}
+
+class scale_move_sampler final : public sampler {
+ public:
+  scale_move_sampler(runtime::graph& g, int theta, int b) : graph_(g), theta_(theta), b_(b) {
+    const auto& m = g.model();
+    std::vector<char> marked(m.variables.size(), 0);
+    marked[static_cast<std::size_t>(theta)] = marked[static_cast<std::size_t>(b)] = 1;
+    needed_ = reached_from(m, marked);
+    for (const statement& s : m.statements) {
+      if (s.which == statement::kind::assign) continue;
+      const auto reads = lang::ir::statement_reads(s);
+      const bool own = s.target == theta || s.target == b;
+      if (own || std::any_of(reads.begin(), reads.end(), [&](int r) { return needed_[static_cast<std::size_t>(r)] != 0; }))
+        terms_.push_back(&s);
+    }
+    for (std::size_t v = 0; v < needed_.size(); ++v)
+      if (m.variables[v].role != role::derived) needed_[v] = 0;
+    for (int si : m.variables[static_cast<std::size_t>(b)].statements) {
+      const statement& s = m.statements[static_cast<std::size_t>(si)];
+      auto table = g.instance_table(s);
+      const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
+      for (std::size_t i = 0; i < count; ++i) instances_.push_back({&s, std::vector<runtime::index_t>(table.begin() + static_cast<long>(i * depth), table.begin() + static_cast<long>((i + 1) * depth)), 0});
+    }
+    for (auto& in : instances_) in.offset = g.instance_target(*in.s, in.loops.data()).first;
+  }
+
+  void step(runtime::rng& rng, bool) override {
+    const double theta = graph_.value(theta_).data[0];
+    if (!(theta > 0) || !std::isfinite(theta)) return;
+    // The means and the standardised effects at the current state.
+    means_.resize(instances_.size());
+    eta_.resize(instances_.size());
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
+      const auto& in = instances_[i];
+      const auto& args = graph_.args_at(*in.s, in.loops.data());
+      means_[i] = args[0][0];
+      eta_[i] = (graph_.value(b_).data[static_cast<std::size_t>(in.offset)] - means_[i]) / args[1][0];
+    }
+    const double u0 = std::log(theta);
+    const double f0 = target(u0);
+    if (!std::isfinite(f0)) {
+      target(u0);
+      return;
+    }
+    // Stepping out and shrinkage on u = log theta (Neal 2003, figures 3 and 5).
+    boost::random::uniform_01<double> uniform;
+    const double level = f0 + std::log(uniform(rng));
+    double lo = u0 - width_ * uniform(rng), hi = lo + width_;
+    for (int k = 0; k < max_steps_ && target(lo) > level; ++k) lo -= width_;
+    for (int k = 0; k < max_steps_ && target(hi) > level; ++k) hi += width_;
+    for (;;) {
+      const double u = lo + (hi - lo) * uniform(rng);
+      if (target(u) > level) return;  // the graph holds the state at u
+      if (u < u0) lo = u;
+      else hi = u;
+      if (hi - lo < 1e-12) {
+        target(u0);
+        return;
+      }
+    }
+  }
+
+ private:
+  struct instance {
+    const statement* s;
+    std::vector<runtime::index_t> loops;
+    runtime::index_t offset;
+  };
+
+  // Sets theta = e^u and b = m + eta g(theta); returns the target at u.
+  double target(double u) {
+    auto& values = graph_.values();
+    values[static_cast<std::size_t>(theta_)].data[0] = std::exp(u);
+    graph_.update_derived(needed_);
+    double log_jacobian = u;
+    auto& b = values[static_cast<std::size_t>(b_)].data;
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
+      const auto& in = instances_[i];
+      const double g = graph_.args_at(*in.s, in.loops.data())[1][0];
+      if (!(g > 0) || !std::isfinite(g)) return -INFINITY;
+      b[static_cast<std::size_t>(in.offset)] = means_[i] + eta_[i] * g;
+      log_jacobian += std::log(g);
+    }
+    graph_.update_derived(needed_);
+    double lp = log_jacobian;
+    for (const statement* s : terms_) lp += graph_.statement_log_density(*s);
+    return std::isnan(lp) ? -INFINITY : lp;
+  }
+
+  runtime::graph& graph_;
+  int theta_, b_;
+  std::vector<char> needed_;               // derived variables to recompute as theta and b move
+  std::vector<const statement*> terms_;    // every term reading theta or b
+  std::vector<instance> instances_;        // b's prior instances
+  std::vector<double> means_, eta_;
+  static constexpr double width_ = 1.0;    // on log theta: a factor e per step out
+  static constexpr int max_steps_ = 20;
+};
+
+}  // namespace
+
+std::vector<std::pair<int, int>> find_scale_moves(runtime::graph& g, const std::vector<assignment>& plan) {
+  std::vector<std::pair<int, int>> out;
+  auto kind_of = [&](int v) -> std::string_view {
+    for (const auto& a : plan)
+      if (a.variable == v) return a.chosen->kind();
+    return {};
+  };
+  for (const auto& t : plan)
+    for (const auto& b : plan) {
+      if (t.forced || b.forced) continue;  // --sampler says how they move
+      // b's sampler must be one that reads b from the graph at each step (not collapsed,
+      // whose counts would go stale; not ancestral, which redraws b from its prior anyway).
+      const std::string_view kb = kind_of(b.variable), kt = kind_of(t.variable);
+      if (kb == "collapsed" || kb == "ancestral" || kt == "collapsed" || kt == "ancestral") continue;
+      if (scale_pair(g, t.variable, b.variable)) out.emplace_back(t.variable, b.variable);
+    }
+  return out;
+}
+
+std::unique_ptr<sampler> make_scale_move(runtime::graph& g, int theta, int b) { return std::make_unique<scale_move_sampler>(g, theta, b); }
+
+}  // namespace ppl::samplers
