@@ -44,6 +44,10 @@ struct start_options {
   bool from_prior = false;  // every unknown drawn from its prior (--init prior)
   double radius = 1;        // else a typical value of its prior jittered within +-radius on the unconstrained scale
   const data_table* init = nullptr;  // values given for some unknowns (--init FILE)
+  // By variable: continuous unknowns started as Stan starts, uniform(-2, 2) on the
+  // unconstrained scale whatever their typical value (a chain's later starts, after
+  // starts at typical values have failed; samplers/chain.cpp). Empty: none.
+  std::vector<char> uniform;
 };
 
 struct graph_options {
@@ -80,6 +84,10 @@ class graph {
   void start(rng& rng, const start_options& o);
   // Whether --init gives a value for every unknown (a start that cannot vary).
   bool covered_by_init() const;
+  // Marks (by variable) the unknowns that terms whose log density is not finite read,
+  // directly or through `=` definitions, or are the density of: those a start that failed
+  // should choose differently. False when every term is finite.
+  bool mark_non_finite_inputs(std::vector<char>& marks);
   // Recomputes the derived variables from the current unknowns; or only those marked in
   // `needed` (by variable).
   void update_derived();
@@ -207,6 +215,10 @@ class graph {
   // An ordered vector once a start has given each element a typical value (or a draw,
   // with --init prior): sorted, spread to increase strictly, jittered on the ordered scale.
   void arrange_ordered_start(int variable, rng& rng);
+  // After a start, discrete unknowns of finite support whose blanket's log density is not
+  // finite, element by element, drawn from their full conditional by enumerating the
+  // support (runtime/graph_start_discrete.cpp); those --init gives are left as given.
+  void settle_discrete_start(rng& rng);
   // An ordered vector once each element is drawn from its prior: sorted (an error naming
   // the variable unless ordered_draw_exact).
   void sort_ordered_draw(int variable);

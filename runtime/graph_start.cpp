@@ -12,6 +12,16 @@
 // where a chain starts, and an instance whose parameters are invalid at the values chosen
 // is left NaN rather than failing: the chain's start sees a log density that is not
 // finite and starts again, and only then names the statement and why.
+// Two repairs follow a start whose log density is not finite:
+// - discrete unknowns of finite support whose terms are not finite are drawn from their
+//   full conditional by enumeration (runtime/graph_start_discrete.cpp);
+// - when starts at typical values keep failing, the chain's later starts
+//   (samplers/chain.cpp) take the continuous unknowns that the failing terms read
+//   (mark_non_finite_inputs) as Stan takes every unknown, uniform(-2, 2) on the
+//   unconstrained scale whatever their typical value (start_options::uniform). A vague
+//   prior's mean can be where no observation is possible (Kidney's Weibull shape r ~
+//   Gamma(1, 0.001) starts near 1000, where every Weibull term underflows), and no jitter
+//   of it moves far enough.
 #include <algorithm>
 #include <boost/random/uniform_real_distribution.hpp>
 #include <cmath>
@@ -60,12 +70,43 @@ void jitter(const stdlib::support& s, double* x, index_t n, rng& rng, double rad
   }
 }
 
+// Stan's default start (Stan Reference Manual, "Initialization"): uniform(-2, 2) on the
+// unconstrained scale of the support, whatever the prior. False on discrete supports,
+// which have no such scale.
+bool uniform_start(const stdlib::support& s, double* x, index_t n, rng& rng) {
+  boost::random::uniform_real_distribution<double> u(-2, 2);
+  switch (s.kind) {
+    case stdlib::support_kind::real_interval: {
+      const stdlib::transform t(s);
+      for (index_t i = 0; i < n; ++i) x[i] = t.to_constrained(u(rng));
+      return true;
+    }
+    case stdlib::support_kind::real_vector:
+      for (index_t i = 0; i < n; ++i) x[i] = u(rng);
+      return true;
+    case stdlib::support_kind::simplex:
+    case stdlib::support_kind::covariance: {
+      const stdlib::block_transform t(s, n);
+      std::vector<double> y(static_cast<std::size_t>(t.dimension()));
+      for (double& v : y) v = u(rng);
+      t.to_constrained(y.data(), x);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 void graph::start_value(const statement& s, std::span<const view> args, double* out, index_t size, rng& rng) {
   const start_options& o = options_.start;
   // An ordered vector's elements are jittered together once all are chosen.
   const double radius = ordered(s.target) ? 0 : o.radius;
+  const auto v = static_cast<std::size_t>(s.target);
+  if (!o.from_prior && !ordered(s.target) && v < o.uniform.size() && o.uniform[v] &&
+      uniform_start(s.dist->value_support(args), out, size, rng))
+    return;
   if (!o.from_prior && s.dist->typical(args, out)) jitter(s.dist->value_support(args), out, size, rng, radius);
   else s.dist->draw(args, rng, out);
 }
@@ -152,6 +193,26 @@ void graph::start(rng& rng, const start_options& o) {
       run_statement(s, &rng, s.which == statement::kind::sample);
     if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) arrange_ordered_start(s.target, rng);
   }
+  settle_discrete_start(rng);
+}
+
+bool graph::mark_non_finite_inputs(std::vector<char>& marks) {
+  std::vector<char> reached(model_.variables.size(), 0);
+  bool any = false;
+  for (const statement& s : model_.statements) {
+    if (s.which == statement::kind::assign || std::isfinite(statement_log_density(s))) continue;
+    any = true;
+    for (int r : lang::ir::statement_reads(s)) reached[static_cast<std::size_t>(r)] = 1;
+    if (s.which == statement::kind::sample) reached[static_cast<std::size_t>(s.target)] = 1;
+  }
+  // Back through the definitions, last to first: statements are in dependency order.
+  for (auto it = model_.statements.rbegin(); it != model_.statements.rend(); ++it)
+    if (it->which == statement::kind::assign && reached[static_cast<std::size_t>(it->target)])
+      for (int r : lang::ir::statement_reads(*it)) reached[static_cast<std::size_t>(r)] = 1;
+  marks.resize(model_.variables.size(), 0);
+  for (std::size_t v = 0; v < reached.size(); ++v)
+    if (reached[v] && model_.variables[v].role == role::unknown) marks[v] = 1;
+  return any;
 }
 
 bool graph::covered_by_init() const {

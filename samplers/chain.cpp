@@ -96,6 +96,8 @@ std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::gr
 double log_joint(chain& c);
 [[noreturn]] void fail_at_start(runtime::graph& g, bool from_init);
 constexpr int max_initial_attempts = 100;
+// Starts at typical values before the failing terms' unknowns start uniformly instead.
+constexpr int typical_attempts = 10;
 
 // A chain's saved state: the iterations it has done, its random stream, the values of
 // every unknown, then what each sampler keeps (sampler::persist). Derived values are
@@ -207,9 +209,12 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   settings.recorded = c.derived_kept;  // the monitored variables and what recorded derived ones read
   // The chain must start where the log density is finite (every sampler compares against
   // it): a start where it is not is chosen again, up to 100 times, unless --init gives
-  // every unknown. Samplers keep state read from the graph (LDA's counts), so they are
-  // made again for each start.
+  // every unknown. After the first few, the unknowns that the failing terms read start as
+  // Stan starts them, uniform(-2, 2) on the unconstrained scale, in place of their typical
+  // values (runtime/graph_start.cpp). Samplers keep state read from the graph (LDA's
+  // counts), so they are made again for each start.
   const bool fixed = c.graph->covered_by_init();
+  runtime::start_options start = o.start;
   for (int attempt = 1;; ++attempt) {
     c.samplers.clear();
     c.sampled.clear();
@@ -227,7 +232,8 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
     }
     if (std::isfinite(log_joint(c))) break;
     if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
-    c.graph->start(c.rng, o.start);
+    if (attempt >= typical_attempts && !o.start.from_prior) c.graph->mark_non_finite_inputs(start.uniform);
+    c.graph->start(c.rng, start);
   }
   if (o.heldout && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); }))
     throw std::invalid_argument("--heldout: no sampler of this model scores held-out data (document completion needs LDA's "

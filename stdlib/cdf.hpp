@@ -58,6 +58,13 @@ inline cdf_parts cdf_not_finite(double x) { return std::isnan(x) ? cdf_parts{} :
 // w^2 / 24), which also serves where w underflows but log w does not.
 inline double log1m_exp_neg(double w, double log_w) { return w < 1e-10 ? log_w - w / 2 : log1m_exp(-w); }
 
+// For closed-form quantiles of survival distributions: log w for the cumulative hazard
+// w = -log(1 - p) at the p quantile, given log p. Below log p = -30, log p + p / 2 (the
+// next term is 5 p^2 / 24), which keeps the quantile where p itself underflows.
+inline double log_hazard_at(double log_p) {
+  return log_p < -30 ? log_p + std::exp(log_p) / 2 : std::log(-log1m_exp(log_p));
+}
+
 // From the smaller probability's logarithm: its tail and log(1 - p) for the other.
 inline cdf_parts cdf_lower(double log_cdf) { return cdf_tails(log_cdf, log1m_exp(log_cdf)); }
 inline cdf_parts cdf_upper(double log_ccdf) { return cdf_tails(log1m_exp(log_ccdf), log_ccdf); }

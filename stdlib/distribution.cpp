@@ -1,6 +1,8 @@
 #include "stdlib/distribution.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace ppl::stdlib {
 
@@ -70,6 +72,43 @@ double distribution::log_ccdf(std::span<const view> params, double x, const grad
   const cdf_parts r = cdf(params, x, grad != nullptr);
   if (grad) add_cdf_gradient(*this, r.d_log_ccdf, grad);
   return r.log_ccdf;
+}
+
+namespace {
+
+// A monotone map of the doubles onto the integers (-0 and +0 both to 0), and back: a
+// bisection on it halves the doubles left, not the interval, and so ends within 64 steps
+// at two neighbours whatever the scale.
+std::int64_t order_key(double x) {
+  const auto bits = std::bit_cast<std::int64_t>(x);
+  return bits < 0 ? std::numeric_limits<std::int64_t>::min() - bits : bits;
+}
+double from_order_key(std::int64_t key) {
+  return std::bit_cast<double>(key < 0 ? std::numeric_limits<std::int64_t>::min() - key : key);
+}
+
+}  // namespace
+
+// The least x of the support where the tail passes log_p, by bisection on the doubles
+// between the support's ends; each step one evaluation of cdf().
+double distribution::quantile(std::span<const view> params, double log_p, bool upper) const {
+  const support s = value_support(params);
+  const double big = std::numeric_limits<double>::max();
+  auto passes = [&](double x) {
+    const cdf_parts r = cdf(params, x, false);
+    return upper ? r.log_ccdf <= log_p : r.log_cdf >= log_p;
+  };
+  double lo = std::max(s.lower, -big), hi = std::min(s.upper, big);
+  if (std::isnan(log_p) || !has_cdf()) return std::numeric_limits<double>::quiet_NaN();
+  if (passes(lo)) return lo;
+  if (!passes(hi)) return hi;
+  std::int64_t a = order_key(lo), b = order_key(hi);  // fails at a, passes at b
+  while (static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a) > 1) {
+    const std::int64_t mid = a + static_cast<std::int64_t>((static_cast<std::uint64_t>(b) - static_cast<std::uint64_t>(a)) / 2);
+    (passes(from_order_key(mid)) ? b : a) = mid;
+  }
+  const double x = from_order_key(b);
+  return value_kind() == scalar_kind::integer ? std::ceil(x) : x;
 }
 
 bool distribution::in_support(std::span<const view> params, view x) const {

@@ -147,6 +147,14 @@ class distribution {
   virtual cdf_parts cdf(std::span<const view> params, double x, bool gradient) const;
   virtual double log_cdf(std::span<const view> params, double x, const gradient_out* grad = nullptr) const;
   virtual double log_ccdf(std::span<const view> params, double x, const gradient_out* grad = nullptr) const;
+  // The inverse of the distribution function, for draws within an interval (censoring
+  // and truncation, stdlib/restricted.cpp): the least x with log P(X <= x) >= log_p, or
+  // with `upper` the least x with log P(X > x) <= log_p (for integer values an integer).
+  // A tail's logarithm keeps its accuracy where the tail itself is below the least double
+  // (a Weibull of scale 1 beyond 40: log P(X > 40) = -40^alpha). The default inverts cdf()
+  // by bisection on the doubles (stdlib/distribution.cpp); a distribution whose quantile
+  // has a closed form overrides it. Parameters must be valid; only for has_cdf().
+  virtual double quantile(std::span<const view> params, double log_p, bool upper) const;
 
   // A typical value (value_shape(params).size() doubles), where a chain starts from by
   // default before its jitter, as JAGS starts from each prior's typical value: the mean

@@ -47,6 +47,11 @@ class exponential final : public scalar_distribution {
     return r;
   }
 
+  // x = w / lambda for the cumulative hazard w = -log S.
+  double quantile(std::span<const view> p, double log_p, bool upper) const override {
+    return (upper ? -log_p : std::exp(log_hazard_at(log_p))) / p[0][0];
+  }
+
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     out[0] = boost::random::exponential_distribution<double>(p[0][0])(rng);
   }

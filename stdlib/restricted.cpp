@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/random/uniform_01.hpp>
 #include <cmath>
 
 #include "stdlib/checks.hpp"
@@ -55,27 +56,46 @@ class restricted final : public distribution {
     return truncated_ ? lp - log_mass(params, grad) : lp;
   }
 
+  // D's typical value where it lies in the interval; else the interval's median, found by
+  // inversion where D has a distribution function (a censoring time far in D's tail: its
+  // start just above the bound, where the mass is); else its middle, or a unit inside its
+  // one finite end.
   bool typical(std::span<const view> params, double* out) const override {
     if (!inner_.typical(params.first(n_), out)) return false;
     const support s = value_support(params);
     if (*out >= s.lower && *out <= s.upper) return true;
-    // Outside the interval: its middle, or a unit inside its one finite end.
+    if (inner_.has_cdf()) {
+      if (const double x = at_fraction(params, 0.5); !std::isnan(x)) {
+        *out = x;
+        return true;
+      }
+    }
     if (std::isfinite(s.lower) && std::isfinite(s.upper)) *out = (s.lower + s.upper) / 2;
     else if (std::isfinite(s.lower)) *out = s.lower + std::max(1.0, std::fabs(s.lower) * 1e-3);
     else *out = s.upper - std::max(1.0, std::fabs(s.upper) * 1e-3);
     return true;
   }
 
-  // By rejection from D: exact, and cheap unless the interval is improbable.
+  // By inversion where D has a distribution function (Devroye 1986, Non-Uniform Random
+  // Variate Generation, II.2.3): exact in one uniform however improbable the interval.
+  // Without one, by rejection from D: exact, and cheap unless the interval is improbable.
   void draw(std::span<const view> params, runtime::rng& rng, double* out) const override {
     const support s = value_support(params);
+    if (inner_.has_cdf()) {
+      *out = at_fraction(params, boost::random::uniform_01<double>()(rng));
+      if (std::isnan(*out))
+        throw parameter_error(std::string(inner_.name()) + ": " + restriction() + " = [" + format_number(s.lower) + ", " +
+                              format_number(s.upper) + "] has no probability at these parameters (its logarithm is -inf)");
+      return;
+    }
     for (int tries = 0; tries < max_tries; ++tries) {
       inner_.draw(params.first(n_), rng, out);
       if (*out >= s.lower && *out <= s.upper) return;
     }
     throw parameter_error(std::string(inner_.name()) + ": no draw in " + std::to_string(max_tries) + " fell within " + restriction() +
-                          " = [" + format_number(s.lower) + ", " + format_number(s.upper) +
-                          "]; the interval has almost no probability at these parameters");
+                          " = [" + format_number(s.lower) + ", " + format_number(s.upper) + "], and " + std::string(inner_.name()) +
+                          " has no distribution function to draw within it directly; the interval has almost no probability " +
+                          "at these parameters");
   }
 
  private:
@@ -89,6 +109,34 @@ class restricted final : public distribution {
     return {lo, hi};
   }
   std::string restriction() const { return truncated_ ? "T[lower, upper]" : "C[lower, upper]"; }
+
+  // The x with P(lower <= X <= x) = v P(lower <= X <= upper), v in [0, 1]: the interval's
+  // v quantile, by D's inverse distribution function. The probabilities are taken in the
+  // tail where they are small, as log_mass does (below D's median F, above it S = 1 - F),
+  // and in logarithms, so an interval beyond the reach of doubles (S(lower) = e^-1e8)
+  // keeps its digits. NaN when the interval's probability is 0 even in logarithms.
+  double at_fraction(std::span<const view> params, double v) const {
+    const support s = value_support(params);
+    if (!(s.lower <= s.upper)) return std::numeric_limits<double>::quiet_NaN();  // outside D's support
+    const auto own = params.first(n_);
+    // For integers P(lower <= X <= x) = F(x) - F(lower - 1).
+    const double a = inner_.value_kind() == scalar_kind::integer ? s.lower - 1 : s.lower, b = s.upper;
+    const bool upper = !(inner_.log_cdf(own, b) < std::log(0.5));
+    double log_p = 0;
+    if (upper) {
+      // S(x) = S(a) - v (S(a) - S(b)) = S(a) (1 - v (1 - S(b) / S(a))).
+      const double sa = inner_.log_ccdf(own, a), sb = inner_.log_ccdf(own, b);
+      if (!std::isfinite(sa)) return std::numeric_limits<double>::quiet_NaN();
+      log_p = sa + std::log1p(v * std::expm1(sb - sa));
+    } else {
+      // F(x) = F(b) (F(a) / F(b) + v (1 - F(a) / F(b))).
+      const double fa = inner_.log_cdf(own, a), fb = inner_.log_cdf(own, b);
+      if (!std::isfinite(fb)) return std::numeric_limits<double>::quiet_NaN();
+      const double r = std::exp(fa - fb);
+      log_p = fb + std::log(r + v * (1 - r));
+    }
+    return std::clamp(inner_.quantile(own, log_p, upper), s.lower, s.upper);
+  }
 
   // One tail of D at x: log F(x) (or log(1 - F(x)) with `upper_tail`), and where asked its
   // derivatives in x and D's parameters.

@@ -62,6 +62,12 @@ class weibull final : public scalar_distribution {
     return r;
   }
 
+  // x = sigma w^(1 / alpha) for the cumulative hazard w = -log(1 - F) = -log S.
+  double quantile(std::span<const view> p, double log_p, bool upper) const override {
+    const double log_w = upper ? std::log(-log_p) : log_hazard_at(log_p);
+    return p[1][0] * std::exp(log_w / p[0][0]);
+  }
+
   // Inversion: sigma (-log(1 - u))^(1 / alpha), u in [0, 1).
   void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
     const double e = -std::log1p(-boost::random::uniform_01<double>()(rng));
