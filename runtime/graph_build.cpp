@@ -256,6 +256,28 @@ bool graph::build_batch(const statement& s) {
 void graph::build_statements(rng& rng, bool) {
   check_initial_names();
   std::vector<char> given(model_.variables.size(), 0);  // set from --init
+  // The elements a `~` on a computed variable observes must all exist.
+  auto check_computed_elements = [&](const statement& st) {
+    const auto& var = model_.variables[static_cast<std::size_t>(st.target)];
+    const shape& computed = values_[static_cast<std::size_t>(st.target)].shape;
+    const auto k = st.target_indices.size();
+    for_each_instance(st, [&] {
+      for (std::size_t d = 0; d < k && static_cast<int>(d) < computed.rank; ++d) {
+        index_t j = 0;
+        try {
+          j = eval_.eval_index(*st.target_indices[d], frame_);
+        } catch (const eval_error& e) {
+          fail_in(st, e.pos, e.what());
+        }
+        if (j >= 1 && j <= computed[static_cast<int>(d)]) continue;
+        fail_in(st, st.target_indices[d]->pos,
+                "`" + var.name + "` is computed with `=`, so its `~` statements observe what `=` computed, but no `=` computes this element "
+                "(index " + std::to_string(j) + "); a variable is either computed or an unknown: to fix some elements of an unknown "
+                "(BUGS's corner constraint a[1] <- 0), give the unknown elements a name of their own (a_free[k] ~ ..., then "
+                "a[k + 1] = a_free[k] beside a[1] = 0)");
+      }
+    });
+  };
   starting_ = true;
   // Per variable, the last statement after which none defines more of it: where its
   // elements must all be defined. Found once, not by looking ahead from every statement
@@ -274,6 +296,10 @@ void graph::build_statements(rng& rng, bool) {
     const auto& var = model_.variables[static_cast<std::size_t>(v)];
     bool observed_data = var.role == role::data && !missing_[static_cast<std::size_t>(v)];
     if (observed_data || (var.role == role::transformed_data && var.observed && s.which == statement::kind::sample)) {
+      // A computed variable's `~` observes elements its `=` statements computed; one that
+      // reaches past them is most likely a BUGS corner constraint (a[1] <- 0 beside
+      // a[k] ~ dnorm(...)), which makes some elements of an unknown fixed: say how to write it.
+      if (!observed_data) check_computed_elements(s);
       run_statement(s, nullptr, false);
       continue;
     }

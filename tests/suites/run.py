@@ -30,6 +30,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -178,13 +179,19 @@ def plan_lines(ppl, case, data, workdir):
     return [line.rstrip() for line in read_text(out).splitlines() if line.strip()]
 
 
+SAMPLER_KINDS = ("ancestral", "collapsed", "conjugate", "cluster", "gibbs", "nuts", "slice", "rwmh", "hmc",
+                 "gaussian_block")
+
+
 def plan_summary(lines):
     """`nuts: beta, sigma; conjugate: alpha` from the plan's lines."""
     kinds = {}
     for line in lines:
-        cells = line.split()
-        if len(cells) >= 2 and not line.startswith("("):
-            kinds.setdefault(cells[1], []).append(cells[0].split("[", 1)[0])
+        # "theta[1:5, 1:3]   nuts   reason": the label may hold spaces ("x[2], x[5] (missing)"),
+        # and a long one is followed by a single space; the kind is the first known word after it.
+        m = re.match(r"(\S.*?)\s+(%s)(\s|$)" % "|".join(SAMPLER_KINDS), line)
+        if m and not line.startswith("("):
+            kinds.setdefault(m.group(2), []).append(m.group(1).split("[", 1)[0])
     if not kinds:
         return lines[0] if lines else ""
     return "; ".join("%s: %s" % (k, ", ".join(v)) for k, v in kinds.items())
