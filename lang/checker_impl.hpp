@@ -92,6 +92,7 @@ class checker {
   void convert_flat_prior(const ast::param_decl& d, ir::statement& out);
   void settle_bounded_flat_prior(int i, ir::statement& s) const;
   void check_declared_truncation(int i, const ir::statement& s) const;
+  int unknown_read(const ir::expr& e) const;
   void declare_target(const ast::target& t, bool sampled, std::size_t pos);
   void declare_sizes();
   void type_variable(int v);

@@ -102,43 +102,43 @@ void checker::convert_flat_prior(const ast::param_decl& d, ir::statement& out) {
   model_.variables[v].statements.push_back(current_statement_);
 }
 
-// Between bounds that follow other unknowns (`real<lower=0, upper=1 - a>`), Uniform's
-// -log(upper - lower) would be a term of the posterior that Stan's flat prior does not have
-// (posteriordb's garch11 moves by 6 standard errors); the prior there is flat and improper.
+// The first unknown (or variable derived from unknowns) an expression reads, or -1. Asked
+// once the roles are known.
+int checker::unknown_read(const ir::expr& e) const {
+  std::vector<int> reads;
+  ir::collect_reads(&e, reads);
+  for (int r : reads) {
+    const auto role = model_.variables[static_cast<std::size_t>(r)].role;
+    if (role == ir::role::unknown || role == ir::role::derived) return r;
+  }
+  return -1;
+}
+
 // Bounds that follow other unknowns on a param with a prior: Stan leaves that prior
 // unnormalised (its posterior has no -log(F(upper) - F(lower)) term), ppl's T[] would
 // normalise it, and the two posteriors differ; the model must say which it means.
 void checker::check_declared_truncation(int i, const ir::statement& s) const {
   if (std::find(declared_truncations_.begin(), declared_truncations_.end(), i) == declared_truncations_.end()) return;
   const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
-  const auto params = s.dist->params();
-  for (std::size_t k = params.size() - (params_[static_cast<std::size_t>(s.target)].bounds.lower ? 1 : 0) -
-                       (params_[static_cast<std::size_t>(s.target)].bounds.upper ? 1 : 0);
-       k < s.args.size(); ++k) {
-    std::vector<int> reads;
-    ir::collect_reads(s.args[k].get(), reads);
-    for (int r : reads) {
-      const auto role = model_.variables[static_cast<std::size_t>(r)].role;
-      if (role != ir::role::unknown && role != ir::role::derived) continue;
-      fail(s.args[k]->pos, "`" + var.name + "` has a prior and bounds that follow the unknown `" +
-                               model_.variables[static_cast<std::size_t>(r)].name +
-                               "`: Stan leaves such a prior unnormalised, a truncation normalises it, and the posteriors differ; "
-                               "say which you mean: drop the bounds and write `" + var.name +
-                               " ~ D(...) T[lower, upper]` (normalised), or keep them, drop the `~` and add `factor` with D's log density (Stan's)");
-    }
+  const auto& bounds = params_[static_cast<std::size_t>(s.target)].bounds;
+  // The bounds are the restricted distribution's last arguments.
+  const std::size_t first_bound = s.args.size() - (bounds.lower ? 1 : 0) - (bounds.upper ? 1 : 0);
+  for (std::size_t k = first_bound; k < s.args.size(); ++k) {
+    const int r = unknown_read(*s.args[k]);
+    if (r < 0) continue;
+    fail(s.args[k]->pos, "`" + var.name + "` has a prior and bounds that follow the unknown `" + model_.variables[static_cast<std::size_t>(r)].name +
+                             "`: Stan leaves such a prior unnormalised, a truncation normalises it, and the posteriors differ; "
+                             "say which you mean: drop the bounds and write `" + var.name +
+                             " ~ D(...) T[lower, upper]` (normalised), or keep them, drop the `~` and add `factor` with D's log density (Stan's)");
   }
 }
 
-// Called once the roles of the variables the bounds read are known.
+// Between bounds that follow other unknowns (`real<lower=0, upper=1 - a>`), Uniform's
+// -log(upper - lower) would be a term of the posterior that Stan's flat prior does not have
+// (posteriordb's garch11 moves by 6 standard errors); the prior there is flat and improper.
 void checker::settle_bounded_flat_prior(int i, ir::statement& s) const {
   if (std::find(bounded_flat_.begin(), bounded_flat_.end(), i) == bounded_flat_.end()) return;
-  std::vector<int> reads;
-  for (const auto& a : s.args) ir::collect_reads(a.get(), reads);
-  const bool follows_unknowns = std::any_of(reads.begin(), reads.end(), [&](int r) {
-    const auto role = model_.variables[static_cast<std::size_t>(r)].role;
-    return role == ir::role::unknown || role == ir::role::derived;
-  });
-  if (!follows_unknowns) return;
+  if (std::none_of(s.args.begin(), s.args.end(), [&](const auto& a) { return unknown_read(*a) >= 0; })) return;
   s.dist = &stdlib::flat_between();
   s.dist_name = "Flat";
 }

@@ -22,6 +22,7 @@
 #include <stdexcept>
 
 #include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
 
 namespace ppl::samplers {
 
@@ -52,25 +53,17 @@ struct block_structure {
 std::string structure_of(runtime::graph& g, const std::vector<int>& variables, block_structure& out) {
   const auto& m = g.model();
   const std::size_t n = m.variables.size();
-  std::vector<char> reaches(n, 0);
-  for (int v : variables) reaches[static_cast<std::size_t>(v)] = 1;
+  std::vector<char> marked(n, 0);
+  for (int v : variables) marked[static_cast<std::size_t>(v)] = 1;
+  const std::vector<char> reaches = reaching(m, marked);
   out.variables = variables;
   out.derived.assign(n, 0);
-  // Statements come parents first: one pass marks what the block reaches through `=`.
-  for (const statement& s : m.statements) {
-    if (s.which != statement::kind::assign || reaches[static_cast<std::size_t>(s.target)]) continue;
-    for (int r : lang::ir::statement_reads(s))
-      if (reaches[static_cast<std::size_t>(r)]) {
-        if (m.variables[static_cast<std::size_t>(s.target)].role != role::derived) return "it reaches `" + m.variables[static_cast<std::size_t>(s.target)].name + "`, which is not a derived variable";
-        reaches[static_cast<std::size_t>(s.target)] = 1;
-        out.derived[static_cast<std::size_t>(s.target)] = 1;
-      }
+  for (std::size_t v = 0; v < n; ++v) {
+    if (!reaches[v] || marked[v]) continue;
+    if (m.variables[v].role != role::derived) return "it reaches `" + m.variables[v].name + "`, which is not a derived variable";
+    out.derived[v] = 1;
   }
-  auto reads_block = [&](const lang::ir::expr* e) {
-    std::vector<int> r;
-    lang::ir::collect_reads(e, r);
-    return std::any_of(r.begin(), r.end(), [&](int x) { return reaches[static_cast<std::size_t>(x)] != 0; });
-  };
+  auto reads_block = [&](const lang::ir::expr* e) { return reads_marked(e, reaches); };
   for (const statement& s : m.statements) {
     if (s.which == statement::kind::assign) continue;
     const bool own = s.target >= 0 && std::find(variables.begin(), variables.end(), s.target) != variables.end();

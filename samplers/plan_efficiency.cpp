@@ -25,6 +25,7 @@
 #include <algorithm>
 
 #include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
 
 namespace ppl::samplers {
 
@@ -32,17 +33,6 @@ using lang::ir::role;
 using lang::ir::statement;
 
 namespace {
-
-// Which variables the marked ones reach through `=` definitions (themselves included).
-// Statements come parents first, so one pass carries a mark down every chain.
-std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
-  for (const statement& s : m.statements) {
-    if (s.which != statement::kind::assign || marked[static_cast<std::size_t>(s.target)]) continue;
-    for (int r : lang::ir::statement_reads(s))
-      if (marked[static_cast<std::size_t>(r)]) marked[static_cast<std::size_t>(s.target)] = 1;
-  }
-  return marked;
-}
 
 bool is_kind(const assignment& a, std::string_view kind) { return a.chosen && a.chosen->kind() == kind; }
 

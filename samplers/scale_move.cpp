@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "samplers/factories.hpp"
+#include "samplers/structure.hpp"
 
 namespace ppl::samplers {
 
@@ -20,22 +21,6 @@ using lang::ir::role;
 using lang::ir::statement;
 
 namespace {
-
-// Variables that `start` reaches through `=` definitions (themselves included).
-std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> marked) {
-  for (const statement& s : m.statements) {
-    if (s.which != statement::kind::assign || marked[static_cast<std::size_t>(s.target)]) continue;
-    for (int r : lang::ir::statement_reads(s))
-      if (marked[static_cast<std::size_t>(r)]) marked[static_cast<std::size_t>(s.target)] = 1;
-  }
-  return marked;
-}
-
-bool reads_any(const lang::ir::expr* e, const std::vector<char>& marked) {
-  std::vector<int> r;
-  lang::ir::collect_reads(e, r);
-  return std::any_of(r.begin(), r.end(), [&](int v) { return marked[static_cast<std::size_t>(v)] != 0; });
-}
 
 // Whether (theta, b) has the form: theta a real scalar unknown on a positive interval whose prior does
 // not read b; every statement defining b is Normal with a scale reading theta and neither
@@ -47,28 +32,32 @@ bool scale_pair(runtime::graph& g, int theta, int b) {
   if (theta == b || tv.role != role::unknown || bv.role != role::unknown) return false;
   if (tv.type.kind != stdlib::scalar_kind::real || bv.type.kind != stdlib::scalar_kind::real || g.value(theta).size() != 1) return false;
   if (bv.filled_from >= 0 || bv.constraint != lang::ir::vector_constraint::none || g.support_moves(b) || g.support_moves(theta)) return false;
+  // The cheap test first: the planner asks it of every pair of unknowns.
+  const auto normal = [&](int si) {
+    const statement& s = m.statements[static_cast<std::size_t>(si)];
+    return s.which == statement::kind::sample && s.dist_name == "Normal" && s.args.size() == 2;
+  };
+  if (bv.statements.empty() || !std::all_of(bv.statements.begin(), bv.statements.end(), normal)) return false;
   std::vector<char> from_theta(m.variables.size(), 0), from_b(m.variables.size(), 0);
   from_theta[static_cast<std::size_t>(theta)] = 1;
   from_b[static_cast<std::size_t>(b)] = 1;
-  from_theta = reached_from(m, from_theta);
-  from_b = reached_from(m, from_b);
+  from_theta = reaching(m, from_theta);
+  from_b = reaching(m, from_b);
   for (int si : tv.statements) {
     const statement& s = m.statements[static_cast<std::size_t>(si)];
     if (s.which != statement::kind::sample) return false;
     for (const auto& a : s.args)
-      if (reads_any(a.get(), from_b)) return false;
+      if (reads_marked(a.get(), from_b)) return false;
     const auto loops = g.instance_table(s);
     const auto support = s.dist->value_support(g.args_at(s, loops.data()));
     if (support.kind != stdlib::support_kind::real_interval || !(support.lower >= 0)) return false;
   }
-  if (bv.statements.empty()) return false;
   for (int si : bv.statements) {
     const statement& s = m.statements[static_cast<std::size_t>(si)];
-    if (s.which != statement::kind::sample || s.dist_name != "Normal" || s.args.size() != 2) return false;
-    if (reads_any(s.args[0].get(), from_b) || reads_any(s.args[0].get(), from_theta)) return false;
-    if (reads_any(s.args[1].get(), from_b) || !reads_any(s.args[1].get(), from_theta)) return false;
+    if (reads_marked(s.args[0].get(), from_b) || reads_marked(s.args[0].get(), from_theta)) return false;
+    if (reads_marked(s.args[1].get(), from_b) || !reads_marked(s.args[1].get(), from_theta)) return false;
     for (const auto& ix : s.target_indices)
-      if (reads_any(ix.get(), from_b) || reads_any(ix.get(), from_theta)) return false;
+      if (reads_marked(ix.get(), from_b) || reads_marked(ix.get(), from_theta)) return false;
   }
   return true;
 }
@@ -79,7 +68,7 @@ class scale_move_sampler final : public sampler {
     const auto& m = g.model();
     std::vector<char> marked(m.variables.size(), 0);
     marked[static_cast<std::size_t>(theta)] = marked[static_cast<std::size_t>(b)] = 1;
-    needed_ = reached_from(m, marked);
+    needed_ = reaching(m, marked);
     for (const statement& s : m.statements) {
       if (s.which == statement::kind::assign) continue;
       const auto reads = lang::ir::statement_reads(s);

@@ -8,6 +8,21 @@ using lang::ir::expr;
 using lang::ir::role;
 using lang::ir::statement;
 
+std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
+  for (const statement& s : m.statements) {
+    if (s.which != statement::kind::assign || marked[static_cast<std::size_t>(s.target)]) continue;
+    for (int r : lang::ir::statement_reads(s))
+      if (marked[static_cast<std::size_t>(r)]) marked[static_cast<std::size_t>(s.target)] = 1;
+  }
+  return marked;
+}
+
+bool reads_marked(const expr* e, const std::vector<char>& marked) {
+  std::vector<int> r;
+  lang::ir::collect_reads(e, r);
+  return std::any_of(r.begin(), r.end(), [&](int v) { return marked[static_cast<std::size_t>(v)] != 0; });
+}
+
 bool informed(const lang::ir::model& m, int variable) {
   // Walk up from every observation and factor through the statements defining what they read.
   std::vector<char> seen(m.variables.size(), 0);

@@ -12,6 +12,13 @@ namespace ppl::samplers {
 // statements); an unknown that none does is drawn exactly from its prior.
 bool informed(const lang::ir::model& m, int variable);
 
+// The marked variables (by index) and every variable they reach through `=` definitions.
+// Statements come parents first, so one pass carries a mark down every chain.
+std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked);
+
+// Whether an expression reads a marked variable.
+bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
+
 // Whether some `~` or `factor` depends on a derived variable (else it is output only,
 // recomputed once per iteration, and no sampler needs to care about it).
 bool feeds_density(const lang::ir::model& m, int variable);
