@@ -26,7 +26,6 @@ graph::graph(const lang::ir::model& m, const data_table& data, data_table* take,
   bind_data(data, take);
   build_statements(rng, true);
   mark_checks();
-  settle_discrete_start(rng);
 }
 
 std::vector<index_t> graph::recorded_elements(int variable) const {

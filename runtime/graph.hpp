@@ -88,6 +88,11 @@ class graph {
   // directly or through `=` definitions, or are the density of: those a start that failed
   // should choose differently. False when every term is finite.
   bool mark_non_finite_inputs(std::vector<char>& marks);
+  // For a start whose log density is not finite: discrete unknowns of finite support whose
+  // blanket's log density is not finite, element by element, drawn from their full
+  // conditional by enumerating the support (runtime/graph_start_discrete.cpp); those
+  // --init gives are left as given. Whether any element changed.
+  bool settle_discrete_start(rng& rng);
   // Recomputes the derived variables from the current unknowns; or only those marked in
   // `needed` (by variable).
   void update_derived();
@@ -215,10 +220,6 @@ class graph {
   // An ordered vector once a start has given each element a typical value (or a draw,
   // with --init prior): sorted, spread to increase strictly, jittered on the ordered scale.
   void arrange_ordered_start(int variable, rng& rng);
-  // After a start, discrete unknowns of finite support whose blanket's log density is not
-  // finite, element by element, drawn from their full conditional by enumerating the
-  // support (runtime/graph_start_discrete.cpp); those --init gives are left as given.
-  void settle_discrete_start(rng& rng);
   // An ordered vector once each element is drawn from its prior: sorted (an error naming
   // the variable unless ordered_draw_exact).
   void sort_ordered_draw(int variable);

@@ -14,7 +14,8 @@
 // finite and starts again, and only then names the statement and why.
 // Two repairs follow a start whose log density is not finite:
 // - discrete unknowns of finite support whose terms are not finite are drawn from their
-//   full conditional by enumeration (runtime/graph_start_discrete.cpp);
+//   full conditional by enumeration (runtime/graph_start_discrete.cpp), where the start
+//   stands, before the chain (samplers/chain.cpp) starts again;
 // - when starts at typical values keep failing, the chain's later starts
 //   (samplers/chain.cpp) take the continuous unknowns that the failing terms read
 //   (mark_non_finite_inputs) as Stan takes every unknown, uniform(-2, 2) on the
@@ -193,7 +194,6 @@ void graph::start(rng& rng, const start_options& o) {
       run_statement(s, &rng, s.which == statement::kind::sample);
     if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) arrange_ordered_start(s.target, rng);
   }
-  settle_discrete_start(rng);
 }
 
 bool graph::mark_non_finite_inputs(std::vector<char>& marks) {

@@ -64,7 +64,7 @@ void draw_conditional(blanket& b, double& x, index_t e, const std::vector<double
 
 }  // namespace
 
-void graph::settle_discrete_start(rng& rng) {
+bool graph::settle_discrete_start(rng& rng) {
   // Only discrete unknowns can be settled; a model without them is not evaluated here.
   std::vector<int> candidates;
   std::vector<char> seen(model_.variables.size(), 0);
@@ -77,7 +77,7 @@ void graph::settle_discrete_start(rng& rng) {
     if (s.dist->value_kind() == stdlib::scalar_kind::integer && s.dist->value_rank() == 0) candidates.push_back(s.target);
   }
   std::vector<char> marks;
-  if (candidates.empty() || !mark_non_finite_inputs(marks)) return;
+  if (candidates.empty() || !mark_non_finite_inputs(marks)) return false;
   bool changed = false;
   for (int v : candidates) {
     if (!marks[static_cast<std::size_t>(v)]) continue;
@@ -96,6 +96,7 @@ void graph::settle_discrete_start(rng& rng) {
     }
   }
   if (changed) update_derived();
+  return changed;
 }
 
 }  // namespace ppl::runtime

@@ -215,7 +215,7 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   // counts), so they are made again for each start.
   const bool fixed = c.graph->covered_by_init();
   runtime::start_options start = o.start;
-  for (int attempt = 1;; ++attempt) {
+  auto make_chain_samplers = [&] {
     c.samplers.clear();
     c.sampled.clear();
     c.rewritten.assign(m.variables.size(), 0);
@@ -226,11 +226,20 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
       c.sampled.push_back(made.names);
     }
     for (auto& s : c.samplers) s->configure(settings);
+  };
+  for (int attempt = 1;; ++attempt) {
+    make_chain_samplers();
     if (saved) {
       load_chain_samplers(c, state);
       break;
     }
     if (std::isfinite(log_joint(c))) break;
+    // Discrete unknowns that rule out the data are repaired where the start stands before
+    // it is given up (a pass over the terms, made only for a start that failed).
+    if (c.graph->settle_discrete_start(c.rng)) {
+      make_chain_samplers();
+      if (std::isfinite(log_joint(c))) break;
+    }
     if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
     if (attempt >= typical_attempts && !o.start.from_prior) c.graph->mark_non_finite_inputs(start.uniform);
     c.graph->start(c.rng, start);
