@@ -18,9 +18,12 @@ using stdlib::scalar_kind;
 
 namespace {
 
-// The name an expression consists of, if it is nothing but a name (through the chains
-// of every precedence level).
-const ast::identifier* lone_identifier(const ast::operand& o);
+std::string line_of(const source_file& src, std::size_t pos) {
+  return "line " + std::to_string(locate(src.text, pos).line);
+}
+
+}  // namespace
+
 const ast::identifier* lone_identifier(const ast::chain& c) {
   return c.rest.empty() ? lone_identifier(c.first) : nullptr;
 }
@@ -31,12 +34,6 @@ const ast::identifier* lone_identifier(const ast::operand& o) {
     return p->get().suffixes.empty() ? lone_identifier(p->get().base) : nullptr;
   return nullptr;
 }
-
-std::string line_of(const source_file& src, std::size_t pos) {
-  return "line " + std::to_string(locate(src.text, pos).line);
-}
-
-}  // namespace
 
 int checker::add_variable(const std::string& name, std::size_t pos) {
   ir::variable v;
@@ -185,13 +182,25 @@ namespace {
 
 bool mark(ir::expr* e, const std::vector<ir::variable>& vars) {
   if (!e || e->shape_only) return false;
-  bool dep = e->which == ir::expr::kind::variable &&
-             (vars[static_cast<std::size_t>(e->slot)].role == ir::role::unknown ||
-              vars[static_cast<std::size_t>(e->slot)].role == ir::role::derived);
+  auto unknown = [&](int v) {
+    return vars[static_cast<std::size_t>(v)].role == ir::role::unknown || vars[static_cast<std::size_t>(v)].role == ir::role::derived;
+  };
+  // An ODE's time and state carry derivatives through its right-hand side (the solver's
+  // Jacobian), whatever the ODE reads.
+  if (e->which == ir::expr::kind::local) return e->depends_on_unknown = true;
+  bool dep = e->which == ir::expr::kind::variable && unknown(e->slot);
   for (auto& a : e->args) dep = mark(a.get(), vars) || dep;
   for (auto& ix : e->indices) {
     dep = mark(ix.lo.get(), vars) || dep;
     dep = mark(ix.hi.get(), vars) || dep;
+  }
+  if (e->which == ir::expr::kind::ode) {
+    // The solution follows unknowns when its other arguments do or its right-hand side
+    // reads one.
+    std::vector<int> reads;
+    ir::collect_reads(e->args[0].get(), reads);
+    dep = std::any_of(reads.begin(), reads.end(), unknown);
+    for (std::size_t i = 1; i < e->args.size(); ++i) dep = dep || e->args[i]->depends_on_unknown;
   }
   e->depends_on_unknown = dep;
   return dep;
@@ -324,6 +333,8 @@ void checker::mark_dependencies() {
     for (auto& ix : s.target_indices) mark(ix.get(), model_.variables);
     for (auto& a : s.args) mark(a.get(), model_.variables);
     mark(s.value.get(), model_.variables);
+    for (auto& a : s.args) check_odes(a.get());
+    check_odes(s.value.get());
   }
   // Loop bounds come from data. One that follows an unknown would change a defined
   // variable's size between draws (a model of varying dimension, which no sampler here

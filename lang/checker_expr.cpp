@@ -145,6 +145,13 @@ expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args,
 }
 
 expr_ptr checker::convert_identifier(const ast::identifier& id) {
+  for (auto it = locals_.rbegin(); it != locals_.rend(); ++it) {
+    if (it->name != id.name) continue;
+    auto e = new_expr(expr::kind::local, id.pos);
+    e->slot = it->slot;
+    e->type = {scalar_kind::real, it->rank};
+    return e;
+  }
   for (auto it = scope_.rbegin(); it != scope_.rend(); ++it) {
     if (it->first != id.name) continue;
     auto e = new_expr(expr::kind::loop_var, id.pos);
@@ -256,6 +263,7 @@ expr_ptr checker::convert_conditional(const ast::conditional& c) {
 
 expr_ptr checker::convert_call(const ast::call& c) {
   if (const auto* d = log_density_distribution(c.callee.name, c.callee.pos)) return convert_log_density(c, *d);
+  if (is_ode_function(c.callee.name)) return convert_ode(c);
   if ((c.callee.name == "logpdf" || c.callee.name == "logpmf") && !lib_.find_function(c.callee.name)) return convert_logpdf(c);
   std::vector<expr_ptr> args;
   for (const auto& a : c.args) args.push_back(convert(a));

@@ -32,6 +32,13 @@ struct flat_statement {
 // takes scalars (checker_vectorise.cpp).
 bool vectorises(const stdlib::distribution& d);
 
+// The name an expression consists of, if it is nothing but a name (through the chains
+// of every precedence level).
+const ast::identifier* lone_identifier(const ast::operand& o);
+const ast::identifier* lone_identifier(const ast::chain& c);
+// ode_rk45, ode_bdf and their `_tol` forms (checker_ode.cpp).
+bool is_ode_function(const std::string& name);
+
 class checker {
  public:
   checker(const source_file& src, const stdlib::registry& lib, check_options options = {})
@@ -51,6 +58,9 @@ class checker {
   void check_rows(const ast::vector_literal& v, const ir::expr& converted) const;
   ir::expr_ptr convert_call(const ast::call& c);
   ir::expr_ptr convert_conditional(const ast::conditional& c);
+  // ---- ODE solutions (checker_ode.cpp) ----
+  ir::expr_ptr convert_ode(const ast::call& c);
+  void check_odes(const ir::expr* e) const;
   // ---- log-density calls (checker_log_density.cpp) ----
   const stdlib::distribution* log_density_distribution(const std::string& name, std::size_t pos);
   const stdlib::function* log_density_function(const stdlib::distribution& d, const std::string& name);
@@ -118,6 +128,11 @@ class checker {
   std::vector<ir::statement> converted_statements_;
   std::vector<int> type_state_;                      // 0 untyped, 1 in progress, 2 typed
   std::vector<std::pair<std::string, int>> scope_;   // loop variables in scope
+  struct local_name {
+    std::string name;
+    int slot = 0, rank = 0;
+  };
+  std::vector<local_name> locals_;  // an ODE's time and state while its right-hand side is read
   std::vector<const ast::data_decl*> data_decls_;
   std::vector<char> has_sample_, has_assign_;
   std::vector<char> is_data_decl_;                   // per variable: declared with `data`

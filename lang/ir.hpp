@@ -30,13 +30,19 @@ struct index_item {
 };
 
 struct expr {
-  enum class kind { int_const, real_const, variable, loop_var, call, index, vector_literal };
+  // ode: an ODE's solution at given times (runtime/evaluator_ode.cpp); args: the
+  // right-hand side, the initial state, the initial time, the output times, then the
+  // relative and absolute tolerances and the most steps when given. local: the time or the
+  // state an ODE's right-hand side is written in, bound while the solver runs.
+  enum class kind { int_const, real_const, variable, loop_var, call, index, vector_literal, ode, local };
+  enum class ode_method { rk45, bdf };
   kind which = kind::int_const;
   type_sig type;
   std::size_t pos = 0;          // byte offset in the model source, for messages
   int id = 0;                   // dense numbering, for per-node scratch storage
   double constant = 0;          // int_const, real_const
-  int slot = -1;                // variable: its id; loop_var: its slot
+  int slot = -1;                // variable: its id; loop_var, local: its slot; ode: its time's local (slot + 1 its state's)
+  ode_method method = ode_method::rk45;  // ode
   const stdlib::function* fn = nullptr;  // call
   std::vector<expr_ptr> args;   // call arguments; index: args[0] is the base; literal items
   std::vector<index_item> indices;       // index
@@ -121,6 +127,7 @@ struct model {
   std::vector<statement> statements;     // in dependency order: parents before children
   std::vector<std::string> loop_names;   // by slot
   int expr_count = 0;                    // ids are 0 .. expr_count - 1
+  int local_count = 0;                   // the slots of ODEs' times and states (expr::kind::local)
   // Functions the checker made for this model (the extent of a vectorised statement, a
   // `normal_lpdf`), which expressions point to.
   std::vector<std::unique_ptr<stdlib::function>> lowered_functions;
@@ -156,9 +163,9 @@ inline void collect_reads(const expr* e, std::vector<int>& out) {
 }
 
 // Whether an expression reads a loop variable anywhere (its value can differ between the
-// instances of a plate).
+// instances of a plate), or an ODE's time or state (its value changes as the solver runs).
 inline bool uses_loop_variable(const expr& e) {
-  if (e.which == expr::kind::loop_var) return true;
+  if (e.which == expr::kind::loop_var || e.which == expr::kind::local) return true;
   for (const auto& a : e.args)
     if (uses_loop_variable(*a)) return true;
   for (const auto& ix : e.indices)

@@ -17,7 +17,9 @@ evaluator::evaluator(const lang::ir::model& m)
       results_(static_cast<std::size_t>(m.expr_count)),
       frozen_(static_cast<std::size_t>(m.expr_count), 0),
       adjoint_(static_cast<std::size_t>(m.expr_count)),
-      held_(static_cast<std::size_t>(m.expr_count)) {}
+      held_(static_cast<std::size_t>(m.expr_count)),
+      locals_(static_cast<std::size_t>(m.local_count)),
+      local_adjoints_(static_cast<std::size_t>(m.local_count)) {}
 
 namespace {
 
@@ -56,6 +58,12 @@ view evaluator::evaluate(const expr& e, frame& f) {
       return eval_index_expr(e, f);
     case expr::kind::vector_literal:
       return eval_vector(e, f);
+    case expr::kind::ode:
+      return eval_ode(e, f);
+    case expr::kind::local: {
+      auto& value = locals_[static_cast<std::size_t>(e.slot)];
+      return {value.data(), e.type.rank == 0 ? shape::scalar() : shape::vector(static_cast<index_t>(value.size()))};
+    }
   }
   return {};
 }

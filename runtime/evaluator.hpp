@@ -5,6 +5,7 @@
 // variable on its leading dimensions returns a view into its storage without copying.
 // One evaluator per thread (chain): the scratch buffers are its state.
 #include <array>
+#include <map>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,9 @@ class evaluator {
 
   // When set, every read of a variable is appended here.
   read_log* log = nullptr;
+  // Set while the graph differentiates: an ODE is then solved with its sensitivities, so
+  // that the backward pass that follows reuses that solve (runtime/evaluator_ode.cpp).
+  void differentiating(bool on) { differentiating_ = on; }
 
  private:
   // Which elements an index expression selects from its base.
@@ -91,6 +95,10 @@ class evaluator {
   view eval_index_expr(const lang::ir::expr& e, frame& f);
   view eval_call(const lang::ir::expr& e, frame& f);
   view eval_vector(const lang::ir::expr& e, frame& f);
+  // ---- ODE solutions (runtime/evaluator_ode.cpp) ----
+  view eval_ode(const lang::ir::expr& e, frame& f);
+  void backward_ode(const lang::ir::expr& e, frame& f, const double* d_out, std::span<double* const> adjoints);
+  struct ode_binding;
   void note_read(int variable, const double* begin, index_t size, frame& f) {
     const double* origin = (*f.values)[static_cast<std::size_t>(variable)].data.data();
     log->push_back({variable, static_cast<index_t>(begin - origin), size});
@@ -102,6 +110,18 @@ class evaluator {
   std::vector<char> frozen_;                   // by id: hoisted (see freeze)
   std::vector<std::vector<double>> adjoint_;   // by id: the adjoint during backward()
   std::vector<std::vector<double>> held_;      // by id: a frozen node's collected adjoint
+  std::vector<std::vector<double>> locals_;    // by local slot: an ODE's time and state while it is solved
+  std::vector<std::vector<double>> local_adjoints_;  // by local slot: their adjoints while its Jacobian is taken
+  // An ODE's last solution per instance (by node id, then loop values), with the inputs it
+  // was solved for.
+  struct ode_entry {
+    std::vector<double> key, value, sensitivities;
+    std::vector<int> params;
+    bool has_sensitivities = false;
+  };
+  std::map<int, std::map<std::vector<index_t>, ode_entry>> ode_solutions_;
+  std::vector<double> ode_key_;
+  bool differentiating_ = false;
 };
 
 }  // namespace ppl::runtime

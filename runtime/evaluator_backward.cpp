@@ -77,6 +77,14 @@ void evaluator::backward(const expr& e, frame& f, const double* d_out, std::span
       backward(base, f, buffer.data(), adjoints);
       return;
     }
+    case expr::kind::ode:
+      backward_ode(e, f, d_out, adjoints);
+      return;
+    case expr::kind::local: {
+      auto& to = local_adjoints_[static_cast<std::size_t>(e.slot)];
+      for (std::size_t i = 0; i < to.size(); ++i) to[i] += d_out[i];
+      return;
+    }
     case expr::kind::vector_literal: {
       const double* from = d_out;
       for (const auto& item : e.args) {

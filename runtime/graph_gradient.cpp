@@ -31,7 +31,8 @@ bool reads_variable(const expr& e, int variable) {
 // evaluated once per plate (see graph::log_density_gradient). A definition's own target
 // is written while its plate runs, so what reads it is never hoisted.
 void collect_hoisted(const expr& e, int own_target, std::vector<const expr*>& out) {
-  if (!e.depends_on_unknown) return;
+  // An ODE's right-hand side is evaluated and differentiated by its solver, whole.
+  if (!e.depends_on_unknown || e.which == expr::kind::ode) return;
   const bool computed = e.which == expr::kind::call || e.which == expr::kind::vector_literal;
   if (computed && !lang::ir::uses_loop_variable(e) && (own_target < 0 || !reads_variable(e, own_target))) {
     out.push_back(&e);
@@ -104,6 +105,11 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
 
 double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient) {
   gradient_plan& plan = const_cast<gradient_plan&>(plan_gradient(wrt));
+  struct differentiating {
+    evaluator& e;
+    explicit differentiating(evaluator& ev) : e(ev) { e.differentiating(true); }
+    ~differentiating() { e.differentiating(false); }
+  } scope(eval_);
   if (gradient.size() < values_.size()) gradient.resize(values_.size());
   for (std::size_t v = 0; v < values_.size(); ++v) {
     if (!plan.carries[v]) continue;
