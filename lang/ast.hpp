@@ -152,7 +152,7 @@ struct param_decl : tagged {
 // The left side of `~` or `=`: a name with optional indices.
 struct target : tagged {
   identifier name;
-  std::vector<operand> indices;
+  std::vector<index_item> indices;  // single indices, or `:` (a whole dimension, for `~`)
 };
 
 // After a distribution: `C[lower, upper]` (censored: the value is only known to lie in

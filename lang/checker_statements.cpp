@@ -223,7 +223,18 @@ void checker::convert_statement(std::size_t i) {
       fail(out.value->pos, "a factor must be a scalar, not " + stdlib::to_string(out.value->type));
   }
   if (lhs) {
-    for (const auto& ix : lhs->indices) out.target_indices.push_back(require_int_scalar(convert(ix), "an index on the left of `~` or `=`"));
+    if (lhs->indices.size() == 1 && !lhs->indices[0].lo && !lhs->indices[0].tail)
+      fail(lhs->indices[0].pos, "`" + lhs->name.name + "[]` has an empty index: write `" + lhs->name.name + "` for the whole array");
+    for (const auto& ix : lhs->indices) {
+      // `:` (or nothing) keeps a whole dimension: the slice is looped over by vectorise(),
+      // which fills the null placeholder with the loop's variable.
+      const bool whole = !ix.lo && (!ix.tail || !ix.tail->hi);
+      if (ix.tail && !whole)
+        fail(ix.pos, "a range on the left of `~` is not read; use `:` for a whole dimension, or write the loop over the range");
+      if (whole && out.which != ir::statement::kind::sample)
+        fail(ix.pos, "a whole dimension (`:`) on the left is for `~`, where it is looped over; for `=`, write the loop");
+      out.target_indices.push_back(whole ? nullptr : require_int_scalar(convert(*ix.lo), "an index on the left of `~` or `=`"));
+    }
     out.target = model_.find(lhs->name.name);
     if (out.which == ir::statement::kind::sample) vectorise(out, lhs->pos, src_.text.substr(lhs->pos, lhs->end - lhs->pos));
     auto& var = model_.variables[static_cast<std::size_t>(out.target)];

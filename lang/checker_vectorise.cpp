@@ -150,18 +150,31 @@ expr_ptr checker::index_into(expr_ptr e, const std::vector<int>& slots) {
 
 // Turns a `~` whose target or arguments are arrays into the loop over their elements.
 void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& text) {
-  if (!vectorises(*out.dist)) return;
   const auto v = static_cast<std::size_t>(out.target);
   const auto& var = model_.variables[v];
-  const int indexed = static_cast<int>(out.target_indices.size());
+  // Whole dimensions (`Y[:, k]`) are the null target indices; the loop's dimensions are
+  // those, in order, then the trailing ones.
+  std::vector<int> kept;
+  for (std::size_t d = 0; d < out.target_indices.size(); ++d)
+    if (!out.target_indices[d]) kept.push_back(static_cast<int>(d));
+  const int slices = static_cast<int>(kept.size());
+  const std::string target_text = "`" + text + "`";
+  if (!vectorises(*out.dist)) {
+    if (slices) fail(pos, target_text + ": " + out.dist_name + " takes or gives arrays, so a whole dimension (`:`) on the left does not apply element by element; write the loop");
+    return;
+  }
+  const int indexed = static_cast<int>(out.target_indices.size()) - slices;
   const bool typed = type_state_[v] == 2 || !var.statements.empty();
-  const int target_rank = typed ? var.type.rank - indexed : 0;
   int rank = 0;
   const expr* widest = nullptr;
   for (const auto& a : out.args)
     if (a->type.rank > rank) rank = a->type.rank, widest = a.get();
+  const int target_rank = typed ? var.type.rank - indexed : slices ? std::max(rank, slices) : 0;
+  if (slices && target_rank < slices)
+    fail(pos, "`" + var.name + "` has " + dimensions(var.type.rank) + " but " + target_text + " indexes " +
+                  std::to_string(out.target_indices.size()));
   if (target_rank <= 0 && rank == 0) return;
-  const std::string target_text = "`" + text + "`";
+  for (int d = static_cast<int>(out.target_indices.size()); d < indexed + target_rank; ++d) kept.push_back(d);
   const auto params = out.dist->params();
   auto arg_label = [&](std::size_t k) {
     const expr& a = *out.args[k];
@@ -187,18 +200,21 @@ void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& 
   std::vector<std::string> labels;
   // A `param`'s declared sizes (those of the dimensions this statement spans) come first.
   const auto& declared = params_[v].dims;
-  const bool sized = !declared.empty() && target_rank == rank;
+  const bool sized = !declared.empty() && target_rank == rank && static_cast<int>(kept.size()) == rank;
   if (sized) labels.push_back(target_text);
   if (is_data_decl_[v] || has_assign_[v]) {
     auto t = new_expr(expr::kind::variable, pos);
     t->slot = out.target;
     t->type = var.type;
-    if (indexed > 0) {
+    if (!out.target_indices.empty()) {
       auto ix = new_expr(expr::kind::index, pos);
       ix->type = {var.type.kind, rank};
       for (const auto& i : out.target_indices) {
         ir::index_item item;
-        item.lo = clone(*i);
+        if (i)
+          item.lo = clone(*i);
+        else
+          item.which = ir::index_item::kind::all;
         ix->indices.push_back(std::move(item));
       }
       ix->args.push_back(std::move(t));
@@ -225,7 +241,7 @@ void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& 
     std::vector<expr_ptr> args;
     std::vector<std::string> names;
     if (sized) {
-      for (int k = 0; k < rank; ++k) args.push_back(clone(*declared[static_cast<std::size_t>(indexed + k)]));
+      for (int k = 0; k < rank; ++k) args.push_back(clone(*declared[static_cast<std::size_t>(kept[static_cast<std::size_t>(k)])]));
       names.push_back(labels[0]);
     }
     const std::size_t first_label = sized ? 1 : 0;
@@ -240,7 +256,10 @@ void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& 
     hi->args = std::move(args);
     slots.push_back(hidden_loop(out, var.name + "#" + std::to_string(d + 1), std::move(hi)));
   }
-  for (int slot : slots) out.target_indices.push_back(loop_variable(slot, pos));
+  std::size_t next = 0;
+  for (auto& ix : out.target_indices)
+    if (!ix) ix = loop_variable(slots[next++], pos);
+  for (; next < slots.size(); ++next) out.target_indices.push_back(loop_variable(slots[next], pos));
   for (auto& a : out.args) a = index_into(std::move(a), slots);
 }
 

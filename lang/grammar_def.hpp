@@ -99,7 +99,7 @@ PPL_RULE(data_name, ast::identifier, expected::data_name)
 PPL_RULE(param_decl, ast::param_decl, "a param declaration")
 PPL_RULE(param_name, ast::identifier, "a name for the unknown (`param beta: real[K]`)")
 PPL_RULE(target, ast::target, "a variable")
-PPL_RULE(target_indices, std::vector<ast::operand>, "an index (`x[i]`)")
+PPL_RULE(target_indices, std::vector<ast::index_item>, "an index (`x[i]`)")
 PPL_RULE(distribution, ast::call, "a distribution (`Normal(0, 1)`)")
 PPL_RULE(restriction, ast::restriction, "a censoring or truncation (`C[0, ]`, `T[, 10]`)")
 PPL_RULE(sample_stmt, ast::sample_stmt, "a statement")
@@ -268,9 +268,9 @@ auto const param_type_spec_def =
 // param_decl -> 'param' identifier ':' param_type_spec
 auto const param_decl_def = keyword("param") > param_name > ':' > param_type_spec;
 auto const param_name_def = identifier;
-// target -> identifier ('[' expression (',' expression)* ']')?
+// target -> identifier ('[' index_item (',' index_item)* ']')?
 auto const target_def = identifier >> -('[' > target_indices > ']');
-auto const target_indices_def = expression % ',';
+auto const target_indices_def = index_item % ',';
 auto const distribution_def = identifier > '(' > -expression_list > ')';
 // restriction -> ('C' | 'T') '[' expression? ',' expression? ']'
 // Up to the comma it may backtrack: `T[1] ~ ...` on the next line is a statement.

@@ -175,6 +175,16 @@ class graph {
   bool support_reads_itself(int variable) const;
   // The support of the element `element` of unknown `variable`, from its prior.
   stdlib::support element_support(int variable, index_t element);
+  // Whether a sampler's transform can move `variable` together with the unknowns its
+  // bounds follow: a `param`'s flat prior within bounds (stdlib/flat.hpp) whose bound
+  // expressions read only unknowns, none of them `variable` or one whose own support moves
+  // (Stan's real<lower=0, upper=1 - alpha1>; samplers/unconstrained.cpp).
+  bool follows_bounds(int variable) const;
+  // The variables the moving bounds of `variable`'s support read, through `=` definitions.
+  std::vector<char> support_inputs(int variable) const;
+  // For element `element` of such a variable: adds d_lower * d(lower)/dx + d_upper *
+  // d(upper)/dx to adjoints[x] for each unknown x the bounds read (where not null).
+  void bound_backward(int variable, index_t element, double d_lower, double d_upper, std::span<double* const> adjoints);
   // The elements of a partly observed unknown that the data lack, which it imputes and the
   // draws record (all of another variable's: empty).
   const std::vector<index_t>& imputed_elements(int variable) const { return imputed_[static_cast<std::size_t>(variable)]; }
@@ -207,8 +217,6 @@ class graph {
   // Moves the arrays out of `take` (the same table as `data`) when it is given.
   void bind_data(const data_table& data, data_table* take);
   void mark_checks();
-  // The variables the moving bounds of `variable`'s support read, through `=` definitions.
-  std::vector<char> support_inputs(int variable) const;
   void bind_declared(int v, const data_table& data, data_table* take);
   void refuse_missing(int v, const data_value* given);
   void allocate_partly_observed(int v);

@@ -4,6 +4,7 @@
 
 #include "runtime/graph.hpp"
 #include "stdlib/checks.hpp"
+#include "stdlib/flat.hpp"
 
 namespace ppl::runtime {
 
@@ -260,6 +261,56 @@ bool graph::support_moves(int variable) const {
 }
 
 bool graph::support_reads_itself(int variable) const { return support_inputs(variable)[static_cast<std::size_t>(variable)] != 0; }
+
+namespace {
+
+bool is_flat_bounded(const stdlib::distribution& d) {
+  return &d == &stdlib::flat_between() || &d == &stdlib::flat_bounded_below() || &d == &stdlib::flat_bounded_above();
+}
+
+}  // namespace
+
+bool graph::follows_bounds(int variable) const {
+  bool moves = false;
+  for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample || !s.dist->support_moves()) continue;
+    if (!is_flat_bounded(*s.dist)) return false;
+    for (const auto& a : s.args) {
+      std::vector<int> reads;
+      lang::ir::collect_reads(a.get(), reads);
+      for (int r : reads) {
+        const auto role = model_.variables[static_cast<std::size_t>(r)].role;
+        if (role == role::derived || r == variable || (role == role::unknown && support_moves(r))) return false;
+        moves = moves || role == role::unknown;
+      }
+    }
+  }
+  return moves;
+}
+
+void graph::bound_backward(int variable, index_t element, double d_lower, double d_upper, std::span<double* const> adjoints) {
+  for (int si : model_.variables[static_cast<std::size_t>(variable)].statements) {
+    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    if (s.which != statement::kind::sample || !is_flat_bounded(*s.dist)) continue;
+    bool done = false;
+    for_each_instance(s, [&] {
+      if (done) return;
+      const auto& args = eval_args(s);
+      const index_t size = value_shape_of(s, args).size();
+      const index_t offset = target_offset(s, size);
+      if (element < offset || element >= offset + size) return;
+      // Flat between (lower, upper), above lower, or below upper: its arguments in that order.
+      if (s.dist == &stdlib::flat_bounded_above()) {
+        eval_.backward(*s.args[0], frame_, &d_upper, adjoints);
+      } else {
+        eval_.backward(*s.args[0], frame_, &d_lower, adjoints);
+        if (s.args.size() > 1) eval_.backward(*s.args[1], frame_, &d_upper, adjoints);
+      }
+      done = true;
+    });
+  }
+}
 
 stdlib::support graph::element_support(int variable, index_t element) {
   stdlib::support found;

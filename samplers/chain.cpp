@@ -438,7 +438,7 @@ std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<ass
   std::vector<char> done(assignments.size(), 0);
   std::vector<char> joins(assignments.size());
   for (std::size_t i = 0; i < assignments.size(); ++i)
-    joins[i] = assignments[i].chosen->joins_block() && !g.support_moves(assignments[i].variable);
+    joins[i] = assignments[i].chosen->joins_block() && (!g.support_moves(assignments[i].variable) || g.follows_bounds(assignments[i].variable));
   for (std::size_t i = 0; i < assignments.size(); ++i) {
     if (done[i]) continue;
     const factory* f = assignments[i].chosen;

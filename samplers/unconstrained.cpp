@@ -61,6 +61,13 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
       }
     });
   }
+  // Elements whose bounds follow other unknowns of this block move with them.
+  for (auto& b : scalars_) {
+    if (!g.follows_bounds(b.variable)) continue;
+    const auto inputs = g.support_inputs(b.variable);
+    for (std::size_t r = 0; r < inputs.size(); ++r) b.follows = b.follows || (inputs[r] && wrt_[r]);
+    follows_ = follows_ || b.follows;
+  }
   const std::vector<char> reached = reached_from(m, wrt_);
   derived_.assign(m.variables.size(), 0);
   for (std::size_t v = 0; v < m.variables.size(); ++v)
@@ -87,23 +94,37 @@ Eigen::VectorXd unconstrained_target::position() const {
 
 void unconstrained_target::position(Eigen::VectorXd& y) const {
   y.resize(dimension_);
-  for (const auto& b : scalars_)
-    y[b.position] = b.t.to_unconstrained(graph_.value(b.variable).data[static_cast<std::size_t>(b.element)]);
+  for (const auto& b : scalars_) {
+    const double x = graph_.value(b.variable).data[static_cast<std::size_t>(b.element)];
+    y[b.position] = b.follows ? transform(graph_.element_support(b.variable, b.element)).to_unconstrained(x) : b.t.to_unconstrained(x);
+  }
   for (const auto& b : blocks_) b.t.to_unconstrained(graph_.value(b.variable).data.data() + b.offset, y.data() + b.position);
 }
 
 double unconstrained_target::write(const Eigen::VectorXd& y) {
   auto& values = graph_.values();
   double log_jacobian = 0;
-  for (auto& b : scalars_) {
+  auto write_scalar = [&](scalar_block& b) {
     const auto at = b.t.evaluate(y[b.position]);
     values[static_cast<std::size_t>(b.variable)].data[static_cast<std::size_t>(b.element)] = at.x;
     log_jacobian += at.log_jacobian;
     b.slope = at.derivative;
     b.jacobian_slope = at.log_jacobian_derivative;
-  }
+    if (b.follows && std::isfinite(b.t.lower()) && std::isfinite(b.t.upper()))
+      b.fraction = (at.x - b.t.lower()) / (b.t.upper() - b.t.lower());
+  };
+  for (auto& b : scalars_)
+    if (!b.follows) write_scalar(b);
   for (const auto& b : blocks_)
     log_jacobian += b.t.to_constrained(y.data() + b.position, values[static_cast<std::size_t>(b.variable)].data.data() + b.offset);
+  // Then the elements whose bounds follow those values: x = lower + (upper - lower)
+  // inv_logit(y), with the bounds read at the values just written.
+  if (follows_)
+    for (auto& b : scalars_)
+      if (b.follows) {
+        b.t = transform(graph_.element_support(b.variable, b.element));
+        write_scalar(b);
+      }
   log_jacobian_ = log_jacobian;
   return log_jacobian;
 }
@@ -111,6 +132,7 @@ double unconstrained_target::write(const Eigen::VectorXd& y) {
 double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) {
   const double log_jacobian = write(y);
   const double lp = graph_.log_density_gradient(wrt_, gradient_) + log_jacobian;
+  if (follows_) pass_through_bounds();
   gradient.resize(dimension_);
   for (const auto& b : scalars_) {
     const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
@@ -122,6 +144,28 @@ double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::Vector
                  block_work_);
   }
   return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
+}
+
+// An element x = lower + (upper - lower) inv_logit(y) whose bounds follow unknowns of the
+// block: with y held, x moves with the bounds (dx/dlower = 1 - fraction, dx/dupper =
+// fraction) and so does log |dx/dy|, through log(upper - lower); both reach the unknowns the
+// bounds read. With one bound, x = lower + exp(y) or upper - exp(y) moves with it one for
+// one, and log |dx/dy| = y does not.
+void unconstrained_target::pass_through_bounds() {
+  bound_slots_.assign(wrt_.size(), nullptr);
+  for (std::size_t v = 0; v < wrt_.size(); ++v)
+    if (wrt_[v]) bound_slots_[v] = gradient_[v].data();
+  for (const auto& b : scalars_) {
+    if (!b.follows) continue;
+    const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
+    const bool lower = std::isfinite(b.t.lower()), upper = std::isfinite(b.t.upper());
+    if (lower && upper) {
+      const double width = b.t.upper() - b.t.lower();
+      graph_.bound_backward(b.variable, b.element, dx * (1 - b.fraction) - 1 / width, dx * b.fraction + 1 / width, bound_slots_);
+    } else {
+      graph_.bound_backward(b.variable, b.element, lower ? dx : 0.0, upper ? dx : 0.0, bound_slots_);
+    }
+  }
 }
 
 void unconstrained_target::set(const Eigen::VectorXd& y) { set_with_jacobian(y); }

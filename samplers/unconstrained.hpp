@@ -58,6 +58,7 @@ class unconstrained_target {
 
  private:
   double write(const Eigen::VectorXd& y);  // sets the values; returns log |J|
+  void pass_through_bounds();
 
   struct scalar_block {
     int variable;
@@ -65,6 +66,11 @@ class unconstrained_target {
     transform t;
     long position;
     double slope = 1, jacobian_slope = 0;  // dx/dy and d/dy log |dx/dy| at the y last written
+    // Bounds that follow other unknowns of the block (graph::follows_bounds): the transform
+    // is made from them at each write, after those unknowns, and the gradient passes
+    // through them; `fraction` is (x - lower) / (upper - lower) at the y last written.
+    bool follows = false;
+    double fraction = 0;
   };
   struct vector_block {
     int variable;
@@ -81,7 +87,9 @@ class unconstrained_target {
   std::vector<scalar_block> scalars_;
   std::vector<vector_block> blocks_;
   long dimension_ = 0;
-  bool moving_ = false;  // some element's support follows other unknowns
+  bool moving_ = false;   // some element's support follows other unknowns
+  bool follows_ = false;  // some element's bounds follow unknowns of this block
+  std::vector<double*> bound_slots_;
   double log_jacobian_ = 0;
   std::vector<std::vector<double>> gradient_;  // by variable, in x
   std::vector<double> block_work_;             // block_transform::backward's working storage

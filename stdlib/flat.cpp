@@ -28,6 +28,8 @@ class flat final : public scalar_distribution {
     return {};
   }
   scalar_kind value_kind() const override { return scalar_kind::real; }
+  // Bounds that read unknowns (Stan's real<lower=0, upper=1 - alpha1>) move with them.
+  bool support_moves() const override { return bounded_ != side::none; }
   void check(std::span<const view> p) const override {
     if (bounded_ == side::between) {
       check_finite(name(), "lower bound", p[0][0]);

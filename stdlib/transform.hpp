@@ -52,6 +52,8 @@ class transform {
   struct at_point {
     double x, log_jacobian, derivative, log_jacobian_derivative;
   };
+  double lower() const { return lo_; }
+  double upper() const { return hi_; }
   at_point evaluate(double y) const {
     if (has_lo() && has_hi()) {
       const double e = std::exp(-y), z = 1 / (1 + e);

@@ -76,7 +76,7 @@ TEST_CASE("a parser without a name is reported by what was found") {
 
 TEST_CASE("syntax errors say what was expected, in words") {
   CHECK(first_line_of_error("data x: real[]\n") == "m.ppl:1:14: error: expected a size (`real[N]`) but found ']'");
-  CHECK(first_line_of_error("x[] ~ Normal(0, 1)\n") == "m.ppl:1:3: error: expected an index (`x[i]`) but found ']'");
+  CHECK(first_line_of_error("x[] ~ Normal(0, 1)\n") == "m.ppl:1:3: error: `x[]` has an empty index: write `x` for the whole array");
   CHECK(first_line_of_error("data 1x: real\n") ==
         "m.ppl:1:6: error: expected a name for the data (`data y: real[N]`) but found '1x'");
   CHECK(first_line_of_error("x ~ Normal\n") == "m.ppl:1:11: error: expected '(' but found end of input");

@@ -65,6 +65,34 @@ TEST_CASE("a matrix observed with scalar arguments, rows, a matrix product, a sl
   CHECK(vectorised == doctest::Approx(looped).epsilon(1e-12));
 }
 
+TEST_CASE("a whole dimension on the left of ~ is looped over") {
+  // Stan's y[:, k] ~ ...: data columns, an unknown's columns (shaped by the argument), a
+  // declared param's column; and Y[:, :] as Y.
+  const std::vector<std::string> data = {"Y=[[1,2],[0.5,-1],[2,2]]", "x=[0.2,1,-0.5]"};
+  const std::vector<std::pair<std::string, std::vector<double>>> at = {{"b", {0.4, -0.3}}, {"u", {0.1, 0.2, 0.3, 0.4, 0.5, 0.6}}};
+  const std::string head = "data Y: real[N, K]\ndata x: real[N]\nfor k in 1:K { b[k] ~ Normal(0, 1) }\n";
+  const double looped = density_at(head + "for n in 1:N, k in 1:K { Y[n, k] ~ Normal(b[k] * x[n], 1) }\n"
+                                          "for n in 1:N, k in 1:K { u[n, k] ~ Normal(x[n], 2) }\n", data, at);
+  const double sliced = density_at(head + "for k in 1:K { Y[:, k] ~ Normal(b[k] * x, 1) }\n"
+                                          "for k in 1:K { u[:, k] ~ Normal(x, 2) }\n", data, at);
+  CHECK(sliced == doctest::Approx(looped).epsilon(1e-12));
+  CHECK(density_at(head + "for k in 1:K { Y[, k] ~ Normal(b[k] * x, 1) }\nfor k in 1:K { u[:, k] ~ Normal(x, 2) }\n", data, at) ==
+        doctest::Approx(looped).epsilon(1e-12));
+  const std::string declared = "data Y: real[N, K]\ndata x: real[N]\nparam b: real[K]\nparam u: real[N, K]\nb ~ Normal(0, 1)\n"
+                               "for n in 1:N, k in 1:K { Y[n, k] ~ Normal(b[k] * x[n], 1) }\n";
+  CHECK(density_at(declared + "for k in 1:K { u[:, k] ~ Normal(0, 2) }\n", data, at) ==
+        doctest::Approx(density_at(declared + "for n in 1:N, k in 1:K { u[n, k] ~ Normal(0, 2) }\n", data, at)).epsilon(1e-12));
+  // The column's length is checked against the argument's.
+  CHECK(error_of("data Y: real[N, K]\ndata z: real[M]\nm ~ Normal(0, 1)\nY[:, 1] ~ Normal(m * z, 1)\n", {"Y=[[1,2],[3,4]]", "z=[1,2,3]"})
+            .find("has shape [2] but") != std::string::npos);
+  CHECK(error_of("data Y: real[N, K]\nm ~ Normal(0, 1)\nY[2:3, 1] ~ Normal(m, 1)\n", {"Y=[[1,2],[3,4]]"})
+            .find("a range on the left of `~` is not read") != std::string::npos);
+  CHECK(error_of("data x: real[N]\nY[:, 1] = x\n", {"x=[1,2]"}).find("a whole dimension (`:`) on the left is for `~`") != std::string::npos);
+  CHECK(error_of("data y: real[N]\nm ~ Normal(0, 1)\ny[:, 1] ~ Normal(m, 1)\n", {"y=[1,2]"}).find("`y` has 1 dimension but") != std::string::npos);
+  CHECK(error_of("data Y: real[N, K]\np ~ Dirichlet([1, 1])\nY[:, 1] ~ Dirichlet([1, 1])\n", {"Y=[[0.5,0.5],[0.3,0.7]]"})
+            .find("does not apply element by element") != std::string::npos);
+}
+
 TEST_CASE("arrays of different shapes are an error naming both") {
   CHECK(error_of("data y: real[N]\ndata mu: real[M]\ny ~ Normal(mu, 1)\n", {"y=[1,2,3]", "mu=[1,2]"}) ==
         "test.ppl:3:1: error: `y` has shape [3] but `mu` has shape [2]: the arrays of a vectorised statement must all have one shape");

@@ -220,6 +220,38 @@ TEST_CASE("supports that follow other unknowns: x ~ Uniform(0, theta) and k ~ Bi
   check_mean(q, "k", mean_k / total);
 }
 
+TEST_CASE("bounds that follow other unknowns move jointly in NUTS: the triangle a + b < 1") {
+  // Stan's param a: real<lower=0, upper=1>, b: real<lower=0, upper=1 - a>, flat priors, and
+  // a factor N(b; 0.2, 0.1): on the triangle a, b > 0, a + b < 1 the posterior of b is
+  // proportional to N(b; 0.2, 0.1) (1 - b), and a given b is uniform on (0, 1 - b);
+  // integrated by the midpoint rule below. b's transform follows 1 - a within each
+  // trajectory, so none meets the wall a + b = 1: no divergences (with b's bounds fixed
+  // per transition, most transitions diverged). c above a with an Exp(1) excess:
+  // E c = E a + 1.
+  auto p = infer("param a: real<lower=0, upper=1>\nparam b: real<lower=0, upper=1 - a>\nparam c: real<lower=a>\n"
+                 "factor -square(b - 0.2) / 0.02 - (c - a)\n", {}, options(4000, 45));
+  CHECK(p.kind("b") == "nuts");
+  double z = 0, eb = 0, eb2 = 0, ea = 0, ea2 = 0;
+  const int n = 100000;
+  for (int k = 0; k < n; ++k) {
+    const double b = (k + 0.5) / n, w = std::exp(-(b - 0.2) * (b - 0.2) / 0.02) * (1 - b);
+    z += w, eb += b * w, eb2 += b * b * w, ea += (1 - b) / 2 * w, ea2 += (1 - b) * (1 - b) / 3 * w;
+  }
+  eb /= z, eb2 /= z, ea /= z, ea2 /= z;
+  check_mean(p, "a", ea);
+  check_mean(p, "b", eb);
+  check_sd(p, "a", std::sqrt(ea2 - ea * ea));
+  check_sd(p, "b", std::sqrt(eb2 - eb * eb));
+  check_mean(p, "c", ea + 1);
+  const auto& cols = p.result.draws.columns;
+  const auto at = std::find(cols.begin(), cols.end(), "divergent__");
+  REQUIRE(at != cols.end());
+  double divergent = 0;
+  for (const auto& chain : p.result.draws.column(static_cast<std::size_t>(at - cols.begin())))
+    for (double d : chain) divergent += d;
+  CHECK(divergent == 0);
+}
+
 TEST_CASE("a support that follows the variable's own elements: x[i] ~ Uniform(0, x[i - 1])") {
   // x[1] ~ U(0, 1), x[2] ~ U(0, x[1]), x[3] ~ U(0, x[2]), y ~ N(x[3], 0.1) with y = 0.3;
   // the exact means by the midpoint rule on the nested intervals (200^3 cells).

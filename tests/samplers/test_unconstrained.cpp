@@ -143,3 +143,38 @@ factor -dot(d, d) * sum(c)
   CHECK(target.coordinate_label(8) == "Omega[2, 2]");
   CHECK(target.coordinate_label(7) == "Omega[2, 1]");
 }
+
+TEST_CASE("unconstrained_target: bounds that follow the block's unknowns move with them, and so does the gradient") {
+  // Stan's real<lower=0, upper=1 - a> and real<lower=a>: the transform is made from the
+  // bounds at the values written, and the gradient passes through them to a.
+  fixture f(R"(
+param a: real<lower=0, upper=1>
+param b: real<lower=0, upper=1 - a>
+param c: real<lower=a>
+param d: real<upper=2 * a>
+factor -square(b - 0.2) - (c - a) + 0.5 * (d - 2 * a) + 3 * a * b
+)",
+            {});
+  CHECK(f.g->follows_bounds(f.variable("b")));
+  CHECK(f.g->follows_bounds(f.variable("c")));
+  CHECK_FALSE(f.g->follows_bounds(f.variable("a")));
+  samplers::unconstrained_target target(*f.g, {f.variable("a"), f.variable("b"), f.variable("c"), f.variable("d")});
+  Eigen::VectorXd y(4), gradient;
+  y << 0.3, -0.4, 0.2, -0.7;
+  target.log_density(y, gradient);
+  // b stays inside (0, 1 - a) whatever a is.
+  CHECK(f.value("b") < 1 - f.value("a"));
+  CHECK(f.value("c") > f.value("a"));
+  const Eigen::VectorXd at = gradient;
+  for (long i = 0; i < y.size(); ++i) {
+    Eigen::VectorXd up = y, down = y, ignored;
+    up[i] += 1e-6, down[i] -= 1e-6;
+    const double numeric = (target.log_density(up, ignored) - target.log_density(down, ignored)) / 2e-6;
+    INFO(target.coordinate_label(i));
+    CHECK(at[i] == doctest::Approx(numeric).epsilon(1e-6));
+  }
+  // position() inverts the write at the current bounds.
+  target.set(y);
+  const Eigen::VectorXd back = target.position();
+  for (long i = 0; i < y.size(); ++i) CHECK(back[i] == doctest::Approx(y[i]).epsilon(1e-10));
+}
