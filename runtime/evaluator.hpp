@@ -99,6 +99,7 @@ class evaluator {
   view eval_ode(const lang::ir::expr& e, frame& f);
   void backward_ode(const lang::ir::expr& e, frame& f, const double* d_out, std::span<double* const> adjoints);
   struct ode_binding;
+  struct ode_tape;
   void note_read(int variable, const double* begin, index_t size, frame& f) {
     const double* origin = (*f.values)[static_cast<std::size_t>(variable)].data.data();
     log->push_back({variable, static_cast<index_t>(begin - origin), size});

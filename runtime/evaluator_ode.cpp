@@ -11,16 +11,105 @@
 // second evaluation with the same inputs (the graph evaluates a definition, then
 // differentiates it) costs a comparison.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fmt/core.h>
 #include <limits>
 
 #include "runtime/evaluator.hpp"
 #include "runtime/ode.hpp"
+#include "stdlib/function.hpp"
 
 namespace ppl::runtime {
 
 using lang::ir::expr;
+
+namespace {
+
+// Whether an expression reads an ODE's time or state.
+bool reads_local(const expr& e) {
+  if (e.which == expr::kind::local) return true;
+  for (const auto& a : e.args)
+    if (reads_local(*a)) return true;
+  for (const auto& ix : e.indices)
+    if ((ix.lo && reads_local(*ix.lo)) || (ix.hi && reads_local(*ix.hi))) return true;
+  return false;
+}
+
+}  // namespace
+
+// The right-hand side compiled for one solve, where it is a vector literal of scalar
+// expressions (the common form: [a * s[1] - b * s[1] * s[2], ...]): one slot per node, the
+// indices resolved once (to a state element, or an element of a variable's storage, which
+// no step changes), and each call one function call on scalar slots. The evaluator's tree
+// walk costs more per node than the arithmetic; this is the same arithmetic without it.
+// Any other form is evaluated through the evaluator.
+struct evaluator::ode_tape {
+  struct op {
+    const stdlib::function* fn;
+    std::array<int, 3> in;
+    int arity, out;
+  };
+  enum class leaf_kind { time, state, value };
+  struct leaf {
+    int slot;
+    leaf_kind kind;
+    long index;  // state: its element; value: the parameter's column, or -1 for data
+  };
+  std::vector<double> v, a;
+  std::vector<op> ops;
+  std::vector<leaf> leaves;
+  std::vector<int> outputs;
+
+  void forward(double t, const double* y) {
+    for (const auto& l : leaves)
+      if (l.kind == leaf_kind::time) v[static_cast<std::size_t>(l.slot)] = t;
+      else if (l.kind == leaf_kind::state) v[static_cast<std::size_t>(l.slot)] = y[l.index];
+    std::array<view, 3> args;
+    for (const auto& o : ops) {
+      for (int k = 0; k < o.arity; ++k) args[static_cast<std::size_t>(k)] = {&v[static_cast<std::size_t>(o.in[static_cast<std::size_t>(k)])], shape::scalar()};
+      o.fn->eval(std::span<const view>(args.data(), static_cast<std::size_t>(o.arity)), &v[static_cast<std::size_t>(o.out)]);
+    }
+  }
+
+  void value(double t, const double* y, double* dy) {
+    forward(t, y);
+    for (std::size_t i = 0; i < outputs.size(); ++i) dy[i] = v[static_cast<std::size_t>(outputs[i])];
+  }
+
+  void jacobian(double t, const double* y, std::size_t n, std::size_t p, double* dy, double* jy, double* jp, double* dfdt) {
+    forward(t, y);
+    if (dy)
+      for (std::size_t i = 0; i < n; ++i) dy[i] = v[static_cast<std::size_t>(outputs[i])];
+    if (jy) std::fill(jy, jy + n * n, 0.0);
+    if (jp) std::fill(jp, jp + n * p, 0.0);
+    std::array<view, 3> args;
+    std::array<double*, 3> slots{};
+    for (std::size_t i = 0; i < n; ++i) {
+      std::fill(a.begin(), a.end(), 0.0);
+      a[static_cast<std::size_t>(outputs[i])] = 1;
+      for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+        const double d = a[static_cast<std::size_t>(it->out)];
+        if (d == 0) continue;
+        for (int k = 0; k < it->arity; ++k) {
+          const auto in = static_cast<std::size_t>(it->in[static_cast<std::size_t>(k)]);
+          args[static_cast<std::size_t>(k)] = {&v[in], shape::scalar()};
+          slots[static_cast<std::size_t>(k)] = &a[in];
+        }
+        it->fn->backward(std::span<const view>(args.data(), static_cast<std::size_t>(it->arity)),
+                         {&v[static_cast<std::size_t>(it->out)], shape::scalar()}, &d,
+                         std::span<double* const>(slots.data(), static_cast<std::size_t>(it->arity)));
+      }
+      if (dfdt) dfdt[i] = 0;
+      for (const auto& l : leaves) {
+        const double d = a[static_cast<std::size_t>(l.slot)];
+        if (l.kind == leaf_kind::time && dfdt) dfdt[i] += d;
+        else if (l.kind == leaf_kind::state && jy) jy[i * n + static_cast<std::size_t>(l.index)] += d;
+        else if (l.kind == leaf_kind::value && jp && l.index >= 0) jp[i * p + static_cast<std::size_t>(l.index)] += d;
+      }
+    }
+  }
+};
 
 struct evaluator::ode_binding {
   ode_binding(evaluator& evaluating, const expr& node, frame& values) : ev(evaluating), e(node), f(values) {}
@@ -136,6 +225,83 @@ struct evaluator::ode_binding {
     state_adjoint.clear();
   }
 
+  // The tape of the right-hand side (see ode_tape), or false where its form has none.
+  bool compile(ode_tape& t) {
+    const expr& r = *e.args[0];
+    if (r.which != expr::kind::vector_literal) return false;
+    for (const auto& item : r.args) {
+      const int slot = compile(t, *item);
+      if (slot < 0) return false;
+      t.outputs.push_back(slot);
+    }
+    t.a.assign(t.v.size(), 0.0);
+    return true;
+  }
+  int new_slot(ode_tape& t, double value) {
+    t.v.push_back(value);
+    return static_cast<int>(t.v.size()) - 1;
+  }
+  // A variable's element as a leaf: its value now (no step changes it) and, for a
+  // parameter, its column of J_p.
+  int value_leaf(ode_tape& t, int variable, index_t element) {
+    const int slot = new_slot(t, (*f.values)[static_cast<std::size_t>(variable)].data[static_cast<std::size_t>(element)]);
+    long column = -1;
+    std::size_t at = 0;
+    for (std::size_t j = 0; j < params.size(); ++j) {
+      if (params[j] == variable) column = static_cast<long>(at) + static_cast<long>(element);
+      at += buffers[j].size();
+    }
+    t.leaves.push_back({slot, ode_tape::leaf_kind::value, column});
+    return slot;
+  }
+  int compile(ode_tape& t, const expr& x) {
+    if (x.type.rank != 0) return -1;
+    switch (x.which) {
+      case expr::kind::int_const:
+      case expr::kind::real_const:
+        return new_slot(t, x.constant);
+      case expr::kind::local: {
+        const int slot = new_slot(t, 0);
+        t.leaves.push_back({slot, ode_tape::leaf_kind::time, 0});
+        return slot;
+      }
+      case expr::kind::loop_var:
+        return new_slot(t, static_cast<double>(f.loop[static_cast<std::size_t>(x.slot)]));
+      case expr::kind::variable:
+        return value_leaf(t, x.slot, 0);
+      case expr::kind::index: {
+        const expr& base = *x.args[0];
+        for (const auto& ix : x.indices)
+          if (ix.which != lang::ir::index_item::kind::single || reads_local(*ix.lo)) return -1;
+        if (base.which == expr::kind::local && x.indices.size() == 1) {
+          const index_t k = ev.eval_index(*x.indices[0].lo, f);
+          if (k < 1 || k > static_cast<index_t>(n))
+            throw eval_error(x.indices[0].lo->pos, fmt::format("index {} is out of range 1..{} for the ODE's state", k, n));
+          const int slot = new_slot(t, 0);
+          t.leaves.push_back({slot, ode_tape::leaf_kind::state, static_cast<long>(k - 1)});
+          return slot;
+        }
+        if (base.which != expr::kind::variable) return -1;
+        const index_plan plan = ev.plan_index(x, f);
+        return value_leaf(t, base.slot, plan.offset);
+      }
+      case expr::kind::call: {
+        if (x.args.size() > 3) return -1;
+        ode_tape::op o{x.fn, {0, 0, 0}, static_cast<int>(x.args.size()), 0};
+        for (std::size_t k = 0; k < x.args.size(); ++k) {
+          const int in = compile(t, *x.args[k]);
+          if (in < 0) return -1;
+          o.in[k] = in;
+        }
+        o.out = new_slot(t, 0);
+        t.ops.push_back(o);
+        return o.out;
+      }
+      default:
+        return -1;
+    }
+  }
+
   // Solves into `entry`: y, and S when asked. A solver that cannot go on leaves NaN, as a
   // density that is not finite, which a sampler rejects.
   void solve(ode_entry& entry, bool sensitivities) {
@@ -144,11 +310,19 @@ struct evaluator::ode_binding {
     ode_system s;
     s.n = n;
     s.p = p;
-    s.f = [this](double t, const double* y, double* dy) {
-      view r = rhs(t, y);
-      std::copy(r.begin(), r.end(), dy);
-    };
-    s.jacobian = [this](double t, const double* y, double* dy, double* jy, double* jp, double* dfdt) { jacobian(t, y, dy, jy, jp, dfdt); };
+    ode_tape tape;
+    if (compile(tape)) {
+      s.f = [&tape](double t, const double* y, double* dy) { tape.value(t, y, dy); };
+      s.jacobian = [&tape, this](double t, const double* y, double* dy, double* jy, double* jp, double* dfdt) {
+        tape.jacobian(t, y, n, p, dy, jy, jp, dfdt);
+      };
+    } else {
+      s.f = [this](double t, const double* y, double* dy) {
+        view r = rhs(t, y);
+        std::copy(r.begin(), r.end(), dy);
+      };
+      s.jacobian = [this](double t, const double* y, double* dy, double* jy, double* jp, double* dfdt) { jacobian(t, y, dy, jy, jp, dfdt); };
+    }
     entry.value.assign(ts.size() * n, 0.0);
     entry.sensitivities.assign(sensitivities ? ts.size() * n * (n + p) : 0, 0.0);
     entry.params = params;

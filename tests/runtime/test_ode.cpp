@@ -175,6 +175,9 @@ TEST_CASE("an ODE in a model: values and gradients match the closed form") {
   const std::string calls[] = {
       "ode_rk45_tol(t, s, [-k * t * s[1]], [y0], 0.0, ts, 1e-10, 1e-10, 100000)",
       "ode_bdf_tol(t, s, [-k * t * s[1]], [y0], 0.0, ts, 1e-10, 1e-10, 100000)",
+      // A right-hand side that is no vector literal goes through the evaluator, not the tape.
+      "ode_rk45_tol(t, s, -k * t * s, [y0], 0.0, ts, 1e-10, 1e-10, 100000)",
+      "ode_bdf_tol(t, s, -k * t * s, [y0], 0.0, ts, 1e-10, 1e-10, 100000)",
   };
   for (const auto& call : calls) {
     INFO(call);
