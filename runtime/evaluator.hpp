@@ -113,14 +113,15 @@ class evaluator {
   std::vector<std::vector<double>> held_;      // by id: a frozen node's collected adjoint
   std::vector<std::vector<double>> locals_;    // by local slot: an ODE's time and state while it is solved
   std::vector<std::vector<double>> local_adjoints_;  // by local slot: their adjoints while its Jacobian is taken
-  // An ODE's last solution per instance (by node id, then loop values), with the inputs it
-  // was solved for.
+  // An ODE's last solution per instance (by node id, then the values of the loop variables
+  // it reads), with the inputs it was solved for.
   struct ode_entry {
     std::vector<double> key, value, sensitivities;
     std::vector<int> params;
     bool has_sensitivities = false;
   };
   std::map<int, std::map<std::vector<index_t>, ode_entry>> ode_solutions_;
+  std::map<int, std::vector<int>> ode_loops_;  // by node id: the loop slots it reads
   std::vector<double> ode_key_;
   bool differentiating_ = false;
 };

@@ -26,6 +26,16 @@ using lang::ir::expr;
 
 namespace {
 
+// The loop variables an expression reads, each once.
+void loop_slots(const expr& e, std::vector<int>& out) {
+  if (e.which == expr::kind::loop_var && std::find(out.begin(), out.end(), e.slot) == out.end()) out.push_back(e.slot);
+  for (const auto& a : e.args) loop_slots(*a, out);
+  for (const auto& ix : e.indices) {
+    if (ix.lo) loop_slots(*ix.lo, out);
+    if (ix.hi) loop_slots(*ix.hi, out);
+  }
+}
+
 // Whether an expression reads an ODE's time or state.
 bool reads_local(const expr& e) {
   if (e.which == expr::kind::local) return true;
@@ -344,7 +354,13 @@ struct evaluator::ode_binding {
   // The kept solution for this instance when its inputs are unchanged (and it has S when
   // asked), else a new one.
   ode_entry& solution(bool sensitivities) {
-    auto& entry = ev.ode_solutions_[e.id][f.loop];
+    // An instance is told by the loop variables the node reads (others hold whatever
+    // value their last loop left).
+    auto [at, fresh] = ev.ode_loops_.try_emplace(e.id);
+    if (fresh) loop_slots(e, at->second);
+    std::vector<index_t> instance;
+    for (int slot : at->second) instance.push_back(f.loop[static_cast<std::size_t>(slot)]);
+    auto& entry = ev.ode_solutions_[e.id][instance];
     key(ev.ode_key_);
     if (ev.ode_key_ == entry.key && (entry.has_sensitivities || !sensitivities)) return entry;
     solve(entry, sensitivities);
