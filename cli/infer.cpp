@@ -194,7 +194,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   }
   progress.finish();
   if (!o.quiet)
-    for (const auto& p : r.plan) fmt::print("# {:<24} {:<10} {}\n", p.variable, p.kind, p.reason);
+    print_plan(r.plan, "# ", 24);
   if (r.interrupted) {
     std::string done;
     for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
@@ -266,8 +266,7 @@ int resume_infer(const std::string& draws_path, const infer_options& current) {
 int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) {
   return guarded([&] {
     loaded l = load(in);
-    for (const auto& p : samplers::describe_plan(*l.model, l.data, parse_overrides(overrides)))
-      fmt::print("{:<28} {:<10} {}\n", p.variable, p.kind, p.reason);
+    print_plan(samplers::describe_plan(*l.model, l.data, parse_overrides(overrides)));
     return 0;
   });
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cli/repl_input.hpp"
+#include "cli/session.hpp"
 #include "lang/checker.hpp"
 #include "runtime/graph.hpp"
 #include "samplers/chain.hpp"
@@ -51,7 +52,7 @@ void describe(const lang::ir::model& m, const runtime::data_table& data, const s
 }
 
 void print_plan(const lang::ir::model& m, const runtime::data_table& data, const std::map<std::string, std::string>& forced) {
-  for (const auto& p : samplers::describe_plan(m, data, forced)) fmt::print("{:<28} {:<10} {}\n", p.variable, p.kind, p.reason);
+  cli::print_plan(samplers::describe_plan(m, data, forced));
 }
 
 }  // namespace ppl::cli::repl

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cerrno>
 #include <cstring>
+#include <fmt/core.h>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -91,6 +92,12 @@ int guarded(const std::function<int()>& body) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
+}
+
+void print_plan(const std::vector<samplers::plan_line>& lines, std::string_view prefix, std::size_t label_width) {
+  std::size_t kind_width = 10;
+  for (const auto& p : lines) label_width = std::max(label_width, p.variable.size()), kind_width = std::max(kind_width, p.kind.size());
+  for (const auto& p : lines) fmt::print("{}{:<{}} {:<{}} {}\n", prefix, p.variable, label_width, p.kind, kind_width, p.reason);
 }
 
 }  // namespace ppl::cli

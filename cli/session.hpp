@@ -3,11 +3,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "lang/ir.hpp"
 #include "runtime/data.hpp"
 #include "runtime/draws.hpp"
+#include "samplers/chain.hpp"
 
 namespace ppl::cli {
 
@@ -26,6 +29,10 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
 
 // Runs a command body, turning errors into messages on stderr and exit statuses.
 int guarded(const std::function<int()>& body);
+
+// The plan's lines (variable, sampler kind, reason) in columns at least `label_width` and
+// 10 wide, wider where a label or a kind is longer, each line after `prefix`.
+void print_plan(const std::vector<samplers::plan_line>& lines, std::string_view prefix = "", std::size_t label_width = 28);
 
 // Refuses a model with an unknown whose prior is improper (a `param` without `~`,
 // Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").

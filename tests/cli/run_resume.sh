@@ -75,7 +75,11 @@ PY
   echo "$name: stopped by SIG$signal after $((before - 1)) draws, resumed to $((total - 1)), same draws"
 }
 
-schools=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 300 --draws 4000 --seed 7)
+# Long enough that a loaded machine's poll (every 20 ms, and the writer's flush every 200
+# rows or second) sees the first rows well before the run ends: with 4,000 draws a chain
+# could finish between two polls under a parallel build (schools_stan: "the run ended
+# before the signal").
+schools=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 300 --draws 20000 --seed 7)
 lda=("$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 2 --warmup 20 --draws 150 --threads 2 --seed 3)
 check schools_int schools INT 1 "${schools[@]}"
 check schools_term schools TERM 2 "${schools[@]}"
