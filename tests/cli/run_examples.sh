@@ -35,6 +35,8 @@ expect_plan nmixture data.json lambda conjugate
 expect_plan nmixture data.json p conjugate
 expect_plan bnn data.json W1 nuts
 expect_plan bnn data.json sigma_std nuts
+expect_plan lotka_volterra data.json alpha nuts
+expect_plan lotka_volterra data.json z_init nuts
 echo "ok: plans"
 
 out=$(mktemp)
