@@ -162,15 +162,22 @@ inline void collect_reads(const expr* e, std::vector<int>& out) {
   }
 }
 
+// Whether some node of an expression (its arguments and index bounds included) satisfies
+// `pred`.
+template <class Pred>
+bool any_node(const expr& e, const Pred& pred) {
+  if (pred(e)) return true;
+  for (const auto& a : e.args)
+    if (any_node(*a, pred)) return true;
+  for (const auto& ix : e.indices)
+    if ((ix.lo && any_node(*ix.lo, pred)) || (ix.hi && any_node(*ix.hi, pred))) return true;
+  return false;
+}
+
 // Whether an expression reads a loop variable anywhere (its value can differ between the
 // instances of a plate), or an ODE's time or state (its value changes as the solver runs).
 inline bool uses_loop_variable(const expr& e) {
-  if (e.which == expr::kind::loop_var || e.which == expr::kind::local) return true;
-  for (const auto& a : e.args)
-    if (uses_loop_variable(*a)) return true;
-  for (const auto& ix : e.indices)
-    if ((ix.lo && uses_loop_variable(*ix.lo)) || (ix.hi && uses_loop_variable(*ix.hi))) return true;
-  return false;
+  return any_node(e, [](const expr& x) { return x.which == expr::kind::loop_var || x.which == expr::kind::local; });
 }
 
 // Every variable a statement reads: loop bounds, indices, arguments and value.

@@ -38,12 +38,7 @@ void loop_slots(const expr& e, std::vector<int>& out) {
 
 // Whether an expression reads an ODE's time or state.
 bool reads_local(const expr& e) {
-  if (e.which == expr::kind::local) return true;
-  for (const auto& a : e.args)
-    if (reads_local(*a)) return true;
-  for (const auto& ix : e.indices)
-    if ((ix.lo && reads_local(*ix.lo)) || (ix.hi && reads_local(*ix.hi))) return true;
-  return false;
+  return lang::ir::any_node(e, [](const expr& x) { return x.which == expr::kind::local; });
 }
 
 }  // namespace
@@ -315,8 +310,10 @@ struct evaluator::ode_binding {
   // Solves into `entry`: y, and S when asked. A solver that cannot go on leaves NaN, as a
   // density that is not finite, which a sampler rejects.
   void solve(ode_entry& entry, bool sensitivities) {
-    if (sensitivities && params.empty() && p == 0) find_params();
-    if (nulls.empty()) nulls.assign(ev.model_.variables.size(), nullptr), slots = nulls;
+    if (sensitivities)
+      find_params();
+    else
+      nulls.assign(ev.model_.variables.size(), nullptr);
     ode_system s;
     s.n = n;
     s.p = p;

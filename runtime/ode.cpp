@@ -24,6 +24,13 @@ class coupled {
 
   std::size_t size() const { return n_ + n_ * cols_; }
 
+  // The state at t0: y0, and S = [I | 0] when it is carried.
+  template <class State>
+  void start(const double* y0, State& z) const {
+    std::copy(y0, y0 + n_, z.begin());
+    for (std::size_t i = 0; i < n_ && cols_; ++i) z[n_ + i * cols_ + i] = 1.0;
+  }
+
   void derivative(double t, const double* z, double* dz) {
     if (!cols_) return s_.f(t, z, dz);
     s_.jacobian(t, z, dz, jy_.data(), s_.p ? jp_.data() : nullptr, nullptr);
@@ -46,18 +53,19 @@ class coupled {
       for (std::size_t c = 0; c < cols_; ++c)
         for (std::size_t k = 0; k < n_; ++k) jz[(n_ + i * cols_ + c) * m + n_ + k * cols_ + c] = jy_[i * n_ + k];
     // dS'/dy and dS'/dt by forward differences of J_y S + J_p.
-    std::vector<double> base(n_ * cols_), moved(z, z + n_);
-    sensitivity_derivative(jy_, jp_, S, base.data());
+    base_.resize(n_ * cols_);
+    moved_.assign(z, z + n_);
+    sensitivity_derivative(jy_, jp_, S, base_.data());
     for (std::size_t j = 0; j <= n_; ++j) {
       const bool in_time = j == n_;
       const double at = in_time ? t : z[j];
       const double h = std::sqrt(std::numeric_limits<double>::epsilon()) * std::max(1.0, std::fabs(at));
-      if (!in_time) moved[j] = z[j] + h;
-      s_.jacobian(in_time ? t + h : t, moved.data(), nullptr, jy2_.data(), s_.p ? jp2_.data() : nullptr, nullptr);
-      if (!in_time) moved[j] = z[j];
+      if (!in_time) moved_[j] = z[j] + h;
+      s_.jacobian(in_time ? t + h : t, moved_.data(), nullptr, jy2_.data(), s_.p ? jp2_.data() : nullptr, nullptr);
+      if (!in_time) moved_[j] = z[j];
       sensitivity_derivative(jy2_, jp2_, S, g_.data());
       for (std::size_t r = 0; r < n_ * cols_; ++r) {
-        const double d = (g_[r] - base[r]) / h;
+        const double d = (g_[r] - base_[r]) / h;
         if (in_time)
           dzdt[n_ + r] = d;
         else
@@ -80,6 +88,7 @@ class coupled {
   const ode_system& s_;
   std::size_t n_, cols_;
   std::vector<double> jy_, jp_, dfdt_, jy2_, jp2_, g_;
+  std::vector<double> base_, moved_;  // jacobian()'s differences, kept from step to step
 };
 
 // Copies each output time's state, and S, out; the first call is at t0.
@@ -115,9 +124,7 @@ void solve_ode(const ode_system& system, const ode_options& options, const doubl
     if (options.which == ode_options::method::rk45) {
       using state = std::vector<double>;
       state z(m, 0.0);
-      std::copy(y0, y0 + n, z.begin());
-      if (sensitivities)
-        for (std::size_t i = 0; i < n; ++i) z[n + i * (n + system.p) + i] = 1.0;
+      sys.start(y0, z);
       auto f = [&](const state& x, state& dx, double t) { sys.derivative(t, x.data(), dx.data()); };
       auto stepper = odeint::make_dense_output(options.abs_tol, options.rel_tol, odeint::runge_kutta_dopri5<state>());
       odeint::integrate_times(stepper, f, z, times.begin(), times.end(), first_step,
@@ -128,9 +135,7 @@ void solve_ode(const ode_system& system, const ode_options& options, const doubl
       // with derivative 1, and the system the stepper sees is autonomous: df/dt becomes
       // J's last column.
       ublas_vector z(m + 1, 0.0);
-      std::copy(y0, y0 + n, z.begin());
-      if (sensitivities)
-        for (std::size_t i = 0; i < n; ++i) z[n + i * (n + system.p) + i] = 1.0;
+      sys.start(y0, z);
       z[m] = t0;
       std::vector<double> jz(m * m), dzdt(m);
       auto f = [&](const ublas_vector& x, ublas_vector& dx, double) {

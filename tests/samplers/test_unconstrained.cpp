@@ -45,6 +45,20 @@ loud = 2 * mu
 )";
 const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7, -1, 1, 18, 12]", "sigma=[15, 10, 16, 11, 9, 11, 10, 18]"};
 
+// The target's gradient at y against central differences of its log density, coordinate
+// by coordinate, within `epsilon` relative.
+void check_gradient(samplers::unconstrained_target& target, const Eigen::VectorXd& y, double epsilon) {
+  Eigen::VectorXd at;
+  target.log_density(y, at);
+  for (long i = 0; i < y.size(); ++i) {
+    Eigen::VectorXd up = y, down = y, ignored;
+    up[i] += 1e-6, down[i] -= 1e-6;
+    const double numeric = (target.log_density(up, ignored) - target.log_density(down, ignored)) / 2e-6;
+    INFO(target.coordinate_label(i));
+    CHECK(at[i] == doctest::Approx(numeric).epsilon(epsilon));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("unconstrained_target: the inputs of a block are its own values and the unknowns its terms read") {
@@ -129,17 +143,9 @@ factor -dot(d, d) * sum(c)
             {"x=[-1, 0, 1, 2]", "y=[1, 2, 2, 3]", "Y=[[0.5, -0.2], [1.1, 0.7], [-0.4, 0.1]]"});
   samplers::unconstrained_target target(*f.g, {f.variable("c"), f.variable("d"), f.variable("beta"), f.variable("Omega")});
   REQUIRE(target.dimension() == 2 + 3 + 1 + 3);
-  Eigen::VectorXd y = target.position(), gradient;
+  Eigen::VectorXd y = target.position();
   for (long i = 0; i < y.size(); ++i) y[i] += 0.1 * static_cast<double>(i % 3) - 0.1;
-  target.log_density(y, gradient);
-  const Eigen::VectorXd at = gradient;
-  for (long i = 0; i < y.size(); ++i) {
-    Eigen::VectorXd up = y, down = y, ignored;
-    up[i] += 1e-6, down[i] -= 1e-6;
-    const double numeric = (target.log_density(up, ignored) - target.log_density(down, ignored)) / 2e-6;
-    INFO(target.coordinate_label(i));
-    CHECK(at[i] == doctest::Approx(numeric).epsilon(1e-5));
-  }
+  check_gradient(target, y, 1e-5);
   CHECK(target.coordinate_label(8) == "Omega[2, 2]");
   CHECK(target.coordinate_label(7) == "Omega[2, 1]");
 }
@@ -165,14 +171,7 @@ factor -square(b - 0.2) - (c - a) + 0.5 * (d - 2 * a) + 3 * a * b
   // b stays inside (0, 1 - a) whatever a is.
   CHECK(f.value("b") < 1 - f.value("a"));
   CHECK(f.value("c") > f.value("a"));
-  const Eigen::VectorXd at = gradient;
-  for (long i = 0; i < y.size(); ++i) {
-    Eigen::VectorXd up = y, down = y, ignored;
-    up[i] += 1e-6, down[i] -= 1e-6;
-    const double numeric = (target.log_density(up, ignored) - target.log_density(down, ignored)) / 2e-6;
-    INFO(target.coordinate_label(i));
-    CHECK(at[i] == doctest::Approx(numeric).epsilon(1e-6));
-  }
+  check_gradient(target, y, 1e-6);
   // position() inverts the write at the current bounds.
   target.set(y);
   const Eigen::VectorXd back = target.position();
