@@ -104,7 +104,8 @@ void blanket::mark_relevant_derived() {
   for (bool changed = true; changed;) {
     changed = false;
     for (const auto& s : m.statements) {
-      bool density = s.which != statement::kind::assign;
+      const bool density = s.which != statement::kind::assign;
+      if (density && graph_.predictive(s)) continue;
       if (!density && !relevant_[static_cast<std::size_t>(s.target)]) continue;
       for (int r : lang::ir::statement_reads(s))
         if (m.variables[static_cast<std::size_t>(r)].role == role::derived && !relevant_[static_cast<std::size_t>(r)])
@@ -140,7 +141,7 @@ const blanket::readers& blanket::readers_of(int variable) {
   for (std::size_t si = 0; si < m.statements.size(); ++si) {
     const statement& s = m.statements[si];
     bool derived = s.which == statement::kind::assign;
-    if (derived && !relevant_[static_cast<std::size_t>(s.target)]) continue;
+    if (derived ? !relevant_[static_cast<std::size_t>(s.target)] : graph_.predictive(s)) continue;
     if (!reads(s, variable)) continue;
     bool dynamic = reads_through_unknown_index(s, variable);
     if (dynamic && !derived) {

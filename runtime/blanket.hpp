@@ -5,6 +5,7 @@
 // recomputed when it changes. Built by evaluating each instance once with read logging;
 // reads whose indices depend on unknowns (phi[z[n]]) cannot be indexed, and their
 // statements count whole. Evaluating a blanket then costs O(degree), not O(model).
+// The `~` of predictions (graph::predictive) are not terms of any blanket.
 // Derived variables that no density term reads (output only, like `energy`) are left to
 // graph::update_derived once per iteration.
 #include <map>

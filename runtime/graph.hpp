@@ -98,7 +98,14 @@ class graph {
   void update_derived();
   void update_derived(const std::vector<char>& needed);
 
-  // log p(everything) at the current values, factor terms included.
+  // Per statement: the `~` of predictions (lang::predictive_statements), which the
+  // densities below leave out. Their variables are drawn from their priors after the
+  // others (the ancestral sampler), so the informed unknowns' conditionals integrate them
+  // out, and lp__ is that of the informed part, as Stan's excludes generated quantities.
+  bool predictive(int statement) const { return predictive_[static_cast<std::size_t>(statement)] != 0; }
+  bool predictive(const lang::ir::statement& s) const { return predictive(static_cast<int>(&s - model_.statements.data())); }
+
+  // log p(everything but predictions) at the current values, factor terms included.
   double log_density();
   // The same, leaving out the terms of statements marked in `skip` (by statement index):
   // those a collapsed sampler replaces with its marginal.
@@ -260,6 +267,7 @@ class graph {
   graph_options options_;
   std::vector<tensor> values_;
   std::vector<char> missing_;
+  std::vector<char> predictive_;  // per statement
   std::vector<std::vector<index_t>> imputed_;  // per variable: see imputed_elements
   std::vector<char> built_;
   bool starting_ = false;  // draws are a start's first values: invalid parameters leave NaN

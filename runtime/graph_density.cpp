@@ -90,7 +90,7 @@ double graph::log_density(const std::vector<char>& skip) {
   double total = 0;
   for (std::size_t i = 0; i < model_.statements.size(); ++i) {
     const statement& s = model_.statements[i];
-    if (s.which != statement::kind::assign && !(i < skip.size() && skip[i])) total += statement_log_density(s);
+    if (s.which != statement::kind::assign && !predictive_[i] && !(i < skip.size() && skip[i])) total += statement_log_density(s);
   }
   return total;
 }
@@ -196,7 +196,7 @@ double graph::log_density_blanket(int variable, index_t element) {
         if (affected[static_cast<std::size_t>(r)]) affected[static_cast<std::size_t>(s.target)] = 1;
   double total = 0;
   for (const statement& s : model_.statements) {
-    if (s.which == statement::kind::assign) continue;
+    if (s.which == statement::kind::assign || predictive(s)) continue;
     bool through_derived = false, direct = s.target == variable;
     for (int r : lang::ir::statement_reads(s)) {
       if (r == variable) direct = true;

@@ -71,7 +71,7 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
   std::vector<char> feeds(n, 0);
   for (auto it = model_.statements.rbegin(); it != model_.statements.rend(); ++it) {
     const bool term = it->which != statement::kind::assign;
-    if (!term && !feeds[static_cast<std::size_t>(it->target)]) continue;
+    if (term ? predictive(*it) : !feeds[static_cast<std::size_t>(it->target)]) continue;
     for (int r : lang::ir::statement_reads(*it)) feeds[static_cast<std::size_t>(r)] = 1;
   }
   plan->carries.assign(n, 0);
@@ -89,7 +89,7 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
       plan->carries[t] = 1;
       if (!s.loops.empty()) collect_hoisted(*s.value, s.target, hoisted);
       plan->definitions.push_back({&s, std::move(hoisted), plate_batchable(s)});
-    } else if (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)]) {
+    } else if (!predictive(s) && (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)])) {
       if (!s.loops.empty()) {
         for (const auto& a : s.args) collect_hoisted(*a, -1, hoisted);
         if (s.value) collect_hoisted(*s.value, -1, hoisted);

@@ -1,5 +1,8 @@
 // `ancestral`: an unknown that no observation or factor depends on is drawn exactly from
-// its prior given its parents, once per sweep.
+// its prior given its parents, once per sweep, after the other samplers (chain.cpp), so
+// that a prediction is drawn from the sweep's values of what it reads.
+#include <cmath>
+
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
 #include "stdlib/flat.hpp"
@@ -10,12 +13,37 @@ namespace {
 
 class ancestral_sampler final : public sampler {
  public:
-  ancestral_sampler(runtime::graph& g, int v) : graph_(g), variable_(v) {}
-  void step(runtime::rng& rng, bool) override { graph_.draw_variable(variable_, rng); }
+  ancestral_sampler(runtime::graph& g, int v) : graph_(g), variable_(v) {
+    // Derived variables read only by predictions are not kept current by the other
+    // samplers (no density term reads them): this draw recomputes those it reads.
+    const auto& m = g.model();
+    needed_.assign(m.variables.size(), 0);
+    for (int si : m.variables[static_cast<std::size_t>(v)].statements) {
+      const auto& s = m.statements[static_cast<std::size_t>(si)];
+      if (s.which != lang::ir::statement::kind::sample) continue;
+      predictive_ = predictive_ || g.predictive(s);
+      for (int r : lang::ir::statement_reads(s)) needed_[static_cast<std::size_t>(r)] = 1;
+    }
+    for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
+      if (it->which == lang::ir::statement::kind::assign && needed_[static_cast<std::size_t>(it->target)])
+        for (int r : lang::ir::statement_reads(*it)) needed_[static_cast<std::size_t>(r)] = 1;
+    for (std::size_t u = 0; u < needed_.size(); ++u) {
+      needed_[u] = needed_[u] && m.variables[u].role == lang::ir::role::derived && !feeds_density(m, static_cast<int>(u));
+      refresh_ = refresh_ || needed_[u];
+    }
+  }
+  void step(runtime::rng& rng, bool) override {
+    if (refresh_) graph_.update_derived(needed_);
+    graph_.draw_variable(variable_, rng);
+  }
+  // A prediction's terms are not in lp__ (graph::predictive), and nothing else reads it.
+  double last_change() const override { return predictive_ ? 0.0 : NAN; }
 
  private:
   runtime::graph& graph_;
   int variable_;
+  std::vector<char> needed_;  // by variable: derived inputs to recompute before drawing
+  bool refresh_ = false, predictive_ = false;
 };
 
 class ancestral_factory final : public factory {

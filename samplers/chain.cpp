@@ -177,8 +177,13 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   runtime::archive state(saved ? *saved : std::string());
   const long completed = saved ? load_chain_values(c, state) : 0;
   auto assignments = plan(*c.graph, o.overrides);
-  std::sort(assignments.begin(), assignments.end(),
-            [&](const assignment& a, const assignment& b) { return first_statement(m, a.variable) < first_statement(m, b.variable); });
+  // In the model's order, except that ancestral draws come last: a prediction is then drawn
+  // from the sweep's new values of what it reads, which leave it out of their updates.
+  std::sort(assignments.begin(), assignments.end(), [&](const assignment& a, const assignment& b) {
+    const bool last_a = a.chosen->kind() == "ancestral", last_b = b.chosen->kind() == "ancestral";
+    if (last_a != last_b) return last_b;
+    return first_statement(m, a.variable) < first_statement(m, b.variable);
+  });
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
   // Derived variables: those a density reads are recomputed every iteration (samplers keep
   // them current themselves, but whole-model evaluations read them); those only recorded

@@ -65,7 +65,7 @@ std::string structure_of(runtime::graph& g, const std::vector<int>& variables, b
   }
   auto reads_block = [&](const lang::ir::expr* e) { return reads_marked(e, reaches); };
   for (const statement& s : m.statements) {
-    if (s.which == statement::kind::assign) continue;
+    if (s.which == statement::kind::assign || g.predictive(s)) continue;
     const bool own = s.target >= 0 && std::find(variables.begin(), variables.end(), s.target) != variables.end();
     const auto reads = lang::ir::statement_reads(s);
     const bool touches = own || std::any_of(reads.begin(), reads.end(), [&](int r) { return reaches[static_cast<std::size_t>(r)] != 0; });

@@ -1,4 +1,5 @@
 // The priority list of factories and the assignment of a sampler to every unknown.
+#include <algorithm>
 #include <stdexcept>
 
 #include "lang/diagnostics.hpp"
@@ -69,6 +70,13 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
     auto forced = overrides.find(var.name);
     if (forced != overrides.end()) {
       const factory* f = find_factory(forced->second);
+      // A prediction's terms are left out of everything else's updates (graph::predictive):
+      // only its exact draw after them keeps the joint.
+      const bool prediction = std::any_of(var.statements.begin(), var.statements.end(), [&](int si) { return g.predictive(si); });
+      if (prediction && f->kind() != "ancestral")
+        throw std::invalid_argument("--sampler " + var.name + "=" + forced->second + ": cannot: `" + var.name +
+                                    "` is a prediction (no observation or factor depends on it, and it depends on unknowns "
+                                    "that the data inform); it is drawn exactly from its distribution after the others");
       claim c = f->can_sample(g, static_cast<int>(v));
       if (!c.ok) throw std::invalid_argument("--sampler " + var.name + "=" + forced->second + ": cannot: " + c.reason);
       out.push_back({static_cast<int>(v), f, c.reason + " (chosen with --sampler)", true});

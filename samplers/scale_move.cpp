@@ -70,7 +70,7 @@ class scale_move_sampler final : public sampler {
     marked[static_cast<std::size_t>(theta)] = marked[static_cast<std::size_t>(b)] = 1;
     needed_ = reaching(m, marked);
     for (const statement& s : m.statements) {
-      if (s.which == statement::kind::assign) continue;
+      if (s.which == statement::kind::assign || g.predictive(s)) continue;
       const auto reads = lang::ir::statement_reads(s);
       const bool own = s.target == theta || s.target == b;
       if (own || std::any_of(reads.begin(), reads.end(), [&](int r) { return needed_[static_cast<std::size_t>(r)] != 0; }))

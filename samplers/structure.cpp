@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "lang/evidence.hpp"
+
 namespace ppl::samplers {
 
 using lang::ir::expr;
@@ -24,30 +26,11 @@ bool reads_marked(const expr* e, const std::vector<char>& marked) {
 }
 
 bool informed(const lang::ir::model& m, int variable) {
-  // Walk up from every observation and factor through the statements defining what they read.
-  std::vector<char> seen(m.variables.size(), 0);
-  std::vector<int> stack;
-  for (const auto& s : m.statements) {
-    bool evidence = s.which == statement::kind::factor ||
-                    (s.which == statement::kind::sample && m.variables[static_cast<std::size_t>(s.target)].observed);
-    if (!evidence) continue;
-    for (int r : lang::ir::statement_reads(s)) stack.push_back(r);
-  }
-  while (!stack.empty()) {
-    int v = stack.back();
-    stack.pop_back();
-    if (seen[static_cast<std::size_t>(v)]) continue;
-    seen[static_cast<std::size_t>(v)] = 1;
-    for (int si : m.variables[static_cast<std::size_t>(v)].statements) {
-      const auto& s = m.statements[static_cast<std::size_t>(si)];
-      if (s.which == statement::kind::sample && m.variables[static_cast<std::size_t>(v)].observed) continue;
-      for (int r : lang::ir::statement_reads(s)) stack.push_back(r);
-    }
-  }
-  return seen[static_cast<std::size_t>(variable)] != 0;
+  return lang::informed_variables(m)[static_cast<std::size_t>(variable)] != 0;
 }
 
 bool feeds_density(const lang::ir::model& m, int variable) {
+  const std::vector<char> predictive = lang::predictive_statements(m);
   std::vector<int> stack{variable};
   std::vector<char> seen(m.variables.size(), 0);
   while (!stack.empty()) {
@@ -55,9 +38,10 @@ bool feeds_density(const lang::ir::model& m, int variable) {
     stack.pop_back();
     if (seen[static_cast<std::size_t>(v)]) continue;
     seen[static_cast<std::size_t>(v)] = 1;
-    for (const auto& s : m.statements) {
+    for (std::size_t i = 0; i < m.statements.size(); ++i) {
+      const auto& s = m.statements[i];
       auto r = lang::ir::statement_reads(s);
-      if (std::find(r.begin(), r.end(), v) == r.end()) continue;
+      if (predictive[i] || std::find(r.begin(), r.end(), v) == r.end()) continue;
       if (s.which != statement::kind::assign) return true;
       stack.push_back(s.target);
     }
@@ -66,10 +50,11 @@ bool feeds_density(const lang::ir::model& m, int variable) {
 }
 
 std::vector<int> reading_statements(const lang::ir::model& m, int variable) {
+  const std::vector<char> predictive = lang::predictive_statements(m);
   std::vector<int> out;
   for (std::size_t i = 0; i < m.statements.size(); ++i) {
     const auto& s = m.statements[i];
-    if (s.which == statement::kind::sample && s.target == variable) continue;
+    if (predictive[i] || (s.which == statement::kind::sample && s.target == variable)) continue;
     if (s.which == statement::kind::assign && !feeds_density(m, s.target)) continue;
     auto r = lang::ir::statement_reads(s);
     if (std::find(r.begin(), r.end(), variable) != r.end()) out.push_back(static_cast<int>(i));

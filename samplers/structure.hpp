@@ -20,11 +20,13 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked);
 bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
 
 // Whether some `~` or `factor` depends on a derived variable (else it is output only,
-// recomputed once per iteration, and no sampler needs to care about it).
+// recomputed once per iteration, and no sampler needs to care about it). The `~` of
+// predictions (lang::predictive_statements) do not count: their sampler recomputes what
+// they read itself.
 bool feeds_density(const lang::ir::model& m, int variable);
 
 // The statements other than its own prior that read the variable, leaving out the
-// definitions of output-only derived variables.
+// definitions of output-only derived variables and the `~` of predictions.
 std::vector<int> reading_statements(const lang::ir::model& m, int variable);
 
 // How a conjugate prior's variable v appears in a child's argument.

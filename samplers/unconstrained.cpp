@@ -25,10 +25,11 @@ std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> from)
 
 // The unknowns outside the block that the terms involving it (`reached`: the block and the
 // derived variables computed from it) read, directly or through derived variables.
-std::vector<int> unknowns_read(const lang::ir::model& m, const std::vector<char>& reached) {
+std::vector<int> unknowns_read(const runtime::graph& g, const std::vector<char>& reached) {
+  const auto& m = g.model();
   std::vector<char> read(m.variables.size(), 0);
   for (const auto& s : m.statements) {
-    if (s.which == statement::kind::assign) continue;
+    if (s.which == statement::kind::assign || g.predictive(s)) continue;
     auto reads = lang::ir::statement_reads(s);
     if (s.target >= 0) reads.push_back(s.target);
     if (std::none_of(reads.begin(), reads.end(), [&](int r) { return reached[static_cast<std::size_t>(r)] != 0; })) continue;
@@ -73,7 +74,7 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v] && feeds_density(m, static_cast<int>(v));
   inputs_ = variables_;
-  for (int v : unknowns_read(m, reached)) inputs_.push_back(v);
+  for (int v : unknowns_read(g, reached)) inputs_.push_back(v);
 }
 
 void unconstrained_target::refresh_supports() {

@@ -110,6 +110,11 @@ class restricted final : public distribution {
   }
   std::string restriction() const { return truncated_ ? "T[lower, upper]" : "C[lower, upper]"; }
 
+ public:
+  bool truncated() const { return truncated_; }
+
+ private:
+
   // The x with P(lower <= X <= x) = v P(lower <= X <= upper), v in [0, 1]: the interval's
   // v quantile, by D's inverse distribution function. The probabilities are taken in the
   // tail where they are small, as log_mass does (below D's median F, above it S = 1 - F),
@@ -226,6 +231,11 @@ std::unique_ptr<distribution> make_restricted(const distribution& inner, bool tr
     return nullptr;
   }
   return std::make_unique<restricted>(inner, truncated, has_lower, has_upper);
+}
+
+bool censored(const distribution& d) {
+  const auto* r = dynamic_cast<const restricted*>(&d);
+  return r && !r->truncated();
 }
 
 }  // namespace ppl::stdlib

@@ -22,4 +22,8 @@ namespace ppl::stdlib {
 std::unique_ptr<distribution> make_restricted(const distribution& inner, bool truncated, bool has_lower, bool has_upper,
                                               std::string& why);
 
+// Whether `d` is a censored distribution: its density does not integrate to one (the
+// interval's probability is the likelihood it carries).
+bool censored(const distribution& d);
+
 }  // namespace ppl::stdlib

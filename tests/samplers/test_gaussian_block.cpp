@@ -86,3 +86,32 @@ TEST_CASE("no block where the terms are not affine in the unknowns jointly, or a
   CHECK(p.kind("a") == "conjugate");
   CHECK(p.kind("b") == "conjugate");
 }
+
+TEST_CASE("a posterior-predictive yrep is left out of the block's conditional and drawn after it") {
+  // yrep depends on a and b but nothing observed depends on it: a prediction. Were its
+  // terms in the block's conditional (as children observed at their last draws), a and b
+  // would be pulled back toward the previous sweep and their ESS would fall to about a
+  // third; drawn from the sweep's new a and b, yrep[n] has the exact predictive law
+  // Normal(m_n, x_n' C x_n + s^2) with (m, C) the posterior's mean and covariance.
+  auto p = infer("data x: real[N]\ndata y: real[N]\na ~ Normal(0, 100)\nb ~ Normal(0, 100)\n"
+                 "for n in 1:N { mu[n] = a + b * x[n]\n  y[n] ~ Normal(mu[n], 0.5)\n  yrep[n] ~ Normal(mu[n], 0.5) }\n",
+                 {"x=" + list(years), "y=" + list(temps)}, two_chains(200, 2000, 74));
+  CHECK(p.kind("a") == "gaussian_block");
+  CHECK(p.kind("yrep") == "ancestral");
+  const auto e = regression(years, temps, 0.5, Eigen::Matrix2d::Identity() / 1e4);
+  check_mean(p, "a", e.mean[0]);
+  check_sd(p, "b", std::sqrt(e.covariance(1, 1)));
+  CHECK(p.summary("a").ess_bulk >= 0.8 * 4000);
+  CHECK(p.summary("b").ess_bulk >= 0.8 * 4000);
+  for (std::size_t n : {0, 9}) {
+    const Eigen::Vector2d row(1, years[n]);
+    const std::string name = "yrep[" + std::to_string(n + 1) + "]";
+    check_mean(p, name, row.dot(e.mean));
+    check_sd(p, name, std::sqrt(row.dot(e.covariance * row) + 0.25));
+  }
+  // Any other kind for yrep would have to see it in the block's conditional.
+  auto o = two_chains(10, 10, 74);
+  o.overrides = {{"yrep", "slice"}};
+  CHECK_THROWS_WITH_AS(infer("data y: real[N]\na ~ Normal(0, 1)\ny ~ Normal(a, 1)\nyrep ~ Normal(a, 1)\n", {"y=[1, 2]"}, o),
+                       doctest::Contains("`yrep` is a prediction"), std::invalid_argument);
+}
