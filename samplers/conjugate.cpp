@@ -18,9 +18,11 @@ using lang::ir::expr;
 using lang::ir::statement;
 
 const std::vector<conjugate_pair>& pairs() {
-  static const std::vector<conjugate_pair> all = {beta_binomial_pair(),  dirichlet_categorical_pair(), gamma_rate_pair(),
-                                                  gamma_precision_pair(), inverse_gamma_variance_pair(), multi_normal_normal_pair(),
-                                                  normal_normal_pair()};
+  static const std::vector<conjugate_pair> all = {
+      beta_binomial_pair(),          dirichlet_categorical_pair(),   gamma_rate_pair(),
+      gamma_precision_pair(),        inverse_gamma_variance_pair(),  multi_normal_normal_pair(),
+      multi_normal_prec_normal_pair(), multi_normal_mean_pair(),     multi_normal_prec_mean_pair(),
+      wishart_precision_pair(),      inverse_wishart_covariance_pair(), normal_normal_pair()};
   return all;
 }
 

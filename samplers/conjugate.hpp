@@ -39,6 +39,11 @@ conjugate_pair normal_normal_pair();
 conjugate_pair gamma_precision_pair();
 conjugate_pair inverse_gamma_variance_pair();
 conjugate_pair multi_normal_normal_pair();
+conjugate_pair multi_normal_prec_normal_pair();
+conjugate_pair multi_normal_mean_pair();
+conjugate_pair multi_normal_prec_mean_pair();
+conjugate_pair wishart_precision_pair();
+conjugate_pair inverse_wishart_covariance_pair();
 conjugate_pair dirichlet_categorical_pair();
 
 }  // namespace ppl::samplers

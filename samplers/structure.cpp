@@ -143,9 +143,11 @@ const expr* reference_in(const expr& arg, link form, int variable) {
       if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();
       break;
     case link::scaled:
-      if (call(arg, "*") && arg.args[0]->type.rank == 0 && arg.args[1]->type.rank == 0) {
+      // c * v or v * c with c a scalar free of unknowns; v may be a matrix (beta0 * W).
+      if (call(arg, "*")) {
         const bool left = mentions(arg.args[0].get(), variable);
-        if (!arg.args[left ? 1 : 0]->depends_on_unknown) inner = arg.args[left ? 0 : 1].get();
+        const expr& factor = *arg.args[left ? 1 : 0];
+        if (!factor.depends_on_unknown && factor.type.rank == 0) inner = arg.args[left ? 0 : 1].get();
       }
       break;
     case link::linear:

@@ -83,6 +83,14 @@ TEST_CASE("SBC: conjugate") {
   run_sbc({"conjugate", "data y: int[N]\np ~ Beta(2, 2)\nfor n in 1:N { y[n] ~ Bernoulli(p) }\n", {"N=8"}, "p", "conjugate", {}});
 }
 
+TEST_CASE("SBC: conjugate Normal-Wishart (a population's precision, and its mean with a scaled prior precision)") {
+  const char* model =
+      "data x: real[N, 2]\nW ~ Wishart(4, [[1.0, 0.3], [0.3, 1.0]])\nmu ~ MultiNormalPrec([0.0, 0.0], 2 * W)\n"
+      "for i in 1:N { x[i] ~ MultiNormalPrec(mu, W) }\n";
+  run_sbc({"wishart", model, {"N=4"}, "W", "conjugate", {}});
+  run_sbc({"wishart mean", model, {"N=4"}, "mu", "conjugate", {}});
+}
+
 TEST_CASE("SBC: gibbs") {
   run_sbc({"gibbs", "z ~ Categorical([0.2, 0.3, 0.5])\ndata y: real[N]\nfor n in 1:N { y[n] ~ Normal(z, 1.5) }\n", {"N=3"}, "z",
            "gibbs", {}});

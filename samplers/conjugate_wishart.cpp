@@ -1,0 +1,78 @@
+// Wishart and InverseWishart priors on the precision or covariance of multivariate normal
+// children (the Normal-Wishart model of a population of vectors; BPMF's hyperpriors).
+//   Wishart(nu, S) on W, children MultiNormalPrec(m_i, W) or MultiNormalPrec(m_i, c_i W)
+//   with c_i free of unknowns (a mean's prior scaled by beta0, as in Salakhutdinov & Mnih
+//   2008): W | children ~ Wishart(nu + n, (S^-1 + sum c_i r_i r_i')^-1), r_i = x_i - m_i.
+//   InverseWishart(nu, S) on C, children MultiNormal(m_i, C) or MultiNormal(m_i, c_i C):
+//   C | children ~ InverseWishart(nu + n, S + sum r_i r_i' / c_i).
+// Statistics per matrix: A = sum c_i r_i r_i' (or sum r_i r_i' / c_i), K x K row-major,
+// then n. The children's log density in W is n/2 log|W| - tr(W A) / 2; in C,
+// -n/2 log|C| - tr(C^-1 A) / 2.
+#include <Eigen/Dense>
+#include <array>
+
+#include "samplers/conjugate.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::samplers {
+
+namespace {
+
+using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// which 0: the matrix itself; which 1: c times it, c passed as the argument.
+template <bool inverse>
+void accumulate_residual(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+  const runtime::index_t k = x.size();
+  const double c = which == 0 ? 1.0 : args[1][0];
+  const Eigen::VectorXd r = Eigen::Map<const Eigen::VectorXd>(x.data, k) - Eigen::Map<const Eigen::VectorXd>(args[0].data, k);
+  Eigen::Map<matrix>(stats, k, k) += (inverse ? 1 / c : c) * r * r.transpose();
+  stats[k * k] += 1;
+}
+
+runtime::index_t side(runtime::index_t size) {
+  runtime::index_t k = 0;
+  while (k * k < size) ++k;
+  return k;
+}
+
+// Draws from the posterior by the prior's own distribution at the updated (nu, S).
+template <bool inverse>
+void draw_matrix(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size) {
+  const runtime::index_t k = side(size);
+  Eigen::Map<const matrix> s(prior[1].data, k, k), a(stats, k, k);
+  const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(k, k);
+  matrix scale = inverse ? matrix(Eigen::MatrixXd(s) + Eigen::MatrixXd(a))
+                         : matrix((Eigen::MatrixXd(s).llt().solve(identity) + Eigen::MatrixXd(a)).llt().solve(identity));
+  scale = (0.5 * (scale + scale.transpose())).eval();  // exactly symmetric, as the checks require
+  const double nu = prior[0][0] + stats[k * k];
+  static const stdlib::distribution* wishart = stdlib::library().find_distribution(inverse ? "InverseWishart" : "Wishart");
+  const std::array<runtime::view, 2> params = {runtime::view{&nu, runtime::shape::scalar()},
+                                               runtime::view{scale.data(), runtime::shape::matrix(k, k)}};
+  wishart->draw(params, rng, out);
+}
+
+template <bool inverse>
+double matrix_kernel(const double* stats, const double* value, runtime::index_t size) {
+  const runtime::index_t k = side(size);
+  Eigen::Map<const matrix> w(value, k, k), a(stats, k, k);
+  Eigen::LLT<Eigen::MatrixXd> llt{Eigen::MatrixXd(w)};
+  if (llt.info() != Eigen::Success) return -INFINITY;
+  const double log_det = 2 * llt.matrixLLT().diagonal().array().log().sum();
+  const double trace = inverse ? llt.solve(Eigen::MatrixXd(a)).trace() : (Eigen::MatrixXd(w) * Eigen::MatrixXd(a)).trace();
+  return (inverse ? -0.5 : 0.5) * stats[k * k] * log_det - 0.5 * trace;
+}
+
+}  // namespace
+
+conjugate_pair wishart_precision_pair() {
+  return {"wishart_precision", "Wishart", {{"MultiNormalPrec", 1}, {"MultiNormalPrec", 1, link::scaled}}, -1,
+          accumulate_residual<false>, draw_matrix<false>, matrix_kernel<false>};
+}
+
+conjugate_pair inverse_wishart_covariance_pair() {
+  return {"inverse_wishart_covariance", "InverseWishart", {{"MultiNormal", 1}, {"MultiNormal", 1, link::scaled}}, -1,
+          accumulate_residual<true>, draw_matrix<true>, matrix_kernel<true>};
+}
+
+}  // namespace ppl::samplers
