@@ -113,8 +113,8 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   ro.hamiltonian_columns = format == runtime::draws_format::stan;
   progress_display progress(o.run.chains, o.run.warmup, !o.quiet && isatty(STDERR_FILENO));
   if (!o.quiet)
-    ro.heldout_report = [&](int c, long it, double perplexity) {
-      progress.note(fmt::format("chain {} iteration {}: held-out perplexity {:.6g}", c + 1, it, perplexity));
+    ro.heldout_report = [&](int c, long it, const std::string& what, double score) {
+      progress.note(fmt::format("chain {} iteration {}: {} {:.6g}", c + 1, it, what, score));
     };
   if (!o.quiet && isatty(STDERR_FILENO))
     ro.progress = [&](int c, long done, long total, double lp) { progress.update(c, done, total, lp); };
@@ -221,8 +221,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
       for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
     for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
     if (ro.heldout)
-      for (std::size_t c = 0; c < r.heldout_perplexity.size(); ++c)
-        fmt::print("# chain {} held-out perplexity (document completion): {:.6g}\n", c + 1, r.heldout_perplexity[c]);
+      for (std::size_t c = 0; c < r.heldout_score.size(); ++c) fmt::print("# chain {} {}: {:.6g}\n", c + 1, r.heldout_what, r.heldout_score[c]);
   } else {
     fmt::print(stderr, "warning: too few draws for a summary (it needs at least 4 per chain)\n");
   }

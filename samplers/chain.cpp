@@ -14,6 +14,7 @@
 #include "runtime/interrupt.hpp"
 #include "samplers/collapsed.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/heldout_prediction.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::samplers {
@@ -53,6 +54,8 @@ struct chain {
   // lp__ at the current state, kept up to date from the samplers' changes (NaN when one
   // does not know its change: computed in full when next recorded).
   double lp = NAN;
+  // --heldout for a model no sampler scores: the Normal observations' held-out RMSE.
+  std::unique_ptr<heldout_prediction> prediction;
 };
 
 // lp__ is recomputed in full at least every this many iterations, so that rounding in the
@@ -125,6 +128,7 @@ std::string save_chain(chain& c, long completed) {
   auto samplers = static_cast<std::uint64_t>(c.samplers.size());
   a(samplers);
   for (auto& s : c.samplers) s->persist(a);
+  if (c.prediction) c.prediction->persist(a);
   return a.take();
 }
 
@@ -161,6 +165,7 @@ void load_chain_samplers(chain& c, runtime::archive& a) {
   a(samplers);
   if (samplers != c.samplers.size()) throw std::runtime_error("the saved state does not fit the model's samplers");
   for (auto& s : c.samplers) s->persist(a);
+  if (c.prediction) c.prediction->persist(a);
   if (!a.done()) throw std::runtime_error("the saved state does not fit the model's samplers");
 }
 
@@ -231,6 +236,12 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
       c.sampled.push_back(made.names);
     }
     for (auto& s : c.samplers) s->configure(settings);
+    // --heldout that no sampler takes: the Normal observations' RMSE, made once, before a
+    // saved state (which holds its running mean) is read.
+    if (o.heldout && !c.prediction && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); })) {
+      runtime::rng rng = side_stream(o.seed, index, 0, 0x70726564u);
+      c.prediction = std::make_unique<heldout_prediction>(*c.graph, data, *o.heldout, rng);
+    }
   };
   for (int attempt = 1;; ++attempt) {
     make_chain_samplers();
@@ -249,9 +260,6 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
     if (attempt >= typical_attempts && !o.start.from_prior) c.graph->mark_non_finite_inputs(start.uniform);
     c.graph->start(c.rng, start);
   }
-  if (o.heldout && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); }))
-    throw std::invalid_argument("--heldout: no sampler of this model scores held-out data (document completion needs LDA's "
-                                "structure, which `ppl plan` shows as `collapsed` for z, theta and phi)");
   return completed;
 }
 
@@ -285,6 +293,7 @@ long progress_every(long total) { return std::clamp(total / 100, 1L, 50L); }
 // The held-out score of chain `index` at iteration `it`, from a stream of its own so that
 // asking for it leaves the draws unchanged.
 double heldout_score(chain& c, const run_options& o, int index, long it) {
+  if (c.prediction) return c.prediction->rmse(*c.graph);
   runtime::rng rng = side_stream(o.seed, index, it, 0x68656c64u);
   for (auto& s : c.samplers)
     if (s->scores_heldout()) return s->heldout_perplexity(rng);
@@ -322,7 +331,7 @@ struct chain_output {
   std::vector<double>* kept = nullptr;
 };
 
-void run_chain(chain& c, int index, const run_options& o, const chain_output& out, long& completed, double& perplexity,
+void run_chain(chain& c, int index, const run_options& o, const chain_output& out, long& completed, double& score,
                double& warmup_seconds, double& sampling_seconds) {
   auto since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -352,12 +361,14 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     }
     c.graph->update_derived(c.derived_every);
     completed = it;
-    if (o.heldout && (it % heldout_every == 0 || it == total)) {
-      perplexity = heldout_score(c, o, index, it);
-      if (writer) writer->note(index + 1, fmt::format("chain {} iteration {}: held-out perplexity {:.6g}", index + 1, it, perplexity));
-      if (o.heldout_report) o.heldout_report(index, it, perplexity);
-    }
     const bool kept = !warmup && (it - o.warmup) % o.thin == 0;
+    if (kept && c.prediction) c.prediction->add(*c.graph);
+    if (o.heldout && (it % heldout_every == 0 || it == total)) {
+      score = heldout_score(c, o, index, it);
+      const std::string what = c.prediction ? c.prediction->what() : "held-out perplexity";
+      if (writer) writer->note(index + 1, fmt::format("chain {} iteration {}: {} {:.6g}", index + 1, it, what, score));
+      if (o.heldout_report) o.heldout_report(index, it, what, score);
+    }
     const bool report = o.progress && (it % progress_every(total) == 0 || it == total);
     // The carried value is refreshed only at points every run has in common (kept rows, every
     // lp_refresh-th iteration), never for a progress report: lp__ then does not depend on
@@ -478,8 +489,9 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
   run_result result;
   result.completed.assign(chains.size(), 0);
   // One chain takes the data's arrays (a large corpus is then held once); several copy
-  // them, built side by side, and the table is let go once they are built.
-  if (o.chains == 1) {
+  // them, built side by side, and the table is let go once they are built. A held-out
+  // prediction reads them after the graph is built: then no chain takes them.
+  if (o.chains == 1 && !o.heldout) {
     result.completed[0] = build_chain(chains[0], m, data, &data, o, 0);
   } else {
     on_threads(o.chains, [&](int c) {
@@ -507,14 +519,16 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
         result.draws.chains[c] = o.resumed_draws->chains[c];
     }
   }
-  result.heldout_perplexity.assign(chains.size(), NAN);
+  result.heldout_score.assign(chains.size(), NAN);
+  if (o.heldout)
+    result.heldout_what = chains[0].prediction ? chains[0].prediction->what() : "held-out perplexity (document completion)";
   result.warmup_seconds.assign(chains.size(), 0.0);
   result.sampling_seconds.assign(chains.size(), 0.0);
   runtime::draws_writer* writer = open_writer ? open_writer(result.columns, result.plan) : nullptr;
   on_threads(o.chains, [&](int c) {
     const auto k = static_cast<std::size_t>(c);
     const chain_output out{writer, hamiltonian, keep ? &result.draws.chains[k] : nullptr};
-    run_chain(chains[k], c, o, out, result.completed[k], result.heldout_perplexity[k], result.warmup_seconds[k],
+    run_chain(chains[k], c, o, out, result.completed[k], result.heldout_score[k], result.warmup_seconds[k],
               result.sampling_seconds[k]);
   });
   if (writer) writer->flush();

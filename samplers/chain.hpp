@@ -38,9 +38,9 @@ struct run_options {
   // Called with (chain, iterations done, iterations in total, lp__) now and then, from the
   // chain's thread.
   std::function<void(int, long, long, double)> progress;
-  // Called with (chain, iteration, perplexity) for each held-out score, from the chain's
-  // thread.
-  std::function<void(int, long, double)> heldout_report;
+  // Called with (chain, iteration, what is scored, the score) for each held-out score
+  // (LDA's perplexity, or a Normal observation's RMSE), from the chain's thread.
+  std::function<void(int, long, const std::string&, double)> heldout_report;
   // Saving a run to resume it: called with (chain, iterations done, the chain's saved
   // state) from the chain's thread, when `checkpoint_seconds` have passed since the last
   // call (0: after every iteration) and when the chain stops, finished or interrupted.
@@ -77,7 +77,8 @@ struct run_result {
   std::vector<plan_line> plan;
   std::vector<std::vector<std::string>> reports;  // per chain, per sampler: "theta: acceptance 0.23"
   std::vector<long> completed;                    // iterations finished per chain
-  std::vector<double> heldout_perplexity;         // per chain, the last held-out score
+  std::vector<double> heldout_score;              // per chain, the last held-out score
+  std::string heldout_what;                       // what it is: "held-out perplexity (document completion)"
   std::vector<double> warmup_seconds, sampling_seconds;  // per chain, wall time of each phase
   bool interrupted = false;
 };

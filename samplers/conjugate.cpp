@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "runtime/blanket.hpp"
+#include "samplers/dot_rows.hpp"
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
@@ -54,19 +55,23 @@ class conjugate_sampler final : public sampler {
     // The change in the joint: the children's terms through the pair's kernel of the
     // statistics, the prior's terms evaluated before and after.
     double change = 0;
-    for (const statement* s : prior_statements_) change -= graph_.statement_log_density(*s);
+    const bool prior_kernel = pair_.prior_log_kernel != nullptr;
+    if (!prior_kernel)
+      for (const statement* s : prior_statements_) change -= graph_.statement_log_density(*s);
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
         const runtime::index_t* loops = p.loops.data() + i * p.s->loops.size();
         auto [offset, size] = graph_.instance_target(*p.s, loops);
-        std::vector<runtime::view> prior = graph_.args_at(*p.s, loops);
+        const std::vector<runtime::view>& prior = graph_.args_at(*p.s, loops);
         const double* stats = stats_.data() + offset * stride_;
-        change -= pair_.log_kernel(stats, values.data() + offset, size);
-        pair_.draw(prior, stats, rng, values.data() + offset, size);
-        change += pair_.log_kernel(stats, values.data() + offset, size);
+        double* value = values.data() + offset;
+        change -= pair_.log_kernel(stats, value, size) + (prior_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0);
+        pair_.draw(prior, stats, rng, value, size);
+        change += pair_.log_kernel(stats, value, size) + (prior_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0);
       }
     }
-    for (const statement* s : prior_statements_) change += graph_.statement_log_density(*s);
+    if (!prior_kernel)
+      for (const statement* s : prior_statements_) change += graph_.statement_log_density(*s);
     change_ = change;
   }
 
@@ -91,6 +96,12 @@ class conjugate_sampler final : public sampler {
     bool rows = false;
     std::vector<runtime::index_t> elements, value_offsets, value_sizes;
     std::vector<double> fixed_args;
+    // y ~ Normal(dot(v-block, x-block), s) with both blocks at fixed places and s fixed
+    // (a rating in matrix factorisation): the coefficients are read in place from the
+    // other variable (`other`, at `other_offsets`), with weight 1 / s^2 (`fixed_args`).
+    int other = -1;               // fixed_args then holds each instance's weight 1 / s^2
+    runtime::index_t block = 0;  // the blocks' length
+    std::vector<runtime::index_t> other_offsets;
   };
 
   void add_table(const statement& s, std::vector<table>& out) {
@@ -110,6 +121,7 @@ class conjugate_sampler final : public sampler {
       if (t.ref) make_fixed(t);
       else through_derived_ = true;  // reads the variable through a derived one
       if (t.ref && !t.fixed) make_rows(t);
+      if (t.ref && !t.fixed && !t.rows) make_dot(t);
       const auto target = static_cast<std::size_t>(s.target);
       t.constant = t.fixed && graph_.model().variables[target].role == lang::ir::role::data && !graph_.simulated(s.target);
     } else if (std::find(prior_statements_.begin(), prior_statements_.end(), &s) == prior_statements_.end()) {
@@ -146,6 +158,7 @@ class conjugate_sampler final : public sampler {
   void accumulate(const table& c) {
     if (c.fixed) return accumulate_fixed(c, stats_.data());
     if (c.rows && accumulate_rows(c)) return;
+    if (c.other >= 0) return accumulate_dot(c);
     const double* base = graph_.value(variable_).data.data();
     const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
@@ -254,6 +267,48 @@ class conjugate_sampler final : public sampler {
       t.value_offsets.push_back(graph_.instance_target(s, loops).first);
     }
     t.rows = true;
+  }
+
+  // The dot fast path (table::other): the argument is exactly dot(ref, x) or dot(x, ref),
+  // x an element block of another variable whose indices are free of unknowns, every other
+  // argument a scalar free of unknowns. Each instance's places are found once; x's values
+  // are read in place at each sweep.
+  void make_dot(table& t) {
+    const statement& s = *t.s;
+    if (t.count == 0) return;
+    // Vector priors only: a scalar's pair takes its children as observations of it.
+    if (!pair_.add_linear || pair_.likelihoods[t.which].form != link::linear || s.args.size() != 2 || t.arg != 0) return;
+    if (s.args[1]->depends_on_unknown || s.args[1]->type.rank != 0) return;
+    dot_rows d;
+    if (!read_dot_rows(graph_, s, *s.args[t.arg], d)) return;
+    const bool left = d.left_ref == t.ref;
+    if ((left ? d.left : d.right) != variable_ || (!left && d.right_ref != t.ref)) return;
+    const int other = left ? d.right : d.left;
+    if (graph_.model().variables[static_cast<std::size_t>(other)].role == lang::ir::role::derived) return;
+    const auto& mine = left ? d.left_offsets : d.right_offsets;
+    const auto& theirs = left ? d.right_offsets : d.left_offsets;
+    // Children in the order of the blocks they add to, so that a block's statistics stay in
+    // cache while its children are summed (the ratings of one item, read by item).
+    std::vector<std::size_t> order(t.count);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
+    for (std::size_t i : order) {
+      const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
+      const double scale = graph_.eval_at(s, loops, *s.args[1]).scalar();
+      t.elements.push_back(mine[i]);
+      t.other_offsets.push_back(theirs[i]);
+      t.value_offsets.push_back(graph_.instance_target(s, loops).first);
+      t.fixed_args.push_back(1 / (scale * scale));
+    }
+    t.other = other;
+    t.block = d.size;
+  }
+
+  void accumulate_dot(const table& c) {
+    const double* x = graph_.value(c.other).data.data();
+    const double* y = graph_.value(c.s->target).data.data();
+    for (std::size_t i = 0; i < c.count; ++i)
+      pair_.add_linear(x + c.other_offsets[i], y[c.value_offsets[i]], c.fixed_args[i], c.block, stats_.data() + c.elements[i] * stride_);
   }
 
   bool accumulate_rows(const table& c) {

@@ -31,6 +31,14 @@ struct conjugate_pair {
   // statistics, up to terms free of the value: the sampler's change in lp__ is the
   // difference of this at the new and the old value, plus the prior's.
   double (*log_kernel)(const double* stats, const double* value, runtime::index_t size);
+  // Vector pairs with Normal children linear in the block: adds one child with
+  // coefficients c (k of them), residual y and weight w = 1 / s^2 straight to the
+  // statistics, for the sampler's loops over children whose coefficients are read in place.
+  void (*add_linear)(const double* c, double y, double w, runtime::index_t k, double* stats) = nullptr;
+  // Optional: the prior's log density as a function of the value alone, up to terms free
+  // of it (for MultiNormalPrec(m, P), -(v - m)' P (v - m) / 2): the sampler's change in
+  // lp__ then needs no evaluation of the prior's statement (a factorisation per block).
+  double (*prior_log_kernel)(std::span<const runtime::view> prior, const double* value, runtime::index_t size) = nullptr;
 };
 
 conjugate_pair beta_binomial_pair();

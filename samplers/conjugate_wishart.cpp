@@ -24,9 +24,11 @@ using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 template <bool inverse>
 void accumulate_residual(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
   const runtime::index_t k = x.size();
-  const double c = which == 0 ? 1.0 : args[1][0];
-  const Eigen::VectorXd r = Eigen::Map<const Eigen::VectorXd>(x.data, k) - Eigen::Map<const Eigen::VectorXd>(args[0].data, k);
-  Eigen::Map<matrix>(stats, k, k) += (inverse ? 1 / c : c) * r * r.transpose();
+  const double c = which == 0 ? 1.0 : args[1][0], w = inverse ? 1 / c : c;
+  for (runtime::index_t i = 0; i < k; ++i) {
+    const double ri = w * (x[i] - args[0][i]);
+    for (runtime::index_t j = 0; j < k; ++j) stats[i * k + j] += ri * (x[j] - args[0][j]);
+  }
   stats[k * k] += 1;
 }
 

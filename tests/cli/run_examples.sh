@@ -37,6 +37,8 @@ expect_plan bnn data.json W1 nuts
 expect_plan bnn data.json sigma_std nuts
 expect_plan lotka_volterra data.json alpha nuts
 expect_plan lotka_volterra data.json z_init nuts
+expect_plan bpmf data.json U conjugate
+expect_plan bpmf data.json Lambda_u conjugate
 echo "ok: plans"
 
 out=$(mktemp)

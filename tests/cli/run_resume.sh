@@ -2,8 +2,9 @@
 # Long runs (issue 8): a run stopped by SIGINT, SIGTERM or SIGKILL and continued with
 # `ppl infer --resume DRAWS.csv` ends with exactly the draws file of a run never stopped
 # (same seed): NUTS on eight schools (adaptation state; also in Stan's format, a file per
-# chain), LDA's collapsed sampler on two threads (2 x 71,134 topics in the state), and a
-# mixture's collapsed weight recorded as draws or as means. SIGKILL leaves what the last
+# chain), LDA's collapsed sampler on two threads (2 x 71,134 topics in the state), a
+# mixture's collapsed weight recorded as draws or as means, and matrix factorisation's
+# held-out RMSE. SIGKILL leaves what the last
 # periodic save (--checkpoint-every) counted, and a draws file that may run past it. Also:
 # a model changed since the run began is refused.
 set -euo pipefail
@@ -119,6 +120,16 @@ awk 'BEGIN { srand(3); printf "{\"y\": ["; for (i = 1; i <= 2000; ++i) printf "%
 mix=(mix.ppl mix.json --chains 2 --warmup 50 --draws 1000 --seed 5)
 check mix_int mix INT 20 "${mix[@]}"
 check mix_means_term mix_means TERM 20 "${mix[@]}" --collapsed means
+
+# Matrix factorisation with --heldout: the running mean of the held-out predictions is
+# part of the saved state, so the resumed run ends with the uninterrupted run's RMSE.
+bpmf=("$examples/bpmf/bpmf.ppl" "$examples/bpmf/data.json" --heldout "$examples/bpmf/heldout.json" --chains 2 --warmup 100
+      --draws 20000 --seed 4 --monitor mu_u)
+check bpmf_int bpmf INT 20 "${bpmf[@]}"
+last_rmse() { grep 'iteration 20100: held-out RMSE' "$1" | sort; }  # each chain's final score
+[ "$(last_rmse bpmf.csv | wc -l)" = 2 ] && [ "$(last_rmse bpmf.csv)" = "$(last_rmse bpmf_int.csv)" ] ||
+  { echo "FAIL bpmf: the held-out RMSE differs after resuming"; last_rmse bpmf.csv; last_rmse bpmf_int.csv; exit 1; }
+echo "bpmf: the same final held-out RMSE"
 
 # A resumed run needs the model it began with.
 cp "$examples/coin/coin.ppl" "$examples/coin/data.csv" .

@@ -54,6 +54,14 @@ TEST_CASE("MultiNormalPrec prior on regression weights, Normal children linear i
   check_mean(p, "w[1]", mean[0]);
   check_mean(p, "w[2]", mean[1]);
   check_sd(p, "w[1]", std::sqrt(cov(0, 0)));
+  // The mean exactly dot(w, X[n]) (the ratings of matrix factorisation): the coefficients
+  // are read in place, the conjugate sampler's dot path; y less the offset gives the same posterior.
+  auto d = infer("data X: real[N, 2]\ndata y: real[N]\nw ~ MultiNormalPrec([0.0, 0.0], [[0.01, 0.0], [0.0, 0.01]])\n"
+                 "for n in 1:N { y[n] ~ Normal(dot(X[n], w), 0.5) }\n",
+                 {"X=[[1,-1],[1,0],[1,1],[1,2]]", "y=[-0.8,1.1,2.9,5.2]"}, runs(34));
+  check_mean(d, "w[1]", mean[0]);
+  check_mean(d, "w[2]", mean[1]);
+  check_sd(d, "w[2]", std::sqrt(cov(1, 1)));
 }
 
 TEST_CASE("Normal-Wishart: a population's mean and precision, the mean's prior precision scaled by beta0") {
