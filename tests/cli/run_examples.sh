@@ -39,6 +39,8 @@ expect_plan lotka_volterra data.json alpha nuts
 expect_plan lotka_volterra data.json z_init nuts
 expect_plan bpmf data.json U conjugate
 expect_plan bpmf data.json Lambda_u conjugate
+expect_plan mixture data.json z collapsed
+expect_plan mixture data.json tau conjugate
 echo "ok: plans"
 
 out=$(mktemp)
