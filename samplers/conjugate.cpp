@@ -88,7 +88,7 @@ class conjugate_sampler final : public sampler {
     std::size_t count = 0;
     std::size_t arg = 0, which = 0;
     const expr* ref = nullptr;  // the variable's reference inside argument `arg`
-    const expr* scale = nullptr;  // link::scaled: the factor c, passed to the pair as argument `arg`
+    const expr* scale = nullptr;  // a scaled form: the factor c, passed to the pair as argument `arg`
     bool fixed = false;
     bool constant = false;  // fixed, and its values observed: its statistics never change
     // Not fixed, but its elements and value offsets are (make_rows): the arguments are
@@ -117,7 +117,7 @@ class conjugate_sampler final : public sampler {
         t.arg = l.arg, t.which = k;
         t.ref = reference_in(*s.args[t.arg], l.form, variable_);
       }
-      if (t.ref && pair_.likelihoods[t.which].form == link::scaled) t.scale = &scale_in(*s.args[t.arg], variable_);
+      if (t.ref && is_scaled(pair_.likelihoods[t.which].form)) t.scale = &scale_in(*s.args[t.arg], pair_.likelihoods[t.which].form, variable_);
       if (t.ref) make_fixed(t);
       else through_derived_ = true;  // reads the variable through a derived one
       if (t.ref && !t.fixed) make_rows(t);
@@ -417,15 +417,25 @@ class conjugate_factory final : public factory {
                std::to_string(lang::locate(g.model().source.text, g.model().statements[static_cast<std::size_t>(si)].pos).line) + ")";
     }
     std::string prior = prior_name(g.model(), v), why;
+    // The reason given is that of a pair that takes the failing child's distribution, when
+    // one does (it says which expression broke the link); else the child's distribution
+    // and every distribution this prior is conjugate to.
+    std::string unlisted_why, takes;
     for (const auto& p : pairs()) {
       if (p.prior != prior) continue;
-      why = direct_children(g.model(), v, p.likelihoods, children);
-      if (why.empty()) {
+      bool unlisted = false;
+      std::string reason = direct_children(g.model(), v, p.likelihoods, children, &unlisted);
+      if (reason.empty()) {
         found = &p;
         return {};
       }
+      for (const auto& l : p.likelihoods)
+        if (takes.find(l.dist) == std::string::npos) takes += (takes.empty() ? "" : ", ") + l.dist;
+      if (unlisted) unlisted_why = reason;
+      else if (why.empty()) why = reason;
     }
     if (!why.empty()) return "not conjugate: " + why;
+    if (!unlisted_why.empty()) return "not conjugate: " + unlisted_why + ", and a " + prior + " prior is conjugate only to " + takes + " children";
     return "no conjugate pair has a " + (prior.empty() ? std::string("mixed") : prior) + " prior";
   }
 };

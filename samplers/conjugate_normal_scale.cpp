@@ -1,8 +1,9 @@
 // Conjugate priors for the scale of Normal children y ~ Normal(mu, s), any mu:
-//   Gamma(a, b) on a precision tau, with s = 1 / sqrt(tau) (or tau ^ -0.5):
-//     tau | y ~ Gamma(a + n/2, b + sum (y - mu)^2 / 2)
-//   InverseGamma(a, b) on a variance v, with s = sqrt(v):
-//     v | y ~ InverseGamma(a + n/2, b + sum (y - mu)^2 / 2)
+//   Gamma(a, b) on a precision tau, with s = 1 / sqrt(tau) (or tau ^ -0.5), or with
+//   s = 1 / sqrt(tau * c), c a known weight (a precision scaled per observation):
+//     tau | y ~ Gamma(a + n/2, b + sum c (y - mu)^2 / 2)
+//   InverseGamma(a, b) on a variance v, with s = sqrt(v), or s = sqrt(v * c):
+//     v | y ~ InverseGamma(a + n/2, b + sum (y - mu)^2 / (2 c))
 #include <cmath>
 
 #include "samplers/conjugate.hpp"
@@ -12,16 +13,20 @@ namespace ppl::samplers {
 
 namespace {
 
-void add_square(std::size_t, runtime::view x, std::span<const runtime::view> args, double* stats) {
-  double r = x[0] - args[0][0];
+// which 0: the scale is 1 / sqrt(tau) (or sqrt(v)); which 1: 1 / sqrt(tau * c) (or
+// sqrt(v * c)), c passed as the scale argument, weighting the square by c (or 1 / c).
+template <bool variance>
+void add_square(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+  const double r = x[0] - args[0][0];
+  const double weight = which == 0 ? 1.0 : (variance ? 1 / args[1][0] : args[1][0]);
   stats[0] += 0.5;
-  stats[1] += 0.5 * r * r;
+  stats[1] += 0.5 * weight * r * r;
 }
 
 }  // namespace
 
 conjugate_pair gamma_precision_pair() {
-  return {"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}}, 2, add_square,
+  return {"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}, {"Normal", 1, link::inverse_sqrt_scaled}}, 2, add_square<false>,
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
           },
@@ -30,7 +35,7 @@ conjugate_pair gamma_precision_pair() {
 }
 
 conjugate_pair inverse_gamma_variance_pair() {
-  return {"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}}, 2, add_square,
+  return {"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}, {"Normal", 1, link::sqrt_scaled}}, 2, add_square<true>,
           [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
             out[0] = (prior[1][0] + stats[1]) * std::exp(-stdlib::log_gamma_draw(prior[0][0] + stats[0], rng));
           },

@@ -64,6 +64,32 @@ std::vector<int> reading_statements(const lang::ir::model& m, int variable) {
 
 namespace {
 
+// The source text of an expression, for messages: from its leftmost node's position (an
+// operator's own is its symbol's) to the end of its argument (a comma or closing bracket
+// at its own depth, or the line's end).
+std::size_t leftmost(const expr& e) {
+  std::size_t pos = e.pos;
+  for (const auto& a : e.args)
+    if (a) pos = std::min(pos, leftmost(*a));
+  return pos;
+}
+
+std::string source_of(const lang::ir::model& m, const expr& e) {
+  const std::string& text = m.source.text;
+  int depth = 0;
+  const std::size_t start = leftmost(e);
+  std::size_t end = start;
+  for (; end < text.size(); ++end) {
+    const char c = text[end];
+    if (c == '\n' || (depth == 0 && (c == ',' || c == ')' || c == ']' || c == '|'))) break;
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+  }
+  std::string out = text.substr(start, end - start);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 bool mentions(const expr* e, int variable) {
   if (!e) return false;
   std::vector<int> r;
@@ -116,6 +142,31 @@ bool linear_in(const expr& e, int variable, std::vector<const expr*>& refs) {
 
 }  // namespace
 
+namespace {
+
+// The product c * v a scaled form holds: the argument itself, or inside 1 / sqrt(.),
+// (.) ^ -0.5 or sqrt(.); null when the argument has no such shape.
+const expr* product_in(const expr& arg, link form) {
+  auto call = [](const expr& e, std::string_view name) { return e.which == expr::kind::call && e.fn->name() == name; };
+  auto constant = [](const expr& e, double value) {
+    return (e.which == expr::kind::int_const || e.which == expr::kind::real_const) && e.constant == value;
+  };
+  switch (form) {
+    case link::scaled:
+      return &arg;
+    case link::sqrt_scaled:
+      return call(arg, "sqrt") ? arg.args[0].get() : nullptr;
+    case link::inverse_sqrt_scaled:
+      if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) return arg.args[1]->args[0].get();
+      if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) return arg.args[0].get();
+      return nullptr;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
 const expr* reference_in(const expr& arg, link form, int variable) {
   if (form == link::linear) {
     std::vector<const expr*> refs;
@@ -143,11 +194,14 @@ const expr* reference_in(const expr& arg, link form, int variable) {
       if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();
       break;
     case link::scaled:
-      // c * v or v * c with c a scalar free of unknowns; v may be a matrix (beta0 * W).
-      if (call(arg, "*")) {
-        const bool left = mentions(arg.args[0].get(), variable);
-        const expr& factor = *arg.args[left ? 1 : 0];
-        if (!factor.depends_on_unknown && factor.type.rank == 0) inner = arg.args[left ? 0 : 1].get();
+    case link::inverse_sqrt_scaled:
+    case link::sqrt_scaled:
+      // c * v or v * c with c a scalar free of unknowns (v may be a matrix: beta0 * W),
+      // inside 1 / sqrt(.), (.) ^ -0.5 or sqrt(.) for the forms of a scale.
+      if (const expr* product = product_in(arg, form); product && call(*product, "*")) {
+        const bool left = mentions(product->args[0].get(), variable);
+        const expr& factor = *product->args[left ? 1 : 0];
+        if (!factor.depends_on_unknown && factor.type.rank == 0) inner = product->args[left ? 0 : 1].get();
       }
       break;
     case link::linear:
@@ -156,11 +210,29 @@ const expr* reference_in(const expr& arg, link form, int variable) {
   return inner && is_direct_reference(*inner, variable) ? inner : nullptr;
 }
 
-const expr& scale_in(const expr& arg, int variable) { return *arg.args[mentions(arg.args[0].get(), variable) ? 1 : 0]; }
+const expr& scale_in(const expr& arg, link form, int variable) {
+  const expr& product = *product_in(arg, form);
+  return *product.args[mentions(product.args[0].get(), variable) ? 1 : 0];
+}
+
+std::string describe_link(link form, const std::string& name) {
+  switch (form) {
+    case link::direct: return name;
+    case link::sqrt_of: return "sqrt(" + name + ")";
+    case link::inverse_sqrt_of: return "1 / sqrt(" + name + ")";
+    case link::linear: return "an expression linear in " + name + " (a + b * " + name + ")";
+    case link::odds: return name + " / (1 - " + name + ")";
+    case link::scaled: return name + " * c";
+    case link::inverse_sqrt_scaled: return "1 / sqrt(" + name + " * c)";
+    case link::sqrt_scaled: return "sqrt(" + name + " * c)";
+  }
+  return name;
+}
 
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
-                            std::vector<int>& children) {
+                            std::vector<int>& children, bool* unlisted) {
   children.clear();
+  if (unlisted) *unlisted = false;
   for (int si : reading_statements(m, variable)) {
     const auto& s = m.statements[static_cast<std::size_t>(si)];
     std::string where = "line " + std::to_string(lang::locate(m.source.text, s.pos).line);
@@ -191,8 +263,22 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
       ref = arg < s.args.size() ? reference_in(*s.args[arg], l.form, variable) : nullptr;
       if (ref) break;
     }
-    if (!listed) return "a child is " + s.dist_name + " (" + where + ")";
-    if (!ref) return "used other than as the parameter of " + s.dist_name + " (" + where + ")";
+    const std::string& name = m.variables[static_cast<std::size_t>(variable)].name;
+    const std::string child = "child `" + m.variables[static_cast<std::size_t>(s.target)].name + "` (" + where + ")";
+    if (!listed) {
+      if (unlisted) *unlisted = true;
+      return child + " is " + s.dist_name;
+    }
+    if (!ref) {
+      std::string forms;
+      for (const auto& l : allowed)
+        if (l.dist == s.dist_name) forms += (forms.empty() ? "`" : " or `") + describe_link(l.form, name) + "`";
+      const expr* where_read = nullptr;
+      for (const auto& a : s.args)
+        if (!where_read && mentions(a.get(), variable)) where_read = a.get();
+      return child + " reads it in `" + (where_read ? source_of(m, *where_read) : std::string("an index or bound")) + "`, where " +
+             s.dist_name + "'s argument " + std::to_string(arg + 1) + " must be " + forms + " (c free of unknowns)";
+    }
     // A child must read one whole value of the prior: an element of a scalar prior, a row
     // of a vector one (w2 inside dot(w2, h) is not one element of a Normal prior).
     const auto& own = m.variables[static_cast<std::size_t>(variable)].statements;

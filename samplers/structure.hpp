@@ -37,7 +37,15 @@ enum class link {
   linear,           // an expression linear in v, with v appearing once (a + b * x[n])
   odds,             // v / (1 - v): v is a probability and the argument its odds
   scaled,           // v * c or c * v, c free of unknowns: a rate times an exposure
+  inverse_sqrt_scaled,  // 1 / sqrt(v * c) or (v * c) ^ -0.5: a precision times a known weight
+  sqrt_scaled,          // sqrt(v * c): a variance times a known factor
 };
+
+// Whether the form carries a known factor c (scale_in finds it).
+inline bool is_scaled(link form) { return form == link::scaled || form == link::inverse_sqrt_scaled || form == link::sqrt_scaled; }
+
+// How the form reads a variable named `name`, for messages: "1 / sqrt(tau)".
+std::string describe_link(link form, const std::string& name);
 
 // A distribution and the argument through which a conjugate prior's variable enters it.
 struct likelihood {
@@ -49,15 +57,17 @@ struct likelihood {
 // The reference to `variable` (v or v[i, ...], indices not mentioning v) inside an
 // argument of the given form, or null.
 const lang::ir::expr* reference_in(const lang::ir::expr& arg, link form, int variable);
-// For link::scaled, the factor c of an argument reference_in accepts.
-const lang::ir::expr& scale_in(const lang::ir::expr& arg, int variable);
+// For the scaled forms, the factor c of an argument reference_in accepts.
+const lang::ir::expr& scale_in(const lang::ir::expr& arg, link form, int variable);
 
 // A conjugate link: `~` statements, each of a listed distribution whose listed argument is
 // the variable, or one element or leading-index block of it selected by indices that do
 // not mention it, and that read it nowhere else. Fills `children` and returns ""
 // on success, else the reason.
+// `unlisted`, when given, is set when the reason is a child whose distribution `allowed`
+// does not list (the reason then names the child and its distribution only).
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
-                            std::vector<int>& children);
+                            std::vector<int>& children, bool* unlisted = nullptr);
 
 // The variable's prior distribution name if all its `~` statements use the same one.
 std::string prior_name(const lang::ir::model& m, int variable);

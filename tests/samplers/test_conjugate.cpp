@@ -71,6 +71,22 @@ TEST_CASE("Gamma rates scaled by known exposures: Poisson(theta[i] * t[i]), Expo
   check_sd(p, "r", std::sqrt(5) / rate);
 }
 
+TEST_CASE("Normal scales with known weights: precision tau * w[i] under Gamma, variance v * c[i] under InverseGamma") {
+  auto p = infer("data y: real[N]\ndata w: real[N]\ndata x: real[N]\ntau ~ Gamma(2, 1)\nv ~ InverseGamma(10, 6)\n"
+                 "for i in 1:N {\n  y[i] ~ Normal(1, 1 / sqrt(tau * w[i]))\n  x[i] ~ Normal(0, sqrt(w[i] * v))\n}\n",
+                 {"y=[0.2,1.9,1.4,0.5]", "w=[1,4,0.5,2]", "x=[0.8,-2.1,0.4,1.5]"}, quick(4000));
+  CHECK(p.kind("tau") == "conjugate");
+  CHECK(p.kind("v") == "conjugate");
+  // tau | y ~ Gamma(2 + 4/2, 1 + sum w (y - 1)^2 / 2); v | x ~ InverseGamma(10 + 4/2, 6 + sum x^2 / (2 w)) (a
+  // shape high enough for the sd check's normal approximation: the inverse Gamma's tail is heavy)
+  const double rate = 1 + (1 * 0.64 + 4 * 0.81 + 0.5 * 0.16 + 2 * 0.25) / 2;
+  check_mean(p, "tau", 4 / rate);
+  check_sd(p, "tau", 2 / rate);
+  const double scale = 6 + (0.64 / 1 + 4.41 / 4 + 0.16 / 0.5 + 2.25 / 2) / 2;
+  check_mean(p, "v", scale / 11);
+  check_sd(p, "v", scale / (11 * std::sqrt(10)));
+}
+
 TEST_CASE("Normal mean with known variance") {
   auto p = infer("data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ Normal(mu, 0.5) }\n", {"y=[0.3,0.9,1.4,0.2]"}, quick());
   CHECK(p.kind("mu") == "conjugate");
