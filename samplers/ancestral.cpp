@@ -27,8 +27,9 @@ class ancestral_sampler final : public sampler {
     for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
       if (it->which == lang::ir::statement::kind::assign && needed_[static_cast<std::size_t>(it->target)])
         for (int r : lang::ir::statement_reads(*it)) needed_[static_cast<std::size_t>(r)] = 1;
+    const std::vector<char>& feeds = feeding_density(g);
     for (std::size_t u = 0; u < needed_.size(); ++u) {
-      needed_[u] = needed_[u] && m.variables[u].role == lang::ir::role::derived && !feeds_density(m, static_cast<int>(u));
+      needed_[u] = needed_[u] && m.variables[u].role == lang::ir::role::derived && !feeds[u];
       refresh_ = refresh_ || needed_[u];
     }
   }
@@ -50,7 +51,7 @@ class ancestral_factory final : public factory {
  public:
   std::string_view kind() const override { return "ancestral"; }
   claim can_sample(runtime::graph& g, int v) const override {
-    if (informed(g.model(), v)) return {false, "an observation or factor depends on it"};
+    if (informed(g, v)) return {false, "an observation or factor depends on it"};
     // A flat prior with nothing to inform it leaves the posterior flat too: no sampler can
     // give draws of it, and none should pretend to.
     const auto& m = g.model();

@@ -200,9 +200,8 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
         for (int r : lang::ir::statement_reads(*it)) needed[static_cast<std::size_t>(r)] = 1;
     return needed;
   };
-  std::vector<char> density(m.variables.size(), 0), recorded(m.variables.size(), 0);
-  for (std::size_t v = 0; v < m.variables.size(); ++v)
-    if (m.variables[v].role == role::derived && feeds_density(m, static_cast<int>(v))) density[v] = 1;
+  const std::vector<char>& density = feeding_density(*c.graph);
+  std::vector<char> recorded(m.variables.size(), 0);
   for (int v : c.monitored) recorded[static_cast<std::size_t>(v)] = 1;
   c.derived_every = with_inputs(density);
   c.derived_kept = with_inputs(recorded);

@@ -25,37 +25,45 @@ bool reads_marked(const expr* e, const std::vector<char>& marked) {
   return std::any_of(r.begin(), r.end(), [&](int v) { return marked[static_cast<std::size_t>(v)] != 0; });
 }
 
-bool informed(const lang::ir::model& m, int variable) {
-  return lang::informed_variables(m)[static_cast<std::size_t>(variable)] != 0;
+bool informed(runtime::graph& g, int variable) {
+  auto kept = g.analysis("informed");
+  if (!kept) {
+    kept = std::make_shared<const std::vector<char>>(lang::informed_variables(g.model()));
+    g.keep_analysis("informed", kept);
+  }
+  return (*static_cast<const std::vector<char>*>(kept.get()))[static_cast<std::size_t>(variable)] != 0;
 }
 
-bool feeds_density(const lang::ir::model& m, int variable) {
+std::vector<char> feeding_density(const lang::ir::model& m) {
+  // Statements come parents first: from the last back, every reader of a variable is seen
+  // before the statements that define it.
   const std::vector<char> predictive = lang::predictive_statements(m);
-  std::vector<int> stack{variable};
-  std::vector<char> seen(m.variables.size(), 0);
-  while (!stack.empty()) {
-    int v = stack.back();
-    stack.pop_back();
-    if (seen[static_cast<std::size_t>(v)]) continue;
-    seen[static_cast<std::size_t>(v)] = 1;
-    for (std::size_t i = 0; i < m.statements.size(); ++i) {
-      const auto& s = m.statements[i];
-      auto r = lang::ir::statement_reads(s);
-      if (predictive[i] || std::find(r.begin(), r.end(), v) == r.end()) continue;
-      if (s.which != statement::kind::assign) return true;
-      stack.push_back(s.target);
-    }
+  std::vector<char> feeds(m.variables.size(), 0);
+  for (std::size_t i = m.statements.size(); i-- > 0;) {
+    const auto& s = m.statements[i];
+    if (predictive[i] || (s.which == statement::kind::assign && !feeds[static_cast<std::size_t>(s.target)])) continue;
+    for (int r : lang::ir::statement_reads(s)) feeds[static_cast<std::size_t>(r)] = 1;
   }
-  return false;
+  for (std::size_t v = 0; v < feeds.size(); ++v) feeds[v] = feeds[v] && m.variables[v].role == role::derived;
+  return feeds;
+}
+
+const std::vector<char>& feeding_density(runtime::graph& g) {
+  auto kept = g.analysis("feeding_density");
+  if (!kept) {
+    kept = std::make_shared<const std::vector<char>>(feeding_density(g.model()));
+    g.keep_analysis("feeding_density", kept);
+  }
+  return *static_cast<const std::vector<char>*>(kept.get());
 }
 
 std::vector<int> reading_statements(const lang::ir::model& m, int variable) {
-  const std::vector<char> predictive = lang::predictive_statements(m);
+  const std::vector<char> predictive = lang::predictive_statements(m), feeds = feeding_density(m);
   std::vector<int> out;
   for (std::size_t i = 0; i < m.statements.size(); ++i) {
     const auto& s = m.statements[i];
     if (predictive[i] || (s.which == statement::kind::sample && s.target == variable)) continue;
-    if (s.which == statement::kind::assign && !feeds_density(m, s.target)) continue;
+    if (s.which == statement::kind::assign && !feeds[static_cast<std::size_t>(s.target)]) continue;
     auto r = lang::ir::statement_reads(s);
     if (std::find(r.begin(), r.end(), variable) != r.end()) out.push_back(static_cast<int>(i));
   }

@@ -9,8 +9,9 @@
 namespace ppl::samplers {
 
 // Whether some observation or `factor` depends on the variable (through any path of
-// statements); an unknown that none does is drawn exactly from its prior.
-bool informed(const lang::ir::model& m, int variable);
+// statements); an unknown that none does is drawn exactly from its prior. Found for every
+// variable once per graph (lang::informed_variables).
+bool informed(runtime::graph& g, int variable);
 
 // The marked variables (by index) and every variable they reach through `=` definitions.
 // Statements come parents first, so one pass carries a mark down every chain.
@@ -19,11 +20,13 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked);
 // Whether an expression reads a marked variable.
 bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
 
-// Whether some `~` or `factor` depends on a derived variable (else it is output only,
-// recomputed once per iteration, and no sampler needs to care about it). The `~` of
-// predictions (lang::predictive_statements) do not count: their sampler recomputes what
-// they read itself.
-bool feeds_density(const lang::ir::model& m, int variable);
+// By variable: whether some `~` or `factor` depends on a derived variable (else it is
+// output only, recomputed once per iteration, and no sampler needs to care about it); 0
+// for data and unknowns. The `~` of predictions (lang::predictive_statements) do not
+// count: their sampler recomputes what they read itself. One pass over the statements;
+// with a graph, computed once and kept with the graph's analyses.
+std::vector<char> feeding_density(const lang::ir::model& m);
+const std::vector<char>& feeding_density(runtime::graph& g);
 
 // The statements other than its own prior that read the variable, leaving out the
 // definitions of output-only derived variables and the `~` of predictions.

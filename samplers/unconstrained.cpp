@@ -71,8 +71,8 @@ unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> v
   }
   const std::vector<char> reached = reached_from(m, wrt_);
   derived_.assign(m.variables.size(), 0);
-  for (std::size_t v = 0; v < m.variables.size(); ++v)
-    derived_[v] = m.variables[v].role == lang::ir::role::derived && reached[v] && feeds_density(m, static_cast<int>(v));
+  const std::vector<char>& feeds = feeding_density(g);
+  for (std::size_t v = 0; v < m.variables.size(); ++v) derived_[v] = reached[v] && feeds[v];
   inputs_ = variables_;
   for (int v : unknowns_read(g, reached)) inputs_.push_back(v);
 }
@@ -243,6 +243,7 @@ bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
     return false;
   }
   const auto& m = g.model();
+  const std::vector<char>& feeds = feeding_density(g);
   std::vector<char> from(m.variables.size(), 0);
   from[static_cast<std::size_t>(variable)] = 1;
   for (const auto& s : m.statements) {
@@ -250,7 +251,7 @@ bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
     for (int r : lang::ir::statement_reads(s)) reads = reads || from[static_cast<std::size_t>(r)];
     if (!reads) continue;
     if (s.which == statement::kind::assign) {
-      if (!feeds_density(m, s.target)) continue;
+      if (!feeds[static_cast<std::size_t>(s.target)]) continue;
       from[static_cast<std::size_t>(s.target)] = 1;
     }
     const expr* rough = rough_call(s.value.get(), from);
