@@ -22,15 +22,6 @@ using lang::ir::statement;
 
 namespace {
 
-// The variable an argument reads as `v` or `v[i, ...]` with single indices free of
-// unknowns; -1 otherwise.
-int direct_variable(const expr& e) {
-  if (e.which == expr::kind::variable) return e.slot;
-  if (e.which != expr::kind::index || e.args[0]->which != expr::kind::variable) return -1;
-  for (const auto& ix : e.indices)
-    if (ix.which != lang::ir::index_item::kind::single || ix.lo->depends_on_unknown) return -1;
-  return e.args[0]->slot;
-}
 
 bool only_reader(const lang::ir::model& m, int variable, int statement) {
   auto readers = reading_statements(m, variable);

@@ -24,19 +24,23 @@ using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 // read: the draw and the kernel see P through selfadjointView<Lower>. Half the work of the
 // whole matrix, in runs the compiler vectorises: the loop a rating costs in matrix
 // factorisation.
-template <runtime::index_t K>
-void add_linear_fixed(const double* c, double y, double w, double* stats) {
-  double* p = stats + K;
-  for (runtime::index_t i = 0; i < K; ++i) {
+inline __attribute__((always_inline)) void add_linear_rows(const double* c, double y, double w, runtime::index_t k, double* stats) {
+  double* p = stats + k;
+  for (runtime::index_t i = 0; i < k; ++i) {
     const double cw = c[i] * w;
     stats[i] += cw * y;
-    double* row = p + i * K;
+    double* row = p + i * k;
     for (runtime::index_t j = 0; j <= i; ++j) row[j] += cw * c[j];
   }
 }
 
+// The same with the size known at compile time, its loops unrolled.
+template <runtime::index_t K>
+void add_linear_fixed(const double* c, double y, double w, double* stats) {
+  add_linear_rows(c, y, w, K, stats);
+}
+
 void add_linear(const double* c, double y, double w, runtime::index_t k, double* stats) {
-  // The usual sizes with their loops unrolled at compile time.
   switch (k) {
     case 2: return add_linear_fixed<2>(c, y, w, stats);
     case 3: return add_linear_fixed<3>(c, y, w, stats);
@@ -46,14 +50,7 @@ void add_linear(const double* c, double y, double w, runtime::index_t k, double*
     case 10: return add_linear_fixed<10>(c, y, w, stats);
     case 16: return add_linear_fixed<16>(c, y, w, stats);
     case 20: return add_linear_fixed<20>(c, y, w, stats);
-    default: break;
-  }
-  double* p = stats + k;
-  for (runtime::index_t i = 0; i < k; ++i) {
-    const double cw = c[i] * w;
-    stats[i] += cw * y;
-    double* row = p + i * k;
-    for (runtime::index_t j = 0; j <= i; ++j) row[j] += cw * c[j];
+    default: return add_linear_rows(c, y, w, k, stats);
   }
 }
 

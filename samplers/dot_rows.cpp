@@ -1,29 +1,18 @@
 #include "samplers/dot_rows.hpp"
 
+#include "samplers/structure.hpp"
+
 namespace ppl::samplers {
 
 using lang::ir::expr;
-
-namespace {
-
-// A variable, or v[i, ...] with single indices free of unknowns: its variable, else -1.
-int fixed_block_of(const expr& e) {
-  if (e.which == expr::kind::variable) return e.slot;
-  if (e.which != expr::kind::index || e.args[0]->which != expr::kind::variable) return -1;
-  for (const auto& ix : e.indices)
-    if (ix.which != lang::ir::index_item::kind::single || !ix.lo || ix.lo->depends_on_unknown) return -1;
-  return e.args[0]->slot;
-}
-
-}  // namespace
 
 bool read_dot_rows(runtime::graph& g, const lang::ir::statement& s, const expr& arg, dot_rows& out) {
   if (arg.which != expr::kind::call || arg.fn->name() != "dot" || arg.args.size() != 2) return false;
   out = {};
   out.left_ref = arg.args[0].get();
   out.right_ref = arg.args[1].get();
-  out.left = fixed_block_of(*out.left_ref);
-  out.right = fixed_block_of(*out.right_ref);
+  out.left = direct_variable(*out.left_ref);
+  out.right = direct_variable(*out.right_ref);
   if (out.left < 0 || out.right < 0 || out.left == out.right) return false;
   const auto table = g.instance_table(s);
   const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;

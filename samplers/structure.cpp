@@ -19,6 +19,14 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
   return marked;
 }
 
+int direct_variable(const expr& e) {
+  if (e.which == expr::kind::variable) return e.slot;
+  if (e.which != expr::kind::index || e.args[0]->which != expr::kind::variable) return -1;
+  for (const auto& ix : e.indices)
+    if (ix.which != lang::ir::index_item::kind::single || !ix.lo || ix.lo->depends_on_unknown) return -1;
+  return e.args[0]->slot;
+}
+
 bool reads_marked(const expr* e, const std::vector<char>& marked) {
   std::vector<int> r;
   lang::ir::collect_reads(e, r);

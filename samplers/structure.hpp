@@ -17,6 +17,10 @@ bool informed(runtime::graph& g, int variable);
 // Statements come parents first, so one pass carries a mark down every chain.
 std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked);
 
+// The variable an expression reads as `v` or `v[i, ...]` with single indices free of
+// unknowns (one block at a place fixed for the run); -1 otherwise.
+int direct_variable(const lang::ir::expr& e);
+
 // Whether an expression reads a marked variable.
 bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
 
