@@ -2,6 +2,7 @@
 #include <boost/math/special_functions/beta.hpp>
 
 #include "tests/samplers/inference_fixture.hpp"
+#include "tests/support/example_text.hpp"
 
 using namespace ppl::testing;
 
@@ -174,4 +175,24 @@ TEST_CASE("Normal means through a linear deterministic node: mu[n] = a + b * x[n
   auto exact = regression();
   check_mean(p, "a", exact.mean_a);
   check_mean(p, "b", exact.mean_b);
+}
+
+TEST_CASE("pumps: theta's conjugate update (exposures t[i]) agrees with a long NUTS run of the same model") {
+  // Issue 17's check of the scaled Gamma-Poisson pair on the BUGS example: every posterior
+  // mean within 4 combined Monte Carlo standard errors of NUTS moving theta, alpha and beta.
+  const std::string model = ppl::testing::example_text("bench/models/pumps.ppl");
+  const std::vector<std::string> data = {"t=[94.3,15.7,62.9,126,5.24,31.4,1.05,1.05,2.1,10.5]", "x=[5,1,5,14,3,19,1,1,4,22]"};
+  auto conj = infer(model, data, quick(5000));
+  CHECK(conj.kind("theta") == "conjugate");
+  auto o = quick(10000);
+  o.seed = 12;
+  o.warmup = 1000;
+  o.overrides = {{"theta", "nuts"}, {"alpha", "nuts"}, {"beta", "nuts"}};
+  auto nuts = infer(model, data, o);
+  CHECK(nuts.kind("theta") == "nuts");
+  for (const std::string name : {"theta[1]", "theta[5]", "theta[6]", "theta[9]", "theta[10]", "alpha", "beta"}) {
+    const auto a = conj.summary(name), b = nuts.summary(name);
+    INFO(name, ": conjugate ", a.mean, " (mcse ", a.mcse_mean, "), nuts ", b.mean, " (mcse ", b.mcse_mean, ")");
+    CHECK(std::fabs(a.mean - b.mean) < 4 * std::hypot(a.mcse_mean, b.mcse_mean));
+  }
 }
