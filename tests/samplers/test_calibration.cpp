@@ -91,6 +91,15 @@ TEST_CASE("SBC: conjugate Normal-Wishart (a population's precision, and its mean
   run_sbc({"wishart mean", model, {"N=4"}, "mu", "conjugate", {}});
 }
 
+TEST_CASE("SBC: conjugate scales with known weights, Normal(mu, 1 / sqrt(tau * w[n])) and Normal(mu, sqrt(v * c[n]))") {
+  run_sbc({"weighted precision",
+           "data w: real[N]\ndata y: real[N]\ntau ~ Gamma(3, 2)\nfor n in 1:N { y[n] ~ Normal(0.5, 1 / sqrt(tau * w[n])) }\n",
+           {"N=4", "w=[0.5, 1, 2, 4]"}, "tau", "conjugate", {}});
+  run_sbc({"scaled variance",
+           "data c: real[N]\ndata y: real[N]\nv ~ InverseGamma(3, 2)\nfor n in 1:N { y[n] ~ Normal(0.5, sqrt(v * c[n])) }\n",
+           {"N=4", "c=[0.5, 1, 2, 4]"}, "v", "conjugate", {}});
+}
+
 TEST_CASE("SBC: gibbs") {
   run_sbc({"gibbs", "z ~ Categorical([0.2, 0.3, 0.5])\ndata y: real[N]\nfor n in 1:N { y[n] ~ Normal(z, 1.5) }\n", {"N=3"}, "z",
            "gibbs", {}});
