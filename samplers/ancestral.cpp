@@ -24,9 +24,7 @@ class ancestral_sampler final : public sampler {
       predictive_ = predictive_ || g.predictive(s);
       for (int r : lang::ir::statement_reads(s)) needed_[static_cast<std::size_t>(r)] = 1;
     }
-    for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
-      if (it->which == lang::ir::statement::kind::assign && needed_[static_cast<std::size_t>(it->target)])
-        for (int r : lang::ir::statement_reads(*it)) needed_[static_cast<std::size_t>(r)] = 1;
+    needed_ = with_inputs(m, std::move(needed_));
     const std::vector<char>& feeds = feeding_density(g);
     for (std::size_t u = 0; u < needed_.size(); ++u) {
       needed_[u] = needed_[u] && m.variables[u].role == lang::ir::role::derived && !feeds[u];

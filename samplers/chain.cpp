@@ -194,17 +194,11 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   // them current themselves, but whole-model evaluations read them); those only recorded
   // (and what they read) only at the iterations that are kept. An observable such as a
   // site-energy array then costs nothing during warmup or between thinned draws.
-  auto with_inputs = [&](std::vector<char> needed) {
-    for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
-      if (it->which == lang::ir::statement::kind::assign && needed[static_cast<std::size_t>(it->target)])
-        for (int r : lang::ir::statement_reads(*it)) needed[static_cast<std::size_t>(r)] = 1;
-    return needed;
-  };
   const std::vector<char>& density = feeding_density(*c.graph);
   std::vector<char> recorded(m.variables.size(), 0);
   for (int v : c.monitored) recorded[static_cast<std::size_t>(v)] = 1;
-  c.derived_every = with_inputs(density);
-  c.derived_kept = with_inputs(recorded);
+  c.derived_every = with_inputs(m, density);
+  c.derived_kept = with_inputs(m, recorded);
   sampler_settings settings;
   settings.threads = o.threads;
   settings.heldout = o.heldout;
@@ -289,6 +283,9 @@ double log_joint(chain& c) {
 // Progress reports: about every 1% of the run, and at least every 50 iterations.
 long progress_every(long total) { return std::clamp(total / 100, 1L, 50L); }
 
+// What a chain's held-out score measures: a Normal observation's RMSE, or LDA's perplexity.
+std::string heldout_what(const chain& c) { return c.prediction ? c.prediction->what() : "held-out perplexity"; }
+
 // The held-out score of chain `index` at iteration `it`, from a stream of its own so that
 // asking for it leaves the draws unchanged.
 double heldout_score(chain& c, const run_options& o, int index, long it) {
@@ -364,7 +361,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     if (kept && c.prediction) c.prediction->add(*c.graph);
     if (o.heldout && (it % heldout_every == 0 || it == total)) {
       score = heldout_score(c, o, index, it);
-      const std::string what = c.prediction ? c.prediction->what() : "held-out perplexity";
+      const std::string what = heldout_what(c);
       if (writer) writer->note(index + 1, fmt::format("chain {} iteration {}: {} {:.6g}", index + 1, it, what, score));
       if (o.heldout_report) o.heldout_report(index, it, what, score);
     }
@@ -520,7 +517,7 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
   }
   result.heldout_score.assign(chains.size(), NAN);
   if (o.heldout)
-    result.heldout_what = chains[0].prediction ? chains[0].prediction->what() : "held-out perplexity (document completion)";
+    result.heldout_what = heldout_what(chains[0]) + (chains[0].prediction ? "" : " (document completion)");
   result.warmup_seconds.assign(chains.size(), 0.0);
   result.sampling_seconds.assign(chains.size(), 0.0);
   runtime::draws_writer* writer = open_writer ? open_writer(result.columns, result.plan) : nullptr;

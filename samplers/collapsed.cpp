@@ -22,7 +22,6 @@ using lang::ir::statement;
 
 namespace {
 
-
 bool only_reader(const lang::ir::model& m, int variable, int statement) {
   auto readers = reading_statements(m, variable);
   return readers.size() == 1 && readers[0] == statement;

@@ -19,6 +19,13 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
   return marked;
 }
 
+std::vector<char> with_inputs(const lang::ir::model& m, std::vector<char> marked) {
+  for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
+    if (it->which == statement::kind::assign && marked[static_cast<std::size_t>(it->target)])
+      for (int r : lang::ir::statement_reads(*it)) marked[static_cast<std::size_t>(r)] = 1;
+  return marked;
+}
+
 int direct_variable(const expr& e) {
   if (e.which == expr::kind::variable) return e.slot;
   if (e.which != expr::kind::index || e.args[0]->which != expr::kind::variable) return -1;
@@ -33,13 +40,22 @@ bool reads_marked(const expr* e, const std::vector<char>& marked) {
   return std::any_of(r.begin(), r.end(), [&](int v) { return marked[static_cast<std::size_t>(v)] != 0; });
 }
 
-bool informed(runtime::graph& g, int variable) {
-  auto kept = g.analysis("informed");
+namespace {
+
+// A per-variable analysis of the model, computed once per graph and kept with its analyses.
+const std::vector<char>& kept_per_graph(runtime::graph& g, const std::string& key, std::vector<char> (*compute)(const lang::ir::model&)) {
+  auto kept = g.analysis(key);
   if (!kept) {
-    kept = std::make_shared<const std::vector<char>>(lang::informed_variables(g.model()));
-    g.keep_analysis("informed", kept);
+    kept = std::make_shared<const std::vector<char>>(compute(g.model()));
+    g.keep_analysis(key, kept);
   }
-  return (*static_cast<const std::vector<char>*>(kept.get()))[static_cast<std::size_t>(variable)] != 0;
+  return *static_cast<const std::vector<char>*>(kept.get());
+}
+
+}  // namespace
+
+bool informed(runtime::graph& g, int variable) {
+  return kept_per_graph(g, "informed", lang::informed_variables)[static_cast<std::size_t>(variable)] != 0;
 }
 
 std::vector<char> feeding_density(const lang::ir::model& m) {
@@ -57,12 +73,7 @@ std::vector<char> feeding_density(const lang::ir::model& m) {
 }
 
 const std::vector<char>& feeding_density(runtime::graph& g) {
-  auto kept = g.analysis("feeding_density");
-  if (!kept) {
-    kept = std::make_shared<const std::vector<char>>(feeding_density(g.model()));
-    g.keep_analysis("feeding_density", kept);
-  }
-  return *static_cast<const std::vector<char>*>(kept.get());
+  return kept_per_graph(g, "feeding_density", static_cast<std::vector<char> (*)(const lang::ir::model&)>(feeding_density));
 }
 
 std::vector<int> reading_statements(const lang::ir::model& m, int variable) {
@@ -160,21 +171,27 @@ bool linear_in(const expr& e, int variable, std::vector<const expr*>& refs) {
 
 namespace {
 
-// The product c * v a scaled form holds: the argument itself, or inside 1 / sqrt(.),
-// (.) ^ -0.5 or sqrt(.); null when the argument has no such shape.
-const expr* product_in(const expr& arg, link form) {
-  auto call = [](const expr& e, std::string_view name) { return e.which == expr::kind::call && e.fn->name() == name; };
-  auto constant = [](const expr& e, double value) {
-    return (e.which == expr::kind::int_const || e.which == expr::kind::real_const) && e.constant == value;
-  };
+bool is_call(const expr& e, std::string_view name) { return e.which == expr::kind::call && e.fn->name() == name; }
+
+bool is_constant(const expr& e, double value) {
+  return (e.which == expr::kind::int_const || e.which == expr::kind::real_const) && e.constant == value;
+}
+
+// What a scale's form wraps: X in sqrt(X) for sqrt_of and sqrt_scaled, in 1 / sqrt(X) or
+// X ^ -0.5 for inverse_sqrt_of and inverse_sqrt_scaled; the argument itself for direct and
+// scaled; null when the argument has another shape.
+const expr* wrapped(const expr& arg, link form) {
   switch (form) {
+    case link::direct:
     case link::scaled:
       return &arg;
+    case link::sqrt_of:
     case link::sqrt_scaled:
-      return call(arg, "sqrt") ? arg.args[0].get() : nullptr;
+      return is_call(arg, "sqrt") ? arg.args[0].get() : nullptr;
+    case link::inverse_sqrt_of:
     case link::inverse_sqrt_scaled:
-      if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) return arg.args[1]->args[0].get();
-      if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) return arg.args[0].get();
+      if (is_call(arg, "/") && is_constant(*arg.args[0], 1) && is_call(*arg.args[1], "sqrt")) return arg.args[1]->args[0].get();
+      if ((is_call(arg, "^") || is_call(arg, "pow")) && is_constant(*arg.args[1], -0.5)) return arg.args[0].get();
       return nullptr;
     default:
       return nullptr;
@@ -188,46 +205,24 @@ const expr* reference_in(const expr& arg, link form, int variable) {
     std::vector<const expr*> refs;
     return linear_in(arg, variable, refs) && refs.size() == 1 ? refs[0] : nullptr;
   }
-  auto constant = [](const expr& e, double value) {
-    return (e.which == expr::kind::int_const || e.which == expr::kind::real_const) && e.constant == value;
-  };
-  auto call = [](const expr& e, std::string_view name) { return e.which == expr::kind::call && e.fn->name() == name; };
   const expr* inner = nullptr;
-  switch (form) {
-    case link::direct:
-      inner = &arg;
-      break;
-    case link::sqrt_of:
-      if (call(arg, "sqrt")) inner = arg.args[0].get();
-      break;
-    case link::odds:
-      if (call(arg, "/") && call(*arg.args[1], "-") && constant(*arg.args[1]->args[0], 1) &&
-          is_direct_reference(*arg.args[1]->args[1], variable) && is_direct_reference(*arg.args[0], variable))
-        inner = arg.args[0].get();
-      break;
-    case link::inverse_sqrt_of:
-      if (call(arg, "/") && constant(*arg.args[0], 1) && call(*arg.args[1], "sqrt")) inner = arg.args[1]->args[0].get();
-      if ((call(arg, "^") || call(arg, "pow")) && constant(*arg.args[1], -0.5)) inner = arg.args[0].get();
-      break;
-    case link::scaled:
-    case link::inverse_sqrt_scaled:
-    case link::sqrt_scaled:
-      // c * v or v * c with c a scalar free of unknowns (v may be a matrix: beta0 * W),
-      // inside 1 / sqrt(.), (.) ^ -0.5 or sqrt(.) for the forms of a scale.
-      if (const expr* product = product_in(arg, form); product && call(*product, "*")) {
-        const bool left = mentions(product->args[0].get(), variable);
-        const expr& factor = *product->args[left ? 1 : 0];
-        if (!factor.depends_on_unknown && factor.type.rank == 0) inner = product->args[left ? 0 : 1].get();
-      }
-      break;
-    case link::linear:
-      break;  // handled above
+  if (form == link::odds) {
+    if (is_call(arg, "/") && is_call(*arg.args[1], "-") && is_constant(*arg.args[1]->args[0], 1) &&
+        is_direct_reference(*arg.args[1]->args[1], variable) && is_direct_reference(*arg.args[0], variable))
+      inner = arg.args[0].get();
+  } else if (!is_scaled(form)) {
+    inner = wrapped(arg, form);
+  } else if (const expr* product = wrapped(arg, form); product && is_call(*product, "*")) {
+    // c * v or v * c with c a scalar free of unknowns (v may be a matrix: beta0 * W).
+    const bool left = mentions(product->args[0].get(), variable);
+    const expr& factor = *product->args[left ? 1 : 0];
+    if (!factor.depends_on_unknown && factor.type.rank == 0) inner = product->args[left ? 0 : 1].get();
   }
   return inner && is_direct_reference(*inner, variable) ? inner : nullptr;
 }
 
 const expr& scale_in(const expr& arg, link form, int variable) {
-  const expr& product = *product_in(arg, form);
+  const expr& product = *wrapped(arg, form);
   return *product.args[mentions(product.args[0].get(), variable) ? 1 : 0];
 }
 

@@ -21,6 +21,11 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked);
 // unknowns (one block at a place fixed for the run); -1 otherwise.
 int direct_variable(const lang::ir::expr& e);
 
+// The marked variables and every variable their definitions read, back through chains of
+// `=` (what must be current to evaluate them). The reverse of `reaching`: one pass from the
+// last statement back.
+std::vector<char> with_inputs(const lang::ir::model& m, std::vector<char> marked);
+
 // Whether an expression reads a marked variable.
 bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
 

@@ -35,9 +35,7 @@ std::vector<int> unknowns_read(const runtime::graph& g, const std::vector<char>&
     if (std::none_of(reads.begin(), reads.end(), [&](int r) { return reached[static_cast<std::size_t>(r)] != 0; })) continue;
     for (int r : reads) read[static_cast<std::size_t>(r)] = 1;
   }
-  for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
-    if (it->which == statement::kind::assign && read[static_cast<std::size_t>(it->target)])
-      for (int r : lang::ir::statement_reads(*it)) read[static_cast<std::size_t>(r)] = 1;
+  read = with_inputs(m, std::move(read));
   std::vector<int> out;
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     if (read[v] && !reached[v] && m.variables[v].role == lang::ir::role::unknown) out.push_back(static_cast<int>(v));
