@@ -168,7 +168,7 @@ class conjugate_sampler final : public sampler {
       runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
       runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
       if (c.scale) args[c.arg] = graph_.eval_at(*c.s, loops, *c.scale);
-      if (c.ref != c.s->args[c.arg].get() && pair_.likelihoods[c.which].form == link::linear) {
+      if (linear_mean(c)) {
         accumulate_linear(c, loops, element, x[0], args[1][0]);
         continue;
       }
@@ -240,18 +240,26 @@ class conjugate_sampler final : public sampler {
   }
 
   // A child plate whose elements and value offsets cannot change but whose arguments can
-  // (mu in a[j] ~ Normal(mu, tau); a and b in y[n] ~ Normal(a[g[n]] + b * x[n], s)): its
+  // (mu in a[j] ~ Normal(mu, tau); a and b in y[n] ~ Normal(a[g[n]] + b * x[n], s); tau in
+  // y[n] ~ Normal(b[g[n]], 1 / sqrt(tau))): its
   // arguments go as columns over all instances, and a linear mean's intercept and slope
   // from two columns, the variable set to 0 and to 1 everywhere. That needs the argument
   // to read the variable once (one element per instance) and no derived variable.
+  // Whether the argument is a mean linear in the variable rather than the variable itself
+  // (a + b * x[n]): its intercept and slope are read, not its value.
+  bool linear_mean(const table& t) const {
+    return !t.scale && t.ref != t.s->args[t.arg].get() && pair_.likelihoods[t.which].form == link::linear;
+  }
+
   void make_rows(table& t) {
     const statement& s = *t.s;
-    if (t.scale || s.dist->value_rank() != 0 || t.ref->type.rank != 0 || s.args.size() > cols_.size()) return;
+    if (s.dist->value_rank() != 0 || t.ref->type.rank != 0 || s.args.size() > cols_.size()) return;
     for (const auto& ix : t.ref->indices)
       if (ix.lo && ix.lo->depends_on_unknown) return;
-    const expr& arg = *s.args[t.arg];
-    if (t.ref != &arg) {
-      if (pair_.likelihoods[t.which].form != link::linear || s.args.size() != 2 || t.arg != 0) return;
+    // A scaled form's pair reads the factor inside it (tau * w[n] in 1 / sqrt(tau * w[n])).
+    const expr& arg = t.scale ? *t.scale : *s.args[t.arg];
+    if (linear_mean(t)) {
+      if (s.args.size() != 2 || t.arg != 0) return;
       std::vector<int> reads;
       lang::ir::collect_reads(&arg, reads);
       if (std::count(reads.begin(), reads.end(), variable_) != 1) return;
@@ -313,9 +321,9 @@ class conjugate_sampler final : public sampler {
 
   bool accumulate_rows(const table& c) {
     const statement& s = *c.s;
-    const bool linear = c.ref != s.args[c.arg].get();
+    const bool linear = linear_mean(c);
     for (std::size_t k = 0; k < s.args.size(); ++k)
-      if (!(linear && k == c.arg) && !graph_.batch_values(s, *s.args[k], cols_[k])) return false;
+      if (!(linear && k == c.arg) && !graph_.batch_values(s, c.scale && k == c.arg ? *c.scale : *s.args[k], cols_[k])) return false;
     if (linear) {
       auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data;
       saved_ = v;

@@ -8,19 +8,24 @@
 //
 // Every term, prior or observation, is y ~ Normal(m, s) with r = y - m = r0 + a'b affine
 // in the block's elements b, so the conditional is N(Q^-1 c, Q^-1) with Q = sum a a' / s^2
-// and c = -sum a r0 / s^2. r0 and the columns of A are read by evaluating the terms with
-// b = 0 and with each b_k = 1 (p + 1 passes over the terms, each through the graph's
-// batch path where a statement has one); a Cholesky factor of Q gives the draw. The cost
-// grows with p^2 per term, so the planner forms such a block only for a few elements
-// (samplers/plan_efficiency.cpp); affinity is checked once, when the sampler is made,
-// by comparing the terms at a random point with r0 + A b.
-#include <Eigen/Cholesky>
+// and c = -sum a r0 / s^2. Each term's instance holds few of the coordinates (a random
+// effect b[j] enters its own prior and its group's observations, their mean mu every
+// prior), known from the variables' blankets, so A is sparse: r0 and A are read by
+// evaluating the terms with b = 0 and once per colour of coordinates that share no term
+// (a random effects' block with its mean: three passes, whatever the number of effects),
+// through the graph's batch path where a statement has one; Q is accumulated over the
+// pairs each instance holds, and a sparse Cholesky factor (fill-reducing order found
+// once) gives the draw. A regression's coefficients all share every instance: Q is dense
+// and the passes one per coefficient, as a dense block. Affinity is checked once, when
+// the sampler is made, by comparing the terms at a random point with r0 + A b.
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
 #include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
 #include <stdexcept>
 
+#include "runtime/blanket.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
 
@@ -37,6 +42,7 @@ struct normal_term {
   std::vector<runtime::index_t> loops;
   std::size_t count = 0;
   std::vector<runtime::index_t> value_offsets;
+  std::size_t first_row = 0;
 };
 
 // What the block reads: its variables' elements, the terms, and the derived variables to
@@ -90,45 +96,147 @@ class gaussian_block_sampler final : public sampler {
  public:
   gaussian_block_sampler(runtime::graph& g, const std::vector<int>& variables) : graph_(g) {
     if (std::string why = structure_of(g, variables, block_); !why.empty()) throw std::invalid_argument(why);
+    std::vector<int> term_of(g.model().statements.size(), -1);
     for (const statement* s : block_.terms) {
       normal_term t;
       t.s = s;
       t.loops = g.instance_table(*s);
       t.count = s->loops.empty() ? 1 : t.loops.size() / s->loops.size();
+      t.first_row = rows_;
       for (std::size_t i = 0; i < t.count; ++i) t.value_offsets.push_back(g.instance_target(*s, t.loops.data() + i * s->loops.size()).first);
       rows_ += t.count;
+      term_of[static_cast<std::size_t>(s - g.model().statements.data())] = static_cast<int>(terms_.size());
       terms_.push_back(std::move(t));
     }
-    const auto p = static_cast<Eigen::Index>(block_.elements.size());
-    residuals_.resize(static_cast<Eigen::Index>(rows_), p + 1);
+    if (elements() > max_elements) throw std::invalid_argument("it has " + std::to_string(elements()) + " elements, above " + std::to_string(max_elements));
+    index_pattern(term_of);
+    colour_columns();
+    if (colours_ > max_passes)
+      throw std::invalid_argument("more than " + std::to_string(max_passes) + " of its elements enter one term together (" +
+                                  std::to_string(colours_) + " passes over the terms a sweep); NUTS moves such a block for less");
+    index_precision();
     if (std::string why = check_affine(); !why.empty()) throw std::invalid_argument(why);
   }
 
   void step(runtime::rng& rng, bool) override {
     const Eigen::VectorXd b = current();
     read_linear_form();
-    const auto p = static_cast<Eigen::Index>(block_.elements.size());
-    // Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0.
-    const auto a = residuals_.leftCols(p);
-    const Eigen::MatrixXd q = a.transpose() * a;
-    const Eigen::VectorXd c = -(a.transpose() * residuals_.col(p));
-    Eigen::LLT<Eigen::MatrixXd> llt(q);
-    if (llt.info() != Eigen::Success) {
+    // Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed row by
+    // row over the few coordinates each row holds.
+    std::fill(precision_.valuePtr(), precision_.valuePtr() + precision_.nonZeros(), 0.0);
+    Eigen::VectorXd c = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
+    double* q = precision_.valuePtr();
+    for (std::size_t row = 0, pair = 0; row < rows_; ++row) {
+      const double r0 = passes_(static_cast<Eigen::Index>(row), 0);
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) {
+        c[row_column_[i]] -= slope_[i] * r0;
+        for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += slope_[i] * slope_[j];
+      }
+    }
+    llt_.factorize(precision_);
+    if (llt_.info() != Eigen::Success) {
       write(b);  // not positive definite at these scales: leave the block where it was
       return;
     }
-    const Eigen::VectorXd mean = llt.solve(c);
-    Eigen::VectorXd z(p);
+    const Eigen::VectorXd mean = llt_.solve(c);
+    Eigen::VectorXd z(mean.size());
     boost::random::normal_distribution<double> normal;
-    for (Eigen::Index k = 0; k < p; ++k) z[k] = normal(rng);
-    // x = mean + L^-T z has covariance (L L')^-1 = Q^-1.
-    write(mean + llt.matrixU().solve(z));
+    for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
+    // Q = P' L L' P: x = mean + P' L^-T z has covariance P' (L L')^-1 P = Q^-1.
+    const Eigen::VectorXd w = llt_.matrixU().solve(z);
+    write(mean + llt_.permutationPinv() * w);
   }
 
  private:
+  // Above this many elements the sparse factor's fill-in may grow past what a sweep should
+  // cost; such blocks are refused (and left to single-site updates).
+  static constexpr std::size_t max_elements = 20000;
+  // Passes over the terms per sweep: one per coefficient of a dense regression.
+  static constexpr int max_passes = 40;
+
+  std::size_t elements() const { return block_.elements.size(); }
+
+  // Which coordinates each row (a term's instance) holds, from the blankets of the block's
+  // variables: rows by instance, columns by coordinate, in compressed form.
+  void index_pattern(const std::vector<int>& term_of) {
+    std::vector<std::vector<int>> columns(rows_);
+    std::size_t column = 0;
+    auto add_statement = [&](int si, int k) {
+      const normal_term& t = terms_[static_cast<std::size_t>(term_of[static_cast<std::size_t>(si)])];
+      for (std::size_t i = 0; i < t.count; ++i) columns[t.first_row + i].push_back(k);
+    };
+    for (int v : block_.variables) {
+      const runtime::blanket b(graph_, v);
+      for (runtime::index_t e = 0; e < graph_.value(v).size(); ++e, ++column) {
+        const int k = static_cast<int>(column);
+        b.for_each_term(e, [&](int si, runtime::index_t instance) {
+          const int t = term_of[static_cast<std::size_t>(si)];
+          if (t < 0) throw std::invalid_argument("a term of the block is not one of its Normal terms");
+          columns[terms_[static_cast<std::size_t>(t)].first_row + static_cast<std::size_t>(instance)].push_back(k);
+        });
+        for (int si : b.whole()) add_statement(si, k);
+      }
+    }
+    row_start_.assign(1, 0);
+    for (auto& list : columns) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+      row_column_.insert(row_column_.end(), list.begin(), list.end());
+      row_start_.push_back(row_column_.size());
+    }
+    slope_.assign(row_column_.size(), 0.0);
+  }
+
+  // Columns that share no row get one colour, and one pass with all of a colour's
+  // coordinates at 1 reads each of their columns of A (Curtis, Powell & Reid 1974): a
+  // block of random effects and their mean takes three passes over the terms, not one per
+  // effect.
+  void colour_columns() {
+    const std::size_t p = elements();
+    std::vector<std::vector<std::size_t>> rows_of(p);
+    for (std::size_t row = 0; row < rows_; ++row)
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) rows_of[static_cast<std::size_t>(row_column_[i])].push_back(row);
+    colour_.assign(p, -1);
+    std::vector<std::size_t> taken;  // by colour: the column that last ruled it out
+    for (std::size_t k = 0; k < p; ++k) {
+      for (std::size_t row : rows_of[k])
+        for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
+          if (const int c = colour_[static_cast<std::size_t>(row_column_[i])]; c >= 0) taken[static_cast<std::size_t>(c)] = k + 1;
+      int c = 0;
+      while (static_cast<std::size_t>(c) < taken.size() && taken[static_cast<std::size_t>(c)] == k + 1) ++c;
+      if (static_cast<std::size_t>(c) == taken.size()) taken.push_back(0);
+      colour_[k] = c;
+    }
+    colours_ = static_cast<int>(taken.size());
+    passes_.resize(static_cast<Eigen::Index>(rows_), colours_ + 1);
+  }
+
+  // The pattern of Q's lower triangle (every pair of coordinates some row holds, and the
+  // diagonal), the slot of each row's pair in it, and the factor's ordering, once.
+  void index_precision() {
+    const auto p = static_cast<Eigen::Index>(elements());
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index k = 0; k < p; ++k) entries.emplace_back(k, k, 0.0);
+    for (std::size_t row = 0; row < rows_; ++row)
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
+        for (std::size_t j = row_start_[row]; j < i; ++j) entries.emplace_back(row_column_[i], row_column_[j], 0.0);
+    precision_.resize(p, p);
+    precision_.setFromTriplets(entries.begin(), entries.end());
+    precision_.makeCompressed();
+    auto slot = [&](int i, int j) {  // (i >= j): column j, row i
+      const int* begin = precision_.innerIndexPtr() + precision_.outerIndexPtr()[j];
+      const int* end = precision_.innerIndexPtr() + precision_.outerIndexPtr()[j + 1];
+      return static_cast<std::size_t>(std::lower_bound(begin, end, i) - precision_.innerIndexPtr());
+    };
+    for (std::size_t row = 0; row < rows_; ++row)
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
+        for (std::size_t j = row_start_[row]; j <= i; ++j) pair_slot_.push_back(slot(row_column_[i], row_column_[j]));
+    llt_.analyzePattern(precision_);
+  }
+
   Eigen::VectorXd current() const {
-    Eigen::VectorXd b(static_cast<Eigen::Index>(block_.elements.size()));
-    for (std::size_t k = 0; k < block_.elements.size(); ++k) {
+    Eigen::VectorXd b(static_cast<Eigen::Index>(elements()));
+    for (std::size_t k = 0; k < elements(); ++k) {
       const auto [v, e] = block_.elements[k];
       b[static_cast<Eigen::Index>(k)] = graph_.value(v).data[static_cast<std::size_t>(e)];
     }
@@ -137,7 +245,7 @@ class gaussian_block_sampler final : public sampler {
 
   void write(const Eigen::VectorXd& b) {
     auto& values = graph_.values();
-    for (std::size_t k = 0; k < block_.elements.size(); ++k) {
+    for (std::size_t k = 0; k < elements(); ++k) {
       const auto [v, e] = block_.elements[k];
       values[static_cast<std::size_t>(v)].data[static_cast<std::size_t>(e)] = b[static_cast<Eigen::Index>(k)];
     }
@@ -145,7 +253,7 @@ class gaussian_block_sampler final : public sampler {
   }
 
   // The terms' residuals y - m divided by s at the block's current values, into `out`
-  // (rows_ of them, terms in order); the scales into scales_.
+  // (rows_ of them, terms in order).
   void residuals(Eigen::Ref<Eigen::VectorXd> out) {
     Eigen::Index row = 0;
     for (const auto& t : terms_) {
@@ -162,18 +270,22 @@ class gaussian_block_sampler final : public sampler {
     }
   }
 
-  // Column p: r0 / s; column k: a_k / s. Leaves the block at 0 (the caller writes it).
+  // Pass 0: r0 / s with the block at 0; pass c + 1: the residuals with colour c's
+  // coordinates at 1, whose change in each row is the slope of the one coordinate of that
+  // colour the row holds. Leaves the block at 0 (the caller writes it).
   void read_linear_form() {
-    const auto p = static_cast<Eigen::Index>(block_.elements.size());
-    Eigen::VectorXd b = Eigen::VectorXd::Zero(p);
+    Eigen::VectorXd b = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
     write(b);
-    residuals(residuals_.col(p));
-    for (Eigen::Index k = 0; k < p; ++k) {
-      b[k] = 1;
+    residuals(passes_.col(0));
+    for (int c = 0; c < colours_; ++c) {
+      for (std::size_t k = 0; k < elements(); ++k) b[static_cast<Eigen::Index>(k)] = colour_[k] == c;
       write(b);
-      residuals(residuals_.col(k));
-      residuals_.col(k) -= residuals_.col(p);
-      b[k] = 0;
+      residuals(passes_.col(c + 1));
+    }
+    for (std::size_t row = 0; row < rows_; ++row) {
+      const auto r = static_cast<Eigen::Index>(row);
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
+        slope_[i] = passes_(r, colour_[static_cast<std::size_t>(row_column_[i])] + 1) - passes_(r, 0);
     }
   }
 
@@ -181,23 +293,25 @@ class gaussian_block_sampler final : public sampler {
   // restored after.
   std::string check_affine() {
     const Eigen::VectorXd start = current();
-    const auto p = static_cast<Eigen::Index>(block_.elements.size());
     read_linear_form();
-    const Eigen::VectorXd at_zero = residuals_.col(p);
+    const Eigen::VectorXd at_zero = passes_.col(0);
     runtime::rng rng(20260717);
     boost::random::normal_distribution<double> normal;
     std::string why;
     for (int trial = 0; trial < 2 && why.empty(); ++trial) {
       Eigen::VectorXd b = start;
       if (trial == 1)
-        for (Eigen::Index k = 0; k < p; ++k) b[k] += 1 + normal(rng);
+        for (Eigen::Index k = 0; k < b.size(); ++k) b[k] += 1 + normal(rng);
       write(b);
       Eigen::VectorXd r(static_cast<Eigen::Index>(rows_));
       residuals(r);
-      const Eigen::VectorXd predicted = at_zero + residuals_.leftCols(p) * b;
-      for (Eigen::Index i = 0; i < r.size() && why.empty(); ++i)
-        if (!(std::abs(r[i] - predicted[i]) <= 1e-7 * (1 + std::abs(r[i]) + std::abs(predicted[i]))))
+      for (std::size_t row = 0; row < rows_ && why.empty(); ++row) {
+        double predicted = at_zero[static_cast<Eigen::Index>(row)];
+        for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) predicted += slope_[i] * b[row_column_[i]];
+        const double actual = r[static_cast<Eigen::Index>(row)];
+        if (!(std::abs(actual - predicted) <= 1e-7 * (1 + std::abs(actual) + std::abs(predicted))))
           why = "the Normal terms' means are not affine in the block's unknowns jointly";
+      }
     }
     write(start);
     return why;
@@ -207,7 +321,15 @@ class gaussian_block_sampler final : public sampler {
   block_structure block_;
   std::vector<normal_term> terms_;
   std::size_t rows_ = 0;
-  Eigen::MatrixXd residuals_;  // rows_ x (p + 1): the columns of A, then r0, each row divided by s
+  std::vector<std::size_t> row_start_;  // rows_ + 1 offsets into row_column_ and slope_
+  std::vector<int> row_column_;         // the coordinates each row holds, sorted
+  std::vector<double> slope_;           // d r / d b for each of them, read each sweep
+  std::vector<int> colour_;             // by coordinate
+  int colours_ = 0;
+  Eigen::MatrixXd passes_;              // rows_ x (colours_ + 1): r0, then each colour's pass
+  Eigen::SparseMatrix<double> precision_;  // Q, lower triangle
+  std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of Q
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> llt_;
   std::vector<double> mean_, scale_;
 };
 

@@ -14,10 +14,13 @@
 //    0.8 to Stan's figure). An unknown that only sits beside the block in separate
 //    arguments (mu and sigma in y ~ Normal(mu, sigma)) keeps its conjugate draw.
 // 3. Conjugate Normal unknowns that a term combines with each other in one argument
-//    (alpha + beta * x[n], x uncentred: alpha and beta correlated almost -1 a posteriori)
-//    are drawn together by gaussian_block when every term they enter is Normal and affine
-//    in them jointly, and they have at most max_gaussian_block elements: posteriordb's
-//    kilpisjarvi went from R-hat 4.2 by alternating draws to exact joint ones.
+//    (alpha + beta * x[n], x uncentred: alpha and beta correlated almost -1 a posteriori),
+//    or a term's value with its mean (random effects b[j] ~ Normal(mu, tau) with mu; a
+//    random walk x[t] ~ Normal(x[t - 1], s)), are drawn together by gaussian_block when
+//    every term they enter is Normal and affine in them jointly: posteriordb's kilpisjarvi
+//    went from R-hat 4.2 by alternating draws to exact joint ones. The block is sparse
+//    (samplers/gaussian_block.cpp): random effects with their mean cost three passes over
+//    their terms and a sparse factor per sweep, whatever their number.
 // 4. A hierarchical scale (theta in b[i] ~ Normal(m[i], g(theta))) keeps its sampler and
 //    gets, after each sweep, the non-centred scale move (samplers/scale_move.cpp).
 //
@@ -90,30 +93,43 @@ void join_nuts_block(runtime::graph& g, Forced forced, std::vector<assignment>& 
   }
 }
 
-// The most elements a gaussian_block is formed for: its cost per sweep grows with their
-// square per term (samplers/gaussian_block.cpp).
-constexpr runtime::index_t max_gaussian_block = 20;
-
 template <class Forced>
 void form_gaussian_block(runtime::graph& g, Forced forced, std::vector<assignment>& plan) {
   const auto& m = g.model();
   const std::size_t n = m.variables.size();
   const factory* block = find_factory("gaussian_block");
-  std::vector<char> candidate(n, 0), tied(n, 0);
+  std::vector<char> candidate(n, 0), tied(n, 0), reads_itself(n, 0);
+  std::vector<int> reads;
+  for (const statement& s : m.statements) {
+    if (s.which != statement::kind::sample) continue;
+    for (const auto& arg : s.args) lang::ir::collect_reads(arg.get(), reads);
+    if (std::find(reads.begin(), reads.end(), s.target) != reads.end()) reads_itself[static_cast<std::size_t>(s.target)] = 1;
+    reads.clear();
+  }
+  // Conjugate unknowns, and those NUTS would move whose prior reads their own other
+  // elements (a random walk's path, which no conjugate pair takes).
   for (const auto& a : plan) {
     const auto v = static_cast<std::size_t>(a.variable);
-    candidate[v] = is_kind(a, "conjugate") && !forced(a) && !g.support_moves(a.variable) && block->can_sample(g, a.variable).ok;
+    candidate[v] = (is_kind(a, "conjugate") || (is_kind(a, "nuts") && reads_itself[v])) && !forced(a) && !g.support_moves(a.variable) &&
+                   block->can_sample(g, a.variable).ok;
   }
-  if (std::count(candidate.begin(), candidate.end(), 1) < 2) return;
+  if (std::count(candidate.begin(), candidate.end(), 1) == 0) return;
   std::vector<std::size_t> seen(n, 0);
   std::size_t visit = 0;
   for (const statement& s : m.statements) {
     if (s.which == statement::kind::assign) continue;
+    // A `~` of a candidate is a term of its value too: b[j] ~ Normal(mu, tau) combines b[j]
+    // with mu, and x[t] ~ Normal(x[t - 1], s) x[t] with x[t - 1].
+    const bool own = s.which == statement::kind::sample && candidate[static_cast<std::size_t>(s.target)];
     for (const auto& arg : s.args) {
       std::vector<std::size_t> found;
       for_each_argument_reads(m, s, *arg, seen, ++visit, [&](std::size_t u) { return candidate[u] != 0; },
                               [&](std::size_t u) { found.push_back(u); });
-      if (found.size() >= 2)
+      reads.clear();
+      lang::ir::collect_reads(arg.get(), reads);
+      const bool reads_own = own && std::find(reads.begin(), reads.end(), s.target) != reads.end();
+      if (own && (!found.empty() || reads_own)) found.push_back(static_cast<std::size_t>(s.target));
+      if (found.size() >= 2 || reads_own)
         for (std::size_t u : found) tied[u] = 1;
     }
   }
@@ -122,14 +138,15 @@ void form_gaussian_block(runtime::graph& g, Forced forced, std::vector<assignmen
   for (std::size_t v = 0; v < n; ++v)
     if (tied[v]) members.push_back(static_cast<int>(v)), elements += g.value(static_cast<int>(v)).size();
   std::string why;
-  if (members.size() < 2 || elements > max_gaussian_block || !gaussian_block_possible(g, members, why)) return;
+  if (elements < 2 || !gaussian_block_possible(g, members, why)) return;
   std::string names;
   for (int v : members) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
   for (auto& a : plan)
     if (tied[static_cast<std::size_t>(a.variable)])
       a = {a.variable, block,
-           "one block (" + names + ") drawn from its multivariate normal conditional: a term combines them in one argument, so "
-           "they are correlated a posteriori, and one conjugate draw at a time would move by the conditional sd only"};
+           "one block (" + names + ") drawn from its multivariate normal conditional: a term combines them in one argument (or "
+           "its value with its mean), so they are correlated a posteriori, and one conjugate draw at a time would move by the "
+           "conditional sd only"};
 }
 
 }  // namespace

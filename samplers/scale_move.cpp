@@ -83,6 +83,7 @@ class scale_move_sampler final : public sampler {
       auto table = g.instance_table(s);
       const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
       for (std::size_t i = 0; i < count; ++i) instances_.push_back({&s, std::vector<runtime::index_t>(table.begin() + static_cast<long>(i * depth), table.begin() + static_cast<long>((i + 1) * depth)), 0});
+      statements_.emplace_back(&s, count);
     }
     for (auto& in : instances_) in.offset = g.instance_target(*in.s, in.loops.data()).first;
   }
@@ -91,14 +92,11 @@ class scale_move_sampler final : public sampler {
     const double theta = graph_.value(theta_).data[0];
     if (!(theta > 0) || !std::isfinite(theta)) return;
     // The means and the standardised effects at the current state.
-    means_.resize(instances_.size());
+    read_argument(0, means_);
+    read_argument(1, scales_);
     eta_.resize(instances_.size());
-    for (std::size_t i = 0; i < instances_.size(); ++i) {
-      const auto& in = instances_[i];
-      const auto& args = graph_.args_at(*in.s, in.loops.data());
-      means_[i] = args[0][0];
-      eta_[i] = (graph_.value(b_).data[static_cast<std::size_t>(in.offset)] - means_[i]) / args[1][0];
-    }
+    for (std::size_t i = 0; i < instances_.size(); ++i)
+      eta_[i] = (graph_.value(b_).data[static_cast<std::size_t>(instances_[i].offset)] - means_[i]) / scales_[i];
     const double u0 = std::log(theta);
     const double f0 = target(u0);
     if (!std::isfinite(f0)) {
@@ -130,6 +128,21 @@ class scale_move_sampler final : public sampler {
     runtime::index_t offset;
   };
 
+  // Argument k of b's prior at each instance, in instances_' order: a statement's column at
+  // once through the graph's batch path where it has one.
+  void read_argument(std::size_t k, std::vector<double>& out) {
+    out.resize(instances_.size());
+    std::size_t i = 0;
+    for (const auto& [s, count] : statements_) {
+      if (graph_.batch_values(*s, *s->args[k], column_) && column_.size() == count) {
+        std::copy(column_.begin(), column_.end(), out.begin() + static_cast<long>(i));
+        i += count;
+        continue;
+      }
+      for (const std::size_t end = i + count; i < end; ++i) out[i] = graph_.args_at(*s, instances_[i].loops.data())[k][0];
+    }
+  }
+
   // Sets theta = e^u and b = m + eta g(theta); returns the target at u.
   double target(double u) {
     auto& values = graph_.values();
@@ -137,11 +150,11 @@ class scale_move_sampler final : public sampler {
     graph_.update_derived(needed_);
     double log_jacobian = u;
     auto& b = values[static_cast<std::size_t>(b_)].data;
+    read_argument(1, scales_);
     for (std::size_t i = 0; i < instances_.size(); ++i) {
-      const auto& in = instances_[i];
-      const double g = graph_.args_at(*in.s, in.loops.data())[1][0];
+      const double g = scales_[i];
       if (!(g > 0) || !std::isfinite(g)) return -INFINITY;
-      b[static_cast<std::size_t>(in.offset)] = means_[i] + eta_[i] * g;
+      b[static_cast<std::size_t>(instances_[i].offset)] = means_[i] + eta_[i] * g;
       log_jacobian += std::log(g);
     }
     graph_.update_derived(needed_);
@@ -155,7 +168,8 @@ class scale_move_sampler final : public sampler {
   std::vector<char> needed_;               // derived variables to recompute as theta and b move
   std::vector<const statement*> terms_;    // every term reading theta or b
   std::vector<instance> instances_;        // b's prior instances
-  std::vector<double> means_, eta_;
+  std::vector<std::pair<const statement*, std::size_t>> statements_;  // b's prior statements and their instance counts
+  std::vector<double> means_, scales_, eta_, column_;
   static constexpr double width_ = 1.0;    // on log theta: a factor e per step out
   static constexpr int max_steps_ = 20;
 };

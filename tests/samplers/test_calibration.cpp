@@ -100,6 +100,13 @@ TEST_CASE("SBC: conjugate scales with known weights, Normal(mu, 1 / sqrt(tau * w
            {"N=4", "c=[0.5, 1, 2, 4]"}, "v", "conjugate", {}});
 }
 
+TEST_CASE("SBC: gaussian_block (random effects drawn with their mean, their scale conjugate)") {
+  run_sbc({"gaussian_block",
+           "data g: int[N]\ndata y: real[N]\nmu ~ Normal(0, 1)\ntau ~ Gamma(4, 4)\nfor j in 1:3 { b[j] ~ Normal(mu, 1 / sqrt(tau)) }\n"
+           "for n in 1:N { y[n] ~ Normal(b[g[n]], 0.5) }\n",
+           {"N=6", "g=[1, 1, 2, 2, 3, 3]"}, "mu", "gaussian_block", {}});
+}
+
 TEST_CASE("SBC: gibbs") {
   run_sbc({"gibbs", "z ~ Categorical([0.2, 0.3, 0.5])\ndata y: real[N]\nfor n in 1:N { y[n] ~ Normal(z, 1.5) }\n", {"N=3"}, "z",
            "gibbs", {}});
