@@ -36,11 +36,14 @@ using lang::ir::statement;
 
 namespace {
 
-// A Normal term's instances: its residuals y - m and scales, in instance order.
+// A Normal (or MultiNormal) term's instances: each gives `dim` rows of whitened residuals,
+// in instance order.
 struct normal_term {
   const statement* s = nullptr;
   std::vector<runtime::index_t> loops;
   std::size_t count = 0;
+  std::size_t dim = 1;    // the value's length: 1 for Normal
+  int form = 0;           // 0 Normal(m, s), 1 MultiNormal(m, Sigma), 2 MultiNormalPrec(m, P)
   std::vector<runtime::index_t> value_offsets;
   std::size_t first_row = 0;
 };
@@ -53,6 +56,14 @@ struct block_structure {
   std::vector<const statement*> terms;
   std::vector<char> derived;  // by variable: derived from the block and read by a term
 };
+
+// 0 Normal(m, s), 1 MultiNormal(m, Sigma), 2 MultiNormalPrec(m, P); -1 none of them.
+int term_form(const statement& s) {
+  if (s.args.size() != 2) return -1;
+  if (s.dist_name == "Normal") return 0;
+  if (s.dist_name == "MultiNormal") return 1;
+  return s.dist_name == "MultiNormalPrec" ? 2 : -1;
+}
 
 // Why `variables` cannot form a block, or empty when their terms have the form above
 // (structurally: Normal everywhere, scales and indices free of the block).
@@ -78,7 +89,7 @@ std::string structure_of(runtime::graph& g, const std::vector<int>& variables, b
     if (!touches) continue;
     const std::string where = " (line " + std::to_string(m.lines.locate(s.pos).line) + ")";
     if (s.which == statement::kind::factor) return "a factor reads it" + where;
-    if (s.dist_name != "Normal" || s.args.size() != 2) return "a term is " + s.dist_name + ", not Normal" + where;
+    if (term_form(s) < 0) return "a term is " + s.dist_name + ", not Normal or MultiNormal" + where;
     if (reads_block(s.args[1].get())) return "the scale of a Normal term depends on it" + where;
     for (const auto& l : s.loops)
       if (reads_block(l.lo.get()) || reads_block(l.hi.get())) return "a loop bound depends on it" + where;
@@ -102,9 +113,14 @@ class gaussian_block_sampler final : public sampler {
       t.s = s;
       t.loops = g.instance_table(*s);
       t.count = s->loops.empty() ? 1 : t.loops.size() / s->loops.size();
+      t.form = term_form(*s);
       t.first_row = rows_;
-      for (std::size_t i = 0; i < t.count; ++i) t.value_offsets.push_back(g.instance_target(*s, t.loops.data() + i * s->loops.size()).first);
-      rows_ += t.count;
+      for (std::size_t i = 0; i < t.count; ++i) {
+        const auto [offset, size] = g.instance_target(*s, t.loops.data() + i * s->loops.size());
+        t.value_offsets.push_back(offset);
+        t.dim = static_cast<std::size_t>(size);
+      }
+      rows_ += t.count * t.dim;
       term_of[static_cast<std::size_t>(s - g.model().statements.data())] = static_cast<int>(terms_.size());
       terms_.push_back(std::move(t));
     }
@@ -161,9 +177,13 @@ class gaussian_block_sampler final : public sampler {
   void index_pattern(const std::vector<int>& term_of) {
     std::vector<std::vector<int>> columns(rows_);
     std::size_t column = 0;
+    // Whitening mixes a MultiNormal instance's components: each of its rows holds what any does.
+    auto add_instance = [&](const normal_term& t, std::size_t i, int k) {
+      for (std::size_t d = 0; d < t.dim; ++d) columns[t.first_row + i * t.dim + d].push_back(k);
+    };
     auto add_statement = [&](int si, int k) {
       const normal_term& t = terms_[static_cast<std::size_t>(term_of[static_cast<std::size_t>(si)])];
-      for (std::size_t i = 0; i < t.count; ++i) columns[t.first_row + i].push_back(k);
+      for (std::size_t i = 0; i < t.count; ++i) add_instance(t, i, k);
     };
     for (int v : block_.variables) {
       const runtime::blanket b(graph_, v);
@@ -172,7 +192,7 @@ class gaussian_block_sampler final : public sampler {
         b.for_each_term(e, [&](int si, runtime::index_t instance) {
           const int t = term_of[static_cast<std::size_t>(si)];
           if (t < 0) throw std::invalid_argument("a term of the block is not one of its Normal terms");
-          columns[terms_[static_cast<std::size_t>(t)].first_row + static_cast<std::size_t>(instance)].push_back(k);
+          add_instance(terms_[static_cast<std::size_t>(t)], static_cast<std::size_t>(instance), k);
         });
         for (int si : b.whole()) add_statement(si, k);
       }
@@ -253,12 +273,26 @@ class gaussian_block_sampler final : public sampler {
   }
 
   // The terms' residuals y - m divided by s at the block's current values, into `out`
-  // (rows_ of them, terms in order).
+  // (rows_ of them, terms in order); a MultiNormal's whitened, L^-1 (y - m) with Sigma = L L'
+  // or L' (y - m) with P = L L', so that each row's square sums to the term's quadratic form.
   void residuals(Eigen::Ref<Eigen::VectorXd> out) {
     Eigen::Index row = 0;
     for (const auto& t : terms_) {
       const statement& s = *t.s;
       const auto& y = graph_.value(s.target).data;
+      if (t.form != 0) {
+        const auto k = static_cast<Eigen::Index>(t.dim);
+        for (std::size_t i = 0; i < t.count; ++i) {
+          const auto& args = graph_.args_at(s, t.loops.data() + i * s.loops.size());
+          Eigen::VectorXd r(k);
+          for (Eigen::Index d = 0; d < k; ++d) r[d] = y[static_cast<std::size_t>(t.value_offsets[i] + d)] - args[0][d];
+          const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(args[1].data, k, k);
+          const Eigen::LLT<Eigen::MatrixXd> llt(m);
+          out.segment(row, k) = t.form == 1 ? Eigen::VectorXd(llt.matrixL().solve(r)) : Eigen::VectorXd(llt.matrixU() * r);
+          row += k;
+        }
+        continue;
+      }
       if (graph_.batch_values(s, *s.args[0], mean_) && graph_.batch_values(s, *s.args[1], scale_)) {
         for (std::size_t i = 0; i < t.count; ++i) out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / scale_[i];
         continue;
@@ -336,13 +370,13 @@ class gaussian_block_sampler final : public sampler {
 class gaussian_block_factory final : public factory {
  public:
   std::string_view kind() const override { return "gaussian_block"; }
-  // Each variable on its own: real, with Normal priors and Normal terms. Whether a set of
+  // Each variable on its own: real, with Normal (or MultiNormal) priors and terms. Whether a set of
   // them is jointly affine is known only for the set (gaussian_block_possible).
   claim can_sample(runtime::graph& g, int v) const override {
     if (g.model().variables[static_cast<std::size_t>(v)].type.kind != stdlib::scalar_kind::real) return {false, "not real"};
     block_structure b;
     if (std::string why = structure_of(g, {v}, b); !why.empty()) return {false, why};
-    return {true, "Normal prior and Normal terms, affine in it: drawn jointly with the block's other unknowns from their multivariate normal conditional"};
+    return {true, "Normal or MultiNormal prior and terms, affine in it: drawn jointly with the block's other unknowns from their multivariate normal conditional"};
   }
   bool joins_block() const override { return true; }
   std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return make_block(g, {v}); }

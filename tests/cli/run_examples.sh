@@ -27,8 +27,8 @@ expect_plan lda data.csv z collapsed
 expect_plan lda data.csv theta collapsed
 expect_plan lda data.csv phi collapsed
 expect_plan ising data.json s cluster
-expect_plan eight_schools data.json tau nuts
-expect_plan eight_schools data.json mu conjugate
+expect_plan eight_schools data.json tau slice
+expect_plan eight_schools data.json mu gaussian_block
 "$ppl" plan "$examples/ising/ising.ppl" "$examples/ising/data.json" --sampler s=gibbs | grep -q "heat-bath by colour classes (2 colours)" || { echo "FAIL: plan of ising with s=gibbs"; exit 1; }
 expect_plan nmixture data.json N slice
 expect_plan nmixture data.json lambda conjugate

@@ -138,13 +138,14 @@ grep -q '^energy ' "$tmp/ising.out"
   --sampler s=gibbs --threads 2 > "$tmp/ising_gibbs.out"
 grep -q 'chromatic heat-bath, 2 colours, 2 threads' "$tmp/ising_gibbs.out"
 
-# NUTS: the eight-schools example mixes conjugate and nuts; the report names the block, the
-# step size and the divergences; --metric dense runs; a bad value is a usage error.
+# NUTS: the eight-schools example's default plan draws mu and eta as one gaussian_block and
+# tau by slice; with NUTS asked for, the report names the block, the step size and the
+# divergences; --metric dense runs; a bad value is a usage error.
 eight="$examples/eight_schools/eight_schools.ppl"
 eight_data="$examples/eight_schools/data.json"
 "$ppl" plan "$eight" "$eight_data" > "$tmp/plan.txt"
-grep -q '^tau .* nuts ' "$tmp/plan.txt" && grep -q '^eta\[1:8\] .* nuts ' "$tmp/plan.txt" && grep -q '^mu .* nuts ' "$tmp/plan.txt"
-"$ppl" infer "$eight" "$eight_data" --chains 2 --warmup 200 --draws 100 --metric dense --target-accept 0.9 -q > "$tmp/out.txt"
+grep -q '^tau .* slice ' "$tmp/plan.txt" && grep -q '^eta\[1:8\] .* gaussian_block ' "$tmp/plan.txt" && grep -q '^mu .* gaussian_block ' "$tmp/plan.txt"
+"$ppl" infer "$eight" "$eight_data" --sampler mu=nuts --sampler tau=nuts --sampler eta=nuts --chains 2 --warmup 200 --draws 100 --metric dense --target-accept 0.9 -q > "$tmp/out.txt"
 grep -q '^# chain 1 mu, tau, eta: nuts: step size .* divergent after warmup' "$tmp/out.txt"
 "$ppl" infer "$eight" "$eight_data" --chains 1 --warmup 100 --draws 50 --sampler tau=hmc --sampler eta=hmc -q | grep -q 'tau, eta: hmc: step size'
 set +e

@@ -108,7 +108,7 @@ centred=(infer "$models/eight_centred.ppl" "${schools[1]}" --sampler mu=nuts --s
 "$ppl" "${centred[@]}" > /dev/null 2> "$tmp/err"
 grep -q '^warning: 39 of 4000 transitions after warmup were divergent (chain 1: 8, chain 2: 1, chain 3: 23, chain 4: 7): .*raise --target-accept' "$tmp/err"
 grep -q '^warning: E-BFMI below 0.3 (chain 1: 0.28, chain 3: 0.23)' "$tmp/err"
-"$ppl" infer "${schools[@]}" --max-depth 1 --quiet -o "$tmp/d1.csv" > /dev/null 2> "$tmp/err"
+"$ppl" infer "${schools[@]}" --sampler mu=nuts --sampler tau=nuts --sampler eta=nuts --max-depth 1 --quiet -o "$tmp/d1.csv" > /dev/null 2> "$tmp/err"
 grep -q '^warning: [0-9]* of 4000 transitions after warmup stopped at the maximum tree depth 1 (chain 1: ' "$tmp/err"
 # The same warnings from the file alone.
 "$ppl" summary "$tmp/d1.csv" > /dev/null 2> "$tmp/err2"

@@ -80,7 +80,8 @@ PY
 # rows or second) sees the first rows well before the run ends: with 4,000 draws a chain
 # could finish between two polls under a parallel build (schools_stan: "the run ended
 # before the signal").
-schools=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 300 --draws 20000 --seed 7)
+# NUTS (not the default plan) so that its adaptation state is what is saved and resumed.
+schools=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 300 --draws 20000 --seed 7 --sampler mu=nuts --sampler tau=nuts --sampler eta=nuts)
 lda=("$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 2 --warmup 20 --draws 150 --threads 2 --seed 3)
 check schools_int schools INT 1 "${schools[@]}"
 check schools_term schools TERM 2 "${schools[@]}"
@@ -93,7 +94,7 @@ check schools_stan_int stan_full INT 2 "${schools[@]}" --format stan
 # warmup: the file holds the adaptation block and a row, which the resumed run, adapting
 # again, writes anew. Made deterministic: a run stopped in warmup (a long one), then the
 # block and a row such a kill leaves appended to each chain's file.
-warm=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 60000 --draws 20 --seed 9 --format stan)
+warm=("$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --chains 2 --warmup 60000 --draws 20 --seed 9 --format stan --sampler mu=nuts --sampler tau=nuts --sampler eta=nuts)
 "$ppl" infer "${warm[@]}" --quiet -o warm_full.csv > /dev/null 2>&1
 "$ppl" infer "${warm[@]}" --quiet -o warm.csv --checkpoint-every 0.05 > warm.out 2> warm.err &
 pid=$!

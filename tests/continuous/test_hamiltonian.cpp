@@ -130,8 +130,9 @@ const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7, -1, 1, 18, 12]", 
 TEST_CASE("nuts: non-centred eight schools against quadrature over tau") {
   const eight_moments exact = eight_schools_exact();
   auto o = two_chains(1000, 4000, 5);
+  o.overrides = {{"mu", "nuts"}, {"tau", "nuts"}, {"eta", "nuts"}};  // Stan's plan: one block, mu, tau and eta together
   auto p = infer(eight_schools, eight_data, o);
-  CHECK(p.kind("mu") == "nuts");  // the default: one block, mu, tau and eta together
+  CHECK(p.kind("mu") == "nuts");
   CHECK(p.kind("tau") == "nuts");
   CHECK(p.kind("eta") == "nuts");
   check_mean(p, "mu", exact.mu);
@@ -141,6 +142,18 @@ TEST_CASE("nuts: non-centred eight schools against quadrature over tau") {
   // The report counts divergences after warmup; the non-centred form has few or none.
   REQUIRE(!p.result.reports.empty());
   CHECK(p.result.reports[0].front().find("divergent after warmup") != std::string::npos);
+}
+
+TEST_CASE("the default plan on eight schools: mu and eta drawn jointly given tau, tau by slice, against quadrature") {
+  const eight_moments exact = eight_schools_exact();
+  auto p = infer(eight_schools, eight_data, two_chains(1000, 4000, 7));
+  CHECK(p.kind("mu") == "gaussian_block");
+  CHECK(p.kind("eta") == "gaussian_block");
+  CHECK(p.kind("tau") == "slice");
+  check_mean(p, "mu", exact.mu);
+  check_sd(p, "mu", exact.mu_sd);
+  check_mean(p, "tau", exact.tau);
+  check_mean(p, "theta[1]", exact.theta1);
 }
 
 TEST_CASE("nuts: conjugate mu (by --sampler) mixed with nuts for tau and eta, dense metric") {

@@ -1,6 +1,6 @@
-// The planner's second thoughts (samplers/plan_efficiency.cpp): a lone scalar leaves NUTS
-// for slice; a conjugate unknown combined with the NUTS block in one argument joins it;
-// --sampler always wins.
+// The planner's second thoughts (samplers/plan_efficiency.cpp): Normal unknowns tied in
+// one argument form a gaussian_block; a lone scalar leaves NUTS for slice; a conjugate
+// unknown combined with the NUTS block in one argument joins it; --sampler always wins.
 #include <doctest/doctest.h>
 
 #include "lang/checker.hpp"
@@ -41,12 +41,38 @@ TEST_CASE("plan: a lone scalar that NUTS would take goes to slice") {
   CHECK(v["a"] == "nuts");
 }
 
-TEST_CASE("plan: a conjugate unknown combined with the NUTS block in one argument joins it") {
+TEST_CASE("plan: Normal unknowns combined in one argument, or a value with its mean, form a gaussian_block first") {
+  // Eight schools: given tau, mu and eta are linear-Gaussian; tau, left alone, goes to slice.
   auto k = kinds(eight, eight_data);
+  CHECK(k["mu"] == "gaussian_block");
+  CHECK(k["eta"] == "gaussian_block");
+  CHECK(k["tau"] == "slice");
+  // Random effects with their mean; their scale keeps its conjugate draw.
+  auto re = kinds("data g: int[N]\ndata y: real[N]\nmu ~ Normal(0, 10)\ntau ~ Gamma(2, 2)\n"
+                  "for j in 1:3 { b[j] ~ Normal(mu, 1 / sqrt(tau)) }\nfor n in 1:N { y[n] ~ Normal(b[g[n]], 1) }\n",
+                  {"g=[1, 2, 3, 3]", "y=[0.5, 1, 2, 1.5]"});
+  CHECK(re["mu"] == "gaussian_block");
+  CHECK(re["b"] == "gaussian_block");
+  CHECK(re["tau"] == "conjugate");
+  // A term that is not Normal (Student-t effects) leaves the block unformed.
+  auto t = kinds("data g: int[N]\ndata y: real[N]\nmu ~ Normal(0, 10)\nfor j in 1:3 { b[j] ~ StudentT(4, mu, 1) }\n"
+                 "for n in 1:N { y[n] ~ Normal(b[g[n]], 1) }\n",
+                 {"g=[1, 2, 3, 3]", "y=[0.5, 1, 2, 1.5]"});
+  CHECK(t["b"] != "gaussian_block");
+  CHECK(t["mu"] != "gaussian_block");
+}
+
+TEST_CASE("plan: a conjugate unknown combined with the NUTS block in one argument joins it") {
+  // Student-t effects: no gaussian_block takes eta, and mu joins eta and tau in NUTS.
+  std::string student = eight;
+  const std::string normal = "eta[j] ~ Normal(0, 1)";
+  REQUIRE(student.find(normal) != std::string::npos);
+  student.replace(student.find(normal), normal.size(), "eta[j] ~ StudentT(4, 0, 1)");
+  auto k = kinds(student, eight_data);
   CHECK(k["mu"] == "nuts");
   CHECK(k["tau"] == "nuts");
   CHECK(k["eta"] == "nuts");
-  CHECK(kinds(eight, eight_data, {{"mu", "conjugate"}})["mu"] == "conjugate");
+  CHECK(kinds(student, eight_data, {{"mu", "conjugate"}})["mu"] == "conjugate");
   // Beside the block in another argument only: the conjugate draw stays.
   auto apart = kinds(
       "data y: real[N]\nmu ~ Normal(0, 10)\nfor k in 1:2 { ls[k] ~ Normal(0, 1) }\n"
