@@ -107,6 +107,14 @@ TEST_CASE("SBC: gaussian_block (random effects drawn with their mean, their scal
            {"N=6", "g=[1, 1, 2, 2, 3, 3]"}, "mu", "gaussian_block", {}});
 }
 
+TEST_CASE("SBC: gaussian_block with MultiNormal unknowns (random intercepts and slopes with their mean vector)") {
+  run_sbc({"gaussian_block multinormal",
+           "data g: int[N]\ndata x: real[N]\ndata y: real[N]\nmu ~ MultiNormal([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]])\n"
+           "for j in 1:2 { b[j] ~ MultiNormal(mu, [[0.5, 0.1], [0.1, 0.3]]) }\n"
+           "for n in 1:N { y[n] ~ Normal(b[g[n], 1] + b[g[n], 2] * x[n], 0.5) }\n",
+           {"N=4", "g=[1, 1, 2, 2]", "x=[-1, 1, -0.5, 0.5]"}, "mu", "gaussian_block", {}});
+}
+
 TEST_CASE("SBC: gibbs") {
   run_sbc({"gibbs", "z ~ Categorical([0.2, 0.3, 0.5])\ndata y: real[N]\nfor n in 1:N { y[n] ~ Normal(z, 1.5) }\n", {"N=3"}, "z",
            "gibbs", {}});
