@@ -125,35 +125,35 @@ eight_moments eight_schools_exact() {
 const std::string eight_schools = ppl::testing::example_text("examples/eight_schools/eight_schools.ppl");
 const std::vector<std::string> eight_data = {"y=[28, 8, -3, 7, -1, 1, 18, 12]", "sigma=[15, 10, 16, 11, 9, 11, 10, 18]"};
 
+// The means of mu, tau and theta[1] and the sd of mu against quadrature.
+void check_eight(const ppl::testing::posterior& p, const eight_moments& exact) {
+  check_mean(p, "mu", exact.mu);
+  check_sd(p, "mu", exact.mu_sd);
+  check_mean(p, "tau", exact.tau);
+  check_mean(p, "theta[1]", exact.theta1);
+}
+
 }  // namespace
 
 TEST_CASE("nuts: non-centred eight schools against quadrature over tau") {
-  const eight_moments exact = eight_schools_exact();
   auto o = two_chains(1000, 4000, 5);
   o.overrides = {{"mu", "nuts"}, {"tau", "nuts"}, {"eta", "nuts"}};  // Stan's plan: one block, mu, tau and eta together
   auto p = infer(eight_schools, eight_data, o);
   CHECK(p.kind("mu") == "nuts");
   CHECK(p.kind("tau") == "nuts");
   CHECK(p.kind("eta") == "nuts");
-  check_mean(p, "mu", exact.mu);
-  check_sd(p, "mu", exact.mu_sd);
-  check_mean(p, "tau", exact.tau);
-  check_mean(p, "theta[1]", exact.theta1);
+  check_eight(p, eight_schools_exact());
   // The report counts divergences after warmup; the non-centred form has few or none.
   REQUIRE(!p.result.reports.empty());
   CHECK(p.result.reports[0].front().find("divergent after warmup") != std::string::npos);
 }
 
 TEST_CASE("the default plan on eight schools: mu and eta drawn jointly given tau, tau by slice, against quadrature") {
-  const eight_moments exact = eight_schools_exact();
   auto p = infer(eight_schools, eight_data, two_chains(1000, 4000, 7));
   CHECK(p.kind("mu") == "gaussian_block");
   CHECK(p.kind("eta") == "gaussian_block");
   CHECK(p.kind("tau") == "slice");
-  check_mean(p, "mu", exact.mu);
-  check_sd(p, "mu", exact.mu_sd);
-  check_mean(p, "tau", exact.tau);
-  check_mean(p, "theta[1]", exact.theta1);
+  check_eight(p, eight_schools_exact());
 }
 
 TEST_CASE("nuts: conjugate mu (by --sampler) mixed with nuts for tau and eta, dense metric") {
