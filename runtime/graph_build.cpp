@@ -66,9 +66,12 @@ std::string outside_support(const std::string& what, view x, const statement& s,
     if (x.size() == 1 && x[0] > support.upper && args[i][0] == support.upper) return value + " is above " + bound;
     if (x.size() == 1 && x[0] < support.lower && args[i][0] == support.lower) return value + " is below " + bound;
   }
-  const char* set = support.kind == stdlib::support_kind::covariance ? " (symmetric positive-definite matrices)"
-                    : support.kind == stdlib::support_kind::simplex  ? " (non-negative, summing to 1)"
-                                                                     : "";
+  const char* set = support.kind == stdlib::support_kind::covariance      ? " (symmetric positive-definite matrices)"
+                    : support.kind == stdlib::support_kind::correlation   ? " (correlation matrices: symmetric positive-definite, unit diagonal)"
+                    : support.kind == stdlib::support_kind::cholesky_corr ? " (Cholesky factors of correlation matrices: lower triangular, "
+                                                                            "positive diagonal, rows of unit length)"
+                    : support.kind == stdlib::support_kind::simplex       ? " (non-negative, summing to 1)"
+                                                                          : "";
   return value + " is outside the support of " + s.dist_name + set;
 }
 

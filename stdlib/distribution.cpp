@@ -138,6 +138,8 @@ bool distribution::in_support(std::span<const view> params, view x) const {
       case support_kind::count_vector:
       case support_kind::ordered:
       case support_kind::covariance:
+      case support_kind::cholesky_corr:
+      case support_kind::correlation:
         return true;  // vector supports are checked by the distribution's own override
     }
   }

@@ -50,6 +50,9 @@ enum class support_kind {
   ordered,           // strictly increasing real vector, above `lower` where it is finite (a param's
                      // `ordered[K]` or `positive_ordered[K]`: the graph's, not a distribution's)
   covariance,        // symmetric positive-definite matrix (Wishart, InverseWishart)
+  cholesky_corr,     // lower-triangular K x K, rows of unit length, positive diagonal: the
+                     // Cholesky factor of a correlation matrix (LKJCorrCholesky)
+  correlation,       // symmetric positive-definite with unit diagonal (LKJCorr)
 };
 
 struct support {
