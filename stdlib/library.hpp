@@ -31,6 +31,8 @@ std::unique_ptr<distribution> make_hypergeometric();
 std::unique_ptr<distribution> make_inverse_chi_square();
 std::unique_ptr<distribution> make_inverse_gamma();
 std::unique_ptr<distribution> make_inverse_wishart();
+std::unique_ptr<distribution> make_lkj_corr();
+std::unique_ptr<distribution> make_lkj_corr_cholesky();
 std::unique_ptr<distribution> make_log_normal();
 std::unique_ptr<distribution> make_logistic();
 std::unique_ptr<distribution> make_multi_normal();
