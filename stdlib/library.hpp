@@ -36,6 +36,7 @@ std::unique_ptr<distribution> make_lkj_corr_cholesky();
 std::unique_ptr<distribution> make_log_normal();
 std::unique_ptr<distribution> make_logistic();
 std::unique_ptr<distribution> make_multi_normal();
+std::unique_ptr<distribution> make_multi_normal_cholesky();
 std::unique_ptr<distribution> make_multi_normal_prec();
 std::unique_ptr<distribution> make_multinomial();
 std::unique_ptr<distribution> make_negative_binomial();

@@ -102,20 +102,24 @@ TEST_CASE("nuts: a correlation recovered from data, the covariance built as quad
     scatter += x * x.transpose();
   }
   y << "]";
-  auto p = infer("data y: real[N, 3]\nL ~ LKJCorrCholesky(3, 2.0)\nfor k in 1:3 { tau[k] ~ HalfCauchy(2.5) }\n"
-                 "for n in 1:N { y[n] ~ MultiNormal([0, 0, 0], quad_form_diag(multiply_lower_tri_self_transpose(L), tau)) }\n"
-                 "Omega = multiply_lower_tri_self_transpose(L)\n",
-                 {y.str()}, two_chains(1000, shortened(1000, 2), 66));
-  CHECK(p.kind("L") == "nuts");
-  CHECK(p.kind("tau") == "nuts");
-  for (int i = 1; i < 3; ++i)
-    for (int j = 0; j < i; ++j) {
-      const std::string entry = "Omega[" + std::to_string(i + 1) + "," + std::to_string(j + 1) + "]";
-      const double rho = r(i, j), mean = p.summary(entry).mean, mcse = p.summary(entry).mcse_mean;
-      const double estimate = scatter(i, j) / std::sqrt(scatter(i, i) * scatter(j, j));
-      INFO(entry, ": posterior mean ", mean, " (mcse ", mcse, "), truth ", rho, ", the data's ", estimate);
-      CHECK(std::fabs(mean - rho) < 4 * (1 - rho * rho) / std::sqrt(n));
-      CHECK(std::fabs(mean - estimate) < 4 * mcse + 0.01);
-    }
-  CHECK(divergent_fraction(p) < 0.01);
+  // Stan's two spellings of the same model: the covariance, and its Cholesky factor.
+  for (const char* term : {"MultiNormal([0, 0, 0], quad_form_diag(multiply_lower_tri_self_transpose(L), tau))",
+                           "MultiNormalCholesky([0, 0, 0], diag_pre_multiply(tau, L))"}) {
+    INFO(std::string(term));
+    auto p = infer("data y: real[N, 3]\nL ~ LKJCorrCholesky(3, 2.0)\nfor k in 1:3 { tau[k] ~ HalfCauchy(2.5) }\n"
+                   "for n in 1:N { y[n] ~ " + std::string(term) + " }\nOmega = multiply_lower_tri_self_transpose(L)\n",
+                   {y.str()}, two_chains(1000, shortened(1000, 2), 66));
+    CHECK(p.kind("L") == "nuts");
+    CHECK(p.kind("tau") == "nuts");
+    for (int i = 1; i < 3; ++i)
+      for (int j = 0; j < i; ++j) {
+        const std::string entry = "Omega[" + std::to_string(i + 1) + "," + std::to_string(j + 1) + "]";
+        const double rho = r(i, j), mean = p.summary(entry).mean, mcse = p.summary(entry).mcse_mean;
+        const double estimate = scatter(i, j) / std::sqrt(scatter(i, i) * scatter(j, j));
+        INFO(entry, ": posterior mean ", mean, " (mcse ", mcse, "), truth ", rho, ", the data's ", estimate);
+        CHECK(std::fabs(mean - rho) < 4 * (1 - rho * rho) / std::sqrt(n));
+        CHECK(std::fabs(mean - estimate) < 4 * mcse + 0.01);
+      }
+    CHECK(divergent_fraction(p) < 0.01);
+  }
 }

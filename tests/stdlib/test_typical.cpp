@@ -35,6 +35,7 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
       {"Dirichlet", {vec({1, 3})}, {0.25, 0.75}},
       {"MultiNormal", {vec({1, -2}), mat(2, 2, {1, 0, 0, 1})}, {1, -2}},
       {"MultiNormalPrec", {vec({1, -2}), mat(2, 2, {2, 0.5, 0.5, 1})}, {1, -2}},
+      {"MultiNormalCholesky", {vec({1, -2}), mat(2, 2, {1, 0, 0.5, 1})}, {1, -2}},
       {"Wishart", {scalar(5), mat(2, 2, {2, 0.5, 0.5, 1})}, {10, 2.5, 2.5, 5}},  // the mean nu S
       {"InverseWishart", {scalar(6), mat(2, 2, {2, 0.5, 0.5, 1})}, {2.0 / 3, 0.5 / 3, 0.5 / 3, 1.0 / 3}},  // S / (nu - K - 1)
       {"InverseWishart", {scalar(2.5), mat(2, 2, {2, 0.5, 0.5, 1})}, {2 / 5.5, 0.5 / 5.5, 0.5 / 5.5, 1 / 5.5}},  // no mean: the mode
