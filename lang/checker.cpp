@@ -363,6 +363,23 @@ void checker::mark_dependencies() {
                                        "with an unknown, loop over all of them and weigh each by an indicator such as (i <= " +
                                        unknown + ") in a `factor`");
       }
+  // A distribution's size parameter (LKJCorr's K) gives its value's shape, which is fixed
+  // when the graph is built, as a loop bound gives a variable's.
+  for (auto& s : model_.statements) {
+    if (s.which != ir::statement::kind::sample || !s.dist) continue;
+    const auto params = s.dist->params();
+    for (std::size_t k = 0; k < params.size() && k < s.args.size(); ++k) {
+      if (!params[k].sizes_value || !s.args[k]->depends_on_unknown) continue;
+      std::vector<int> reads;
+      ir::collect_reads(s.args[k].get(), reads);
+      std::string unknown;
+      for (int r : reads)
+        if (unknown.empty() && model_.variables[static_cast<std::size_t>(r)].role != ir::role::data)
+          unknown = model_.variables[static_cast<std::size_t>(r)].name;
+      fail(s.args[k]->pos, "the size " + std::string(params[k].name) + " of " + s.dist_name + " reads `" + unknown +
+                               "`, which is not data: the value's shape would change from draw to draw (a size must come from data)");
+    }
+  }
   // Sizes, bounds and defaults of data must come from data.
   for (auto& var : model_.variables) {
     std::vector<ir::expr*> parts;

@@ -32,8 +32,9 @@ std::string snake_case(std::string_view name) {
 // Stan's names where they differ from ours.
 constexpr std::pair<std::string_view, std::string_view> stan_names[] = {
     {"discrete_range", "DiscreteUniform"}, {"inv_chi_square", "InverseChiSquare"}, {"inv_gamma", "InverseGamma"},
-    {"inv_wishart", "InverseWishart"},    {"lognormal", "LogNormal"},             {"neg_binomial", "NegativeBinomial"},
-    {"neg_binomial_2", "NegativeBinomial2"}, {"scaled_inv_chi_square", "ScaledInverseChiSquare"}};
+    {"inv_wishart", "InverseWishart"},    {"lkj_corr", "LKJCorr"},                {"lkj_corr_cholesky", "LKJCorrCholesky"},
+    {"lognormal", "LogNormal"},           {"neg_binomial", "NegativeBinomial"},   {"neg_binomial_2", "NegativeBinomial2"},
+    {"scaled_inv_chi_square", "ScaledInverseChiSquare"}};
 
 // The suffixes that make a call of a distribution's function, and what it computes.
 constexpr std::pair<std::string_view, stdlib::density_kind> suffixes[] = {

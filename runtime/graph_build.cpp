@@ -66,9 +66,12 @@ std::string outside_support(const std::string& what, view x, const statement& s,
     if (x.size() == 1 && x[0] > support.upper && args[i][0] == support.upper) return value + " is above " + bound;
     if (x.size() == 1 && x[0] < support.lower && args[i][0] == support.lower) return value + " is below " + bound;
   }
-  const char* set = support.kind == stdlib::support_kind::covariance ? " (symmetric positive-definite matrices)"
-                    : support.kind == stdlib::support_kind::simplex  ? " (non-negative, summing to 1)"
-                                                                     : "";
+  const char* set = support.kind == stdlib::support_kind::covariance      ? " (symmetric positive-definite matrices)"
+                    : support.kind == stdlib::support_kind::correlation   ? " (correlation matrices: symmetric positive-definite, unit diagonal)"
+                    : support.kind == stdlib::support_kind::cholesky_corr ? " (Cholesky factors of correlation matrices: lower triangular, "
+                                                                            "positive diagonal, rows of unit length)"
+                    : support.kind == stdlib::support_kind::simplex       ? " (non-negative, summing to 1)"
+                                                                          : "";
   return value + " is outside the support of " + s.dist_name + set;
 }
 
@@ -81,10 +84,8 @@ std::string outside_support_message(const std::string& name, const shape& s, ind
 
 shape graph::value_shape_of(const statement& s, const std::vector<view>& args) {
   if (s.dist->value_rank() == 0) return shape::scalar();
-  std::array<shape, stdlib::max_params> shapes;
-  for (std::size_t i = 0; i < args.size() && i < shapes.size(); ++i) shapes[i] = args[i].shape;
   try {
-    return s.dist->value_shape(std::span<const shape>(shapes.data(), args.size()));
+    return s.dist->value_shape_at(args);
   } catch (const stdlib::parameter_error& e) {
     fail_in(s, s.pos, e.what());
   }
@@ -123,10 +124,8 @@ void graph::allocate(int v) {
       shape value;
       if (st.which == statement::kind::sample) {
         const auto& args = eval_args(st);
-        std::vector<shape> shapes;
-        for (const auto& a : args) shapes.push_back(a.shape);
         try {
-          value = st.dist->value_shape(shapes);
+          value = st.dist->value_shape_at(args);
         } catch (const stdlib::parameter_error& e) {
           fail_in(st, st.pos, e.what());
         }

@@ -58,7 +58,9 @@ void jitter(const stdlib::support& s, double* x, index_t n, rng& rng, double rad
       break;
     case stdlib::support_kind::simplex:
     case stdlib::support_kind::ordered:
-    case stdlib::support_kind::covariance: {
+    case stdlib::support_kind::covariance:
+    case stdlib::support_kind::cholesky_corr:
+    case stdlib::support_kind::correlation: {
       const stdlib::block_transform t(s, n);
       std::vector<double> y(static_cast<std::size_t>(t.dimension()));
       t.to_unconstrained(x, y.data());
@@ -86,7 +88,9 @@ bool uniform_start(const stdlib::support& s, double* x, index_t n, rng& rng) {
       for (index_t i = 0; i < n; ++i) x[i] = u(rng);
       return true;
     case stdlib::support_kind::simplex:
-    case stdlib::support_kind::covariance: {
+    case stdlib::support_kind::covariance:
+    case stdlib::support_kind::cholesky_corr:
+    case stdlib::support_kind::correlation: {
       const stdlib::block_transform t(s, n);
       std::vector<double> y(static_cast<std::size_t>(t.dimension()));
       for (double& v : y) v = u(rng);

@@ -1,5 +1,6 @@
 #include "stdlib/distribution.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -7,6 +8,12 @@
 namespace ppl::stdlib {
 
 shape distribution::value_shape(std::span<const shape>) const { return shape::scalar(); }
+
+shape distribution::value_shape_at(std::span<const view> params) const {
+  std::array<shape, max_params> shapes;
+  for (std::size_t i = 0; i < params.size() && i < shapes.size(); ++i) shapes[i] = params[i].shape;
+  return value_shape(std::span<const shape>(shapes.data(), std::min(params.size(), shapes.size())));
+}
 
 double distribution::log_density_sum(std::span<const view> params, const double* values, index_t n) const {
   double total = 0;
@@ -131,6 +138,8 @@ bool distribution::in_support(std::span<const view> params, view x) const {
       case support_kind::count_vector:
       case support_kind::ordered:
       case support_kind::covariance:
+      case support_kind::cholesky_corr:
+      case support_kind::correlation:
         return true;  // vector supports are checked by the distribution's own override
     }
   }

@@ -35,6 +35,9 @@ struct param_spec {
   std::string_view name;  // as in messages: "sigma"
   scalar_kind kind;       // integer parameters accept ints only (Binomial's n)
   int rank;               // 0 scalar, 1 vector, 2 matrix
+  // The value's shape reads this parameter's value, not only its shape (LKJCorr's size K):
+  // it must be data, which the checker holds it to, as it does loop bounds.
+  bool sizes_value = false;
 };
 
 enum class support_kind {
@@ -47,6 +50,9 @@ enum class support_kind {
   ordered,           // strictly increasing real vector, above `lower` where it is finite (a param's
                      // `ordered[K]` or `positive_ordered[K]`: the graph's, not a distribution's)
   covariance,        // symmetric positive-definite matrix (Wishart, InverseWishart)
+  cholesky_corr,     // lower-triangular K x K, rows of unit length, positive diagonal: the
+                     // Cholesky factor of a correlation matrix (LKJCorrCholesky)
+  correlation,       // symmetric positive-definite with unit diagonal (LKJCorr)
 };
 
 struct support {
@@ -96,6 +102,10 @@ class distribution {
   // The shape of a value given the parameters' shapes; throws parameter_error when the
   // shapes disagree (MultiNormal's mu and Sigma). Scalar distributions need not override.
   virtual shape value_shape(std::span<const shape> params) const;
+  // The same given the parameters themselves, which is what the graph asks: a distribution
+  // whose value's size is a parameter's value (LKJCorr's K, marked param_spec::sizes_value)
+  // overrides this one. By default the shapes alone.
+  virtual shape value_shape_at(std::span<const view> params) const;
 
   // Throws parameter_error when a parameter is outside its domain.
   virtual void check(std::span<const view> params) const = 0;
@@ -156,13 +166,13 @@ class distribution {
   // has a closed form overrides it. Parameters must be valid; only for has_cdf().
   virtual double quantile(std::span<const view> params, double log_p, bool upper) const;
 
-  // A typical value (value_shape(params).size() doubles), where a chain starts from by
+  // A typical value (value_shape_at(params).size() doubles), where a chain starts from by
   // default before its jitter, as JAGS starts from each prior's typical value: the mean
   // where it is finite, else the median or mode. False for a distribution without one to
   // give (discrete ones, which a start draws instead).
   virtual bool typical(std::span<const view> /*params*/, double* /*out*/) const { return false; }
 
-  // Writes one draw (value_shape(params).size() doubles) to out.
+  // Writes one draw (value_shape_at(params).size() doubles) to out.
   virtual void draw(std::span<const view> params, runtime::rng& rng, double* out) const = 0;
 };
 

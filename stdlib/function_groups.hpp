@@ -13,6 +13,9 @@
 //   matrix_functions.cpp   inverse, log_determinant, cholesky
 //   constructors.cpp       rep, rep_matrix, diag_matrix, identity_matrix; length, rows, cols
 //   concatenation.cpp      append_row, append_col
+//   covariance_functions.cpp
+//                          multiply_lower_tri_self_transpose, diag_pre_multiply,
+//                          quad_form_diag (a covariance from a correlation and scales)
 #include <memory>
 #include <string>
 #include <string_view>
@@ -45,6 +48,8 @@ std::unique_ptr<function> make_cholesky(std::string_view name);  // cholesky, ch
 std::unique_ptr<function> make_rep_matrix(std::string_view name);
 std::unique_ptr<function> make_diagonal(std::string_view name);  // diag_matrix, identity_matrix
 std::unique_ptr<function> make_append(std::string_view name);    // append_row, append_col
+// multiply_lower_tri_self_transpose, diag_pre_multiply, quad_form_diag
+std::unique_ptr<function> make_covariance_function(std::string_view name);
 
 // The kind of an elementwise result.
 enum class result_kind {

@@ -1,6 +1,8 @@
 // Cases for the functions of whole arrays added after sum and dot: prod and variance,
 // log_mix, cumulative_sum and the orderings, the constructors and sizes, concatenation,
-// and the matrix functions (inverse, log_determinant, cholesky). See function_cases.hpp
+// the matrix functions (inverse, log_determinant, cholesky), and the products that build a
+// covariance from a correlation and scales (multiply_lower_tri_self_transpose,
+// diag_pre_multiply, quad_form_diag). See function_cases.hpp
 // for how the tables are used; the few checks that do not fit a table follow them.
 #include <numbers>
 
@@ -59,6 +61,11 @@ std::vector<value_case> matrix_values() {
       {"log_determinant", {mat(2, 2, {1, 2, 2, 4})}, scalar(-INFINITY)},      // singular
       {"cholesky", {mat(2, 2, {4, 2, 2, 3})}, mat(2, 2, {2, 0, 1, std::sqrt(2.0)})},
       {"cholesky_decompose", {mat(2, 2, {9, 3, 3, 5})}, mat(2, 2, {3, 0, 1, 2})},
+      // The upper triangle (9) is not read: [[1, 0], [2, 3]] times its transpose.
+      {"multiply_lower_tri_self_transpose", {mat(2, 2, {1, 9, 2, 3})}, mat(2, 2, {1, 2, 2, 13})},
+      {"multiply_lower_tri_self_transpose", {mat(3, 2, {1, 9, 2, 3, 4, 5})}, mat(3, 3, {1, 2, 4, 2, 13, 23, 4, 23, 41})},
+      {"diag_pre_multiply", {vec({2, -1}), mat(2, 3, {1, 2, 3, 4, 5, 6})}, mat(2, 3, {2, 4, 6, -4, -5, -6})},
+      {"quad_form_diag", {mat(2, 2, {1, 0.5, 0.5, 1}), vec({2, 3})}, mat(2, 2, {4, 3, 3, 9})},
   };
 }
 
@@ -93,6 +100,12 @@ std::vector<type_case> array_type_cases() {
       ok("inverse", {i2}, r2), ok("log_determinant", {r2}, r0), ok("cholesky", {r2}, r2),
       ok("cholesky_decompose", {r2}, r2), bad("inverse", {r1}, "inverse expects one matrix, got real[]"),
       bad("cholesky", {r2, r2}, "cholesky expects one matrix, got real[,] and real[,]"),
+      ok("multiply_lower_tri_self_transpose", {r2}, r2), ok("multiply_lower_tri_self_transpose", {i2}, r2),
+      bad("multiply_lower_tri_self_transpose", {r1}, "multiply_lower_tri_self_transpose expects one matrix, got real[]"),
+      ok("diag_pre_multiply", {r1, r2}, r2), ok("diag_pre_multiply", {i1, i2}, r2),
+      bad("diag_pre_multiply", {r2, r1}, "diag_pre_multiply expects a vector and a matrix, diag_pre_multiply(v, M), got real[,] and real[]"),
+      ok("quad_form_diag", {r2, r1}, r2),
+      bad("quad_form_diag", {r1, r2}, "quad_form_diag expects a matrix and a vector, quad_form_diag(M, v), got real[] and real[,]"),
   };
 }
 
@@ -120,6 +133,11 @@ std::vector<gradient_case> array_gradient_cases() {
       {"log_determinant", {mat(2, 2, {1, 2, 3, 4})}},  // negative determinant
       {"cholesky", {spd}, {}, true},
       {"cholesky_decompose", {mat(2, 2, {2, -0.5, -0.5, 1})}, {}, true},
+      {"multiply_lower_tri_self_transpose", {mat(3, 3, {1, 0.7, -0.4, 0.3, 0.9, 2, -0.5, 0.2, 0.8})}},
+      {"multiply_lower_tri_self_transpose", {m23}},  // wide: the lower triangle stops at the last column
+      {"multiply_lower_tri_self_transpose", {mat(3, 2, {1, 0.7, 0.3, 0.9, -0.5, 0.2})}},
+      {"diag_pre_multiply", {vec({0.7, -1.2}), m23}},
+      {"quad_form_diag", {mat(3, 3, {1, 0.3, -0.2, 0.4, 1, 0.5, -0.1, 0.6, 1}), vec({0.7, -1.2, 2})}},
   };
 }
 
@@ -138,6 +156,9 @@ std::vector<error_case> array_error_cases() {
       {"inverse", {mat(2, 3, std::vector<double>(6, 1.0))}, "inverse: the matrix is 2 x 3; it must be square"},
       {"log_determinant", {mat(1, 2, {1, 2})}, "log_determinant: the matrix is 1 x 2"},
       {"cholesky", {mat(2, 2, {4, 1, 1.5, 3})}, "cholesky: the matrix is not symmetric: A[2, 1] is 1.5 but A[1, 2] is 1"},
+      {"diag_pre_multiply", {vec({1, 2, 3}), mat(2, 2, {1, 0, 0, 1})}, "diag_pre_multiply: v has size 3 but M has 2 rows; they must be equal"},
+      {"quad_form_diag", {mat(2, 3, std::vector<double>(6, 1.0)), vec({1, 2})}, "quad_form_diag: M is 2 x 3; it must be square"},
+      {"quad_form_diag", {mat(2, 2, {1, 0, 0, 1}), vec({1, 2, 3})}, "quad_form_diag: v has size 3 but M is 2 x 2; they must agree"},
   };
 }
 
@@ -164,6 +185,23 @@ TEST_CASE("the matrix functions agree with one another") {
     }
   }
   CHECK(log_det == doctest::Approx(from_l).epsilon(1e-12));
+}
+
+TEST_CASE("Stan's covariance from a correlation factor and scales: quad_form_diag(L L', tau) = diag_pre_multiply(tau, L) times its transpose") {
+  const tensor l = mat(3, 3, {1, 0, 0, 0.6, 0.8, 0, -0.28, 0.96 * 0.5, 0.96 * std::sqrt(0.75)});  // rows of unit length
+  const tensor tau = vec({0.5, 2, 1.5});
+  const tensor omega = call("multiply_lower_tri_self_transpose", {l});
+  const tensor sigma = call("quad_form_diag", {omega, tau});
+  const tensor factor = call("diag_pre_multiply", {tau, l});
+  const tensor product = call("multiply_lower_tri_self_transpose", {factor});
+  for (index_t i = 0; i < 3; ++i) {
+    CHECK(omega.data[static_cast<std::size_t>(i * 4)] == doctest::Approx(1).epsilon(1e-12));
+    for (index_t j = 0; j < 3; ++j) {
+      const auto at = static_cast<std::size_t>(i * 3 + j), mirror = static_cast<std::size_t>(j * 3 + i);
+      CHECK(omega.data[at] == omega.data[mirror]);  // exactly: MultiNormal reads it as a covariance
+      CHECK(sigma.data[at] == doctest::Approx(product.data[at]).epsilon(1e-12));
+    }
+  }
 }
 
 TEST_CASE("cholesky's adjoint is symmetric: A[i, j] and A[j, i] enter alike, through (A + A') / 2") {

@@ -66,9 +66,7 @@ inline void check_draws_cells(const stdlib::distribution& d, const std::vector<t
                               const std::vector<double>& probs, const std::function<long(const double*)>& cell_of,
                               int n = 20000, unsigned seed = 2024) {
   runtime::rng rng(seed);
-  std::vector<shape> shapes;
-  for (const auto& p : params) shapes.push_back(p.shape);
-  tensor out(d.value_rank() == 0 ? shape::scalar() : d.value_shape(shapes));
+  tensor out(d.value_rank() == 0 ? shape::scalar() : d.value_shape_at(views(params)));
   std::vector<double> observed(probs.size() + 1, 0.0), expected(probs.size() + 1, 0.0);
   double inside = 0;
   for (std::size_t i = 0; i < probs.size(); ++i) inside += expected[i] = n * probs[i];

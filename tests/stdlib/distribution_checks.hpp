@@ -229,9 +229,7 @@ inline void check_statistic_draws(const stdlib::distribution& d, const std::vect
   std::vector<double> edges;
   for (int b = 1; b < bins; ++b) edges.push_back(quantile(static_cast<double>(b) / bins));
   std::vector<int> counts(static_cast<std::size_t>(bins), 0);
-  std::vector<shape> shapes;
-  for (const auto& p : params) shapes.push_back(p.shape);
-  tensor out(d.value_rank() == 0 ? shape::scalar() : d.value_shape(shapes));
+  tensor out(d.value_rank() == 0 ? shape::scalar() : d.value_shape_at(views(params)));
   for (int i = 0; i < n; ++i) {
     d.draw(views(params), rng, out.data.data());
     REQUIRE(d.in_support(views(params), out.as_view()));

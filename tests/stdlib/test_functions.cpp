@@ -149,7 +149,9 @@ TEST_CASE("the required built-ins are registered, and only the non-smooth ones a
       "log2", "log10", "square", "inv", "inv_sqrt", "cbrt", "lbeta", "tgamma", "digamma", "lchoose", "choose",
       "logfact", "erf", "erfc", "fmin", "fmax", "fdim", "int_step", "cloglog", "inv_cloglog", "cumulative_sum", "log_mix",
       "inverse", "cholesky", "log_determinant", "prod", "variance", "rows", "cols", "diag_matrix", "rep_matrix",
-      "append_row", "append_col", "identity_matrix", "sort_asc", "sort_desc", "rank"};
+      "append_row", "append_col", "identity_matrix", "sort_asc", "sort_desc", "rank",
+      // Stan's covariance from a correlation's factor and scales (with LKJCorrCholesky)
+      "multiply_lower_tri_self_transpose", "diag_pre_multiply", "quad_form_diag"};
   for (const auto& name : required) CHECK(fn(name).name() == name);
   for (const auto& name : ppl::stdlib::library().function_names()) {
     INFO(name);

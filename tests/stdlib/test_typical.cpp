@@ -35,9 +35,12 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
       {"Dirichlet", {vec({1, 3})}, {0.25, 0.75}},
       {"MultiNormal", {vec({1, -2}), mat(2, 2, {1, 0, 0, 1})}, {1, -2}},
       {"MultiNormalPrec", {vec({1, -2}), mat(2, 2, {2, 0.5, 0.5, 1})}, {1, -2}},
+      {"MultiNormalCholesky", {vec({1, -2}), mat(2, 2, {1, 0, 0.5, 1})}, {1, -2}},
       {"Wishart", {scalar(5), mat(2, 2, {2, 0.5, 0.5, 1})}, {10, 2.5, 2.5, 5}},  // the mean nu S
       {"InverseWishart", {scalar(6), mat(2, 2, {2, 0.5, 0.5, 1})}, {2.0 / 3, 0.5 / 3, 0.5 / 3, 1.0 / 3}},  // S / (nu - K - 1)
       {"InverseWishart", {scalar(2.5), mat(2, 2, {2, 0.5, 0.5, 1})}, {2 / 5.5, 0.5 / 5.5, 0.5 / 5.5, 1 / 5.5}},  // no mean: the mode
+      {"LKJCorr", {scalar(3), scalar(0.5)}, {1, 0, 0, 0, 1, 0, 0, 0, 1}},  // the mean, the identity
+      {"LKJCorrCholesky", {scalar(2), scalar(2)}, {1, 0, 0, 1}},           // the mean's factor
       {"Logistic", {scalar(-2), scalar(3)}, {-2}},
       {"DoubleExponential", {scalar(4), scalar(0.5)}, {4}},
       {"Gumbel", {scalar(1), scalar(2)}, {1 + 2 * 0.5772156649015329}},
@@ -65,7 +68,7 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
     tensor x(ppl::runtime::shape::vector(static_cast<index_t>(out.size())), 0.0);
     x.data = out;
     if (d.value_rank() == 0) x = scalar(out[0]);
-    if (d.value_rank() == 2) x = mat(c.params[1].shape[0], c.params[1].shape[0], out);
+    if (d.value_rank() == 2) x = mat(d.value_shape_at(views(c.params))[0], d.value_shape_at(views(c.params))[1], out);
     CHECK(std::isfinite(log_density(d, c.params, x, true)));
   }
   for (const char* discrete : {"Bernoulli", "Poisson", "Categorical", "Spin", "BernoulliLogit", "DiscreteUniform",
