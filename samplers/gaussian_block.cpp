@@ -46,6 +46,7 @@ struct normal_term {
   int form = 0;           // 0 Normal(m, s), 1 MultiNormal(m, Sigma), 2 MultiNormalPrec(m, P)
   std::vector<runtime::index_t> value_offsets;
   std::size_t first_row = 0;
+  std::vector<double> scales;  // a batch statement's scales, read once a sweep
 };
 
 // What the block reads: its variables' elements, the terms, and the derived variables to
@@ -275,9 +276,11 @@ class gaussian_block_sampler final : public sampler {
   // The terms' residuals y - m divided by s at the block's current values, into `out`
   // (rows_ of them, terms in order); a MultiNormal's whitened, L^-1 (y - m) with Sigma = L L'
   // or L' (y - m) with P = L L', so that each row's square sums to the term's quadratic form.
-  void residuals(Eigen::Ref<Eigen::VectorXd> out) {
+  // The scales do not read the block: a batch statement's are read when `read_scales` is
+  // set (the first pass of a sweep) and kept for the others.
+  void residuals(Eigen::Ref<Eigen::VectorXd> out, bool read_scales = true) {
     Eigen::Index row = 0;
-    for (const auto& t : terms_) {
+    for (auto& t : terms_) {
       const statement& s = *t.s;
       const auto& y = graph_.value(s.target).data;
       if (t.form != 0) {
@@ -293,8 +296,8 @@ class gaussian_block_sampler final : public sampler {
         }
         continue;
       }
-      if (graph_.batch_values(s, *s.args[0], mean_) && graph_.batch_values(s, *s.args[1], scale_)) {
-        for (std::size_t i = 0; i < t.count; ++i) out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / scale_[i];
+      if (graph_.batch_values(s, *s.args[0], mean_) && (!read_scales || graph_.batch_values(s, *s.args[1], t.scales))) {
+        for (std::size_t i = 0; i < t.count; ++i) out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / t.scales[i];
         continue;
       }
       for (std::size_t i = 0; i < t.count; ++i) {
@@ -314,7 +317,7 @@ class gaussian_block_sampler final : public sampler {
     for (int c = 0; c < colours_; ++c) {
       for (std::size_t k = 0; k < elements(); ++k) b[static_cast<Eigen::Index>(k)] = colour_[k] == c;
       write(b);
-      residuals(passes_.col(c + 1));
+      residuals(passes_.col(c + 1), false);
     }
     for (std::size_t row = 0; row < rows_; ++row) {
       const auto r = static_cast<Eigen::Index>(row);
@@ -364,7 +367,7 @@ class gaussian_block_sampler final : public sampler {
   Eigen::SparseMatrix<double> precision_;  // Q, lower triangle
   std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of Q
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> llt_;
-  std::vector<double> mean_, scale_;
+  std::vector<double> mean_;
 };
 
 class gaussian_block_factory final : public factory {
