@@ -85,7 +85,8 @@ data_table read_json(const std::string& path);
 // NA (missing: NaN), c(...), a:b, integer(0), and structure(data, .Dim = dims) for
 // arrays of one to four dimensions, which R fills column by column and BUGS (.Dim in the
 // bare list) row by row; both become ppl's row-major tensors. Anything that needs R to
-// run (seq(...), rep(...), a name) is an error at its place.
+// run (seq(...), rep(...), a name) is an error at its place. A name's dots, which ppl's
+// names cannot hold, are read as underscores (alpha.c is alpha_c).
 data_table read_r_dump(const std::string& path);
 
 // The same from text already in memory (the fuzzers' entry points); `src.name` names it in

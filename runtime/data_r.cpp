@@ -1,6 +1,7 @@
 // R's dump format as data: the values data_r_parser.cpp reads, each a variable, arrays
 // turned from the order they were written in — R's column-major, or BUGS's row-major in
 // OpenBUGS's bare list(...) — into ppl's row-major tensors.
+#include <algorithm>
 #include <array>
 #include <set>
 
@@ -98,12 +99,17 @@ data_table parse_r_dump(const lang::source_file& src) {
   refuse_binary(src, "R data");
   std::vector<r_dump::field> fields = r_dump::parser(src).file();
   data_table table;
-  std::set<std::string_view> seen;
+  std::set<std::string> seen;
   for (auto& f : fields) {
     if (f.name.empty()) lang::fail_at(src, f.at, "empty variable name");
+    // BUGS names (alpha.c) cannot be ppl's: read as the translated model names them.
+    std::string name = f.name;
+    std::replace(name.begin(), name.end(), '.', '_');
     // R would keep the last of two values; in a data file the second is a mistake.
-    if (!seen.insert(f.name).second) lang::fail_at(src, f.at, "duplicate variable name \"" + lang::printable(f.name) + "\"");
-    table.set(f.name, to_data(src, f));
+    if (!seen.insert(name).second)
+      lang::fail_at(src, f.at, "duplicate variable name \"" + lang::printable(name) + "\"" +
+                                   (name != f.name ? " (" + lang::printable(f.name) + " is read as " + lang::printable(name) + ")" : ""));
+    table.set(name, to_data(src, f));
   }
   return table;
 }

@@ -138,6 +138,11 @@ TEST_CASE("R's statements: quoted names, = and ;, comments, values over several 
   CHECK(t.find("data") == nullptr);  // a list's elements are the variables
   CHECK(t.values().size() == 5);
   CHECK(r("").values().empty());
+  // BUGS's names with dots, as ppl's models name them (tests/suites/bugs does the same).
+  const data_table bugs = r("\"alpha.c\" <- 0\nlist.x <- 1");
+  CHECK(bugs.find("alpha_c"));
+  CHECK(bugs.find("list_x"));
+  CHECK(bugs.find("alpha.c") == nullptr);
   CHECK(r("\xEF\xBB\xBFx <- 1").find("x"));  // a byte-order mark
 }
 
@@ -301,6 +306,7 @@ TEST_CASE("R data errors: dimensions that do not fit, names twice") {
   check_error("y <- 1\nN <- 2\ny <- 3", 3, 1, "duplicate variable name \"y\"");
   check_error("y <- 1\nd <- list(y = 2)", 2, 11, "duplicate variable name \"y\"");
   check_error("\"\" <- 1", 1, 1, "empty variable name");
+  check_error("alpha_c <- 1\nalpha.c <- 2", 2, 1, "duplicate variable name \"alpha_c\" (alpha.c is read as alpha_c)");
 }
 
 TEST_CASE("read_data_file: .R and .r, plain or gzipped, and R found in a file of another name") {
