@@ -46,6 +46,8 @@ value concatenate(call_site& c) {
 // A dimension as messages write it: 15, not 15.000000.
 std::string shown(double x) { return fmt::format("{}", x); }
 
+constexpr double max_dimension = 2147483647;
+
 // `.Dim`'s values: whole numbers, one to four of them, whose product is the data's length.
 void check_dims(const call_site& c, const argument& dims, std::size_t length) {
   const value& d = dims.v;
@@ -59,6 +61,8 @@ void check_dims(const call_site& c, const argument& dims, std::size_t length) {
   for (double n : d.x) {
     if (!(n >= 0) || n != std::floor(n))
       fail(c, dims.at, "`" + name + "` holds " + (std::isnan(n) ? std::string("NA") : shown(n)) + "; a dimension is a whole number, 0 or more");
+    // R's dimensions are its integers; the bound also keeps 1e300 x 0 from passing.
+    if (n > max_dimension) fail(c, dims.at, "`" + name + "` holds " + shown(n) + "; a dimension is at most 2^31 - 1, as in R");
     product *= n;
     product_text += (product_text.empty() ? "" : " x ") + shown(n);
   }

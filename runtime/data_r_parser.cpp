@@ -183,9 +183,8 @@ bool parser::numbers_into(value& v) {
   // are integers when `from` is one.
   const double count = std::floor(std::abs(to.x - from.x) + 1e-10) + 1;
   if (count > static_cast<double>(max_generated - generated_))
-    fail(from.at, "`" + lang::printable(std::string_view(src_.text).substr(from.at, to.end - from.at)) + "` makes " +
-                      std::to_string(static_cast<long long>(count)) + " values; ranges and integer(n) may make " +
-                      std::to_string(max_generated) + " in all in one file");
+    fail(from.at, "`" + lang::printable(std::string_view(src_.text).substr(from.at, to.end - from.at)) +
+                      "` makes more values than ranges and integer(n) may make in one file (" + std::to_string(max_generated) + ")");
   generated_ += static_cast<index_t>(count);
   const double step = to.x >= from.x ? 1 : -1;
   if (v.x.empty()) v.x.reserve(static_cast<std::size_t>(count));  // not in a run: c(1:2, 3:4, ...) grows as push_back does

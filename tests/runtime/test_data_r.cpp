@@ -283,7 +283,8 @@ TEST_CASE("R data errors: values that are not data, or code to run") {
   check_error("x <- list(a = list(b = 1))", 1, 11, "`a` holds a list");
   check_error("x <- c(1, list(a = 2))", 1, 11, "a list inside c(...)");
   check_error("x <- 1:NA", 1, 8, "NA cannot end a range");
-  check_error("x <- 1:1e9", 1, 6, "`1:1e9` makes 1000000000 values");
+  check_error("x <- 1:1e9", 1, 6, "`1:1e9` makes more values than ranges and integer(n) may make in one file (67108864)");
+  check_error("x <- -1e308:1e308", 1, 6, "`-1e308:1e308` makes more values");
   check_error("x <- integer(-1)", 1, 14, "integer(n) needs a count n");
   check_error("x <- as.integer(\"3\")", 1, 17, "as.integer(...) of something that is not numbers");
   check_error(std::string(3, '\0'), 1, 1, "the byte 0x00 is not text: this is binary data, not an R data file");
@@ -300,6 +301,7 @@ TEST_CASE("R data errors: dimensions that do not fit, names twice") {
   check_error("Y <- structure(1:3, .Dim = 2.5)", 1, 21, "`.Dim` holds 2.5; a dimension is a whole number");
   check_error("Y <- structure(1:3, .Dim = c(NA, 3))", 1, 21, "`.Dim` holds NA");
   check_error("Y <- structure(1:3, .Dim = integer(0))", 1, 21, "`.Dim` is empty");
+  check_error("Y <- structure(numeric(0), .Dim = c(1e300, 0))", 1, 28, "`.Dim` holds 1e+300; a dimension is at most 2^31 - 1");
   check_error("Y <- structure(1:3, .Dim = 3, dim = 3)", 1, 31, "the dimensions are given twice");
   check_error("Y <- structure(1:3, 4:6)", 1, 21, "structure(...) takes one value, its data");
   check_error("Y <- structure(.Dim = 3)", 1, 6, "structure(...) without its data");
