@@ -187,8 +187,9 @@ bool parser::numbers_into(value& v) {
                       "` makes more values than ranges and integer(n) may make in one file (" + std::to_string(max_generated) + ")");
   generated_ += static_cast<index_t>(count);
   const double step = to.x >= from.x ? 1 : -1;
-  if (v.x.empty()) v.x.reserve(static_cast<std::size_t>(count));  // not in a run: c(1:2, 3:4, ...) grows as push_back does
-  for (index_t k = 0; k < static_cast<index_t>(count); ++k) v.x.push_back(from.x + step * static_cast<double>(k));
+  const std::size_t first = v.x.size();
+  v.x.resize(first + static_cast<std::size_t>(count));
+  for (std::size_t k = 0; k < static_cast<std::size_t>(count); ++k) v.x[first + k] = from.x + step * static_cast<double>(k);
   v.integer = v.integer && from.x == std::floor(from.x);
   return true;
 }

@@ -283,7 +283,7 @@ TEST_CASE("R data errors: values that are not data, or code to run") {
   check_error("x <- list(a = list(b = 1))", 1, 11, "`a` holds a list");
   check_error("x <- c(1, list(a = 2))", 1, 11, "a list inside c(...)");
   check_error("x <- 1:NA", 1, 8, "NA cannot end a range");
-  check_error("x <- 1:1e9", 1, 6, "`1:1e9` makes more values than ranges and integer(n) may make in one file (67108864)");
+  check_error("x <- 1:1e9", 1, 6, "`1:1e9` makes more values than ranges and integer(n) may make in one file (4194304)");
   check_error("x <- -1e308:1e308", 1, 6, "`-1e308:1e308` makes more values");
   check_error("x <- integer(-1)", 1, 14, "integer(n) needs a count n");
   check_error("x <- as.integer(\"3\")", 1, 17, "as.integer(...) of something that is not numbers");
