@@ -79,12 +79,25 @@ data_table read_csv(const std::string& path);
 // JSON in Stan's data format: an object of numbers and row-major nested arrays.
 data_table read_json(const std::string& path);
 
+// R's dump format, as JAGS and OpenBUGS users keep data and initial values: `name <-
+// value` statements as R's dump() and rjags write them, or OpenBUGS's one bare
+// `list(name = value, ...)`. Values are numbers (an L suffix, TRUE and FALSE as 1 and 0),
+// NA (missing: NaN), c(...), a:b, integer(0), and structure(data, .Dim = dims) for
+// arrays of one to four dimensions, which R fills column by column and BUGS (.Dim in the
+// bare list) row by row; both become ppl's row-major tensors. Anything that needs R to
+// run (seq(...), rep(...), a name) is an error at its place. A name's dots, which ppl's
+// names cannot hold, are read as underscores (alpha.c is alpha_c).
+data_table read_r_dump(const std::string& path);
+
 // The same from text already in memory (the fuzzers' entry points); `src.name` names it in
 // messages.
 data_table parse_csv(const lang::source_file& src);
 data_table parse_json(const lang::source_file& src);
+data_table parse_r_dump(const lang::source_file& src);
 
-// Chooses by extension: .json, otherwise CSV.
+// Chooses by extension: .json is JSON, .R and .r (plain or .gz) R's dump format, .csv CSV;
+// any other file is R if it starts as R does (`list(` or `name <-`, after comments), as
+// OpenBUGS's .txt files do, and CSV otherwise.
 data_table read_data_file(const std::string& path);
 
 // One `--set name=value`: value is a number or a JSON array. Throws

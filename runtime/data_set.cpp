@@ -1,8 +1,11 @@
-// Choosing a loader by extension, and `--set name=value`.
+// Choosing a loader by extension (or, for R's format, by the first statement), and
+// `--set name=value`.
 #include <cctype>
 #include <nlohmann/json.hpp>
 
 #include "runtime/data.hpp"
+#include "runtime/data_r_lexer.hpp"
+#include "runtime/data_text.hpp"
 
 namespace ppl::runtime {
 
@@ -10,8 +13,12 @@ namespace ppl::runtime {
 data_value json_value(const nlohmann::json& j, const std::string& name, const std::string& origin);
 
 data_table read_data_file(const std::string& path) {
-  bool json = path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  return json ? read_json(path) : read_csv(path);
+  if (path.ends_with(".json")) return read_json(path);
+  const std::string_view base = std::string_view(path).substr(0, path.size() - (path.ends_with(".gz") ? 3 : 0));
+  if (base.ends_with(".R") || base.ends_with(".r")) return read_r_dump(path);
+  std::string text = read_file_text(path);
+  if (!base.ends_with(".csv") && r_dump::looks_like_r(text)) return parse_r_dump({path, std::move(text)});
+  return parse_csv({path, std::move(text)});
 }
 
 namespace {

@@ -79,6 +79,9 @@ constexpr std::array<signature, 7> signatures{{
   throw lang::source_error(std::move(d));
 }
 
+// "a CSV", "a JSON", "an R data": the letter R is said with a vowel.
+std::string a_kind(std::string_view kind) { return (kind.starts_with('R') ? "an " : "a ") + std::string(kind); }
+
 }  // namespace
 
 std::string read_file_text(const std::string& path) {
@@ -95,7 +98,7 @@ void refuse_binary(const lang::source_file& src, std::string_view kind) {
   const std::string_view text = src.text;
   for (const auto& s : signatures)
     if (text.starts_with(s.bytes))
-      fail_one_line(src, 0, "this is " + std::string(s.what) + ", not a " + std::string(kind) + " file" +
+      fail_one_line(src, 0, "this is " + std::string(s.what) + ", not " + a_kind(kind) + " file" +
                                 (*s.advice ? ": " + std::string(s.advice) : ""));
   auto binary = [](char c) {
     const auto b = static_cast<unsigned char>(c);
@@ -105,8 +108,8 @@ void refuse_binary(const lang::source_file& src, std::string_view kind) {
     const auto b = static_cast<unsigned char>(*it);
     static const char* hex = "0123456789abcdef";
     fail_one_line(src, static_cast<std::size_t>(it - text.begin()),
-                  std::string("the byte 0x") + hex[b >> 4] + hex[b & 15] + " is not text: this is binary data, not a " +
-                      std::string(kind) + " file");
+                  std::string("the byte 0x") + hex[b >> 4] + hex[b & 15] + " is not text: this is binary data, not " +
+                      a_kind(kind) + " file");
   }
 }
 

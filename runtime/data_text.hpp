@@ -14,7 +14,8 @@ std::string read_file_text(const std::string& path);
 // Throws a one-line lang::source_error, at the first byte that text never holds (a NUL,
 // most control characters) or at the start of a file recognised by its first bytes (a
 // gzip file without its .gz name, an image, a spreadsheet), naming what the file seems to
-// be. Never echoes the bytes. `kind` is what the file should have been: "CSV", "JSON".
+// be. Never echoes the bytes. `kind` is what the file should have been: "CSV", "JSON",
+// "R data".
 void refuse_binary(const lang::source_file& src, std::string_view kind);
 
 }  // namespace ppl::runtime

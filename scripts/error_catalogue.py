@@ -4,7 +4,7 @@ that tests/cli/run_error_cases.sh checks (so every entry is tested, and a new ca
 entry):
 
   tests/errors/NAME.ppl + NAME.expected             a malformed model (`ppl check NAME.ppl`)
-  tests/errors/data/NAME.{csv,json} + NAME.expected  a malformed data file
+  tests/errors/data/NAME.{csv,json,R} + NAME.expected  a malformed data file
   tests/errors/run/NAME.args + NAME.expected        a command line (exit status, arguments),
     [+ NAME.stdin]                                  with its standard input (a REPL script)
 
@@ -88,7 +88,7 @@ def catalogue():
                  + "\n```\n\nas `ppl check model.ppl FILE`.\n")
     for f in sorted(os.listdir(data_dir)):
         name, ext = os.path.splitext(f)
-        if ext in (".csv", ".json") and os.path.exists(os.path.join(data_dir, name + ".expected")):
+        if ext in (".csv", ".json", ".R") and os.path.exists(os.path.join(data_dir, name + ".expected")):
             parts.append(entry(name, f"data file `{f}`", read(os.path.join(data_dir, f)), read(os.path.join(data_dir, name + ".expected"))))
     run_dir = os.path.join(CASES, "run")
     parts.append("## Command lines and runs\n\nRun in `tests/errors/run/`, whose small models, data and draws files the "

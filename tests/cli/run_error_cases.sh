@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every malformed model tests/errors/NAME.ppl and data file tests/errors/data/NAME.{csv,json}
+# Every malformed model tests/errors/NAME.ppl and data file tests/errors/data/NAME.{csv,json,R}
 # must make `ppl check` exit 1 with NAME.expected as the first line of its message
 # (file:line:col: error: ...), and every command line tests/errors/run/NAME.args must exit
 # with its status and print NAME.expected first on standard error. Run from the case's
@@ -23,7 +23,7 @@ for model in "$dir"/*.ppl; do
   name=$(basename "$model" .ppl)
   check_case "$dir" "$dir/$name.expected" "$ppl" check "$name.ppl" empty.json
 done
-for data in "$dir"/data/*.csv "$dir"/data/*.json; do
+for data in "$dir"/data/*.csv "$dir"/data/*.json "$dir"/data/*.R; do
   name=$(basename "${data%.*}")
   check_case "$dir/data" "$dir/data/$name.expected" "$ppl" check model.ppl "$(basename "$data")"
 done
