@@ -84,7 +84,7 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->check(whole(1, 1000000000));
   cmd->add_option("--seed", o.run.seed, "random seed (same seed, same draws, whatever the thread count)")->capture_default_str()->check(seed());
   cmd->add_option("--init", o.init,
-                  "where chains start: a file of values for some or all unknowns (JSON or CSV; the rest start as by default), "
+                  "where chains start: a file of values for some or all unknowns (JSON, CSV or R dump; the rest start as by default), "
                   "a radius R (each unknown at a typical value of its prior, moved uniformly within +-R on the unconstrained scale), "
                   "or `prior` (drawn from the prior)")
       ->capture_default_str()
@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
   bool repl_script = false;
   auto* repl = app.add_subcommand("repl", "an interactive session: build a model, sample it, query the draws (type help)");
   repl->add_option("MODEL", repl_in.model_path, "a model to start from (.ppl)")->check(CLI::ExistingFile);
-  repl->add_option("DATA", repl_in.data_path, "its data: CSV or JSON")->check(CLI::ExistingFile);
+  repl->add_option("DATA", repl_in.data_path, "its data: CSV, JSON or R dump")->check(CLI::ExistingFile);
   repl->add_option("--set", repl_in.sets, "set a data value: --set K=50 (repeatable; default: none)");
   repl->add_flag("--script", repl_script, "read standard input as a script even on a terminal (no prompts, no line editing; default: off)");
 

@@ -25,7 +25,7 @@ namespace ppl::cli::repl {
 
 const std::vector<command_help> command_table = {
     {"load MODEL [DATA]", "read a model file (replacing the current model) and optionally a data file"},
-    {"read DATA", "read a data file (CSV or JSON), replacing the data"},
+    {"read DATA", "read a data file (CSV, JSON or R dump), replacing the data"},
     {"set NAME=VALUE", "set a data value, as --set does: set K=3, set y=[1,0,1]"},
     {"model", "print the current model, each statement under its number"},
     {"drop N", "remove statement N from the model"},
