@@ -14,17 +14,12 @@
 #include <Eigen/Dense>
 #include <string>
 
+#include "stdlib/eigen_views.hpp"
 #include "stdlib/function_groups.hpp"
 
 namespace ppl::stdlib {
 
 namespace {
-
-using row_major = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using matrix_in = Eigen::Map<const row_major>;
-using matrix_out = Eigen::Map<row_major>;
-
-matrix_in as_matrix(const view& v) { return {v.data, v.rows(), v.cols()}; }
 
 class lower_tri_self_transpose final : public function {
  public:

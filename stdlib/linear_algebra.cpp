@@ -4,19 +4,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "stdlib/eigen_views.hpp"
 #include "stdlib/function_groups.hpp"
 
 namespace ppl::stdlib {
 
 namespace {
 
-using row_major = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using matrix_in = Eigen::Map<const row_major>;
 using vector_in = Eigen::Map<const Eigen::VectorXd>;
-using matrix_out = Eigen::Map<row_major>;
 using vector_out = Eigen::Map<Eigen::VectorXd>;
 
-matrix_in as_matrix(const view& v) { return {v.data, v.rows(), v.cols()}; }
 vector_in as_vector(const view& v) { return {v.data, v.size()}; }
 
 // to += a b' for a row-major rows x cols `to`, row by row: each row is contiguous, so the

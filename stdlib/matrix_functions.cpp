@@ -12,17 +12,12 @@
 #include <string>
 
 #include "stdlib/checks.hpp"
+#include "stdlib/eigen_views.hpp"
 #include "stdlib/function_groups.hpp"
 
 namespace ppl::stdlib {
 
 namespace {
-
-using row_major = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using matrix_in = Eigen::Map<const row_major>;
-using matrix_out = Eigen::Map<row_major>;
-
-matrix_in as_matrix(const view& v) { return {v.data, v.rows(), v.cols()}; }
 
 type_result one_matrix(std::string_view name, std::span<const type_sig> a, int result_rank) {
   if (a.size() != 1 || a[0].rank != 2) return std::string(name) + " expects one matrix, got " + describe_types(a);
