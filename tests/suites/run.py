@@ -4,6 +4,7 @@
     python3 tests/suites/run.py [--ppl PATH] [--suite posteriordb|bugs|all] [--fast]
                                 [--only NAME ...] [--jobs N] [--timeout S]
                                 [--tally FILE.md] [--json FILE] [--keep DIR]
+                                [--dialect ppl|bugs]
 
 Every tests/suites/SUITE/CASE/ holding a case.json is a case: model.ppl, its data
 (data.json, data.json.gz or data.csv; none when the model needs none), reference.json
@@ -20,6 +21,12 @@ and each reference parameter passes when
 A case passes when all its parameters do. A crash (a signal, an exit status other than
 0 or 1), a run past the timeout, an error exit or a failed parameter fails the case;
 the exit status is 1 when any case that ran failed. Plain Python 3, no numpy.
+
+With --dialect bugs the same cases run from the BUGS examples' own text instead: every
+case folder holding a model.bug runs `ppl plan model.bug data.R` and `ppl infer
+model.bug data.R ...` with the same options, monitors and reference. A case.json's
+"bug_pending" (or "pending") marks a case whose BUGS text is not yet read; it is
+reported with its reason and not run.
 """
 import argparse
 import concurrent.futures
@@ -47,8 +54,9 @@ DATA_NAMES = ("data.json", "data.json.gz", "data.csv", "data.csv.gz")
 # ---------------------------------------------------------------- cases
 
 class Case:
-    def __init__(self, folder):
+    def __init__(self, folder, dialect="ppl"):
         self.folder = folder
+        self.dialect = dialect
         self.suite = os.path.basename(os.path.dirname(folder))
         self.name = os.path.basename(folder)
         with open(os.path.join(folder, "case.json")) as f:
@@ -61,13 +69,25 @@ class Case:
         self.model = os.path.join(folder, "model.ppl")
         self.data = next((os.path.join(folder, d) for d in DATA_NAMES
                           if os.path.exists(os.path.join(folder, d))), None)
+        if dialect == "bugs":
+            # the original BUGS text: model.bug with its data as the example gives it
+            self.model = os.path.join(folder, "model.bug")
+            r_data = os.path.join(folder, "data.R")
+            self.data = r_data if os.path.exists(r_data) else None
 
     @property
     def key(self):
         return "%s/%s" % (self.suite, self.name)
 
     @property
+    def label(self):
+        """The key, marked when the case runs from its BUGS text."""
+        return self.key + (" [model.bug]" if self.dialect == "bugs" else "")
+
+    @property
     def pending(self):
+        if self.dialect == "bugs":
+            return self.spec.get("bug_pending") or self.spec.get("pending")
         return self.spec.get("pending")
 
     @property
@@ -84,10 +104,12 @@ class Case:
         return seen
 
 
-def discover(suite, only, fast):
+def discover(suite, only, fast, dialect="ppl"):
     folders = sorted(os.path.dirname(p) for p in
                      glob.glob(os.path.join(SUITES_DIR, "*", "*", "case.json")))
-    cases = [Case(f) for f in folders]
+    if dialect == "bugs":  # only the cases that have their BUGS text
+        folders = [f for f in folders if os.path.exists(os.path.join(f, "model.bug"))]
+    cases = [Case(f, dialect) for f in folders]
     if suite != "all":
         cases = [c for c in cases if c.suite == suite]
     if only:
@@ -236,7 +258,8 @@ def compare(parameter, ref, got, sd_skipped=None):
 
 
 def run_case(case, args):
-    result = {"case": case.key, "suite": case.suite, "name": case.name,
+    result = {"case": case.label, "suite": case.suite, "name": case.name,
+              "dialect": case.dialect, "model": os.path.basename(case.model),
               "title": case.spec.get("title", ""), "pending": case.pending,
               "parameters_total": len(case.parameters), "parameters_passed": 0,
               "failures": [], "plan": [], "warnings": []}
@@ -282,7 +305,8 @@ def run_case(case, args):
         result["failures"].append("runner: %s" % e)
     finally:
         if args.keep:
-            dest = os.path.join(args.keep, case.suite, case.name)
+            dest = os.path.join(args.keep, case.suite,
+                                case.name + (".bug" if case.dialect == "bugs" else ""))
             shutil.rmtree(dest, ignore_errors=True)
             shutil.copytree(workdir, dest)
         shutil.rmtree(workdir, ignore_errors=True)
@@ -316,7 +340,8 @@ def compare_all(case, args, draws, workdir, result):
 def describe(result):
     head = "%-7s %s" % (result["status"].upper(), result["case"])
     if result["status"] == "pending":
-        return head + "  (not expressible: %s)" % result["pending"]
+        return head + "  (%s: %s)" % ("BUGS text pending" if result.get("dialect") == "bugs"
+                                      else "not expressible", result["pending"])
     head += "  %d/%d parameters" % (result["parameters_passed"], result["parameters_total"])
     if "wall" in result:
         head += ", %.1f s wall, %.1f s CPU" % (result["wall"], result["cpu"])
@@ -374,11 +399,14 @@ def main():
     parser.add_argument("--json", metavar="FILE", help="write every result as JSON")
     parser.add_argument("--keep", metavar="DIR", help="keep each case's draws and logs here")
     parser.add_argument("--verbose", action="store_true", help="every parameter's figures")
+    parser.add_argument("--dialect", choices=("ppl", "bugs"), default="ppl",
+                        help="ppl: run model.ppl with data.json (the default); bugs: run each "
+                             "case's original BUGS text, model.bug with data.R (the cases that have one)")
     args = parser.parse_args()
     args.ppl = os.path.abspath(args.ppl)
     if not os.access(args.ppl, os.X_OK):
         sys.exit("error: no ppl binary at %s (give --ppl)" % args.ppl)
-    cases = discover(args.suite, args.only, args.fast)
+    cases = discover(args.suite, args.only, args.fast, args.dialect)
     if not cases:
         sys.exit("error: no cases selected")
 
