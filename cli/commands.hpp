@@ -17,9 +17,13 @@ struct model_inputs {
   std::string model_path;
   std::string data_path;           // optional
   std::vector<std::string> sets;   // --set name=value
+  std::string dialect = "auto";    // --dialect: ppl, bugs, or auto (by the file: lang::looks_like_bugs)
 };
 
 int run_check(const model_inputs& in);
+
+// `ppl translate`: a BUGS model printed in ppl's language, to standard output or `output`.
+int run_translate(const model_inputs& in, const std::string& output);
 
 struct simulate_options {
   long draws = 100;

@@ -128,9 +128,15 @@ std::string usage_failure(const CLI::App*, const CLI::Error& e) {
 }
 
 void add_model_inputs(CLI::App* cmd, ppl::cli::model_inputs& in, bool required = true) {
-  auto* model = cmd->add_option("MODEL", in.model_path, "the model (.ppl)")->check(CLI::ExistingFile);
+  auto* model = cmd->add_option("MODEL", in.model_path, "the model: .ppl, or BUGS (.bug, .bugs, .jags, or .txt beginning `model {`)")
+                    ->check(CLI::ExistingFile);
   if (required) model->required();
-  cmd->add_option("DATA", in.data_path, "data: CSV (header row) or JSON (Stan's format)")->check(CLI::ExistingFile);
+  cmd->add_option("DATA", in.data_path, "data: CSV (header row), JSON (Stan's format) or R's dump format (.R; OpenBUGS's list(...))")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--dialect", in.dialect, "the model's language: ppl, bugs, or auto (BUGS for .bug, .bugs, .jags and a .txt "
+                                           "that begins with a `model` block; ppl otherwise)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "ppl", "bugs"}));
   cmd->add_option("--set", in.sets, "set a data value: --set K=50 (repeatable; overrides the data file; default: none)");
 }
 
@@ -171,6 +177,12 @@ int main(int argc, char** argv) {
   ppl::cli::model_inputs check_in;
   auto* check = app.add_subcommand("check", "parse and check a model; with data, build its graph and describe it");
   add_model_inputs(check, check_in);
+
+  ppl::cli::model_inputs translate_in;
+  std::string translate_output;
+  auto* translate = app.add_subcommand("translate", "print a BUGS model (.bug, .jags) in ppl's language; with its data, declared as data");
+  add_model_inputs(translate, translate_in);
+  translate->add_option("--output,-o", translate_output, "the .ppl file to write (default: standard output)");
 
   ppl::cli::model_inputs sim_in;
   ppl::cli::simulate_options sim;
@@ -295,6 +307,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (check->parsed()) return ppl::cli::run_check(check_in);
+  if (translate->parsed()) return ppl::cli::run_translate(translate_in, translate_output);
   if (simulate->parsed()) return ppl::cli::run_simulate(sim_in, sim);
   if (infer->parsed()) {
     if (!infer_resume.empty()) {

@@ -10,10 +10,14 @@
 #include <fmt/core.h>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
+#include "lang/bugs_lower.hpp"
+#include "lang/bugs_parser.hpp"
 #include "lang/checker.hpp"
+#include "lang/parser.hpp"
 #include "stdlib/flat.hpp"
 #include "stdlib/registry.hpp"
 
@@ -41,20 +45,51 @@ void note_unread_text(const lang::ir::model& m, const runtime::data_table& data)
   }
 }
 
+// What the BUGS front end needs of the data: each value's shape and whether it is whole.
+lang::bugs_data_shapes shapes_of(const runtime::data_table& data) {
+  lang::bugs_data_shapes shapes;
+  for (const auto& [name, v] : data.values()) {
+    lang::bugs_data_shape& s = shapes[name];
+    for (int k = 0; k < v.value.shape.rank; ++k) s.dims.push_back(static_cast<std::size_t>(v.value.shape[k]));
+    const auto& values = v.value.data;
+    s.whole = std::all_of(values.begin(), values.end(), [](double x) { return std::isnan(x) || x == std::floor(x); });
+    if (s.dims.empty() && !values.empty()) s.value = values[0];
+  }
+  return shapes;
+}
+
 }  // namespace
 
-loaded load(const model_inputs& in) {
+source_model read_model(const model_inputs& in) {
   std::ifstream f(in.model_path, std::ios::binary);
   if (!f) throw lang::source_error({in.model_path, {}, std::string("cannot open the model file: ") + std::strerror(errno), "", ""});
   std::ostringstream os;
   os << f.rdbuf();
-  lang::source_file src{in.model_path, os.str()};
+  source_model out{{in.model_path, os.str()}, false};
+  out.bugs = in.dialect == "bugs" || (in.dialect == "auto" && lang::looks_like_bugs(in.model_path, out.src.text));
+  return out;
+}
+
+lang::ast::program program_of(const source_model& m, const runtime::data_table* data) {
+  if (!m.bugs) return lang::parse(m.src);
+  const auto bugs = lang::parse_bugs(m.src);
+  if (!data) return lang::lower_bugs(m.src, bugs, nullptr);
+  const auto shapes = shapes_of(*data);
+  return lang::lower_bugs(m.src, bugs, &shapes);
+}
+
+loaded load(const model_inputs& in) {
+  const source_model m = read_model(in);
   loaded out;
-  out.model = std::make_unique<lang::ir::model>(lang::compile(src, stdlib::library()));
+  // A BUGS model learns from the data which of its nodes are data, so they are read first;
+  // a ppl model is checked first, so that an error in it is found without the data.
+  std::optional<lang::ast::program> program;
+  if (!m.bugs) program = program_of(m, nullptr), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
+  if (m.bugs) program = program_of(m, &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   if (auto options = runtime::missing_values(*out.model, out.data); !options.partly_observed.empty())
-    out.model = std::make_unique<lang::ir::model>(lang::compile(src, stdlib::library(), std::move(options)));
+    out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);
   return out;
 }

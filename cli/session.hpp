@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "lang/ast.hpp"
+#include "lang/diagnostics.hpp"
 #include "lang/ir.hpp"
 #include "runtime/data.hpp"
 #include "runtime/draws.hpp"
@@ -18,6 +20,17 @@ struct loaded {
   std::unique_ptr<lang::ir::model> model;
   runtime::data_table data;
 };
+
+// A model file's text and its language.
+struct source_model {
+  lang::source_file src;
+  bool bugs = false;  // the BUGS language (--dialect, or lang::looks_like_bugs)
+};
+source_model read_model(const model_inputs& in);
+
+// The model as ppl's syntax tree: parsed, or for BUGS parsed and lowered, its data
+// declarations made from the data's shapes (or with no data, from the model alone).
+lang::ast::program program_of(const source_model& m, const runtime::data_table* data);
 
 // Reads, parses and checks the model and reads the data. Throws lang::source_error, or
 // std::invalid_argument for a malformed --set (a usage error).

@@ -6,6 +6,7 @@
 
 #include "lang/ast.hpp"
 #include "lang/ast_adapted.hpp"
+#include "lang/grammar_common.hpp"
 #include "lang/syntax_error.hpp"
 
 namespace ppl::lang::grammar {
@@ -16,42 +17,6 @@ using x3::alpha;
 using x3::char_;
 using x3::lexeme;
 using x3::lit;
-
-// The start of the source, passed through the parse context so that on_success can turn
-// iterators into byte offsets.
-struct source_start_tag;
-
-// White space as std::isspace has it in the C locale, without a call per byte (the
-// skipper runs between every two tokens).
-constexpr bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-// Advances past white space and `#` comments (the skipper's job, done again here because
-// rule iterators are taken before the skipper runs).
-template <typename It>
-void skip_blank(It& first, It const& last) {
-  while (first != last) {
-    if (*first == '#') {
-      while (first != last && *first != '\n') ++first;
-    } else if (is_space(*first)) {
-      ++first;
-    } else {
-      break;
-    }
-  }
-}
-
-// Records byte offsets on every tagged node (STYLE.md: rule tags annotate on success).
-struct annotate_position {
-  template <typename It, typename Ctx, typename Node>
-  void on_success(It first, It const& last, Node& node, Ctx const& ctx) {
-    if constexpr (std::is_base_of_v<ast::tagged, Node>) {
-      It const& start = x3::get<source_start_tag>(ctx);
-      skip_blank(first, last);
-      node.pos = static_cast<std::size_t>(first - start);
-      node.end = static_cast<std::size_t>(last - start);
-    }
-  }
-};
 
 // Every rule has a name, and every parser after an expectation point (`>`) is a rule or
 // a literal: an expectation failure reports the name, which is all a user reads of the
@@ -140,40 +105,8 @@ auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword
 // identifier -> (alpha | '_') (alnum | '_')*, not a keyword
 auto const identifier_def = !reserved >> name;
 auto const name_def = lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
-// Numbers as written: digits, a point, an exponent. Spirit's policies also read `nan` and
-// `inf`, and a parenthesised payload after `nan` that swallowed a comment (`nan(#)`) and
-// led past it; here those are names.
-struct number_policies : x3::strict_real_policies<double> {
-  template <typename It, typename Attribute>
-  static bool parse_nan(It&, It const&, Attribute&) { return false; }
-  template <typename It, typename Attribute>
-  static bool parse_inf(It&, It const&, Attribute&) { return false; }
-};
 auto const int_literal_def = lexeme[x3::ulong_long >> word_end];
 auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
-
-// A precedence level `operand (op operand)*` is its first operand alone when no operator
-// follows, and a chain otherwise: most expressions are a lone name or number, which would
-// otherwise sit at the bottom of eight nested chains, each a node on the heap.
-struct fold_chain {
-  template <typename Ctx>
-  void operator()(Ctx& ctx) const {
-    auto& first = boost::fusion::at_c<0>(x3::_attr(ctx));
-    auto& rest = boost::fusion::at_c<1>(x3::_attr(ctx));
-    if (rest.empty()) x3::_val(ctx) = std::move(first);
-    else x3::_val(ctx) = ast::chain{std::move(first), std::move(rest)};
-  }
-};
-// The same for a primary and its indices and transposes.
-struct fold_postfix {
-  template <typename Ctx>
-  void operator()(Ctx& ctx) const {
-    auto& base = boost::fusion::at_c<0>(x3::_attr(ctx));
-    auto& tail = boost::fusion::at_c<1>(x3::_attr(ctx));
-    if (tail.empty()) x3::_val(ctx) = std::move(base);
-    else x3::_val(ctx) = ast::postfix{std::move(base), std::move(tail)};
-  }
-};
 
 // The same for a conditional: `c ? a : b`, or c alone when no `?` follows.
 struct fold_conditional {

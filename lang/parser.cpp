@@ -2,6 +2,8 @@
 // rules, which keeps build times down).
 #include "lang/parser.hpp"
 
+#include <algorithm>
+
 #include "lang/grammar_def.hpp"
 #include "lang/syntax_error.hpp"
 
@@ -83,11 +85,26 @@ std::string ascii_copy(const std::string& text) {
 
 }  // namespace
 
-ast::program parse(const source_file& src) {
+std::string checked_text(const source_file& src) {
   check_text(src);
   check_nesting(src);
+  return ascii_copy(src.text);
+}
+
+void fail_syntax(const source_file& src, std::size_t after, std::string_view what, bool ppl_advice) {
+  auto where = src.text.cbegin() + static_cast<std::ptrdiff_t>(std::min(after, src.text.size()));
+  grammar::skip_blank(where, src.text.cend());
+  const auto offset = static_cast<std::size_t>(where - src.text.cbegin());
+  syntax_error error = ppl_advice ? explain_syntax_error(src.text, after, offset, what) : plain_syntax_error(src.text, offset, what);
+  // At the end of input, point just past the last token rather than at an empty line.
+  if (error.offset == src.text.size())
+    while (error.offset > 0 && grammar::is_space(src.text[error.offset - 1])) --error.offset;
+  fail_at(src, error.offset, std::move(error.message));
+}
+
+ast::program parse(const source_file& src) {
   ast::program prog;
-  const std::string text = ascii_copy(src.text);
+  const std::string text = checked_text(src);
   iterator first = text.begin();
   const iterator last = text.end();
   const iterator start = text.begin();
@@ -95,15 +112,7 @@ ast::program parse(const source_file& src) {
     auto const parser = x3::with<grammar::source_start_tag>(start)[grammar::program];
     x3::phrase_parse(first, last, parser, grammar::skipper, prog.statements);
   } catch (const x3::expectation_failure<iterator>& e) {
-    auto where = e.where();
-    const auto after = static_cast<std::size_t>(where - start);
-    grammar::skip_blank(where, last);
-    auto offset = static_cast<std::size_t>(where - start);
-    syntax_error error = explain_syntax_error(src.text, after, offset, e.which());
-    // At the end of input, point just past the last token rather than at an empty line.
-    if (error.offset == src.text.size())
-      while (error.offset > 0 && grammar::is_space(src.text[error.offset - 1])) --error.offset;
-    fail_at(src, error.offset, std::move(error.message));
+    fail_syntax(src, static_cast<std::size_t>(e.where() - start), e.which(), true);
   }
   return prog;
 }

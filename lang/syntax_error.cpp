@@ -72,11 +72,16 @@ syntax_error habit(std::string_view text, std::size_t after, std::size_t offset,
 
 syntax_error explain_syntax_error(std::string_view text, std::size_t after, std::size_t offset, std::string_view what) {
   if (syntax_error advice = habit(text, after, offset, what); !advice.message.empty()) return advice;
+  syntax_error error = plain_syntax_error(text, offset, what);
+  if (what == expected::loop_variable && text.substr(std::min(offset, text.size())).starts_with("("))
+    error.message += "; ppl writes a loop without parentheses: `for i in 1:N { ... }`";
+  return error;
+}
+
+syntax_error plain_syntax_error(std::string_view text, std::size_t offset, std::string_view what) {
   const std::string found = found_at(text, offset);
   if (!readable(what)) return {offset, "unexpected " + found};
   std::string message = "expected " + std::string(what) + " but found " + found;
-  if (what == expected::loop_variable && found == "'('")
-    return {offset, message + "; ppl writes a loop without parentheses: `for i in 1:N { ... }`"};
   if (found.size() > 2 && std::isalpha(static_cast<unsigned char>(found[1])))
     message += did_you_mean(near_names(found.substr(1, found.size() - 2), quoted_words(what), 1));
   return {offset, message};

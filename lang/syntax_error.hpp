@@ -26,4 +26,8 @@ struct syntax_error {
 // failure was found, `offset` the start of the next token after any white space.
 syntax_error explain_syntax_error(std::string_view text, std::size_t after, std::size_t offset, std::string_view what);
 
+// The same without the advice for other languages (the BUGS grammar's errors): "expected
+// WHAT but found TOKEN", with near keywords for a misspelt one.
+syntax_error plain_syntax_error(std::string_view text, std::size_t offset, std::string_view what);
+
 }  // namespace ppl::lang

@@ -1,0 +1,80 @@
+// `ppl translate model.bug [DATA]`: a BUGS model in ppl's language, checked first (errors
+// point at the BUGS text), then printed (lang/printer.*) and read back as a check of the
+// printer. With the data, the variables they give are declared as data with their kinds
+// and sizes; without, only those the model reads and never defines.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/run_output.hpp"
+#include "cli/session.hpp"
+#include "lang/checker.hpp"
+#include "lang/parser.hpp"
+#include "lang/printer.hpp"
+#include "runtime/data.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+// The text to a temporary file beside `path`, renamed over it once whole: a failed write
+// (a full disk) leaves no half file and is an error.
+void write_whole(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+    f << text;
+    f.flush();
+    if (!f) {
+      const int err = errno;
+      std::remove(tmp.c_str());
+      throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + ec.message());
+  }
+}
+
+}  // namespace
+
+int run_translate(const model_inputs& in, const std::string& output) {
+  return guarded([&] {
+    const source_model m = read_model(in);
+    if (!m.bugs)
+      throw std::invalid_argument(in.model_path + " is not a BUGS model (.bug, .bugs, .jags, or a .txt beginning with `model {`); "
+                                  "give --dialect bugs if it is one");
+    refuse_overwriting_inputs("--output", {output}, {in.model_path, in.data_path});
+    runtime::data_table data;
+    if (!in.data_path.empty()) data = runtime::read_data_file(in.data_path);
+    for (const auto& s : in.sets) runtime::apply_set(data, s);
+    const bool with_data = !in.data_path.empty() || !in.sets.empty();
+    const lang::ast::program program = program_of(m, with_data ? &data : nullptr);
+    lang::check(m.src, program, stdlib::library());
+
+    std::string text = "# " + std::filesystem::path(in.model_path).filename().string() + " in ppl's language (ppl translate)\n";
+    if (!with_data)
+      text += "# Without the data, every variable that has a `~` is an unknown here: declare those the data give\n"
+              "# as `data NAME: int[N]` (or real) to observe them.\n";
+    text += lang::print_program(program, m.src.text);
+    // The printer's check: the text reads back as the model that was checked.
+    try {
+      lang::check({"<translation>", text}, lang::parse({"<translation>", text}), stdlib::library());
+    } catch (const lang::source_error& e) {
+      throw std::runtime_error(std::string("the translation does not read back (a fault of ppl's; please report it):\n") + e.what());
+    }
+    if (output.empty() || output == "-") std::cout << text;
+    else write_whole(output, text);
+    return 0;
+  });
+}
+
+}  // namespace ppl::cli

@@ -1,0 +1,201 @@
+#pragma once
+// The grammar of the BUGS language, as OpenBUGS and JAGS read it (Boost.Spirit X3).
+// Included only by lang/bugs_parser.cpp, the one translation unit that instantiates it.
+// Each rule is preceded by its production. Names may hold dots (`alpha.c`); operators are
+// JAGS's, with its precedence: `||`, `&&`, `!`, comparisons, `+ -`, `* /`, `%*%` (and
+// any `%name%`), unary minus, `^`.
+#include <boost/spirit/home/x3.hpp>
+
+#include "lang/ast.hpp"
+#include "lang/ast_adapted.hpp"
+#include "lang/bugs_ast.hpp"
+#include "lang/grammar_common.hpp"
+
+BOOST_FUSION_ADAPT_STRUCT(ppl::lang::bugs::linked, link, lhs, value)
+BOOST_FUSION_ADAPT_STRUCT(ppl::lang::bugs::for_loop, var, lo, hi, body)
+BOOST_FUSION_ADAPT_STRUCT(ppl::lang::bugs::block, which, body)
+BOOST_FUSION_ADAPT_STRUCT(ppl::lang::bugs::program, blocks)
+
+namespace ppl::lang::bugs_grammar {
+
+namespace x3 = boost::spirit::x3;
+using grammar::annotate_position;
+using grammar::fold_chain;
+using grammar::fold_postfix;
+using x3::alnum;
+using x3::alpha;
+using x3::char_;
+using x3::lexeme;
+using x3::lit;
+
+#define PPL_RULE(name, attr, what)            \
+  struct name##_class : annotate_position {}; \
+  x3::rule<name##_class, attr> const name = what;
+
+PPL_RULE(identifier, ast::identifier, "a name")
+PPL_RULE(name, std::string, "a name")
+PPL_RULE(int_literal, ast::int_literal, "an integer")
+PPL_RULE(real_literal, ast::real_literal, "a number")
+PPL_RULE(expression, ast::operand, "an expression")
+PPL_RULE(and_expr, ast::operand, "an expression")
+PPL_RULE(not_expr, ast::operand, "an expression")
+PPL_RULE(not_op, ast::unary, "an expression")
+PPL_RULE(relational_expr, ast::operand, "an expression")
+PPL_RULE(additive_expr, ast::operand, "an expression")
+PPL_RULE(multiplicative_expr, ast::operand, "an expression")
+PPL_RULE(special_expr, ast::operand, "an expression")
+PPL_RULE(unary_expr, ast::operand, "an expression")
+PPL_RULE(unary_op, ast::unary, "an expression")
+PPL_RULE(power_expr, ast::operand, "an expression")
+PPL_RULE(postfix_expr, ast::operand, "an expression")
+PPL_RULE(suffixes, std::vector<ast::suffix>, "an index")
+PPL_RULE(primary, ast::operand, "an expression")
+PPL_RULE(call, ast::call, "a function call")
+PPL_RULE(call_arguments, std::vector<ast::operand>, "an expression")
+PPL_RULE(index_item, ast::index_item, "an index")
+PPL_RULE(range_tail, ast::range_tail, "a range")
+PPL_RULE(index_list, ast::index_list, "an index list")
+PPL_RULE(index_items, std::vector<ast::index_item>, "an index")
+PPL_RULE(or_operation, ast::operation, "an expression")
+PPL_RULE(and_operation, ast::operation, "an expression")
+PPL_RULE(relational_operation, ast::operation, "an expression")
+PPL_RULE(additive_operation, ast::operation, "an expression")
+PPL_RULE(multiplicative_operation, ast::operation, "an expression")
+PPL_RULE(special_operation, ast::operation, "an expression")
+PPL_RULE(special_operator, std::string, "an operator (`%*%`)")
+PPL_RULE(power_operation, ast::operation, "an expression")
+PPL_RULE(target, ast::target, "a node (`x[i]`)")
+PPL_RULE(target_indices, std::vector<ast::index_item>, "an index (`x[i]`)")
+PPL_RULE(distribution, ast::call, "a distribution (`dnorm(0, 1)`)")
+PPL_RULE(restriction, ast::restriction, "a censoring or truncation (`T(0, )`, `I(, 10)`)")
+PPL_RULE(stochastic, bugs::stochastic, "a relation")
+PPL_RULE(logical, bugs::logical, "a relation")
+PPL_RULE(linked, bugs::linked, "a relation")
+PPL_RULE(link_name, ast::identifier, "a link function")
+PPL_RULE(for_loop, bugs::for_loop, "a for loop")
+PPL_RULE(loop_variable, ast::identifier, "a loop variable (`for (i in 1:N)`)")
+PPL_RULE(statement, bugs::statement, "a relation (`y ~ dnorm(mu, tau)`, `mu <- a + b`) or a for loop")
+PPL_RULE(statements, std::vector<bugs::statement>, "a relation or a for loop")
+PPL_RULE(block, bugs::block, "a block")
+PPL_RULE(var_block, bugs::block, "a var block")
+PPL_RULE(var_item, ast::target, "a variable (`var x[N]`)")
+PPL_RULE(block_name, std::string, "'model', 'data' or 'var'")
+PPL_RULE(program, std::vector<bugs::block>, "a program")
+
+struct arrow_class {};
+x3::rule<arrow_class> const arrow = "'<-' or '~'";
+struct in_keyword_class {};
+x3::rule<in_keyword_class> const in_keyword = "'in'";
+struct end_class {};
+x3::rule<end_class> const end_of_program = "'model {', 'data {' or 'var' (a block)";
+
+#undef PPL_RULE
+
+auto const name_char = alnum | char_('_') | char_('.');
+auto const word_end = !name_char;
+auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
+auto const reserved = keyword("for") | keyword("in");
+
+// identifier -> alpha (alnum | '_' | '.')*, not `for` or `in`
+auto const identifier_def = !reserved >> name;
+auto const name_def = lexeme[alpha >> *name_char];
+// Numbers: an integer has no point and no exponent (`1.0E-6` and `1E3` are reals). Spirit's
+// own policies take any of them, and nan and inf, which here are names.
+struct number_policies : x3::real_policies<double> {
+  template <typename It, typename Attribute>
+  static bool parse_nan(It&, It const&, Attribute&) { return false; }
+  template <typename It, typename Attribute>
+  static bool parse_inf(It&, It const&, Attribute&) { return false; }
+};
+auto const int_literal_def = lexeme[x3::ulong_long >> !(name_char | char_('e') | char_('E'))];
+auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
+
+// expression -> and_expr ('||' and_expr)*
+auto const expression_def = (and_expr >> *or_operation)[fold_chain{}];
+auto const or_operation_def = x3::string("||") > and_expr;
+// and_expr -> not_expr ('&&' not_expr)*
+auto const and_expr_def = (not_expr >> *and_operation)[fold_chain{}];
+auto const and_operation_def = x3::string("&&") > not_expr;
+// not_expr -> '!' not_expr | relational_expr
+auto const not_expr_def = not_op | relational_expr;
+auto const not_op_def = (char_('!') >> !lit('=')) > not_expr;
+// relational_expr -> additive_expr (('==' | '!=' | '<=' | '>=' | '<' | '>') additive_expr)?
+auto const relational_expr_def = (additive_expr >> x3::repeat(0, 1)[relational_operation])[fold_chain{}];
+auto const relational_operation_def = (x3::string("==") | x3::string("!=") | x3::string("<=") | x3::string(">=") |
+                                       lexeme[x3::string("<") >> !lit('-')] | x3::string(">")) > additive_expr;
+// additive_expr -> multiplicative_expr (('+' | '-') multiplicative_expr)*
+auto const additive_expr_def = (multiplicative_expr >> *additive_operation)[fold_chain{}];
+auto const additive_operation_def = (x3::string("+") | x3::string("-")) > multiplicative_expr;
+// multiplicative_expr -> special_expr (('*' | '/') special_expr)*
+auto const multiplicative_expr_def = (special_expr >> *multiplicative_operation)[fold_chain{}];
+auto const multiplicative_operation_def = (x3::string("*") | x3::string("/")) > special_expr;
+// special_expr -> unary_expr ('%' name '%' unary_expr)*     (`%*%`)
+auto const special_expr_def = (unary_expr >> *special_operation)[fold_chain{}];
+auto const special_operation_def = special_operator > unary_expr;
+auto const special_operator_def = lexeme[char_('%') >> *(char_ - char_("% \t\r\n")) >> char_('%')];
+// unary_expr -> '-' unary_expr | power_expr
+auto const unary_expr_def = unary_op | power_expr;
+auto const unary_op_def = (char_('-') | char_('+')) > unary_expr;
+// power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
+auto const power_expr_def = (postfix_expr >> *power_operation)[fold_chain{}];
+auto const power_operation_def = x3::string("^") > unary_expr;
+// postfix_expr -> primary index_list*
+auto const postfix_expr_def = (primary >> suffixes)[fold_postfix{}];
+auto const suffixes_def = *index_list;
+// primary -> number | call | identifier | '(' expression ')'
+auto const primary_def = int_literal | real_literal | call | identifier | ('(' > expression > ')');
+// call -> identifier '(' (expression (',' expression)*)? ')'
+auto const call_def = identifier >> '(' >> -call_arguments > ')';
+auto const call_arguments_def = expression % ',';
+// index_list -> '[' index_item (',' index_item)* ']'
+auto const index_list_def = char_('[') > index_items > ']';
+auto const index_items_def = index_item % ',';
+// index_item -> expression? (':' expression?)?
+auto const index_item_def = -expression >> -range_tail;
+auto const range_tail_def = char_(':') >> -expression;
+
+// target -> identifier ('[' index_item (',' index_item)* ']')?
+auto const target_def = identifier >> -('[' > target_indices > ']');
+auto const target_indices_def = index_item % ',';
+// distribution -> identifier '(' (expression (',' expression)*)? ')'
+auto const distribution_def = identifier > '(' > -call_arguments > ')';
+// restriction -> ('T' | 'I' | 'C') '(' expression? ',' expression? ')'
+auto const restriction_def = lexeme[(x3::string("T") | x3::string("I") | x3::string("C")) >> word_end] >> '(' >>
+                             -expression >> ',' > -expression > ')';
+// stochastic -> target '~' distribution restriction?
+auto const stochastic_def = target >> '~' > distribution > -restriction;
+// logical -> target ('<-' | '=') expression
+auto const logical_def = target >> (lit("<-") | (lit('=') >> !lit('='))) > expression;
+// linked -> ('logit' | 'log' | 'cloglog' | 'probit') '(' target ')' ('<-' | '=') expression
+auto const link_name_def = lexeme[(x3::string("logit") | x3::string("log") | x3::string("cloglog") | x3::string("probit")) >> word_end];
+auto const linked_def = link_name >> '(' >> target >> ')' >> (lit("<-") | (lit('=') >> !lit('='))) > expression;
+// for_loop -> 'for' '(' identifier 'in' expression ':' expression ')' ('{' statements '}' | statement)
+auto const in_keyword_def = keyword("in");
+auto const loop_variable_def = identifier;
+auto const for_loop_def = keyword("for") > '(' > loop_variable > in_keyword > additive_expr > ':' > additive_expr > ')' >
+                          (('{' > statements > '}') | x3::repeat(1)[statement]);
+auto const arrow_def = lit("<-") | lit('~') | lit('=');
+// statement -> for_loop | linked | stochastic | logical
+auto const statement_def = for_loop | linked | stochastic | logical | (x3::omit[target] > arrow);
+auto const statements_def = *(statement >> *lit(';'));
+// block -> ('model' | 'data') '{' statements '}' | 'var' var_item (',' var_item)* ';'?
+auto const block_name_def = lexeme[(x3::string("model") | x3::string("data")) >> word_end];
+auto const block_def = block_name > '{' > statements > '}';
+auto const var_item_def = target;
+auto const var_block_def = lexeme[x3::string("var") >> word_end] > x3::omit[var_item % ','] > x3::attr(std::vector<bugs::statement>{}) >> *lit(';');
+// program -> (var_block | block)* end
+auto const end_of_program_def = x3::eoi;
+auto const program_def = *(var_block | block) > end_of_program;
+
+BOOST_SPIRIT_DEFINE(identifier, name, int_literal, real_literal, expression, and_expr, not_expr, not_op, relational_expr,
+                    additive_expr, multiplicative_expr, special_expr, unary_expr, unary_op, power_expr, postfix_expr,
+                    suffixes, primary, call, call_arguments, index_item, range_tail, index_list, index_items,
+                    or_operation, and_operation, relational_operation, additive_operation, multiplicative_operation,
+                    special_operation, special_operator, power_operation, target, target_indices, distribution,
+                    restriction, stochastic, logical, linked, link_name, for_loop, loop_variable, statement, statements,
+                    block, var_block, var_item, block_name, program, arrow, in_keyword, end_of_program)
+
+// The skipper: white space and `#` comments to the end of the line, as in .ppl files.
+auto const skipper = char_(" \t\n\v\f\r") | lexeme['#' >> *(char_ - '\n')];
+
+}  // namespace ppl::lang::bugs_grammar

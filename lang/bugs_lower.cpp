@@ -1,0 +1,671 @@
+#include "lang/bugs_lower.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/core.h>
+#include <list>
+#include <optional>
+#include <set>
+#include <string_view>
+
+#include "lang/bugs_names.hpp"
+#include "lang/parser.hpp"
+#include "lang/suggest.hpp"
+#include "stdlib/registry.hpp"
+
+namespace ppl::lang {
+
+namespace {
+
+using ast::operand;
+template <typename T>
+using fwd = ast::x3::forward_ast<T>;
+
+// ---- building and reading nodes ---------------------------------------------------------
+
+template <typename Node>
+Node tagged_at(Node n, std::size_t pos, std::size_t end) {
+  n.pos = pos;
+  n.end = end;
+  return n;
+}
+
+operand real_number(double v, std::size_t pos, std::size_t end) {
+  ast::real_literal r;
+  r.value = v;
+  return operand(tagged_at(r, pos, end));
+}
+
+ast::call make_call(std::string name, std::vector<operand> args, std::size_t pos, std::size_t end) {
+  ast::call c;
+  c.callee.name = std::move(name);
+  c.callee.pos = pos;
+  c.callee.end = end;
+  c.args = std::move(args);
+  return tagged_at(c, pos, end);
+}
+
+const ast::call* as_call(const operand& o) {
+  const auto* c = boost::get<fwd<ast::call>>(&o);
+  return c ? &c->get() : nullptr;
+}
+
+std::optional<double> literal_value(const operand& o) {
+  if (const auto* i = boost::get<ast::int_literal>(&o)) return static_cast<double>(i->value);
+  if (const auto* r = boost::get<ast::real_literal>(&o)) return r->value;
+  if (const auto* u = boost::get<fwd<ast::unary>>(&o); u && u->get().op == '-')
+    if (auto v = literal_value(u->get().rhs)) return -*v;
+  return std::nullopt;
+}
+
+// A template of lang/bugs_names.hpp with its parameters replaced by the call's arguments
+// (copies), every node of its own placed at the call. A template's arithmetic on literal
+// arguments is done here, rounded to 15 digits, so that `dnorm(0, 1.0E-6)` reads
+// `Normal(0, 1000.0)`, not `Normal(0, 1 / sqrt(1.0E-6))`.
+class instantiation {
+ public:
+  instantiation(std::string_view bugs_call, std::vector<operand> args, std::size_t pos, std::size_t end)
+      : args_(std::move(args)), pos_(pos), end_(end) {
+    std::string_view list = bugs_call.substr(bugs_call.find('(') + 1);
+    list = list.substr(0, list.find(')'));
+    while (!list.empty()) {
+      const auto comma = list.find(',');
+      std::string_view p = list.substr(0, comma);
+      while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
+      params_.push_back(p);
+      list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+  }
+
+  std::size_t arity() const { return params_.size(); }
+
+  operand make(std::string_view ppl_text) const {
+    ast::program p = parse({"<the BUGS table>", "bugs_template = " + std::string(ppl_text) + "\n"});
+    operand o = boost::get<ast::assign_stmt>(p.statements.at(0)).value;
+    place(o);
+    return o;
+  }
+
+ private:
+  template <typename Node>
+  void at_call(Node& n) const {
+    n.pos = pos_;
+    n.end = end_;
+  }
+
+  void place(operand& o) const {
+    if (auto* id = boost::get<ast::identifier>(&o)) {
+      for (std::size_t i = 0; i < params_.size(); ++i)
+        if (params_[i] == id->name) {
+          o = args_[i];
+          return;
+        }
+      at_call(*id);
+    } else if (auto* i = boost::get<ast::int_literal>(&o)) {
+      at_call(*i);
+    } else if (auto* r = boost::get<ast::real_literal>(&o)) {
+      at_call(*r);
+    } else if (auto* c = boost::get<fwd<ast::call>>(&o)) {
+      at_call(c->get());
+      at_call(c->get().callee);
+      for (auto& a : c->get().args) place(a);
+      if (c->get().callee.name == "sqrt" && c->get().args.size() == 1)
+        if (auto v = literal_value(c->get().args[0]); v && *v >= 0) o = folded(std::sqrt(*v));
+    } else if (auto* g = boost::get<fwd<ast::conditioned>>(&o)) {
+      at_call(g->get().tail);
+      place(g->get().value);
+      place(g->get().tail.given);
+    } else if (auto* u = boost::get<fwd<ast::unary>>(&o)) {
+      at_call(u->get());
+      place(u->get().rhs);
+    } else if (auto* ch = boost::get<fwd<ast::chain>>(&o)) {
+      place(ch->get().first);
+      for (auto& op : ch->get().rest) {
+        at_call(op);
+        place(op.rhs);
+      }
+      fold(o);
+    }
+  }
+
+  // A chain of literals and + - * / as one literal.
+  void fold(operand& o) const {
+    const auto& ch = boost::get<fwd<ast::chain>>(o).get();
+    auto v = literal_value(ch.first);
+    for (const auto& op : ch.rest) {
+      auto r = literal_value(op.rhs);
+      if (!v || !r || op.op.size() != 1) return;
+      switch (op.op[0]) {
+        case '+': *v += *r; break;
+        case '-': *v -= *r; break;
+        case '*': *v *= *r; break;
+        case '/': *v /= *r; break;
+        default: return;
+      }
+    }
+    if (v && std::isfinite(*v)) o = folded(*v);
+  }
+
+  operand folded(double v) const { return real_number(std::stod(fmt::format("{:.15g}", v)), pos_, end_); }
+
+  std::vector<std::string_view> params_;
+  std::vector<operand> args_;
+  std::size_t pos_, end_;
+};
+
+// `x[i, ]` reads the whole of a dimension: an index with nothing, or a range with neither end.
+bool whole_dimension(const ast::index_item& ix) { return !ix.lo && (!ix.tail || !ix.tail->hi); }
+
+// ---- the lowering ---------------------------------------------------------------------------
+
+// What the model does with one of its names, gathered over the lowered program.
+struct name_use {
+  std::size_t first = 0;  // where it first appears
+  bool defined = false;   // the target of a `~` or `=`
+  std::string sampled_by; // the ppl distribution of a `~` on it
+  bool as_index = false;  // read inside an index or a loop bound
+  std::size_t rank = 0;   // the most indices it is read with
+  // Per dimension, the upper ends of the loops `for (i in 1:E)` whose variable indexes it
+  // there, as written (a name or an integer).
+  std::vector<std::vector<std::string>> loop_ends;
+};
+
+class lowering {
+ public:
+  lowering(const source_file& src, const bugs_data_shapes* data) : src_(src), data_(data) {}
+
+  ast::program run(const bugs::program& program) {
+    const bugs::block* model = nullptr;
+    std::vector<ast::statement> body;
+    for (const auto& b : program.blocks) {
+      if (b.which == "var") continue;
+      if (b.which == "model") {
+        if (model) fail_at(src_, b.pos, "a second `model` block; a BUGS file has one");
+        model = &b;
+      }
+      for (const auto& s : b.body) lower(s, body, b.which == "data");
+    }
+    if (!model) fail_at(src_, src_.text.size(), "no `model { ... }` block: a BUGS file holds its model in one");
+    real_constants(body);
+    linear_predictors(body);
+    gather(body);
+    ast::program out;
+    declare_data(out.statements);
+    for (auto& s : body) out.statements.push_back(std::move(s));
+    return out;
+  }
+
+ private:
+  // ---- names
+  std::string rename(const ast::identifier& id) {
+    std::string name = id.name;
+    std::replace(name.begin(), name.end(), '.', '_');
+    auto [it, fresh] = spellings_.emplace(name, id.name);
+    if (!fresh && it->second != id.name)
+      fail_at(src_, id.pos, "`" + it->second + "` and `" + id.name + "` are one name in ppl, `" + name +
+                                "` (dots become underscores, as in the data); rename one of them");
+    return name;
+  }
+  ast::identifier renamed(ast::identifier id) {
+    id.name = rename(id);
+    return id;
+  }
+
+  // ---- expressions
+  operand expression(const operand& o) {
+    if (const auto* id = boost::get<ast::identifier>(&o)) return operand(renamed(*id));
+    if (const auto* c = boost::get<fwd<ast::call>>(&o)) return function_call(c->get());
+    if (const auto* p = boost::get<fwd<ast::postfix>>(&o)) {
+      ast::postfix out{expression(p->get().base), {}};
+      for (const auto& s : p->get().suffixes) {
+        const auto& list = boost::get<ast::index_list>(s);
+        if (std::all_of(list.items.begin(), list.items.end(), whole_dimension)) {  // x[], x[, ]
+          if (const auto* id = boost::get<ast::identifier>(&p->get().base); id && out.suffixes.empty())
+            whole_ranks_[rename(*id)] = std::max(whole_ranks_[rename(*id)], list.items.size());
+          continue;
+        }
+        ast::index_list l = list;
+        for (auto& ix : l.items) index(ix);
+        out.suffixes.emplace_back(std::move(l));
+      }
+      if (out.suffixes.empty()) return out.base;
+      return operand(std::move(out));
+    }
+    if (const auto* u = boost::get<fwd<ast::unary>>(&o)) {
+      ast::unary out = u->get();
+      out.rhs = expression(u->get().rhs);
+      return operand(std::move(out));
+    }
+    if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
+      ast::chain out{expression(ch->get().first), {}};
+      for (const auto& op : ch->get().rest) {
+        ast::operation next = op;
+        if (op.op == "%*%") next.op = "*";
+        else if (op.op.front() == '%')
+          fail_at(src_, op.pos, "JAGS's operator `" + op.op + "` is not supported; `%*%` (a matrix product) is");
+        next.rhs = expression(op.rhs);
+        out.rest.push_back(std::move(next));
+      }
+      return operand(std::move(out));
+    }
+    return o;  // a number
+  }
+
+  void index(ast::index_item& ix) {
+    if (ix.lo) ix.lo = expression(*ix.lo);
+    if (ix.tail && ix.tail->hi) ix.tail->hi = expression(*ix.tail->hi);
+  }
+
+  std::vector<operand> arguments(const ast::call& c) {
+    std::vector<operand> args;
+    for (const auto& a : c.args) args.push_back(expression(a));
+    return args;
+  }
+
+  operand function_call(const ast::call& c) {
+    const std::string& name = c.callee.name;
+    if (name == "cut")
+      fail_at(src_, c.callee.pos, "OpenBUGS's cut() is not supported: ppl samples the joint posterior, and cutting "
+                                  "the feedback from one part of a model changes it");
+    if (const bugs_name* e = find_bugs_function(name)) return from_table(*e, c, "function");
+    ast::call out = c;
+    out.callee = renamed(c.callee);
+    out.args = arguments(c);
+    return operand(std::move(out));
+  }
+
+  operand from_table(const bugs_name& e, const ast::call& c, std::string_view what) {
+    instantiation inst(e.bugs, arguments(c), c.pos, c.end);
+    if (inst.arity() != c.args.size())
+      fail_at(src_, c.callee.pos, fmt::format("the {} `{}` takes {} argument{} ({}), not {}", what, callee_of(e.bugs),
+                                              inst.arity(), inst.arity() == 1 ? "" : "s", e.bugs, c.args.size()));
+    return inst.make(e.ppl);
+  }
+
+  // ---- statements
+  ast::target target(const ast::target& t, bool sampled, std::size_t value_rank = 0) {
+    ast::target out = t;
+    out.name = renamed(t.name);
+    for (auto& ix : out.indices) {
+      if (!ix.tail) {
+        if (ix.lo) ix.lo = expression(*ix.lo);
+        continue;
+      }
+      // `x[1:K]`, `x[i, ]`: the whole dimension, which is what BUGS's multivariate nodes
+      // take; a range from elsewhere than 1 is no node of ppl's.
+      const auto one = ix.lo ? literal_value(*ix.lo) : std::optional<double>(1);
+      if (!one || *one != 1)
+        fail_at(src_, ix.pos, std::string("a range on the left of `") + (sampled ? "~" : "<-") +
+                                  "` must start at 1 (the whole dimension); write the loop over its elements instead");
+      ix.lo.reset();
+      ix.tail->hi.reset();
+    }
+    // `beta[i, 1:2] ~ dmnorm(...)` is ppl's `beta[i] ~ MultiNormalPrec(...)`: the trailing
+    // whole dimensions a value of the distribution fills (all of them for `<-`, whose
+    // value's shape says how many), as ppl leaves them out.
+    std::size_t drop = sampled ? value_rank : out.indices.size();
+    while (drop > 0 && !out.indices.empty() && whole_dimension(out.indices.back())) out.indices.pop_back(), --drop;
+    return out;
+  }
+
+  void lower(const bugs::statement& s, std::vector<ast::statement>& out, bool data_block) {
+    if (const auto* x = boost::get<bugs::stochastic>(&s)) {
+      if (data_block)
+        fail_at(src_, x->pos, "a `~` in a data block (JAGS's simulated data) is not supported; only `<-` computes data there");
+      out.emplace_back(stochastic(*x));
+    } else if (const auto* a = boost::get<bugs::logical>(&s)) {
+      ast::assign_stmt y = *a;
+      y.lhs = target(a->lhs, false);
+      y.value = expression(a->value);
+      out.emplace_back(std::move(y));
+    } else if (const auto* l = boost::get<bugs::linked>(&s)) {
+      static constexpr std::pair<std::string_view, std::string_view> inverses[] = {
+          {"cloglog", "inv_cloglog"}, {"log", "exp"}, {"logit", "inv_logit"}, {"probit", "Phi"}};
+      const auto* inv = std::find_if(std::begin(inverses), std::end(inverses), [&](const auto& p) { return p.first == l->link.name; });
+      ast::assign_stmt y;
+      y.pos = l->pos;
+      y.end = l->end;
+      y.lhs = target(l->lhs, false);
+      y.value = make_call(std::string(inv->second), {expression(l->value)}, l->link.pos, l->end);
+      out.emplace_back(std::move(y));
+      links_.insert(l->pos);
+    } else {
+      const auto& f = boost::get<fwd<bugs::for_loop>>(s).get();
+      ast::for_stmt loop;
+      loop.pos = f.pos;
+      loop.end = f.end;
+      ast::loop_range r;
+      r.pos = f.var.pos;
+      r.end = f.end;
+      r.var = renamed(f.var);
+      r.lo = expression(f.lo);
+      r.hi = expression(f.hi);
+      loop.ranges.push_back(std::move(r));
+      for (const auto& b : f.body) lower(b, loop.body, data_block);
+      out.emplace_back(std::move(loop));
+    }
+  }
+
+  ast::sample_stmt stochastic(const ast::sample_stmt& x) {
+    ast::sample_stmt y = x;
+    const std::string& name = x.dist.callee.name;
+    const bugs_name* e = find_bugs_distribution(name);
+    if (!e) {
+      if (name == "dinterval" || name == "dsum")
+        fail_at(src_, x.dist.callee.pos, "JAGS's " + name + "() is not supported; for censoring write `I(lower, upper)` "
+                                         "after the distribution of the value that is missing");
+      std::vector<std::string> names;
+      for (const auto& d : bugs_distribution_table()) names.emplace_back(callee_of(d.bugs));
+      fail_at(src_, x.dist.callee.pos, "unknown BUGS distribution `" + name + "`" + did_you_mean(near_names(name, names)));
+    }
+    y.dist = *as_call(from_table(*e, x.dist, "distribution"));
+    const auto* d = stdlib::library().find_distribution(y.dist.callee.name);
+    y.lhs = target(x.lhs, true, d ? static_cast<std::size_t>(d->value_rank()) : 0);
+    if (y.restricted) {
+      auto& r = *y.restricted;
+      r.which = r.which == "T" ? "T" : "C";  // I(,) and C(,) are censoring
+      if (r.lower) r.lower = expression(*r.lower);
+      if (r.upper) r.upper = expression(*r.upper);
+    }
+    return y;
+  }
+
+  // BUGS has no integers: `p[i, 1] <- 0` beside `log(p[i, j]) <- ...` fills one real array.
+  // ppl types a variable by its definitions, so where some definitions of a variable are
+  // whole numbers and others are not, the numbers are written as reals.
+  void real_constants(std::vector<ast::statement>& body) {
+    std::map<std::string, std::vector<ast::assign_stmt*>> defs;
+    collect_assignments(body, defs);
+    for (auto& [name, list] : defs) {
+      auto whole = [](const ast::assign_stmt* a) { return boost::get<ast::int_literal>(&a->value) != nullptr; };
+      if (list.size() < 2 || std::all_of(list.begin(), list.end(), whole) || std::none_of(list.begin(), list.end(), whole)) continue;
+      for (auto* a : list)
+        if (const auto* n = boost::get<ast::int_literal>(&a->value)) a->value = real_number(static_cast<double>(n->value), n->pos, n->end);
+    }
+  }
+
+  static void collect_assignments(std::vector<ast::statement>& body, std::map<std::string, std::vector<ast::assign_stmt*>>& defs) {
+    for (auto& s : body) {
+      if (auto* a = boost::get<ast::assign_stmt>(&s)) defs[a->lhs.name.name].push_back(a);
+      else if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) collect_assignments(f->get().body, defs);
+    }
+  }
+
+  // `logit(p[i]) <- e` then `r[i] ~ dbin(p[i], n[i])`: the observation's probability is
+  // written `inv_logit(e)`, which the checker takes as BinomialLogit(n[i], e), evaluated on
+  // the linear predictor's scale (inv_logit(40) is 1 in doubles, and Binomial(n, 1) of
+  // r < n is impossible: a start far out would fail, as LSAT's does). Likewise `log` with
+  // dpois. `p` is still defined, for the draws. Only where the reader indexes `p` with the
+  // same loop variables as its definition, and `e` reads no other loop variable.
+  void linear_predictors(std::vector<ast::statement>& body) {
+    std::map<std::string, int> definitions;
+    std::map<std::string, std::pair<const bugs_link*, std::vector<std::string>>> linked;
+    std::vector<std::string> scope;
+    find_links(body, scope, definitions, linked);
+    replace_links(body, definitions, linked);
+  }
+
+  struct bugs_link {
+    std::string inverse;           // inv_logit, exp
+    ast::operand predictor;        // e
+    std::vector<std::string> vars; // the target's indices: loop variables
+  };
+
+  void find_links(const std::vector<ast::statement>& body, std::vector<std::string>& scope, std::map<std::string, int>& definitions,
+                  std::map<std::string, std::pair<const bugs_link*, std::vector<std::string>>>& linked) {
+    for (const auto& s : body) {
+      if (const auto* f = boost::get<fwd<ast::for_stmt>>(&s)) {
+        scope.push_back(f->get().ranges.front().var.name);
+        find_links(f->get().body, scope, definitions, linked);
+        scope.pop_back();
+      } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
+        ++definitions[x->lhs.name.name];
+      } else if (const auto* a = boost::get<ast::assign_stmt>(&s)) {
+        ++definitions[a->lhs.name.name];
+        const ast::call* c = as_call(a->value);
+        if (!c || c->args.size() != 1 || (c->callee.name != "inv_logit" && c->callee.name != "exp") || !links_.count(a->pos)) continue;
+        std::vector<std::string> vars;
+        for (const auto& ix : a->lhs.indices) {
+          const auto* id = ix.lo && !ix.tail ? boost::get<ast::identifier>(&*ix.lo) : nullptr;
+          if (!id || std::find(scope.begin(), scope.end(), id->name) == scope.end()) break;
+          vars.push_back(id->name);
+        }
+        if (vars.size() != a->lhs.indices.size()) continue;
+        // e may read the loop variables of its target's indices only.
+        bool other = false;
+        for_each_identifier(c->args[0], [&](const ast::identifier& id) {
+          other |= std::find(scope.begin(), scope.end(), id.name) != scope.end() &&
+                   std::find(vars.begin(), vars.end(), id.name) == vars.end();
+        });
+        if (other) continue;
+        links_store_.push_back({c->callee.name, c->args[0], vars});
+        linked[a->lhs.name.name] = {&links_store_.back(), vars};
+      }
+    }
+  }
+
+  void replace_links(std::vector<ast::statement>& body, const std::map<std::string, int>& definitions,
+                     const std::map<std::string, std::pair<const bugs_link*, std::vector<std::string>>>& linked) {
+    static constexpr std::pair<std::string_view, std::string_view> readers[] = {
+        {"Bernoulli", "inv_logit"}, {"Binomial", "inv_logit"}, {"Poisson", "exp"}};
+    for (auto& s : body) {
+      if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) {
+        replace_links(f->get().body, definitions, linked);
+        continue;
+      }
+      auto* x = boost::get<ast::sample_stmt>(&s);
+      if (!x || x->dist.args.empty()) continue;
+      for (const auto& [dist, inverse] : readers) {
+        if (x->dist.callee.name != dist) continue;
+        ast::operand& arg = x->dist.args.back();
+        const auto* p = boost::get<fwd<ast::postfix>>(&arg);
+        const auto* base = p ? boost::get<ast::identifier>(&p->get().base) : boost::get<ast::identifier>(&arg);
+        if (!base) continue;
+        auto it = linked.find(base->name);
+        if (it == linked.end() || definitions.at(base->name) != 1 || it->second.first->inverse != inverse) continue;
+        std::vector<std::string> vars;
+        if (p) {
+          if (p->get().suffixes.size() != 1) continue;
+          for (const auto& ix : boost::get<ast::index_list>(p->get().suffixes[0]).items) {
+            const auto* id = ix.lo && !ix.tail ? boost::get<ast::identifier>(&*ix.lo) : nullptr;
+            if (!id) break;
+            vars.push_back(id->name);
+          }
+        }
+        if (vars != it->second.second) continue;
+        arg = operand(make_call(std::string(inverse), {it->second.first->predictor}, x->dist.pos, x->dist.end));
+      }
+    }
+  }
+
+  template <typename F>
+  static void for_each_identifier(const operand& o, const F& f) {
+    if (const auto* id = boost::get<ast::identifier>(&o)) f(*id);
+    else if (const auto* c = boost::get<fwd<ast::call>>(&o)) for (const auto& a : c->get().args) for_each_identifier(a, f);
+    else if (const auto* u = boost::get<fwd<ast::unary>>(&o)) for_each_identifier(u->get().rhs, f);
+    else if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
+      for_each_identifier(ch->get().first, f);
+      for (const auto& op : ch->get().rest) for_each_identifier(op.rhs, f);
+    } else if (const auto* p = boost::get<fwd<ast::postfix>>(&o)) {
+      for_each_identifier(p->get().base, f);
+      for (const auto& sfx : p->get().suffixes)
+        if (const auto* l = boost::get<ast::index_list>(&sfx))
+          for (const auto& ix : l->items) {
+            if (ix.lo) for_each_identifier(*ix.lo, f);
+            if (ix.tail && ix.tail->hi) for_each_identifier(*ix.tail->hi, f);
+          }
+    }
+  }
+
+  // ---- what the model does with each name
+  void gather(const std::vector<ast::statement>& body) {
+    for (const auto& s : body) gather(s);
+  }
+
+  name_use& use(const std::string& name, std::size_t pos) {
+    auto [it, fresh] = uses_.try_emplace(name);
+    if (fresh) it->second.first = pos;
+    return it->second;
+  }
+
+  void gather(const ast::statement& s) {
+    if (const auto* f = boost::get<fwd<ast::for_stmt>>(&s)) {
+      const auto& r = f->get().ranges.front();
+      read(r.lo, true);
+      read(r.hi, true);
+      loop_vars_.insert(r.var.name);
+      std::string end;
+      if (auto lo = literal_value(r.lo); lo && *lo == 1) {
+        if (const auto* id = boost::get<ast::identifier>(&r.hi)) end = id->name;
+        else if (const auto* n = boost::get<ast::int_literal>(&r.hi)) end = std::to_string(n->value);
+      }
+      scope_.emplace_back(r.var.name, end);
+      gather(f->get().body);
+      scope_.pop_back();
+    } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
+      auto& u = defines(x->lhs);
+      u.sampled_by = x->dist.callee.name;
+      for (const auto& a : x->dist.args) read(a, false);
+      if (x->restricted) {
+        if (x->restricted->lower) read(*x->restricted->lower, false);
+        if (x->restricted->upper) read(*x->restricted->upper, false);
+      }
+    } else if (const auto* a = boost::get<ast::assign_stmt>(&s)) {
+      defines(a->lhs);
+      read(a->value, false);
+    }
+  }
+
+  name_use& defines(const ast::target& t) {
+    name_use& u = use(t.name.name, t.name.pos);
+    u.defined = true;
+    indexed(u, t.indices);
+    return u;
+  }
+
+  void indexed(name_use& u, const std::vector<ast::index_item>& items) {
+    u.rank = std::max(u.rank, items.size());
+    if (u.loop_ends.size() < items.size()) u.loop_ends.resize(items.size());
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const auto& ix = items[k];
+      if (ix.lo) read(*ix.lo, true);
+      if (ix.tail && ix.tail->hi) read(*ix.tail->hi, true);
+      if (!ix.lo || ix.tail) continue;
+      const auto* id = boost::get<ast::identifier>(&*ix.lo);
+      if (!id) continue;
+      for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+        if (it->first == id->name) {
+          if (!it->second.empty()) u.loop_ends[k].push_back(it->second);
+          break;
+        }
+    }
+  }
+
+  void read(const operand& o, bool as_index) {
+    if (const auto* id = boost::get<ast::identifier>(&o)) {
+      if (std::none_of(scope_.begin(), scope_.end(), [&](const auto& s) { return s.first == id->name; }))
+        use(id->name, id->pos).as_index |= as_index;
+    } else if (const auto* c = boost::get<fwd<ast::call>>(&o)) {
+      for (const auto& a : c->get().args) read(a, as_index);
+    } else if (const auto* p = boost::get<fwd<ast::postfix>>(&o)) {
+      const auto* base = boost::get<ast::identifier>(&p->get().base);
+      if (!base) {
+        read(p->get().base, as_index);
+        for (const auto& s : p->get().suffixes)
+          for (const auto& ix : boost::get<ast::index_list>(s).items) {
+            if (ix.lo) read(*ix.lo, true);
+            if (ix.tail && ix.tail->hi) read(*ix.tail->hi, true);
+          }
+        return;
+      }
+      name_use& u = use(base->name, base->pos);
+      u.as_index |= as_index;
+      for (const auto& s : p->get().suffixes) indexed(u, boost::get<ast::index_list>(s).items);
+    } else if (const auto* u = boost::get<fwd<ast::unary>>(&o)) {
+      read(u->get().rhs, as_index);
+    } else if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
+      read(ch->get().first, as_index);
+      for (const auto& op : ch->get().rest) read(op.rhs, as_index);
+    }
+  }
+
+  // ---- the data declarations
+  void declare_data(std::vector<ast::statement>& out) {
+    for (const auto& [name, u] : uses_) {
+      if (loop_vars_.count(name) && !(data_ && data_->count(name))) continue;
+      const bugs_data_shape* given = nullptr;
+      if (data_) {
+        auto it = data_->find(name);
+        if (it == data_->end()) continue;
+        given = &it->second;
+      } else if (u.defined) {
+        continue;
+      }
+      ast::data_decl d;
+      d.pos = d.end = u.first;
+      d.name.name = name;
+      d.name.pos = d.name.end = u.first;
+      d.type.pos = d.type.end = u.first;
+      d.type.scalar = kind(u, given) == stdlib::scalar_kind::integer ? "int" : "real";
+      const auto hint = whole_ranks_.find(name);
+      const std::size_t rank = given ? given->dims.size() : std::max(u.rank, hint == whole_ranks_.end() ? 0 : hint->second);
+      for (std::size_t k = 0; k < rank; ++k) d.type.dims.push_back(size(name, u, k, given));
+      out.emplace_back(std::move(d));
+    }
+  }
+
+  stdlib::scalar_kind kind(const name_use& u, const bugs_data_shape* given) const {
+    if (!u.sampled_by.empty())
+      if (const auto* d = stdlib::library().find_distribution(u.sampled_by)) return d->value_kind();
+    const bool whole = given ? given->whole : u.as_index;
+    return whole ? stdlib::scalar_kind::integer : stdlib::scalar_kind::real;
+  }
+
+  // A dimension's size: the name of the data value that a loop over it runs to when the
+  // data agree (`N` for `x[i]` in `for (i in 1:N)`), else the number itself.
+  operand size(const std::string& name, const name_use& u, std::size_t k, const bugs_data_shape* given) const {
+    const std::vector<std::string> none;
+    const auto& ends = k < u.loop_ends.size() ? u.loop_ends[k] : none;
+    for (const auto& e : ends) {
+      const bool number = std::isdigit(static_cast<unsigned char>(e[0]));
+      if (!given) return number ? operand(int_at(std::stoull(e), u.first)) : operand(id_at(e, u.first));
+      if (number || e == name) continue;
+      auto it = data_->find(e);
+      if (it != data_->end() && it->second.dims.empty() && it->second.value == static_cast<double>(given->dims[k]))
+        return operand(id_at(e, u.first));
+    }
+    if (!given)
+      fail_at(src_, u.first, fmt::format("no loop `for (i in 1:N)` indexes `{}` in its dimension {}, so its size is unknown "
+                                         "without the data; give the data file", name, k + 1));
+    return operand(int_at(given->dims[k], u.first));
+  }
+
+  static ast::identifier id_at(const std::string& name, std::size_t pos) {
+    ast::identifier id;
+    id.name = name;
+    return tagged_at(id, pos, pos);
+  }
+  static ast::int_literal int_at(unsigned long long v, std::size_t pos) {
+    ast::int_literal n;
+    n.value = v;
+    return tagged_at(n, pos, pos);
+  }
+
+  const source_file& src_;
+  const bugs_data_shapes* data_;
+  std::map<std::string, std::string> spellings_;  // ppl name -> the BUGS spelling first met
+  std::map<std::string, name_use> uses_;
+  std::set<std::size_t> links_;  // where the `=`s of links on the left are (`logit(p) <- e`)
+  std::list<bugs_link> links_store_;
+  std::map<std::string, std::size_t> whole_ranks_;  // `x[, ]` read whole: the rank it shows
+  std::set<std::string> loop_vars_;
+  std::vector<std::pair<std::string, std::string>> scope_;  // loop variable, its upper end when from 1
+};
+
+}  // namespace
+
+ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data) {
+  return lowering(src, data).run(program);
+}
+
+}  // namespace ppl::lang

@@ -1,0 +1,56 @@
+// The one translation unit that instantiates the BUGS grammar (STYLE.md: one grammar per
+// translation unit keeps build times down).
+#include "lang/bugs_parser.hpp"
+
+#include <cctype>
+
+#include "lang/bugs_grammar_def.hpp"
+#include "lang/parser.hpp"
+
+namespace ppl::lang {
+
+namespace {
+
+namespace x3 = boost::spirit::x3;
+using iterator = std::string::const_iterator;
+
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+}  // namespace
+
+bugs::program parse_bugs(const source_file& src) {
+  bugs::program prog;
+  const std::string text = checked_text(src);
+  iterator first = text.begin();
+  const iterator last = text.end();
+  const iterator start = text.begin();
+  try {
+    auto const parser = x3::with<grammar::source_start_tag>(start)[bugs_grammar::program];
+    x3::phrase_parse(first, last, parser, bugs_grammar::skipper, prog.blocks);
+  } catch (const x3::expectation_failure<iterator>& e) {
+    fail_syntax(src, static_cast<std::size_t>(e.where() - start), e.which(), false);
+  }
+  return prog;
+}
+
+bool looks_like_bugs(std::string_view path, std::string_view text) {
+  if (ends_with(path, ".bug") || ends_with(path, ".bugs") || ends_with(path, ".jags")) return true;
+  if (!ends_with(path, ".txt")) return false;
+  auto it = text.begin();
+  grammar::skip_blank(it, text.end());
+  std::string_view rest = text.substr(static_cast<std::size_t>(it - text.begin()));
+  for (std::string_view word : {"model", "data", "var"}) {
+    if (!rest.starts_with(word)) continue;
+    std::string_view after = rest.substr(word.size());
+    auto next = after.begin();
+    grammar::skip_blank(next, after.end());
+    if (next == after.end()) return false;
+    if (*next == '{') return true;
+    if (word == "var" && next != after.begin() && std::isalpha(static_cast<unsigned char>(*next))) return true;
+  }
+  return false;
+}
+
+}  // namespace ppl::lang
