@@ -6,6 +6,7 @@ ppl=$1
 examples=$2
 for dir in "$examples"/*/; do
   name=$(basename "$dir")
+  [ -f "$dir/$name.ppl" ] || continue  # examples/bugs/: BUGS models, run by run_bugs.sh
   data="$dir/data.csv"; [ -f "$data" ] || data="$dir/data.json"
   "$ppl" check "$dir/$name.ppl" "$data" >/dev/null
   if grep -q '^ *factor\|[{ ]factor ' "$dir/$name.ppl"; then

@@ -2,6 +2,8 @@
 // tree (lang/bugs_lower.*) and the printer that `ppl translate` writes it with.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "lang/bugs_lower.hpp"
@@ -241,4 +243,16 @@ TEST_CASE("printer: parentheses where precedence needs them, numbers that read b
   CHECK(reprint("normal_lpdf(y | mu, s)") == "normal_lpdf(y | mu, s)");
   CHECK(reprint("[1.5, 2.0, 1e-6, 2.5e10]") == "[1.5, 2.0, 1.0e-06, 25000000000.0]");
   CHECK(reprint("f(a, b)[1]") == "f(a, b)[1]");
+}
+
+TEST_CASE("bugs: the README's tables are the translation's") {
+  std::ifstream in(std::string(PPL_SOURCE_DIR) + "/README.md");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string readme = ss.str();
+  for (auto table : {lang::bugs_distribution_table(), lang::bugs_function_table()})
+    for (const auto& e : table) {
+      INFO(e.bugs);
+      CHECK(readme.find("| `" + std::string(e.bugs) + "` | `" + std::string(e.ppl) + "` |") != std::string::npos);
+    }
 }
