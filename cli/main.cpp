@@ -108,8 +108,11 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->default_str("draws");
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
   cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made (default: none, the summary only)");
-  cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
-      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
+  cmd->add_option("--format", o.format,
+                  "draws file format: ppl; stan (one file per chain, Stan's column names); or coda (JAGS's CODA files for R's "
+                  "coda::read.coda: -o out/CODA writes out/CODAindex.txt, out/CODAchain1.txt, ... when the run is complete, "
+                  "and streams the draws to out/CODA.csv in ppl's format)")
+      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan", "coda"}));
   cmd->add_flag("--quiet,-q", o.quiet, "no progress display (default: progress on a terminal)");
   cmd->add_flag("--histograms", o.histograms, "a text histogram of each scalar in the summary (default: on a terminal)");
 
@@ -199,8 +202,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> summary_show;
   auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
   summary->add_option("DRAWS", summary_paths,
-                      "draws file(s): written by ppl infer (either format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ...), "
-                      "ppl simulate or CmdStan")
+                      "draws file(s): written by ppl infer (any format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ..., "
+                      "STEMindex.txt or STEM for a CODA run's STEMchain1.txt, ...), ppl simulate, CmdStan or JAGS")
       ->required();
   summary->add_option("--show", summary_show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
   bool summary_histograms = false;
