@@ -80,7 +80,28 @@ void append_integer(std::string& out, long long n) {
   out.append(cell, std::to_chars(cell, cell + sizeof cell, n).ptr);
 }
 
-bool write_files(const draws_source& source, const std::string& stem, coda_iterations at, const std::function<bool()>& stop) {
+// `name first last`: the lines of a column's draws in each chain file, after `line` before it.
+void append_index_line(std::string& out, const std::string& name, long long line, std::size_t rows) {
+  out += name;
+  out += ' ';
+  append_integer(out, line + 1);
+  out += ' ';
+  append_integer(out, line + static_cast<long long>(rows));
+  out += '\n';
+}
+
+// `iteration  value` for each draw of a column in one chain.
+void append_draws(std::string& out, const std::vector<double>& draws, coda_iterations at) {
+  for (std::size_t r = 0; r < draws.size(); ++r) {
+    append_integer(out, at.warmup + static_cast<long long>(r + 1) * at.thin);
+    out += "  ";
+    append_value(out, draws[r]);
+    out += '\n';
+  }
+}
+
+bool write_files(const draws_source& source, const std::string& stem, coda_iterations at, const std::function<bool()>& stop,
+                 std::size_t budget) {
   const std::size_t chains = source.chains();
   const std::size_t rows = chains ? source.rows(0) : 0;
   for (std::size_t c = 1; c < chains; ++c)
@@ -91,31 +112,31 @@ bool write_files(const draws_source& source, const std::string& stem, coda_itera
   std::vector<std::unique_ptr<coda_file>> files;
   for (const auto& p : paths) files.push_back(std::make_unique<coda_file>(p));
   coda_file& index = *files.front();
-  // A batch of columns holds at most draws_budget values.
+  // Columns in JAGS's order, each array's elements column-major, taken in runs whose span
+  // of the table's (row-major) columns holds at most `budget` values: a scalar or a
+  // small array joins the run before it, a large matrix is read in slices.
   const std::vector<std::string>& columns = source.columns();
-  const std::size_t batch = std::max<std::size_t>(1, draws_budget / std::max<std::size_t>(1, rows * chains));
+  const std::vector<std::size_t> order = element_order(columns, true);
+  const std::size_t per_column = std::max<std::size_t>(1, rows * chains);
   std::vector<draws_source::column_draws> values;
   long long line = 0;
-  for (std::size_t first = 0; first < columns.size(); first += batch) {
+  for (std::size_t p = 0; p < order.size();) {
     if (stop()) return false;
-    source.read(first, first + batch, 1, values);
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      const std::string& name = columns[first + k];
+    std::size_t lo = order[p], hi = order[p] + 1, q = p + 1;
+    for (; q < order.size(); ++q) {
+      const std::size_t a = std::min(lo, order[q]), b = std::max(hi, order[q] + 1);
+      if ((b - a) * per_column > budget) break;
+      lo = a, hi = b;
+    }
+    source.read(lo, hi, 1, values);
+    for (; p < q; ++p) {
+      const std::string& name = columns[order[p]];
       if (sampler_column(name)) continue;
-      index.buffer() += name + " ";
-      append_integer(index.buffer(), line + 1);
-      index.buffer() += ' ';
-      append_integer(index.buffer(), line + static_cast<long long>(rows));
-      index.buffer() += '\n';
+      append_index_line(index.buffer(), name, line, rows);
       line += static_cast<long long>(rows);
       for (std::size_t c = 0; c < chains; ++c) {
         coda_file& out = *files[c + 1];
-        for (std::size_t r = 0; r < rows; ++r) {
-          append_integer(out.buffer(), at.warmup + static_cast<long long>(r + 1) * at.thin);
-          out.buffer() += "  ";
-          append_value(out.buffer(), values[k][c][r]);
-          out.buffer() += '\n';
-        }
+        append_draws(out.buffer(), values[order[p] - lo][c], at);
         out.flush_if_full();
       }
     }
@@ -128,9 +149,10 @@ bool write_files(const draws_source& source, const std::string& stem, coda_itera
 
 }  // namespace
 
-bool write_coda(const draws_source& source, const std::string& stem, coda_iterations at, const std::function<bool()>& stop) {
+bool write_coda(const draws_source& source, const std::string& stem, coda_iterations at, const std::function<bool()>& stop,
+                std::size_t budget) {
   try {
-    return write_files(source, stem, at, stop);
+    return write_files(source, stem, at, stop, budget);
   } catch (const write_error&) {
     remove_coda(stem);  // chain files renamed before a failure, without their index
     throw;

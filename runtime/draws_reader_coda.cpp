@@ -43,7 +43,6 @@ bool number(std::string_view s, double& x) { return parse_number(s.data(), s.dat
 }  // namespace
 
 coda_kind coda_line_kind(std::string_view line) {
-  if (line.find(',') != std::string_view::npos) return coda_kind::none;
   const auto f = fields(line);
   std::size_t a = 0, b = 0;
   double x = 0, y = 0;
