@@ -105,7 +105,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
   if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
   check_show(*l.model, o);
   if (!o.output.empty())
-    refuse_overwriting_inputs("--output", run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
+    refuse_overwriting_inputs(o.output == given.output ? "--output" : "--output " + given.output + ": its file", run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
   samplers::run_options ro = o.run;
   ro.dense_metric = o.metric == "dense";
   ro.monitors = o.monitor;
