@@ -15,6 +15,7 @@
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
+#include "runtime/coda_writer.hpp"
 #include "runtime/draws_writer.hpp"
 #include "runtime/interrupt.hpp"
 #include "samplers/chain.hpp"
@@ -51,7 +52,7 @@ runtime::start_options start_from(const std::string& spec, runtime::data_table& 
 }
 
 runtime::draws_format format_of(const infer_options& o) {
-  return o.format == "stan" ? runtime::draws_format::stan : runtime::draws_format::ppl;
+  return o.format == "stan" ? runtime::draws_format::stan : o.format == "coda" ? runtime::draws_format::coda : runtime::draws_format::ppl;
 }
 
 // --show names variables of the model that are recorded; caught before the run, not after.
@@ -66,6 +67,8 @@ void check_show(const lang::ir::model& m, const infer_options& o) {
 // The files a run writes: its draws file(s) and the saved state beside them.
 std::vector<std::string> run_outputs(const infer_options& o) {
   std::vector<std::string> out = runtime::draws_paths(o.output, format_of(o), o.run.chains);
+  if (format_of(o) == runtime::draws_format::coda)
+    for (const auto& p : runtime::coda_paths(runtime::coda_stem(o.output), o.run.chains)) out.push_back(p);
   out.push_back(state_path(o.output));
   out.push_back(state_path(o.output) + ".tmp");
   return out;
@@ -90,7 +93,8 @@ int run_infer(const model_inputs& in, const infer_options& o) {
   return guarded([&] { return infer_loaded(load(in), in, o, nullptr); });
 }
 
-int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
+int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, runtime::draws* keep) {
+  const infer_options o = coda_output(given);
   // Chains of a model without unknowns would record lp__ alone, a constant.
   if (!lang::ir::has_unknowns(*l.model))
     throw lang::source_error({in.model_path, {}, "the model has no unknowns: every variable is data or computed from data, so there is "
@@ -101,7 +105,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
   check_show(*l.model, o);
   if (!o.output.empty())
-    refuse_overwriting_inputs("--output", run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
+    refuse_overwriting_inputs(o.output == given.output ? "--output" : "--output " + given.output + ": its file", run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
   samplers::run_options ro = o.run;
   ro.dense_metric = o.metric == "dense";
   ro.monitors = o.monitor;
@@ -111,6 +115,9 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   // A temporary draws file (no --output) is in ppl's layout, one file.
   const auto format = o.output.empty() ? runtime::draws_format::ppl : format_of(o);
   ro.hamiltonian_columns = format == runtime::draws_format::stan;
+  // What is streamed: a CODA run's rows go to its ppl-layout file.
+  const auto streamed = format == runtime::draws_format::coda ? runtime::draws_format::ppl : format;
+  if (format == runtime::draws_format::coda) runtime::remove_coda(runtime::coda_stem(o.output));
   progress_display progress(o.run.chains, o.run.warmup, !o.quiet && isatty(STDERR_FILENO));
   if (!o.quiet)
     ro.heldout_report = [&](int c, long it, const std::string& what, double score) {
@@ -132,7 +139,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   std::vector<std::vector<std::string>> resumed_notes;
   if (o.resume) {
     state = *o.resume;
-    resumed_notes = cut_draws(o.output, state, format);
+    resumed_notes = cut_draws(o.output, state, streamed);
     resume_from = state.chains;
     ro.resume = &resume_from;
   } else if (saving) {
@@ -168,13 +175,13 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
   samplers::run_result r;
   try {
     r = samplers::run(*l.model, std::move(l.data), ro, [&](const std::vector<std::string>& columns, const std::vector<samplers::plan_line>& plan) {
-      const auto paths = runtime::draws_paths(output, format, o.run.chains);
-      writer = std::make_unique<runtime::draws_writer>(output, format, o.run.chains, draws_comments(in, o, plan, format, paths), columns,
+      const auto paths = runtime::draws_paths(output, streamed, o.run.chains);
+      writer = std::make_unique<runtime::draws_writer>(output, streamed, o.run.chains, draws_comments(in, o, plan, streamed, paths), columns,
                                                        o.resume != nullptr);
       for (std::size_t c = 0; c < resumed_notes.size(); ++c)
         for (const auto& note : resumed_notes[c]) writer->note(static_cast<int>(c) + 1, note);
       // ppl's layout says where a chain was resumed; Stan's has no comments among its rows.
-      if (o.resume && format == runtime::draws_format::ppl)
+      if (o.resume && streamed == runtime::draws_format::ppl)
         for (std::size_t c = 0; c < state.completed.size(); ++c)
           writer->note(static_cast<int>(c) + 1, fmt::format("chain {} iteration {}: resumed", c + 1, state.completed[c]));
       return writer.get();
@@ -199,9 +206,12 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runti
     std::string done;
     for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
     fmt::print(stderr, "interrupted: {}; every finished draw is kept{}\n", done, o.output.empty() ? "" : " in " + o.output);
+    if (format == runtime::draws_format::coda) fmt::print(stderr, "note: the CODA files are written when the run is complete\n");
     if (saving && !save_failed) fmt::print(stderr, "continue with: ppl infer --resume {}\n", o.output);
   }
   const runtime::draws_source draws(writer->paths());
+  if (format == runtime::draws_format::coda && !r.interrupted)
+    if (const int status = write_coda_files(draws, o, saving); status != 0) return status;
   bool enough = draws.chains() > 0;
   for (std::size_t c = 0; c < draws.chains(); ++c) enough = enough && draws.rows(c) >= 4;
   if (enough) {

@@ -107,9 +107,12 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->check(CLI::IsMember({"draws", "means"}))
       ->default_str("draws");
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
-  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made (default: none, the summary only)");
-  cmd->add_option("--format", o.format, "draws file format: ppl, or stan (one file per chain, Stan's column names)")
-      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan"}));
+  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made; with --format coda, the CODA files' stem (default: none, the summary only)");
+  cmd->add_option("--format", o.format,
+                  "draws file format: ppl; stan (one file per chain, Stan's column names); or coda (JAGS's CODA files for R's "
+                  "coda::read.coda: -o out/CODA writes out/CODAindex.txt, out/CODAchain1.txt, ... when the run is complete, "
+                  "and streams the draws to out/CODA.csv in ppl's format)")
+      ->capture_default_str()->check(CLI::IsMember({"ppl", "stan", "coda"}));
   cmd->add_flag("--quiet,-q", o.quiet, "no progress display (default: progress on a terminal)");
   cmd->add_flag("--histograms", o.histograms, "a text histogram of each scalar in the summary (default: on a terminal)");
 
@@ -211,8 +214,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> summary_show;
   auto* summary = app.add_subcommand("summary", "recompute the summary table from a draws file");
   summary->add_option("DRAWS", summary_paths,
-                      "draws file(s): written by ppl infer (either format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ...), "
-                      "ppl simulate or CmdStan")
+                      "draws file(s): written by ppl infer (any format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ..., "
+                      "STEMindex.txt or STEM for a CODA run's STEMchain1.txt, ...), ppl simulate, CmdStan or JAGS")
       ->required();
   summary->add_option("--show", summary_show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
   bool summary_histograms = false;
@@ -225,7 +228,7 @@ int main(int argc, char** argv) {
   ppl::cli::loo_options loo_opt;
   auto* loo = app.add_subcommand("loo", "leave-one-out cross-validation (PSIS-LOO) from pointwise log-likelihoods in a draws file, with Pareto k diagnostics");
   loo->add_option("DRAWS", loo_opt.draws_paths,
-                  "draws file(s), as for summary: written by ppl infer (either format), ppl simulate or CmdStan")
+                  "draws file(s), as for summary: written by ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA)")
       ->required();
   loo->add_option("--var", loo_opt.variable, "the variable holding the pointwise log-likelihoods, one element per observation")
       ->capture_default_str();
@@ -235,7 +238,7 @@ int main(int argc, char** argv) {
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
   auto* topics = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
-  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix (either format)")->required();
+  topics->add_option("DRAWS", topics_path, "a draws file from ppl infer that monitors the matrix (any format)")->required();
   topics->add_option("--variable", topics_variable, "the matrix: one distribution per row")->capture_default_str();
   topics->add_option("--labels", topics_labels, "labels of the columns, one per line (LDA: vocab.txt; default: column numbers)")->check(CLI::ExistingFile);
   topics->add_option("--top", topics_top, "entries shown per row")->capture_default_str()->check(whole(1, 1000));
@@ -243,7 +246,7 @@ int main(int argc, char** argv) {
   ppl::cli::heatmap_options heat;
   std::string heat_draw = "mean";
   auto* heatmap = app.add_subcommand("heatmap", "draw a monitored matrix (a spin field, a mean field) as an SVG or PNG heat map");
-  heatmap->add_option("DRAWS", heat.draws_path, "a draws file: from ppl infer (either format), ppl simulate or CmdStan")->required();
+  heatmap->add_option("DRAWS", heat.draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
   heatmap->add_option("NAME", heat.variable, "the matrix, e.g. s")->required();
   heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->required();
   heatmap->add_option("--draw", heat_draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
@@ -263,7 +266,7 @@ int main(int argc, char** argv) {
 
   ppl::cli::plot_options plot_opt;
   auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
-  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file: from ppl infer (either format), ppl simulate or CmdStan")->required();
+  plot->add_option("DRAWS", plot_opt.draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
   plot->add_option("NAME", plot_opt.names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
   plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->required();
   plot->add_option("--max-elements", plot_opt.max_elements, "elements of each array plotted")->capture_default_str()

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "runtime/coda_writer.hpp"
+#include "runtime/interrupt.hpp"
 #include "runtime/version.hpp"
 
 namespace ppl::cli {
@@ -80,6 +82,31 @@ std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, con
   std::vector<std::vector<std::string>> out;
   for (std::size_t c = 0; c < paths.size(); ++c) out.push_back(stan_comments(in, o, plan, static_cast<int>(c) + 1, paths[c]));
   return out;
+}
+
+infer_options coda_output(infer_options o) {
+  if (o.format != "coda") return o;
+  if (o.output.empty())
+    throw std::invalid_argument("--format coda writes files named after --output (-o out/CODA: out/CODAindex.txt, "
+                                "out/CODAchain1.txt, ...); name them with --output");
+  if (o.output == "-")
+    throw std::invalid_argument("--format coda writes several files, not standard output; name them with --output (-o out/CODA)");
+  o.output = runtime::coda_draws_path(o.output);
+  return o;
+}
+
+int write_coda_files(const runtime::draws_source& draws, const infer_options& o, bool saved) {
+  const std::string again = saved ? "; write them with: ppl infer --resume " + o.output : "";
+  try {
+    if (runtime::write_coda(draws, runtime::coda_stem(o.output), {o.run.warmup, o.run.thin}, runtime::interrupted)) return 0;
+    fmt::print(stderr, "interrupted while writing the CODA files: none is written; the draws are whole in {}{}\n", o.output, again);
+    return 130;
+  } catch (const runtime::write_error& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    fmt::print(stderr, "note: no CODA file is written; the draws are whole in {}{}\n", o.output,
+               saved ? "; once there is room, write them with: ppl infer --resume " + o.output : "");
+    return 1;
+  }
 }
 
 void refuse_overwriting_inputs(const std::string& option, const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {

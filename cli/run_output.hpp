@@ -1,13 +1,15 @@
 #pragma once
 // What `ppl infer` writes besides the terminal: the comment lines at the top of its draws
 // files (ppl's layout, or CmdStan's configuration block so that Stan's readers take the
-// files unchanged), the guard that refuses an output path that is one of the run's
-// inputs, and the temporary draws file of a run that names none.
+// files unchanged), JAGS's CODA files at the end of a run, the guard that refuses an
+// output path that is one of the run's inputs, and the temporary draws file of a run that
+// names none.
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "runtime/draws.hpp"
+#include "runtime/draws_reader.hpp"
 #include "samplers/chain.hpp"
 
 namespace ppl::cli {
@@ -17,6 +19,18 @@ namespace ppl::cli {
 std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, const infer_options& o,
                                                      const std::vector<samplers::plan_line>& plan, runtime::draws_format format,
                                                      const std::vector<std::string>& paths);
+
+// --format coda: the CODA files are named after --output, and the draws are streamed to
+// STEM.csv in ppl's layout first (runtime/coda_writer.hpp); the options returned have
+// that file as their output, which the saved state sits beside and --resume names.
+// Throws std::invalid_argument without an --output that names files. Other formats: `o`.
+infer_options coda_output(infer_options o);
+
+// --format coda, a complete run: its CODA files, transposed from its draws file o.output
+// (runtime/coda_writer.hpp). Returns the exit status: 0; 1 when a file cannot be written;
+// 130 when Ctrl-C stops the writing. Those two are reported, and leave no CODA file: the
+// draws file is whole, and `ppl infer --resume` (when the run's state is `saved`) writes them.
+int write_coda_files(const runtime::draws_source& draws, const infer_options& o, bool saved);
 
 // Throws std::invalid_argument (a usage error) when an output is one of the inputs: the
 // same path, or another name of the same file. `option` names the output's option.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <numeric>
 
 #include "runtime/draws_reader.hpp"
@@ -78,6 +79,23 @@ std::vector<std::string> draws_paths(const std::string& path, draws_format forma
   std::string stem = path.size() > 4 && path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
   std::vector<std::string> out;
   for (int c = 1; c <= chains; ++c) out.push_back(stem + "_" + std::to_string(c) + ".csv");
+  return out;
+}
+
+std::string coda_draws_path(const std::string& output) {
+  std::error_code ec;
+  if (output.ends_with('/') || std::filesystem::is_directory(output, ec))
+    return (std::filesystem::path(output) / "CODA.csv").lexically_normal().string();
+  return output.ends_with(".csv") ? output : output + ".csv";
+}
+
+std::string coda_stem(const std::string& draws_path) {
+  return draws_path.ends_with(".csv") ? draws_path.substr(0, draws_path.size() - 4) : draws_path;
+}
+
+std::vector<std::string> coda_paths(const std::string& stem, int chains) {
+  std::vector<std::string> out = {stem + "index.txt"};
+  for (int c = 1; c <= chains; ++c) out.push_back(stem + "chain" + std::to_string(c) + ".txt");
   return out;
 }
 

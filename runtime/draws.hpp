@@ -14,8 +14,12 @@ namespace ppl::runtime {
 // - ppl: `chain,iteration,lp__,theta[1,2],...`, every chain in one file;
 // - stan: CmdStan's, one file per chain (FILE_1.csv, ...), `lp__,accept_stat__,...,theta.1.2`,
 //   the elements of an array in column-major order;
-// - plain: `draw,theta[1,2],...`, one chain (what `ppl simulate` writes).
-enum class draws_format { ppl, stan, plain };
+// - plain: `draw,theta[1,2],...`, one chain (what `ppl simulate` writes);
+// - coda: JAGS's CODA files, STEMindex.txt (`theta[1,2] 1001 2000`: a column's lines) and
+//   STEMchain1.txt, ... (`iteration  value` lines, all of a column's before the next's).
+//   Variable-major, so a run streams its rows in ppl's layout to STEM.csv and transposes
+//   them at its end (runtime/coda_writer.hpp); draws_source reads them back.
+enum class draws_format { ppl, stan, plain, coda };
 
 // "theta[2,3]" for element `flat` (row-major) of a shape.
 std::string element_column(const std::string& name, const shape& s, index_t flat);
@@ -35,6 +39,13 @@ inline std::vector<std::size_t> stan_column_order(const std::vector<std::string>
 // The files a run writes for `path`: itself, or in Stan's format one per chain,
 // FILE_1.csv, FILE_2.csv, ...
 std::vector<std::string> draws_paths(const std::string& path, draws_format format, int chains);
+// A CODA run's ppl-layout draws file for its --output: DIR/ (or an existing directory)
+// stands for DIR/CODA.csv, JAGS's default stem; STEM for STEM.csv; STEM.csv for itself.
+std::string coda_draws_path(const std::string& output);
+// The stem of a CODA run's files (its draws file without .csv), and the files JAGS names
+// after it: STEMindex.txt, then STEMchain1.txt, STEMchain2.txt, ...
+std::string coda_stem(const std::string& draws_path);
+std::vector<std::string> coda_paths(const std::string& stem, int chains);
 
 // The columns a Hamiltonian sampler fills for every kept iteration, after lp__, as
 // CmdStan names them.

@@ -63,6 +63,10 @@ std::vector<std::string> expand_draws_paths(const std::vector<std::string>& path
       out.push_back(p);
       continue;
     }
+    if (std::filesystem::is_regular_file(p + "index.txt", ec)) {  // a CODA stem
+      out.push_back(p + "index.txt");
+      continue;
+    }
     const std::string stem = p.ends_with(".csv") ? p.substr(0, p.size() - 4) : p;
     std::size_t before = out.size();
     for (int c = 1; c <= max_chains; ++c) {
@@ -89,6 +93,10 @@ draws_source::draws_source(const std::vector<std::string>& paths, std::size_t bu
       const std::size_t estimate = estimated_values(files);
       held_ = estimate <= budget;
       if (held_) values_.reserve(std::min(estimate + columns_.size(), budget));
+    }
+    if (f.format == draws_format::coda) {
+      load_coda(f, budget, stored);
+      continue;
     }
     scan(f, &notes_, i == 0 || f.format == draws_format::ppl ? &metadata_ : nullptr, [&](std::size_t chain, const std::vector<double>& row) {
       if (rows_.size() <= chain) rows_.resize(chain + 1, 0), row_at_.resize(chain + 1);
@@ -129,7 +137,9 @@ std::size_t draws_source::estimated_values(const std::vector<std::string>& files
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec) bytes += size;
   }
-  const std::size_t row = std::max<std::size_t>(files_.front().first_row_bytes, 2);
+  const file_info& front = files_.front();
+  if (front.format == draws_format::coda) return front.coda.chains.size() * front.coda.length * columns_.size();
+  const std::size_t row = std::max<std::size_t>(front.first_row_bytes, 2);
   return static_cast<std::size_t>(bytes / row) * std::max<std::size_t>(columns_.size(), 1);
 }
 
@@ -147,6 +157,14 @@ void draws_source::open_file(const std::string& path, bool first) {
     if (line[0] == '#') {
       comments.emplace_back(line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1));
       continue;
+    }
+    if (const auto kind = detail::coda_line_kind(line); kind == detail::coda_kind::index) {
+      open_coda(path, first);
+      return;
+    } else if (kind == detail::coda_kind::chain) {
+      const std::size_t at = path.rfind("chain");
+      const std::string index = at == std::string::npos ? "STEMindex.txt" : path.substr(0, at) + "index.txt";
+      fail_in_line(path, in.number(), line, 0, "this is a CODA chain file (`iteration value` lines): read it through its index, " + index);
     }
     names = header_names(line);
     if (names.size() >= 2 && names[0] == "chain" && names[1] == "iteration") {
@@ -166,20 +184,26 @@ void draws_source::open_file(const std::string& path, bool first) {
   }
   if (names.empty()) fail_in_line(path, std::max<std::size_t>(in.number(), 1), "", 0, "no header row: this is not a draws file");
   if (first || f.format == draws_format::ppl) metadata_.insert(metadata_.end(), comments.begin(), comments.end());
-  const std::vector<std::size_t> order = element_order(names, false);  // a Stan file's are column-major
-  std::vector<std::string> columns;
-  for (std::size_t k : order) columns.push_back(names[k]);
-  if (first) columns_ = columns;
-  else if (columns != columns_)
-    throw std::invalid_argument("the draws files " + files_.front().path + " and " + path + " have different columns");
-  f.cell_of = order;
-  f.names = names;
+  set_columns(f, names, first);
   while (in.next(line, complete))
     if (!line.empty() && line[0] != '#') {
       f.first_row_bytes = line.size() + 1;
       break;
     }
   files_.push_back(std::move(f));
+}
+
+// A file's columns in ppl's order (a Stan file's and a CODA file's are column-major), which
+// must be the first file's.
+void draws_source::set_columns(file_info& f, const std::vector<std::string>& names, bool first) {
+  const std::vector<std::size_t> order = element_order(names, false);
+  std::vector<std::string> columns;
+  for (std::size_t k : order) columns.push_back(names[k]);
+  if (first) columns_ = columns;
+  else if (columns != columns_)
+    throw std::invalid_argument("the draws files " + files_.front().path + " and " + f.path + " have different columns");
+  f.cell_of = order;
+  f.names = names;
 }
 
 // Calls row(chain, values) for each data row of a file, values in the file's order.
@@ -261,7 +285,8 @@ void draws_source::read(std::size_t first, std::size_t last, std::size_t stride,
   }
   std::vector<std::size_t> seen(rows_.size(), 0);
   for (const auto& f : files_)
-    scan(f, nullptr, nullptr, [&](std::size_t chain, const std::vector<double>& row) {
+    if (f.format == draws_format::coda) read_coda(f, first, last, stride, out);
+    else scan(f, nullptr, nullptr, [&](std::size_t chain, const std::vector<double>& row) {
       if (seen[chain]++ % stride != 0) return;
       for (std::size_t k = first; k < last; ++k) out[k - first][chain].push_back(row[f.cell_of[k]]);
     });
@@ -279,7 +304,8 @@ draws draws_source::read_all() const {
     return d;
   }
   for (const auto& f : files_)
-    scan(f, nullptr, nullptr, [&](std::size_t chain, const std::vector<double>& row) {
+    if (f.format == draws_format::coda) read_all_coda(f, d);
+    else scan(f, nullptr, nullptr, [&](std::size_t chain, const std::vector<double>& row) {
       for (std::size_t k = 0; k < columns_.size(); ++k) d.chains[chain].push_back(row[f.cell_of[k]]);
     });
   return d;

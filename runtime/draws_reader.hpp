@@ -1,6 +1,6 @@
 #pragma once
 // Reading draws files back in bounded memory, whatever wrote them: `ppl infer` (ppl's
-// layout, or Stan's one file per chain), `ppl simulate`, or CmdStan itself. One pass reads
+// layout, Stan's one file per chain, or JAGS's CODA files), `ppl simulate`, CmdStan or JAGS. One pass reads
 // the comments, the header and every row, checking each cell, and keeps the values when
 // they fit in `budget` doubles; a larger file is read again for each batch of columns a
 // caller asks for, so memory never grows with the number of draws.
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/draws.hpp"
+#include "runtime/draws_reader_coda.hpp"
 
 namespace ppl::runtime {
 
@@ -19,7 +20,8 @@ class draws_source {
  public:
   // One path, or several: each Stan or plain file is one chain, a ppl file holds its own
   // chains (numbered after those of the files before it). A path that is not a file but
-  // whose Stan files are (PATH_1.csv, PATH_2.csv, ... for PATH.csv) stands for them.
+  // whose Stan files are (PATH_1.csv, PATH_2.csv, ... for PATH.csv) stands for them. A
+  // CODA index (STEMindex.txt, or its STEM) stands for its chain files, one chain each.
   // Throws lang::source_error on a malformed file, std::invalid_argument when files
   // disagree.
   explicit draws_source(const std::vector<std::string>& paths, std::size_t budget = draws_budget);
@@ -55,10 +57,19 @@ class draws_source {
     std::vector<std::string> names;   // the value cells' columns (after chain,iteration or draw), in the file's order
     std::vector<std::size_t> cell_of;  // cell_of[k]: the value cell holding column k
     std::size_t first_row_bytes = 0;
+    detail::coda_index coda;           // a CODA index: its columns' lines and chain files
+    std::vector<std::size_t> column_of;  // a CODA index: column_of[cell], the inverse of cell_of
   };
   template <class Row>
   void scan(const file_info& f, std::vector<std::string>* notes, std::vector<std::string>* comments, const Row& row) const;
   void open_file(const std::string& path, bool first);
+  void set_columns(file_info& f, const std::vector<std::string>& names, bool first);
+  // CODA files (runtime/draws_reader_coda.cpp): the index, then every chain file read once
+  // (its values kept when they fit); later, columns read again from the files.
+  void open_coda(const std::string& path, bool first);
+  void load_coda(const file_info& f, std::size_t budget, std::size_t& stored);
+  void read_coda(const file_info& f, std::size_t first, std::size_t last, std::size_t stride, std::vector<column_draws>& out) const;
+  void read_all_coda(const file_info& f, draws& d) const;
   std::size_t estimated_values(const std::vector<std::string>& files) const;
 
   std::vector<file_info> files_;

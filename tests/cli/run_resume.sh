@@ -2,7 +2,7 @@
 # Long runs (issue 8): a run stopped by SIGINT, SIGTERM or SIGKILL and continued with
 # `ppl infer --resume DRAWS.csv` ends with exactly the draws file of a run never stopped
 # (same seed): NUTS on eight schools (adaptation state; also in Stan's format, a file per
-# chain), LDA's collapsed sampler on two threads (2 x 71,134 topics in the state), a
+# chain, and with JAGS's CODA files, written when the resumed run completes), LDA's collapsed sampler on two threads (2 x 71,134 topics in the state), a
 # mixture's collapsed weight recorded as draws or as means, and matrix factorisation's
 # held-out RMSE. SIGKILL leaves what the last
 # periodic save (--checkpoint-every) counted, and a draws file that may run past it. Also:
@@ -38,6 +38,9 @@ check() {
                 { echo "FAIL $name: exit $rc"; cat "$name.err"; exit 1; } ;;
     KILL) [ "$rc" = 137 ] || { echo "FAIL $name: exit $rc after SIGKILL"; exit 1; } ;;
   esac
+  # CODA files are written only by a complete run (chains stopped at different draws have
+  # no one index).
+  [ ! -e "${name}index.txt" ] || { echo "FAIL $name: CODA files after an interrupted run"; exit 1; }
   local before total
   before=$(rows "$name.csv")
   total=$(rows "$full.csv")
@@ -90,6 +93,13 @@ check lda_int lda INT 3 "${lda[@]}"
 check lda_kill lda KILL 40 "${lda[@]}"
 check schools_stan stan_full KILL 2 "${schools[@]}" --format stan
 check schools_stan_int stan_full INT 2 "${schools[@]}" --format stan
+# JAGS's CODA files, written at the end from the draws file: the resumed run's are the
+# uninterrupted run's.
+check schools_coda coda_full INT 2 "${schools[@]}" --format coda
+for f in index.txt chain1.txt chain2.txt; do
+  cmp -s "coda_full$f" "schools_coda$f" || { echo "FAIL schools_coda: $f differs from the uninterrupted run's"; exit 1; }
+done
+echo "schools_coda: the CODA files of the resumed run are the uninterrupted run's"
 # SIGKILL just after draw 1 of a chain in Stan's layout, with the last periodic save from
 # warmup: the file holds the adaptation block and a row, which the resumed run, adapting
 # again, writes anew. Made deterministic: a run stopped in warmup (a long one), then the
