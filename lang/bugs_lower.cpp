@@ -10,6 +10,7 @@
 
 #include "lang/bugs_names.hpp"
 #include "lang/parser.hpp"
+#include "lang/printer.hpp"
 #include "lang/suggest.hpp"
 #include "stdlib/registry.hpp"
 
@@ -186,6 +187,7 @@ class lowering {
       for (const auto& s : b.body) lower(s, body, b.which == "data");
     }
     if (!model) fail_at(src_, src_.text.size(), "no `model { ... }` block: a BUGS file holds its model in one");
+    intervals(body);
     real_constants(body);
     linear_predictors(body);
     gather(body);
@@ -350,10 +352,17 @@ class lowering {
     ast::sample_stmt y = x;
     const std::string& name = x.dist.callee.name;
     const bugs_name* e = find_bugs_distribution(name);
+    if (!e && name == "dinterval") {
+      if (x.dist.args.size() != 2)
+        fail_at(src_, x.dist.callee.pos, fmt::format("dinterval takes 2 arguments (dinterval(t, c)), not {}", x.dist.args.size()));
+      if (x.restricted) fail_at(src_, x.restricted->pos, "dinterval takes no truncation or censoring");
+      y.lhs = target(x.lhs, true);
+      y.dist.args = arguments(x.dist);
+      return y;  // joined to t's own `~` by intervals()
+    }
     if (!e) {
-      if (name == "dinterval" || name == "dsum")
-        fail_at(src_, x.dist.callee.pos, "JAGS's " + name + "() is not supported; for censoring write `I(lower, upper)` "
-                                         "after the distribution of the value that is missing");
+      if (name == "dsum")
+        fail_at(src_, x.dist.callee.pos, "JAGS's dsum() is not supported: ppl's samplers take no observed sum of unknowns");
       std::vector<std::string> names;
       for (const auto& d : bugs_distribution_table()) names.emplace_back(callee_of(d.bugs));
       fail_at(src_, x.dist.callee.pos, "unknown BUGS distribution `" + name + "`" + did_you_mean(near_names(name, names)));
@@ -368,6 +377,70 @@ class lowering {
       if (r.upper) r.upper = expression(*r.upper);
     }
     return y;
+  }
+
+  // JAGS's censoring: `is.censored[i] ~ dinterval(t[i], c[i])` beside `t[i] ~ D(...)`,
+  // with t[i] missing where it is censored, is 1 when t[i] > c[i] and 0 when t[i] <= c[i].
+  // That is censoring as ppl writes it, the bound taken by the indicator:
+  //   if (is_censored[i] == 1) { t[i] ~ D(...) C[c[i], ] } else { t[i] ~ D(...) C[, c[i]] }
+  // The two must be in the same loop, the first argument the other's node as written; one
+  // cut point (a scalar c).
+  void intervals(std::vector<ast::statement>& body) {
+    for (auto& s : body)
+      if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) intervals(f->get().body);
+    for (std::size_t k = 0; k < body.size(); ++k) {
+      auto* ind = boost::get<ast::sample_stmt>(&body[k]);
+      if (!ind || ind->dist.callee.name != "dinterval") continue;
+      const std::string node = print_expression(ind->dist.args[0]);
+      auto it = std::find_if(body.begin(), body.end(), [&](const ast::statement& t) {
+        const auto* x = boost::get<ast::sample_stmt>(&t);
+        return x && x->dist.callee.name != "dinterval" && print_expression(target_operand(x->lhs)) == node;
+      });
+      if (it == body.end())
+        fail_at(src_, ind->dist.callee.pos, "dinterval(" + node + ", ...) needs the `~` of `" + node +
+                                                "` in the same loop, where ppl puts the censoring; write `" + node +
+                                                " ~ D(...)` beside it");
+      auto& x = boost::get<ast::sample_stmt>(*it);
+      if (x.restricted) fail_at(src_, x.restricted->pos, "`" + node + "` is censored by dinterval and may not be restricted again");
+      ast::if_stmt branch;
+      branch.pos = ind->pos;
+      branch.end = ind->end;
+      ast::chain test{operand(target_operand(ind->lhs)), {}};
+      ast::operation eq;
+      eq.op = "==";
+      eq.pos = ind->pos;
+      eq.end = ind->end;
+      eq.rhs = operand(tagged_at(ast::int_literal{}, ind->pos, ind->end));
+      boost::get<ast::int_literal>(eq.rhs).value = 1;
+      test.rest.push_back(std::move(eq));
+      branch.cond = operand(std::move(test));
+      ast::restriction above, below;
+      above.which = below.which = "C";
+      above.pos = below.pos = ind->dist.pos;
+      above.end = below.end = ind->dist.end;
+      above.lower = ind->dist.args[1];
+      below.upper = ind->dist.args[1];
+      ast::sample_stmt censored = x, observed = x;
+      censored.restricted = above;
+      observed.restricted = below;
+      branch.then_body.emplace_back(std::move(censored));
+      branch.else_body.emplace();
+      branch.else_body->emplace_back(std::move(observed));
+      *it = ast::statement(std::move(branch));
+      body.erase(body.begin() + static_cast<std::ptrdiff_t>(k));
+      --k;
+    }
+  }
+
+  static ast::operand target_operand(const ast::target& t) {
+    if (t.indices.empty()) return operand(t.name);
+    ast::index_list l;
+    l.items = t.indices;
+    l.pos = t.pos;
+    l.end = t.end;
+    ast::postfix p{operand(t.name), {}};
+    p.suffixes.emplace_back(std::move(l));
+    return operand(std::move(p));
   }
 
   // BUGS has no integers: `p[i, 1] <- 0` beside `log(p[i, j]) <- ...` fills one real array.
@@ -522,6 +595,10 @@ class lowering {
       scope_.emplace_back(r.var.name, end);
       gather(f->get().body);
       scope_.pop_back();
+    } else if (const auto* c = boost::get<fwd<ast::if_stmt>>(&s)) {
+      read(c->get().cond, false);
+      gather(c->get().then_body);
+      if (c->get().else_body) gather(*c->get().else_body);
     } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
       auto& u = defines(x->lhs);
       u.sampled_by = x->dist.callee.name;

@@ -52,3 +52,18 @@ if [ -w /dev/full ]; then
   [ "$rc" != 0 ] || { echo "FAIL: translate to a full disk exited 0"; exit 1; }
 fi
 echo "ok: translate's output"
+
+# dinterval: three exponential times, the second censored at 3 (t > 3), lambda ~ Gamma(1, 1).
+# The posterior is Gamma(1 + 2, 1 + 1 + 0.5 + 3): mean 3 / 5.5, sd sqrt(3) / 5.5. The mean
+# within 4 of its MCSEs; the sd within 4 of its relative standard error, 1 / sqrt(ESS)
+# for a Gamma(3) (kurtosis 5: sqrt((5 - 1) / (4 ESS))).
+"$ppl" infer "$repo/tests/cli/models/dinterval.bug" "$repo/tests/cli/models/dinterval.R" --draws 4000 --seed 2 --quiet \
+  --output "$work/dinterval.csv" >/dev/null
+"$ppl" summary "$work/dinterval.csv" --format csv | python3 -c '
+import csv, math, sys
+row = next(r for r in csv.DictReader(sys.stdin) if r["name"] == "lambda")
+mean, sd, mcse, ess = (float(row[k]) for k in ("mean", "sd", "mcse_mean", "ess_bulk"))
+exact_mean, exact_sd = 3 / 5.5, math.sqrt(3) / 5.5
+ok = abs(mean - exact_mean) <= 4 * mcse and abs(sd / exact_sd - 1) <= 4 / math.sqrt(ess)
+print(("ok" if ok else "FAIL") + ": dinterval posterior mean %.4f (exact %.4f), sd %.4f (exact %.4f)" % (mean, exact_mean, sd, exact_sd))
+sys.exit(0 if ok else 1)'

@@ -113,6 +113,23 @@ TEST_CASE("bugs: an observation of a linked node reads its linear predictor") {
   CHECK(t.find("y[j, 1] ~ Poisson(q[j])\n") != std::string::npos);
 }
 
+TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator") {
+  const lang::bugs_data_shapes data{{"N", {{}, true, 3}}, {"is_censored", {{3}, true, 0}}, {"t", {{3}, false, 0}}, {"c", {{3}, false, 0}}};
+  const std::string t = translate("model {\n for (i in 1:N) {\n  is.censored[i] ~ dinterval(t[i], c[i])\n  t[i] ~ dweib(r, 2)\n }\n r ~ dexp(1)\n}\n", &data);
+  CHECK(t.find("for i in 1:N {\n"
+               "  if (is_censored[i] == 1) {\n"
+               "    t[i] ~ Weibull(r, pow(2, -1 / r)) C[c[i], ]\n"
+               "  } else {\n"
+               "    t[i] ~ Weibull(r, pow(2, -1 / r)) C[, c[i]]\n"
+               "  }\n"
+               "}\n") != std::string::npos);
+  CHECK(error_of("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i]) }\n for (i in 1:N) { t[i] ~ dexp(1) }\n}\n", &data) ==
+        "m.bug:2:36: error: dinterval(t[i], ...) needs the `~` of `t[i]` in the same loop, where ppl puts the censoring; write `t[i] ~ D(...)` beside it");
+  CHECK(error_of("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i])\n t[i] ~ dexp(1) T(0, ) }\n}\n", &data) ==
+        "m.bug:3:17: error: `t[i]` is censored by dinterval and may not be restricted again");
+  CHECK(error_of("model {\n y ~ dsum(a, b)\n}\n", &data).starts_with("m.bug:2:6: error: JAGS's dsum() is not supported"));
+}
+
 TEST_CASE("bugs: sizes that no loop names are the data's numbers; a size whose value differs is not used") {
   lang::bugs_data_shapes data{{"N", {{}, true, 4}}, {"y", {{5}, false, 0}}, {"Y", {{2, 3}, false, 0}}};
   const std::string t = translate("model {\n for (i in 1:N) { y[i] ~ dnorm(m, 1) }\n s <- sum(Y[,])\n m ~ dflat()\n}\n", &data);
@@ -213,7 +230,6 @@ TEST_CASE("bugs: errors point at the BUGS text") {
   CHECK(error_of("model {\n  y ~ dnorm(x, 1)\n  x <- z\n}\n", &none) == "m.bug:3:8: error: undefined name `z`");
   CHECK(error_of("model {\n  x ~ dnorm(0, 1)\n}\nmodel {\n  y ~ dnorm(0, 1)\n}\n") ==
         "m.bug:4:1: error: a second `model` block; a BUGS file has one");
-  CHECK(error_of("model {\n  is.c ~ dinterval(t, c)\n}\n").starts_with("m.bug:2:10: error: JAGS's dinterval() is not supported"));
   CHECK(error_of("model {\n  y ~ dnorm(0, 1) T(0, \n}\n") == "m.bug:3:1: error: expected ')' but found '}'");
   CHECK(error_of("model {\n  for (i 1:3) { y[i] ~ dnorm(0, 1) }\n}\n") == "m.bug:2:10: error: expected 'in' but found '1'");
 }
