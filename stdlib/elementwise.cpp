@@ -199,6 +199,8 @@ const unary_math unary_table[] = {
     {"floor", [](double x) { return std::floor(x); }, nullptr, result_kind::follow},
     // Stan's: 1 where x > 0, else 0 (NaN too).
     {"int_step", [](double x) { return truth(x > 0); }, nullptr, result_kind::integer},
+    // Stan's: toward zero, as an integer (an index computed in real arithmetic, to_int(round(x))).
+    {"to_int", [](double x) { return std::trunc(x); }, nullptr, result_kind::integer},
     {"inv", [](double x) { return 1 / x; }, [](double, double fx) { return -fx * fx; }, result_kind::real},
     {"inv_logit", inv_logit, [](double, double fx) { return fx * (1 - fx); }, result_kind::real},
     {"inv_sqrt", [](double x) { return 1 / std::sqrt(x); }, [](double x, double fx) { return -0.5 * fx / x; },

@@ -119,6 +119,7 @@ constexpr builtin builtin_table[] = {
     {"tan", make_math_function},
     {"tanh", make_math_function},
     {"tgamma", make_special_function},
+    {"to_int", make_math_function},
     {"transpose", make_transpose},
     {"variance", make_reduction},
     {"||", make_operator},

@@ -130,6 +130,15 @@ TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator
   CHECK(error_of("model {\n y ~ dsum(a, b)\n}\n", &data).starts_with("m.bug:2:6: error: JAGS's dsum() is not supported"));
 }
 
+TEST_CASE("bugs: an index computed in real arithmetic is rounded; integers are left alone") {
+  const lang::bugs_data_shapes data{{"g", {{2}, true, 0}}, {"s", {{2}, true, 0}}, {"w", {{2}, false, 0}}, {"y", {{2, 2}, false, 0}}};
+  const std::string t = translate(
+      "model {\n for (i in 1:2) { for (k in 1:2) {\n"
+      "  T[i, k] <- g[i] * (k - 1.5) + 1.5\n  K[i, k] <- g[i] * k + 1\n"
+      "  y[i, k] ~ dnorm(s[T[i, k]] + s[K[i, k]] + s[g[i]] + s[w[k]], 1) } }\n}\n", &data);
+  CHECK(t.find("s[to_int(round(T[i, k]))] + s[K[i, k]] + s[g[i]] + s[to_int(round(w[k]))]") != std::string::npos);
+}
+
 TEST_CASE("bugs: sizes that no loop names are the data's numbers; a size whose value differs is not used") {
   lang::bugs_data_shapes data{{"N", {{}, true, 4}}, {"y", {{5}, false, 0}}, {"Y", {{2, 3}, false, 0}}};
   const std::string t = translate("model {\n for (i in 1:N) { y[i] ~ dnorm(m, 1) }\n s <- sum(Y[,])\n m ~ dflat()\n}\n", &data);

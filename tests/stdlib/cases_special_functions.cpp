@@ -19,6 +19,7 @@ std::vector<value_case> elementary_values() {
       {"floor", {vec({-1.5, 2.7, 3})}, vec({-2, 2, 3})},
       {"ceil", {vec({-1.5, 2.2, 3})}, vec({-1, 3, 3})},
       {"round", {vec({-2.5, 2.5, 0.4, -0.6})}, vec({-3, 3, 0, -1})},  // halves away from zero
+      {"to_int", {vec({-2.5, 2.5, 0.4, -0.6, 3.0})}, vec({-2, 2, 0, 0, 3})},  // toward zero
       {"cos", {vec({0, pi})}, vec({1, -1})},
       {"sin", {scalar(pi / 2)}, scalar(1)},
       {"tan", {scalar(pi / 4)}, scalar(1)},
@@ -102,7 +103,7 @@ std::vector<type_case> special_type_cases() {
     cases.push_back(ok(name, {i1}, i1));  // integers stay integers
     cases.push_back(ok(name, {r0}, r0));
   }
-  for (const char* name : {"step", "int_step", "is_nan"}) cases.push_back(ok(name, {r1}, i1));
+  for (const char* name : {"step", "int_step", "is_nan", "to_int"}) cases.push_back(ok(name, {r1}, i1));
   for (const char* name : {"atan2", "lbeta", "lchoose"}) cases.push_back(ok(name, {i0, r1}, r1));
   for (const char* name : {"fmin", "fmax", "fdim"}) {
     cases.push_back(ok(name, {i1, i0}, i1));

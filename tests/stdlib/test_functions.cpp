@@ -138,7 +138,7 @@ TEST_CASE("the required built-ins are registered, and only the non-smooth ones a
   // orderings switch or jump; everything else is smooth (abs and fabs but for a kink at 0).
   const std::set<std::string> not_differentiable = {
       "!", "!=", "%", "&&", "<", "<=", "==", ">", ">=", "||", "max", "min", "fmax", "fmin", "fdim", "floor", "ceil",
-      "round", "step", "int_step", "is_nan", "equals", "choose", "sort_asc", "sort_desc", "rank"};
+      "round", "step", "int_step", "is_nan", "equals", "choose", "sort_asc", "sort_desc", "rank", "to_int"};
   const std::vector<std::string> required = {
       "exp", "log", "log1p", "expm1", "sqrt", "pow", "abs", "inv_logit", "logit", "tanh", "softplus", "softmax",
       "log_sum_exp", "sum", "mean", "sd", "max", "min", "dot", "transpose", "rep", "length", "+", "-", "*", "/",
