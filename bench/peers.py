@@ -2,7 +2,10 @@
 """Peers benchmark (issue 16, item 5): ppl against JAGS 4.3.1 (rjags) and Stan 2.21 (rstan)
 on the same models and data, run alternately, round by round (ppl, peer, ppl, peer, ...).
 
-  python3 bench/peers.py [--build build] [--repeats 3] [--quick] [--only pumps,eight] [--z 4]
+  python3 bench/peers.py [--build build] [--repeats 3] [--quick] [--only pumps,eight] [--z 4] [--same-file]
+
+With --same-file, ppl runs the JAGS model file itself (bench/peers/NAME.bug) with the R data
+JAGS reads: the BUGS front end's figures, on the workloads that have a JAGS peer.
 
 Workloads (bench/models/*.ppl; the JAGS and Stan versions are in bench/peers/):
   beta_bernoulli  100,000 Bernoulli observations, one chain: sweeps per CPU second, vs JAGS
@@ -323,6 +326,10 @@ def run_workload(args, name, reasons, tmp):
     print(f"== {name}: {w['chains']} chain(s), warmup {warmup}, draws {draws}; ppl vs "
           f"{', '.join(PEER_NAMES[p] for p in peers)}, {args.repeats} round(s)", flush=True)
     data, rdata = make_data(args, name, tmp)
+    if args.same_file:
+        # ppl reads the very files JAGS reads: its BUGS model and the R data.
+        w = dict(w, ppl=os.path.join(HERE, PEER_FILES[(name, "jags")]))
+        data = rdata
     if "stan" in peers:
         w["stan_cache"] = stan_cache(args, PEER_FILES[(name, "stan")])
     rounds = []
@@ -374,6 +381,9 @@ def main():
     ap.add_argument("--only", help="comma-separated workloads: " + ",".join(WORKLOADS))
     ap.add_argument("--z", type=float, default=4.0, help="warn when a posterior mean differs by more MCSEs (default 4)")
     ap.add_argument("--keep", help="keep the data and draws files in this folder")
+    ap.add_argument("--same-file", action="store_true",
+                    help="ppl runs JAGS's own BUGS model and R data (bench/peers/*.bug), not its .ppl translation; "
+                         "workloads with a JAGS peer only")
     args = ap.parse_args()
     args.repeats = args.repeats or (1 if args.quick else 3)
     args.ppl = os.path.join(args.build, "ppl")

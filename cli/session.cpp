@@ -87,7 +87,8 @@ loaded load(const model_inputs& in) {
   if (!m.bugs) program = program_of(m, nullptr), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
-  if (m.bugs) program = program_of(m, &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
+  const bool no_data = in.data_path.empty() && in.sets.empty();  // then the names the model never defines are its data
+  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   if (auto options = runtime::missing_values(*out.model, out.data); !options.partly_observed.empty())
     out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);

@@ -722,7 +722,10 @@ class lowering {
     } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
       auto& u = defines(x->lhs);
       u.sampled_by = x->dist.callee.name;
-      for (const auto& a : x->dist.args) read(a, false);
+      // An integer parameter (Binomial's n) is read as an index is: its data are integers.
+      const auto* d = stdlib::library().find_distribution(x->dist.callee.name);
+      for (std::size_t k = 0; k < x->dist.args.size(); ++k)
+        read(x->dist.args[k], d && k < d->params().size() && d->params()[k].kind == stdlib::scalar_kind::integer);
       if (x->restricted) {
         if (x->restricted->lower) read(*x->restricted->lower, false);
         if (x->restricted->upper) read(*x->restricted->upper, false);

@@ -67,3 +67,7 @@ exact_mean, exact_sd = 3 / 5.5, math.sqrt(3) / 5.5
 ok = abs(mean - exact_mean) <= 4 * mcse and abs(sd / exact_sd - 1) <= 4 / math.sqrt(ess)
 print(("ok" if ok else "FAIL") + ": dinterval posterior mean %.4f (exact %.4f), sd %.4f (exact %.4f)" % (mean, exact_mean, sd, exact_sd))
 sys.exit(0 if ok else 1)'
+
+# Without data, `check` reads the names the model never defines as its data.
+"$ppl" check "$repo/examples/bugs/seeds/seeds.bug" | grep -q '^  x1  *real\[\]  *data' || { echo "FAIL: check without data"; exit 1; }
+echo "ok: check without data"
