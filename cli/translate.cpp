@@ -71,8 +71,15 @@ int run_translate(const model_inputs& in, const std::string& output) {
     } catch (const lang::source_error& e) {
       throw std::runtime_error(std::string("the translation does not read back (a fault of ppl's; please report it):\n") + e.what());
     }
-    if (output.empty() || output == "-") std::cout << text;
-    else write_whole(output, text);
+    if (output.empty() || output == "-") {
+      errno = 0;
+      std::cout << text << std::flush;
+      if (!std::cout)
+        throw std::runtime_error(std::string("cannot write the translation to standard output: ") +
+                                 (errno ? std::strerror(errno) : "write failed"));
+    } else {
+      write_whole(output, text);
+    }
     return 0;
   });
 }
