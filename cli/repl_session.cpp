@@ -16,6 +16,7 @@
 #include "cli/repl_query.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
+#include "lang/bugs_parser.hpp"
 #include "lang/checker.hpp"
 #include "runtime/graph.hpp"
 #include "runtime/interrupt.hpp"
@@ -175,6 +176,9 @@ void session::load_command(const std::vector<std::string>& w) {
   if (!f) throw std::invalid_argument("load: cannot open " + w[1] + ": " + std::strerror(errno));
   std::ostringstream text;
   text << f.rdbuf();
+  if (lang::looks_like_bugs(w[1], text.str()))
+    throw std::invalid_argument("load: " + w[1] + " is a BUGS model, and the REPL reads ppl's language; write it as ppl with `ppl translate " +
+                                w[1] + " DATA -o MODEL.ppl` and load that");
   auto m = std::make_unique<lang::ir::model>(lang::compile({w[1], text.str()}, stdlib::library()));
   name_ = w[1];
   program_ = program::from_file(w[1], text.str());
