@@ -78,6 +78,14 @@ lang::ast::program program_of(const source_model& m, const runtime::data_table* 
   return lang::lower_bugs(m.src, bugs, &shapes);
 }
 
+void fit_bugs_data(const lang::ast::program& program, runtime::data_table& data) {
+  for (const auto& [name, rank] : lang::bugs_scalars_as_arrays(program, shapes_of(data))) {
+    runtime::data_value* v = data.find(name);
+    v->value.shape.rank = static_cast<int>(rank);
+    for (std::size_t k = 0; k < rank; ++k) v->value.shape.dims[k] = 1;
+  }
+}
+
 loaded load(const model_inputs& in) {
   const source_model m = read_model(in);
   loaded out;
@@ -88,7 +96,7 @@ loaded load(const model_inputs& in) {
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
   const bool no_data = in.data_path.empty() && in.sets.empty();  // then the names the model never defines are its data
-  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
+  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), fit_bugs_data(*program, out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   if (auto options = runtime::missing_values(*out.model, out.data); !options.partly_observed.empty())
     out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);

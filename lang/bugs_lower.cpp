@@ -810,6 +810,10 @@ class lowering {
       const auto hint = whole_ranks_.find(name);
       const std::size_t rank = given ? given->dims.size() : std::max(u.rank, hint == whole_ranks_.end() ? 0 : hint->second);
       for (std::size_t k = 0; k < rank; ++k) d.type.dims.push_back(size(name, u, k, given));
+      // R has no scalars: dump() writes a vector of length 1 as `y <- 2.5`. One the model
+      // indexes is that vector (the caller gives the value its shape: bugs_scalars_as_arrays).
+      if (given && rank == 0 && u.rank > 0)
+        for (std::size_t k = 0; k < u.rank; ++k) d.type.dims.push_back(operand(int_at(1, u.first)));
       out.emplace_back(std::move(d));
     }
   }
@@ -864,6 +868,16 @@ class lowering {
 };
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::size_t>> bugs_scalars_as_arrays(const ast::program& lowered, const bugs_data_shapes& data) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const auto& s : lowered.statements)
+    if (const auto* d = boost::get<ast::data_decl>(&s)) {
+      auto it = data.find(d->name.name);
+      if (it != data.end() && it->second.dims.empty() && !d->type.dims.empty()) out.emplace_back(d->name.name, d->type.dims.size());
+    }
+  return out;
+}
 
 ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data) {
   return lowering(src, data).run(program);

@@ -71,3 +71,9 @@ sys.exit(0 if ok else 1)'
 # Without data, `check` reads the names the model never defines as its data.
 "$ppl" check "$repo/examples/bugs/seeds/seeds.bug" | grep -q '^  x1  *real\[\]  *data' || { echo "FAIL: check without data"; exit 1; }
 echo "ok: check without data"
+
+# R's dump() writes a vector of length 1 as a number (`y <- 2.5`); the BUGS model's y[i]
+# reads it as the vector it is.
+"$ppl" check "$repo/tests/cli/models/length_one.bug" "$repo/tests/cli/models/length_one.R" | grep -q '^  y  *real\[1\]  *observed data' ||
+  { echo "FAIL: a length-1 vector dumped as a number"; exit 1; }
+echo "ok: a vector of length 1 written as a number"
