@@ -1,7 +1,9 @@
 #include "lang/bugs_lower.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/core.h>
 #include <list>
 #include <optional>
@@ -146,7 +148,14 @@ class instantiation {
     if (v && std::isfinite(*v)) o = folded(*v);
   }
 
-  operand folded(double v) const { return real_number(std::stod(fmt::format("{:.15g}", v)), pos_, end_); }
+  // Rounded to 15 digits unless the rounding leaves the normal doubles: `dlogis(0, 1e308)`'s
+  // scale 1e-308 is subnormal, and std::stod throws std::out_of_range on those as on overflow.
+  operand folded(double v) const {
+    const std::string digits = fmt::format("{:.15g}", v);
+    errno = 0;
+    const double rounded = std::strtod(digits.c_str(), nullptr);
+    return real_number(errno == ERANGE ? v : rounded, pos_, end_);
+  }
 
   std::vector<std::string_view> params_;
   std::vector<operand> args_;

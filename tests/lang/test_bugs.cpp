@@ -139,6 +139,9 @@ TEST_CASE("bugs: every distribution of the table with BUGS's parametrisation") {
   CHECK(right_side("y ~ dt(m, t, k)") == "StudentT(k, m, 1 / sqrt(t))");
   CHECK(right_side("y ~ dlogis(m, t)") == "Logistic(m, 1 / t)");
   CHECK(right_side("y ~ ddexp(m, 4)") == "DoubleExponential(m, 0.25)");
+  // A folded scale below the normal doubles is kept unrounded (std::stod threw on it:
+  // fuzz/bugs/crash-subnormal-fold).
+  CHECK(right_side("y ~ dlogis(m, 1e308)") == "Logistic(m, 1.0e-308)");
   CHECK(right_side("y ~ dgamma(a, b)") == "Gamma(a, b)");
   CHECK(right_side("y ~ dweib(k, l)") == "Weibull(k, pow(l, -1 / k))");
   CHECK(right_side("y ~ dweib(2, l)") == "Weibull(2, pow(l, -0.5))");
