@@ -96,6 +96,48 @@ auto const word_end = !name_char;
 auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
 auto const reserved = keyword("for") | keyword("in");
 
+// A for loop's body need not be in braces, so `for (i in 1:2) for (j in 1:2) ...` nests
+// by recursion that no bracket shows, and check_nesting (lang/parser.cpp), which bounds
+// the other recursion, cannot count it. The grammar counts it instead: a loop nested
+// deeper than this is refused at its `for` before it can exhaust the stack.
+constexpr int max_loop_nesting = 256;
+struct loop_depth_tag;  // the depth, an int& in the parse context
+template <typename It>
+struct loops_too_deep {
+  It where;  // the `for`
+};
+
+template <typename Subject>
+struct loop_nesting_directive : x3::unary_parser<Subject, loop_nesting_directive<Subject>> {
+  using base_type = x3::unary_parser<Subject, loop_nesting_directive<Subject>>;
+  static bool const is_pass_through_unary = true;
+  constexpr loop_nesting_directive(Subject const& subject) : base_type(subject) {}
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    int& depth = x3::get<loop_depth_tag>(ctx);
+    if (depth >= max_loop_nesting) {
+      It at = first;
+      x3::skip_over(at, last, ctx);
+      It after = at;
+      if (keyword("for").parse(after, last, ctx, rctx, x3::unused)) throw loops_too_deep<It>{at};
+      return false;
+    }
+    struct leave {
+      int& depth;
+      ~leave() { --depth; }
+    } const guard{++depth};
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+};
+struct loop_nesting_gen {
+  template <typename Subject>
+  constexpr loop_nesting_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](Subject const& subject) const {
+    return {x3::as_parser(subject)};
+  }
+};
+constexpr loop_nesting_gen loop_nesting{};
+
 // identifier -> alpha (alnum | '_' | '.')*, not `for` or `in`
 auto const identifier_def = !reserved >> name;
 auto const name_def = lexeme[alpha >> *name_char];
@@ -176,7 +218,7 @@ auto const for_loop_def = keyword("for") > '(' > loop_variable > in_keyword > ad
                           (('{' > statements > '}') | x3::repeat(1)[statement]);
 auto const arrow_def = lit("<-") | lit('~') | lit('=');
 // statement -> for_loop | linked | stochastic | logical
-auto const statement_def = for_loop | linked | stochastic | logical | (x3::omit[target] > arrow);
+auto const statement_def = loop_nesting[for_loop] | linked | stochastic | logical | (x3::omit[target] > arrow);
 auto const statements_def = *(statement >> *lit(';'));
 // block -> ('model' | 'data') '{' statements '}' | 'var' var_item (',' var_item)* ';'?
 auto const block_name_def = lexeme[(x3::string("model") | x3::string("data")) >> word_end];

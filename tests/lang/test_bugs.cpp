@@ -219,6 +219,14 @@ TEST_CASE("bugs: errors point at the BUGS text") {
   CHECK(error_of("model {\n  is.c ~ dinterval(t, c)\n}\n").starts_with("m.bug:2:10: error: JAGS's dinterval() is not supported"));
   CHECK(error_of("model {\n  y ~ dnorm(0, 1) T(0, \n}\n") == "m.bug:3:1: error: expected ')' but found '}'");
   CHECK(error_of("model {\n  for (i 1:3) { y[i] ~ dnorm(0, 1) }\n}\n") == "m.bug:2:10: error: expected 'in' but found '1'");
+  // A loop's body needs no braces, so no bracket shows how deep loops nest: the parser
+  // counts them (fuzz/bugs/crash-unbraced-loops-deep exhausted the stack).
+  std::string deep = "model {\n";
+  for (int i = 0; i < 257; ++i) deep += "  for (i" + std::to_string(i) + " in 1:2)\n";
+  CHECK(error_of(deep + "  y ~ dnorm(0, 1)\n}\n") == "m.bug:258:3: error: for loops nested more than 256 deep; write the model in steps");
+  deep = "model {\n";
+  for (int i = 0; i < 256; ++i) deep += "  for (i" + std::to_string(i) + " in 1:2)\n";
+  CHECK(error_of(deep + "  y[i0] ~ dnorm(0, 1)\n}\n") == "");
 }
 
 TEST_CASE("bugs: which files are BUGS") {
