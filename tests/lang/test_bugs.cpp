@@ -227,6 +227,15 @@ TEST_CASE("bugs: errors point at the BUGS text") {
   deep = "model {\n";
   for (int i = 0; i < 256; ++i) deep += "  for (i" + std::to_string(i) + " in 1:2)\n";
   CHECK(error_of(deep + "  y[i0] ~ dnorm(0, 1)\n}\n") == "");
+  // Brackets, calls, indices, prefix operators and powers count together, as the stack
+  // they take adds up (fuzz/bugs/crash-prefix-runs-in-calls: calls, each with a run of
+  // minus signs, exhausted the stack where each count alone was within its bound).
+  std::string nested;
+  for (int i = 0; i < 128; ++i) nested += "exp(-";
+  CHECK(error_of("model {\n  y <- " + nested + "a" + std::string(128, ')') + "\n}\n") == "");
+  CHECK(error_of("model {\n  y <- " + nested + "exp(-a" + std::string(129, ')') + "\n}\n") ==
+        "m.bug:2:648: error: the expression is nested more than 256 levels deep (brackets, calls, indices, prefix operators "
+        "and powers together); write it in steps");
 }
 
 TEST_CASE("bugs: which files are BUGS") {
