@@ -96,6 +96,69 @@ auto const word_end = !name_char;
 auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
 auto const reserved = keyword("for") | keyword("in");
 
+// Recursion that check_nesting (lang/parser.cpp) cannot bound. A for loop's body need not
+// be in braces, so `for (i in 1:2) for (j in 1:2) ...` nests with no bracket to count;
+// and check_nesting bounds brackets, runs of prefix operators and powers each on its own,
+// while `f(- - - f(- - - ...` stacks them (fuzz/bugs/crash-prefix-runs-in-calls: 170
+// calls, each with a run of minus signs, exhausted the stack). The grammar counts what it
+// is inside instead, loops in one count and expressions (brackets, calls, indices, prefix
+// operators and powers together) in another: deeper than max_nesting is refused where the
+// next level would begin, before it can exhaust the stack.
+constexpr int max_nesting = 256;
+struct loop_depth_tag;        // an int& in the parse context
+struct expression_depth_tag;  // likewise
+template <typename It>
+struct too_deep {
+  It where;          // where the level that is one too many begins
+  const char* what;  // the message
+};
+
+template <typename Tag, typename Start, typename Subject>
+struct nesting_directive : x3::unary_parser<Subject, nesting_directive<Tag, Start, Subject>> {
+  using base_type = x3::unary_parser<Subject, nesting_directive<Tag, Start, Subject>>;
+  static bool const is_pass_through_unary = true;
+  constexpr nesting_directive(Start const& start, const char* what, Subject const& subject)
+      : base_type(subject), start(start), what(what) {}
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    int& depth = x3::get<Tag>(ctx);
+    if (depth >= max_nesting) {  // refused if the subject would begin here, without trying it
+      It at = first;
+      x3::skip_over(at, last, ctx);
+      It after = at;
+      if (start.parse(after, last, ctx, rctx, x3::unused)) throw too_deep<It>{at, what};
+      return false;
+    }
+    struct leave {
+      int& depth;
+      ~leave() { --depth; }
+    } const guard{++depth};
+    return this->subject.parse(first, last, ctx, rctx, attr);
+  }
+
+  Start start;  // the first tokens of the subject
+  const char* what;
+};
+template <typename Tag, typename Start>
+struct nesting_gen {
+  template <typename Subject>
+  constexpr nesting_directive<Tag, Start, typename x3::extension::as_parser<Subject>::value_type> operator[](Subject const& subject) const {
+    return {start, what, x3::as_parser(subject)};
+  }
+  Start start;
+  const char* what;
+};
+template <typename Start>
+constexpr nesting_gen<loop_depth_tag, Start> loop_level(Start const& start) {
+  return {start, "for loops nested more than 256 deep; write the model in steps"};
+}
+template <typename Start>
+constexpr nesting_gen<expression_depth_tag, typename x3::extension::as_parser<Start>::value_type> expression_level(Start const& start) {
+  return {x3::as_parser(start), "the expression is nested more than 256 levels deep (brackets, calls, indices, prefix operators "
+                                "and powers together); write it in steps"};
+}
+
 // identifier -> alpha (alnum | '_' | '.')*, not `for` or `in`
 auto const identifier_def = !reserved >> name;
 auto const name_def = lexeme[alpha >> *name_char];
@@ -117,7 +180,7 @@ auto const or_operation_def = x3::string("||") > and_expr;
 auto const and_expr_def = (not_expr >> *and_operation)[fold_chain{}];
 auto const and_operation_def = x3::string("&&") > not_expr;
 // not_expr -> '!' not_expr | relational_expr
-auto const not_expr_def = not_op | relational_expr;
+auto const not_expr_def = expression_level(lit('!') >> !lit('='))[not_op] | relational_expr;
 auto const not_op_def = (char_('!') >> !lit('=')) > not_expr;
 // relational_expr -> additive_expr (('==' | '!=' | '<=' | '>=' | '<' | '>') additive_expr)?
 auto const relational_expr_def = (additive_expr >> x3::repeat(0, 1)[relational_operation])[fold_chain{}];
@@ -134,16 +197,17 @@ auto const special_expr_def = (unary_expr >> *special_operation)[fold_chain{}];
 auto const special_operation_def = special_operator > unary_expr;
 auto const special_operator_def = lexeme[char_('%') >> *(char_ - char_("% \t\r\n")) >> char_('%')];
 // unary_expr -> '-' unary_expr | power_expr
-auto const unary_expr_def = unary_op | power_expr;
+auto const unary_expr_def = expression_level(char_("-+"))[unary_op] | power_expr;
 auto const unary_op_def = (char_('-') | char_('+')) > unary_expr;
 // power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
-auto const power_expr_def = (postfix_expr >> *power_operation)[fold_chain{}];
+auto const power_expr_def = (postfix_expr >> *expression_level(lit('^'))[power_operation])[fold_chain{}];
 auto const power_operation_def = x3::string("^") > unary_expr;
 // postfix_expr -> primary index_list*
 auto const postfix_expr_def = (primary >> suffixes)[fold_postfix{}];
-auto const suffixes_def = *index_list;
+auto const suffixes_def = *expression_level(lit('['))[index_list];
 // primary -> number | call | identifier | '(' expression ')'
-auto const primary_def = int_literal | real_literal | call | identifier | ('(' > expression > ')');
+auto const primary_def = int_literal | real_literal | expression_level(identifier >> '(')[call] | identifier |
+                         expression_level(lit('('))['(' > expression > ')'];
 // call -> identifier '(' (expression (',' expression)*)? ')'
 auto const call_def = identifier >> '(' >> -call_arguments > ')';
 auto const call_arguments_def = expression % ',';
@@ -176,7 +240,7 @@ auto const for_loop_def = keyword("for") > '(' > loop_variable > in_keyword > ad
                           (('{' > statements > '}') | x3::repeat(1)[statement]);
 auto const arrow_def = lit("<-") | lit('~') | lit('=');
 // statement -> for_loop | linked | stochastic | logical
-auto const statement_def = for_loop | linked | stochastic | logical | (x3::omit[target] > arrow);
+auto const statement_def = loop_level(keyword("for"))[for_loop] | linked | stochastic | logical | (x3::omit[target] > arrow);
 auto const statements_def = *(statement >> *lit(';'));
 // block -> ('model' | 'data') '{' statements '}' | 'var' var_item (',' var_item)* ';'?
 auto const block_name_def = lexeme[(x3::string("model") | x3::string("data")) >> word_end];

@@ -1,7 +1,9 @@
 #include "lang/bugs_lower.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/core.h>
 #include <list>
 #include <optional>
@@ -80,9 +82,13 @@ class instantiation {
 
   std::size_t arity() const { return params_.size(); }
 
-  operand make(std::string_view ppl_text) const {
+  // Once: an argument is moved into its parameter's last use, so that nested calls
+  // (`ilogit(ilogit(...))`) are not copied once per level.
+  operand make(std::string_view ppl_text) {
     ast::program p = parse({"<the BUGS table>", "bugs_template = " + std::string(ppl_text) + "\n"});
     operand o = boost::get<ast::assign_stmt>(p.statements.at(0)).value;
+    uses_.assign(params_.size(), 0);
+    count_uses(o);
     place(o);
     return o;
   }
@@ -94,11 +100,27 @@ class instantiation {
     n.end = end_;
   }
 
-  void place(operand& o) const {
+  void count_uses(const operand& o) {
+    if (const auto* id = boost::get<ast::identifier>(&o)) {
+      for (std::size_t i = 0; i < params_.size(); ++i) uses_[i] += params_[i] == id->name;
+    } else if (const auto* c = boost::get<fwd<ast::call>>(&o)) {
+      for (const auto& a : c->get().args) count_uses(a);
+    } else if (const auto* g = boost::get<fwd<ast::conditioned>>(&o)) {
+      count_uses(g->get().value);
+      count_uses(g->get().tail.given);
+    } else if (const auto* u = boost::get<fwd<ast::unary>>(&o)) {
+      count_uses(u->get().rhs);
+    } else if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
+      count_uses(ch->get().first);
+      for (const auto& op : ch->get().rest) count_uses(op.rhs);
+    }
+  }
+
+  void place(operand& o) {
     if (auto* id = boost::get<ast::identifier>(&o)) {
       for (std::size_t i = 0; i < params_.size(); ++i)
         if (params_[i] == id->name) {
-          o = args_[i];
+          o = --uses_[i] == 0 ? std::move(args_[i]) : args_[i];
           return;
         }
       at_call(*id);
@@ -147,10 +169,18 @@ class instantiation {
     if (v && std::isfinite(*v)) o = folded(*v);
   }
 
-  operand folded(double v) const { return real_number(std::stod(fmt::format("{:.15g}", v)), pos_, end_); }
+  // Rounded to 15 digits unless the rounding leaves the normal doubles: `dlogis(0, 1e308)`'s
+  // scale 1e-308 is subnormal, and std::stod throws std::out_of_range on those as on overflow.
+  operand folded(double v) const {
+    const std::string digits = fmt::format("{:.15g}", v);
+    errno = 0;
+    const double rounded = std::strtod(digits.c_str(), nullptr);
+    return real_number(errno == ERANGE ? v : rounded, pos_, end_);
+  }
 
   std::vector<std::string_view> params_;
   std::vector<operand> args_;
+  std::vector<int> uses_;  // per parameter, its uses in the template not yet placed
   std::size_t pos_, end_;
 };
 
@@ -227,22 +257,28 @@ class lowering {
             whole_ranks_[rename(*id)] = std::max(whole_ranks_[rename(*id)], list.items.size());
           continue;
         }
-        ast::index_list l = list;
-        for (auto& ix : l.items) index(ix);
+        ast::index_list l;  // built, not copied: a copy of the items is a copy of all below
+        static_cast<ast::tagged&>(l) = list;
+        l.open = list.open;
+        for (const auto& ix : list.items) l.items.push_back(lowered_index(ix));
         out.suffixes.emplace_back(std::move(l));
       }
       if (out.suffixes.empty()) return out.base;
       return operand(std::move(out));
     }
     if (const auto* u = boost::get<fwd<ast::unary>>(&o)) {
-      ast::unary out = u->get();
+      ast::unary out;
+      static_cast<ast::tagged&>(out) = u->get();
+      out.op = u->get().op;
       out.rhs = expression(u->get().rhs);
       return operand(std::move(out));
     }
     if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
       ast::chain out{expression(ch->get().first), {}};
       for (const auto& op : ch->get().rest) {
-        ast::operation next = op;
+        ast::operation next;
+        static_cast<ast::tagged&>(next) = op;
+        next.op = op.op;
         if (op.op == "%*%") next.op = "*";
         else if (op.op.front() == '%')
           fail_at(src_, op.pos, "JAGS's operator `" + op.op + "` is not supported; `%*%` (a matrix product) is");
@@ -254,9 +290,16 @@ class lowering {
     return o;  // a number
   }
 
-  void index(ast::index_item& ix) {
-    if (ix.lo) ix.lo = expression(*ix.lo);
-    if (ix.tail && ix.tail->hi) ix.tail->hi = expression(*ix.tail->hi);
+  ast::index_item lowered_index(const ast::index_item& ix) {
+    ast::index_item out;
+    static_cast<ast::tagged&>(out) = ix;
+    if (ix.lo) out.lo = expression(*ix.lo);
+    if (ix.tail) {
+      out.tail.emplace();
+      out.tail->colon = ix.tail->colon;
+      if (ix.tail->hi) out.tail->hi = expression(*ix.tail->hi);
+    }
+    return out;
   }
 
   std::vector<operand> arguments(const ast::call& c) {
@@ -271,7 +314,8 @@ class lowering {
       fail_at(src_, c.callee.pos, "OpenBUGS's cut() is not supported: ppl samples the joint posterior, and cutting "
                                   "the feedback from one part of a model changes it");
     if (const bugs_name* e = find_bugs_function(name)) return from_table(*e, c, "function");
-    ast::call out = c;
+    ast::call out;  // built, not copied: a copy of the arguments is a copy of all below
+    static_cast<ast::tagged&>(out) = c;
     out.callee = renamed(c.callee);
     out.args = arguments(c);
     return operand(std::move(out));

@@ -26,11 +26,15 @@ bugs::program parse_bugs(const source_file& src) {
   iterator first = text.begin();
   const iterator last = text.end();
   const iterator start = text.begin();
+  int loop_depth = 0, expression_depth = 0;
   try {
-    auto const parser = x3::with<grammar::source_start_tag>(start)[bugs_grammar::program];
+    auto const parser = x3::with<grammar::source_start_tag>(start)[x3::with<bugs_grammar::loop_depth_tag>(loop_depth)[
+        x3::with<bugs_grammar::expression_depth_tag>(expression_depth)[bugs_grammar::program]]];
     x3::phrase_parse(first, last, parser, bugs_grammar::skipper, prog.blocks);
   } catch (const x3::expectation_failure<iterator>& e) {
     fail_syntax(src, static_cast<std::size_t>(e.where() - start), e.which(), false);
+  } catch (const bugs_grammar::too_deep<iterator>& e) {
+    fail_at(src, static_cast<std::size_t>(e.where - start), e.what);
   }
   return prog;
 }

@@ -165,6 +165,9 @@ TEST_CASE("bugs: every distribution of the table with BUGS's parametrisation") {
   CHECK(right_side("y ~ dt(m, t, k)") == "StudentT(k, m, 1 / sqrt(t))");
   CHECK(right_side("y ~ dlogis(m, t)") == "Logistic(m, 1 / t)");
   CHECK(right_side("y ~ ddexp(m, 4)") == "DoubleExponential(m, 0.25)");
+  // A folded scale below the normal doubles is kept unrounded (std::stod threw on it:
+  // fuzz/bugs/crash-subnormal-fold).
+  CHECK(right_side("y ~ dlogis(m, 1e308)") == "Logistic(m, 1.0e-308)");
   CHECK(right_side("y ~ dgamma(a, b)") == "Gamma(a, b)");
   CHECK(right_side("y ~ dweib(k, l)") == "Weibull(k, pow(l, -1 / k))");
   CHECK(right_side("y ~ dweib(2, l)") == "Weibull(2, pow(l, -0.5))");
@@ -241,6 +244,23 @@ TEST_CASE("bugs: errors point at the BUGS text") {
         "m.bug:4:1: error: a second `model` block; a BUGS file has one");
   CHECK(error_of("model {\n  y ~ dnorm(0, 1) T(0, \n}\n") == "m.bug:3:1: error: expected ')' but found '}'");
   CHECK(error_of("model {\n  for (i 1:3) { y[i] ~ dnorm(0, 1) }\n}\n") == "m.bug:2:10: error: expected 'in' but found '1'");
+  // A loop's body needs no braces, so no bracket shows how deep loops nest: the parser
+  // counts them (fuzz/bugs/crash-unbraced-loops-deep exhausted the stack).
+  std::string deep = "model {\n";
+  for (int i = 0; i < 257; ++i) deep += "  for (i" + std::to_string(i) + " in 1:2)\n";
+  CHECK(error_of(deep + "  y ~ dnorm(0, 1)\n}\n") == "m.bug:258:3: error: for loops nested more than 256 deep; write the model in steps");
+  deep = "model {\n";
+  for (int i = 0; i < 256; ++i) deep += "  for (i" + std::to_string(i) + " in 1:2)\n";
+  CHECK(error_of(deep + "  y[i0] ~ dnorm(0, 1)\n}\n") == "");
+  // Brackets, calls, indices, prefix operators and powers count together, as the stack
+  // they take adds up (fuzz/bugs/crash-prefix-runs-in-calls: calls, each with a run of
+  // minus signs, exhausted the stack where each count alone was within its bound).
+  std::string nested;
+  for (int i = 0; i < 128; ++i) nested += "exp(-";
+  CHECK(error_of("model {\n  y <- " + nested + "a" + std::string(128, ')') + "\n}\n") == "");
+  CHECK(error_of("model {\n  y <- " + nested + "exp(-a" + std::string(129, ')') + "\n}\n") ==
+        "m.bug:2:648: error: the expression is nested more than 256 levels deep (brackets, calls, indices, prefix operators "
+        "and powers together); write it in steps");
 }
 
 TEST_CASE("bugs: which files are BUGS") {
