@@ -22,7 +22,7 @@ bool ends_with(std::string_view s, std::string_view tail) {
 
 bugs::program parse_bugs(const source_file& src) {
   bugs::program prog;
-  const std::string text = checked_text(src);
+  const std::string text = checked_text(src, false);  // the grammar counts its nesting itself
   iterator first = text.begin();
   const iterator last = text.end();
   const iterator start = text.begin();

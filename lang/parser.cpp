@@ -39,16 +39,21 @@ void check_text(const source_file& src) {
 }
 
 // Also refuses bytes outside ASCII except in comments (the grammar's character classes are
-// ASCII ones).
-void check_nesting(const source_file& src) {
+// ASCII ones). Without `limits`, only that: the BUGS grammar counts its own nesting.
+void check_nesting(const source_file& src, bool limits) {
   const std::string& t = src.text;
-  int depth = 0, run = 0, powers = 0;  // brackets open; prefix operators in a row; `^` on this line
+  int depth = 0, run = 0, powers = 0;  // brackets open; prefix operators in a row; `^` in this chain
+  // A line break at the top level after an operand may end a statement, and so the chain of
+  // `^`, unless the next line goes on with `^`: the count is put aside until that is known
+  // (the grammar takes line breaks as spaces, so `a^` and `^b` on lines of their own chain).
+  int put_aside = 0;
+  bool line_start = false;
   bool comment = false, operand_before = false;
   for (std::size_t i = 0; i < t.size(); ++i) {
     const char c = t[i];
     if (comment) {
       comment = c != '\n';
-      continue;
+      if (comment) continue;  // the line break that ends it is a line break like any other
     }
     if (c == '#') {
       comment = true;
@@ -56,10 +61,13 @@ void check_nesting(const source_file& src) {
     }
     if (static_cast<unsigned char>(c) >= 0x80)
       fail_at(src, i, fmt_byte(c) + " is not an ASCII character; names and operators are ASCII (comments may hold any text)");
+    if (!limits) continue;
     if (std::isspace(static_cast<unsigned char>(c))) {
-      if (c == '\n' && depth == 0) powers = 0;
+      if (c == '\n' && depth == 0 && operand_before && !line_start) put_aside = powers, powers = 0, line_start = true;
       continue;
     }
+    if (line_start && c == '^') powers = put_aside;
+    line_start = false;
     const bool prefix = (c == '-' || c == '+' || c == '!') && !operand_before;
     run = prefix ? run + 1 : 0;
     if (c == '(' || c == '[' || c == '{') ++depth;
@@ -85,9 +93,9 @@ std::string ascii_copy(const std::string& text) {
 
 }  // namespace
 
-std::string checked_text(const source_file& src) {
+std::string checked_text(const source_file& src, bool nesting_limits) {
   check_text(src);
-  check_nesting(src);
+  check_nesting(src, nesting_limits);
   return ascii_copy(src.text);
 }
 

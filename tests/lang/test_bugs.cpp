@@ -301,3 +301,11 @@ TEST_CASE("bugs: the README's tables are the translation's") {
       CHECK(readme.find("| `" + std::string(e.bugs) + "` | `" + std::string(e.ppl) + "` |") != std::string::npos);
     }
 }
+
+TEST_CASE("bugs: many statements with a power each, inside the model block") {
+  std::string text = "model {\n";
+  for (int i = 0; i < 300; ++i) text += "  y" + std::to_string(i) + " <- pow(2, 2) + 2^2\n";
+  text += "}\n";
+  lang::source_file src{"m.bug", text};
+  CHECK_NOTHROW(lang::parse_bugs(src));
+}

@@ -130,3 +130,24 @@ TEST_CASE("an unknown distribution or function lists the near ones") {
   CHECK(first_line_of_error("x ~ Normal(0, 1)\ny = lgo(x)\n") == "m.ppl:2:5: error: unknown function `lgo`; did you mean `log`?");
   CHECK(first_line_of_error("x ~ Normal(0, 1)\ny = frobnicate(x)\n") == "m.ppl:2:5: error: unknown function `frobnicate`");
 }
+
+TEST_CASE("powers: a chain of `^` over many lines is refused; many statements with a `^` each are not") {
+  auto parses = [](const std::string& text) {
+    try {
+      ppl::lang::parse({"m.ppl", text});
+      return std::string();
+    } catch (const ppl::lang::source_error& e) {
+      std::string s = e.what();
+      return s.substr(0, s.find('\n'));
+    }
+  };
+  std::string many, chained, leading;
+  for (int i = 0; i < 400; ++i) many += "y" + std::to_string(i) + " = x^2  # squared\n";
+  CHECK(parses(many).empty());
+  chained = "x = a";
+  for (int i = 0; i < 300; ++i) chained += "^\na";
+  CHECK(parses(chained).find("nested more than 256 levels deep") != std::string::npos);
+  leading = "x = a";
+  for (int i = 0; i < 300; ++i) leading += "\n^a";
+  CHECK(parses(leading).find("nested more than 256 levels deep") != std::string::npos);
+}
