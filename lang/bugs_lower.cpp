@@ -1,16 +1,16 @@
 #include "lang/bugs_lower.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include <cctype>
 #include <fmt/core.h>
-#include <list>
 #include <optional>
 #include <set>
 #include <string_view>
 
 #include "lang/bugs_names.hpp"
+#include "lang/bugs_nodes.hpp"
+#include "lang/bugs_rewrites.hpp"
+#include "lang/bugs_template.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
 #include "lang/suggest.hpp"
@@ -20,172 +20,7 @@ namespace ppl::lang {
 
 namespace {
 
-using ast::operand;
-template <typename T>
-using fwd = ast::x3::forward_ast<T>;
-
-// ---- building and reading nodes ---------------------------------------------------------
-
-template <typename Node>
-Node tagged_at(Node n, std::size_t pos, std::size_t end) {
-  n.pos = pos;
-  n.end = end;
-  return n;
-}
-
-operand real_number(double v, std::size_t pos, std::size_t end) {
-  ast::real_literal r;
-  r.value = v;
-  return operand(tagged_at(r, pos, end));
-}
-
-ast::call make_call(std::string name, std::vector<operand> args, std::size_t pos, std::size_t end) {
-  ast::call c;
-  c.callee.name = std::move(name);
-  c.callee.pos = pos;
-  c.callee.end = end;
-  c.args = std::move(args);
-  return tagged_at(c, pos, end);
-}
-
-const ast::call* as_call(const operand& o) {
-  const auto* c = boost::get<fwd<ast::call>>(&o);
-  return c ? &c->get() : nullptr;
-}
-
-std::optional<double> literal_value(const operand& o) {
-  if (const auto* i = boost::get<ast::int_literal>(&o)) return static_cast<double>(i->value);
-  if (const auto* r = boost::get<ast::real_literal>(&o)) return r->value;
-  if (const auto* u = boost::get<fwd<ast::unary>>(&o); u && u->get().op == '-')
-    if (auto v = literal_value(u->get().rhs)) return -*v;
-  return std::nullopt;
-}
-
-// A template of lang/bugs_names.hpp with its parameters replaced by the call's arguments
-// (copies), every node of its own placed at the call. A template's arithmetic on literal
-// arguments is done here, rounded to 15 digits, so that `dnorm(0, 1.0E-6)` reads
-// `Normal(0, 1000.0)`, not `Normal(0, 1 / sqrt(1.0E-6))`.
-class instantiation {
- public:
-  instantiation(std::string_view bugs_call, std::vector<operand> args, std::size_t pos, std::size_t end)
-      : args_(std::move(args)), pos_(pos), end_(end) {
-    std::string_view list = bugs_call.substr(bugs_call.find('(') + 1);
-    list = list.substr(0, list.find(')'));
-    while (!list.empty()) {
-      const auto comma = list.find(',');
-      std::string_view p = list.substr(0, comma);
-      while (!p.empty() && p.front() == ' ') p.remove_prefix(1);
-      params_.push_back(p);
-      list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    }
-  }
-
-  std::size_t arity() const { return params_.size(); }
-
-  // Once: an argument is moved into its parameter's last use, so that nested calls
-  // (`ilogit(ilogit(...))`) are not copied once per level.
-  operand make(std::string_view ppl_text) {
-    ast::program p = parse({"<the BUGS table>", "bugs_template = " + std::string(ppl_text) + "\n"});
-    operand o = boost::get<ast::assign_stmt>(p.statements.at(0)).value;
-    uses_.assign(params_.size(), 0);
-    count_uses(o);
-    place(o);
-    return o;
-  }
-
- private:
-  template <typename Node>
-  void at_call(Node& n) const {
-    n.pos = pos_;
-    n.end = end_;
-  }
-
-  void count_uses(const operand& o) {
-    if (const auto* id = boost::get<ast::identifier>(&o)) {
-      for (std::size_t i = 0; i < params_.size(); ++i) uses_[i] += params_[i] == id->name;
-    } else if (const auto* c = boost::get<fwd<ast::call>>(&o)) {
-      for (const auto& a : c->get().args) count_uses(a);
-    } else if (const auto* g = boost::get<fwd<ast::conditioned>>(&o)) {
-      count_uses(g->get().value);
-      count_uses(g->get().tail.given);
-    } else if (const auto* u = boost::get<fwd<ast::unary>>(&o)) {
-      count_uses(u->get().rhs);
-    } else if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
-      count_uses(ch->get().first);
-      for (const auto& op : ch->get().rest) count_uses(op.rhs);
-    }
-  }
-
-  void place(operand& o) {
-    if (auto* id = boost::get<ast::identifier>(&o)) {
-      for (std::size_t i = 0; i < params_.size(); ++i)
-        if (params_[i] == id->name) {
-          o = --uses_[i] == 0 ? std::move(args_[i]) : args_[i];
-          return;
-        }
-      at_call(*id);
-    } else if (auto* i = boost::get<ast::int_literal>(&o)) {
-      at_call(*i);
-    } else if (auto* r = boost::get<ast::real_literal>(&o)) {
-      at_call(*r);
-    } else if (auto* c = boost::get<fwd<ast::call>>(&o)) {
-      at_call(c->get());
-      at_call(c->get().callee);
-      for (auto& a : c->get().args) place(a);
-      if (c->get().callee.name == "sqrt" && c->get().args.size() == 1)
-        if (auto v = literal_value(c->get().args[0]); v && *v >= 0) o = folded(std::sqrt(*v));
-    } else if (auto* g = boost::get<fwd<ast::conditioned>>(&o)) {
-      at_call(g->get().tail);
-      place(g->get().value);
-      place(g->get().tail.given);
-    } else if (auto* u = boost::get<fwd<ast::unary>>(&o)) {
-      at_call(u->get());
-      place(u->get().rhs);
-    } else if (auto* ch = boost::get<fwd<ast::chain>>(&o)) {
-      place(ch->get().first);
-      for (auto& op : ch->get().rest) {
-        at_call(op);
-        place(op.rhs);
-      }
-      fold(o);
-    }
-  }
-
-  // A chain of literals and + - * / as one literal.
-  void fold(operand& o) const {
-    const auto& ch = boost::get<fwd<ast::chain>>(o).get();
-    auto v = literal_value(ch.first);
-    for (const auto& op : ch.rest) {
-      auto r = literal_value(op.rhs);
-      if (!v || !r || op.op.size() != 1) return;
-      switch (op.op[0]) {
-        case '+': *v += *r; break;
-        case '-': *v -= *r; break;
-        case '*': *v *= *r; break;
-        case '/': *v /= *r; break;
-        default: return;
-      }
-    }
-    if (v && std::isfinite(*v)) o = folded(*v);
-  }
-
-  // Rounded to 15 digits unless the rounding leaves the normal doubles: `dlogis(0, 1e308)`'s
-  // scale 1e-308 is subnormal, and std::stod throws std::out_of_range on those as on overflow.
-  operand folded(double v) const {
-    const std::string digits = fmt::format("{:.15g}", v);
-    errno = 0;
-    const double rounded = std::strtod(digits.c_str(), nullptr);
-    return real_number(errno == ERANGE ? v : rounded, pos_, end_);
-  }
-
-  std::vector<std::string_view> params_;
-  std::vector<operand> args_;
-  std::vector<int> uses_;  // per parameter, its uses in the template not yet placed
-  std::size_t pos_, end_;
-};
-
-// `x[i, ]` reads the whole of a dimension: an index with nothing, or a range with neither end.
-bool whole_dimension(const ast::index_item& ix) { return !ix.lo && (!ix.tail || !ix.tail->hi); }
+using namespace bugs_nodes;
 
 // ---- the lowering ---------------------------------------------------------------------------
 
@@ -217,9 +52,9 @@ class lowering {
       for (const auto& s : b.body) lower(s, body, b.which == "data");
     }
     if (!model) fail_at(src_, src_.text.size(), "no `model { ... }` block: a BUGS file holds its model in one");
-    intervals(body);
-    real_constants(body);
-    linear_predictors(body);
+    bugs_rewrites::intervals(src_, body);
+    bugs_rewrites::real_constants(body);
+    bugs_rewrites::linear_predictors(body, links_);
     gather(body);
     whole_indices(body);
     ast::program out;
@@ -322,11 +157,11 @@ class lowering {
   }
 
   operand from_table(const bugs_name& e, const ast::call& c, std::string_view what) {
-    instantiation inst(e.bugs, arguments(c), c.pos, c.end);
-    if (inst.arity() != c.args.size())
-      fail_at(src_, c.callee.pos, fmt::format("the {} `{}` takes {} argument{} ({}), not {}", what, callee_of(e.bugs),
-                                              inst.arity(), inst.arity() == 1 ? "" : "s", e.bugs, c.args.size()));
-    return inst.make(e.ppl);
+    const std::size_t arity = template_arity(e.bugs);
+    if (arity != c.args.size())
+      fail_at(src_, c.callee.pos, fmt::format("the {} `{}` takes {} argument{} ({}), not {}", what, callee_of(e.bugs), arity,
+                                              arity == 1 ? "" : "s", e.bugs, c.args.size()));
+    return instantiate(e.bugs, e.ppl, arguments(c), c.pos, c.end);
   }
 
   // ---- statements
@@ -422,197 +257,6 @@ class lowering {
       if (r.upper) r.upper = expression(*r.upper);
     }
     return y;
-  }
-
-  // JAGS's censoring: `is.censored[i] ~ dinterval(t[i], c[i])` beside `t[i] ~ D(...)`,
-  // with t[i] missing where it is censored, is 1 when t[i] > c[i] and 0 when t[i] <= c[i].
-  // That is censoring as ppl writes it, the bound taken by the indicator:
-  //   if (is_censored[i] == 1) { t[i] ~ D(...) C[c[i], ] } else { t[i] ~ D(...) C[, c[i]] }
-  // The two must be in the same loop, the first argument the other's node as written; one
-  // cut point (a scalar c).
-  void intervals(std::vector<ast::statement>& body) {
-    for (auto& s : body)
-      if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) intervals(f->get().body);
-    for (std::size_t k = 0; k < body.size(); ++k) {
-      auto* ind = boost::get<ast::sample_stmt>(&body[k]);
-      if (!ind || ind->dist.callee.name != "dinterval") continue;
-      const std::string node = print_expression(ind->dist.args[0]);
-      auto it = std::find_if(body.begin(), body.end(), [&](const ast::statement& t) {
-        const auto* x = boost::get<ast::sample_stmt>(&t);
-        return x && x->dist.callee.name != "dinterval" && print_expression(target_operand(x->lhs)) == node;
-      });
-      if (it == body.end())
-        fail_at(src_, ind->dist.callee.pos, "dinterval(" + node + ", ...) needs the `~` of `" + node +
-                                                "` in the same loop, where ppl puts the censoring; write `" + node +
-                                                " ~ D(...)` beside it");
-      auto& x = boost::get<ast::sample_stmt>(*it);
-      if (x.restricted) fail_at(src_, x.restricted->pos, "`" + node + "` is censored by dinterval and may not be restricted again");
-      ast::if_stmt branch;
-      branch.pos = ind->pos;
-      branch.end = ind->end;
-      ast::chain test{operand(target_operand(ind->lhs)), {}};
-      ast::operation eq;
-      eq.op = "==";
-      eq.pos = ind->pos;
-      eq.end = ind->end;
-      eq.rhs = operand(tagged_at(ast::int_literal{}, ind->pos, ind->end));
-      boost::get<ast::int_literal>(eq.rhs).value = 1;
-      test.rest.push_back(std::move(eq));
-      branch.cond = operand(std::move(test));
-      ast::restriction above, below;
-      above.which = below.which = "C";
-      above.pos = below.pos = ind->dist.pos;
-      above.end = below.end = ind->dist.end;
-      above.lower = ind->dist.args[1];
-      below.upper = ind->dist.args[1];
-      ast::sample_stmt censored = x, observed = x;
-      censored.restricted = above;
-      observed.restricted = below;
-      branch.then_body.emplace_back(std::move(censored));
-      branch.else_body.emplace();
-      branch.else_body->emplace_back(std::move(observed));
-      *it = ast::statement(std::move(branch));
-      body.erase(body.begin() + static_cast<std::ptrdiff_t>(k));
-      --k;
-    }
-  }
-
-  static ast::operand target_operand(const ast::target& t) {
-    if (t.indices.empty()) return operand(t.name);
-    ast::index_list l;
-    l.items = t.indices;
-    l.pos = t.pos;
-    l.end = t.end;
-    ast::postfix p{operand(t.name), {}};
-    p.suffixes.emplace_back(std::move(l));
-    return operand(std::move(p));
-  }
-
-  // BUGS has no integers: `p[i, 1] <- 0` beside `log(p[i, j]) <- ...` fills one real array.
-  // ppl types a variable by its definitions, so where some definitions of a variable are
-  // whole numbers and others are not, the numbers are written as reals.
-  void real_constants(std::vector<ast::statement>& body) {
-    std::map<std::string, std::vector<ast::assign_stmt*>> defs;
-    collect_assignments(body, defs);
-    for (auto& [name, list] : defs) {
-      auto whole = [](const ast::assign_stmt* a) { return boost::get<ast::int_literal>(&a->value) != nullptr; };
-      if (list.size() < 2 || std::all_of(list.begin(), list.end(), whole) || std::none_of(list.begin(), list.end(), whole)) continue;
-      for (auto* a : list)
-        if (const auto* n = boost::get<ast::int_literal>(&a->value)) a->value = real_number(static_cast<double>(n->value), n->pos, n->end);
-    }
-  }
-
-  static void collect_assignments(std::vector<ast::statement>& body, std::map<std::string, std::vector<ast::assign_stmt*>>& defs) {
-    for (auto& s : body) {
-      if (auto* a = boost::get<ast::assign_stmt>(&s)) defs[a->lhs.name.name].push_back(a);
-      else if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) collect_assignments(f->get().body, defs);
-    }
-  }
-
-  // `logit(p[i]) <- e` then `r[i] ~ dbin(p[i], n[i])`: the observation's probability is
-  // written `inv_logit(e)`, which the checker takes as BinomialLogit(n[i], e), evaluated on
-  // the linear predictor's scale (inv_logit(40) is 1 in doubles, and Binomial(n, 1) of
-  // r < n is impossible: a start far out would fail, as LSAT's does). Likewise `log` with
-  // dpois. `p` is still defined, for the draws. Only where the reader indexes `p` with the
-  // same loop variables as its definition, and `e` reads no other loop variable.
-  void linear_predictors(std::vector<ast::statement>& body) {
-    std::map<std::string, int> definitions;
-    std::map<std::string, std::pair<const bugs_link*, std::vector<std::string>>> linked;
-    std::vector<std::string> scope;
-    find_links(body, scope, definitions, linked);
-    replace_links(body, definitions, linked);
-  }
-
-  struct bugs_link {
-    std::string inverse;           // inv_logit, exp
-    ast::operand predictor;        // e
-    std::vector<std::string> vars; // the target's indices: loop variables
-  };
-
-  void find_links(const std::vector<ast::statement>& body, std::vector<std::string>& scope, std::map<std::string, int>& definitions,
-                  std::map<std::string, std::pair<const bugs_link*, std::vector<std::string>>>& linked) {
-    for (const auto& s : body) {
-      if (const auto* f = boost::get<fwd<ast::for_stmt>>(&s)) {
-        scope.push_back(f->get().ranges.front().var.name);
-        find_links(f->get().body, scope, definitions, linked);
-        scope.pop_back();
-      } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
-        ++definitions[x->lhs.name.name];
-      } else if (const auto* a = boost::get<ast::assign_stmt>(&s)) {
-        ++definitions[a->lhs.name.name];
-        const ast::call* c = as_call(a->value);
-        if (!c || c->args.size() != 1 || (c->callee.name != "inv_logit" && c->callee.name != "exp") || !links_.count(a->pos)) continue;
-        std::vector<std::string> vars;
-        for (const auto& ix : a->lhs.indices) {
-          const auto* id = ix.lo && !ix.tail ? boost::get<ast::identifier>(&*ix.lo) : nullptr;
-          if (!id || std::find(scope.begin(), scope.end(), id->name) == scope.end()) break;
-          vars.push_back(id->name);
-        }
-        if (vars.size() != a->lhs.indices.size()) continue;
-        // e may read the loop variables of its target's indices only.
-        bool other = false;
-        for_each_identifier(c->args[0], [&](const ast::identifier& id) {
-          other |= std::find(scope.begin(), scope.end(), id.name) != scope.end() &&
-                   std::find(vars.begin(), vars.end(), id.name) == vars.end();
-        });
-        if (other) continue;
-        links_store_.push_back({c->callee.name, c->args[0], vars});
-        linked[a->lhs.name.name] = {&links_store_.back(), vars};
-      }
-    }
-  }
-
-  void replace_links(std::vector<ast::statement>& body, const std::map<std::string, int>& definitions,
-                     const std::map<std::string, std::pair<const bugs_link*, std::vector<std::string>>>& linked) {
-    static constexpr std::pair<std::string_view, std::string_view> readers[] = {
-        {"Bernoulli", "inv_logit"}, {"Binomial", "inv_logit"}, {"Poisson", "exp"}};
-    for (auto& s : body) {
-      if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) {
-        replace_links(f->get().body, definitions, linked);
-        continue;
-      }
-      auto* x = boost::get<ast::sample_stmt>(&s);
-      if (!x || x->dist.args.empty()) continue;
-      for (const auto& [dist, inverse] : readers) {
-        if (x->dist.callee.name != dist) continue;
-        ast::operand& arg = x->dist.args.back();
-        const auto* p = boost::get<fwd<ast::postfix>>(&arg);
-        const auto* base = p ? boost::get<ast::identifier>(&p->get().base) : boost::get<ast::identifier>(&arg);
-        if (!base) continue;
-        auto it = linked.find(base->name);
-        if (it == linked.end() || definitions.at(base->name) != 1 || it->second.first->inverse != inverse) continue;
-        std::vector<std::string> vars;
-        if (p) {
-          if (p->get().suffixes.size() != 1) continue;
-          for (const auto& ix : boost::get<ast::index_list>(p->get().suffixes[0]).items) {
-            const auto* id = ix.lo && !ix.tail ? boost::get<ast::identifier>(&*ix.lo) : nullptr;
-            if (!id) break;
-            vars.push_back(id->name);
-          }
-        }
-        if (vars != it->second.second) continue;
-        arg = operand(make_call(std::string(inverse), {it->second.first->predictor}, x->dist.pos, x->dist.end));
-      }
-    }
-  }
-
-  template <typename F>
-  static void for_each_identifier(const operand& o, const F& f) {
-    if (const auto* id = boost::get<ast::identifier>(&o)) f(*id);
-    else if (const auto* c = boost::get<fwd<ast::call>>(&o)) for (const auto& a : c->get().args) for_each_identifier(a, f);
-    else if (const auto* u = boost::get<fwd<ast::unary>>(&o)) for_each_identifier(u->get().rhs, f);
-    else if (const auto* ch = boost::get<fwd<ast::chain>>(&o)) {
-      for_each_identifier(ch->get().first, f);
-      for (const auto& op : ch->get().rest) for_each_identifier(op.rhs, f);
-    } else if (const auto* p = boost::get<fwd<ast::postfix>>(&o)) {
-      for_each_identifier(p->get().base, f);
-      for (const auto& sfx : p->get().suffixes)
-        if (const auto* l = boost::get<ast::index_list>(&sfx))
-          for (const auto& ix : l->items) {
-            if (ix.lo) for_each_identifier(*ix.lo, f);
-            if (ix.tail && ix.tail->hi) for_each_identifier(*ix.tail->hi, f);
-          }
-    }
   }
 
   // BUGS has no integer type: an index may be computed in real arithmetic (Equiv's
@@ -904,7 +548,6 @@ class lowering {
   std::map<std::string, std::string> spellings_;  // ppl name -> the BUGS spelling first met
   std::map<std::string, name_use> uses_;
   std::set<std::size_t> links_;  // where the `=`s of links on the left are (`logit(p) <- e`)
-  std::list<bugs_link> links_store_;
   std::map<std::string, std::size_t> whole_ranks_;  // `x[, ]` read whole: the rank it shows
   std::set<std::string> loop_vars_;
   std::set<std::string> integers_;  // the names whose values are integers, for whole_indices()

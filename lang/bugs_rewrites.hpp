@@ -1,0 +1,22 @@
+#pragma once
+// Rewrites of a lowered BUGS program that need all of it, run by lang/bugs_lower.cpp after
+// the statements are lowered one by one.
+#include <set>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/diagnostics.hpp"
+
+namespace ppl::lang::bugs_rewrites {
+
+// JAGS's dinterval beside its node's `~`, as ppl's censoring (an if/else per node).
+void intervals(const source_file& src, std::vector<ast::statement>& body);
+
+// Whole numbers beside reals among one variable's `=` definitions, as reals.
+void real_constants(std::vector<ast::statement>& body);
+
+// An observation of a linked node given the linear predictor; `links` are the offsets of
+// the `=`s that came from a link on the left.
+void linear_predictors(std::vector<ast::statement>& body, const std::set<std::size_t>& links);
+
+}  // namespace ppl::lang::bugs_rewrites
