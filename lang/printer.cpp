@@ -1,6 +1,8 @@
 #include "lang/printer.hpp"
 
 #include <fmt/core.h>
+#include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "lang/diagnostics.hpp"
@@ -36,6 +38,15 @@ std::string real_text(double v) {
   return s;
 }
 
+// A name ppl's grammar reads as a keyword cannot be printed as a name (a BUGS node called
+// `data` or `factor`).
+const std::string& name_text(const std::string& name) {
+  static const std::set<std::string, std::less<>> keywords{"data", "else", "factor", "for", "if", "in", "int", "param", "real"};
+  if (keywords.count(name))
+    throw std::runtime_error("`" + name + "` is a keyword of ppl's language, so no variable can be named so in ppl; rename it");
+  return name;
+}
+
 struct printer {
   std::string text(const ast::operand& o, int min) const {
     int own = primary;
@@ -49,7 +60,7 @@ struct printer {
       if (r->value < 0) own = unary;
       return real_text(r->value);
     }
-    if (const auto* id = boost::get<ast::identifier>(&o)) return id->name;
+    if (const auto* id = boost::get<ast::identifier>(&o)) return name_text(id->name);
     if (const auto* c = boost::get<fwd<ast::call>>(&o)) return call(c->get());
     if (const auto* v = boost::get<fwd<ast::vector_literal>>(&o)) return "[" + list(v->get().elements) + "]";
     if (const auto* p = boost::get<fwd<ast::postfix>>(&o)) {
@@ -101,7 +112,7 @@ struct printer {
   }
 
   std::string target(const ast::target& t) const {
-    return t.indices.empty() ? t.name.name : t.name.name + "[" + indices(t.indices) + "]";
+    return t.indices.empty() ? name_text(t.name.name) : name_text(t.name.name) + "[" + indices(t.indices) + "]";
   }
 
   std::string type(const ast::type_spec& t) const {
@@ -172,7 +183,7 @@ struct program_printer {
 
   void statement(const ast::statement& s, const std::string& indent) {
     if (const auto* d = boost::get<ast::data_decl>(&s)) {
-      out += indent + "data " + d->name.name + ": " + p.type(d->type) + (d->default_value ? " = " + p.text(*d->default_value, conditional) : "") + "\n";
+      out += indent + "data " + name_text(d->name.name) + ": " + p.type(d->type) + (d->default_value ? " = " + p.text(*d->default_value, conditional) : "") + "\n";
     } else if (const auto* d = boost::get<ast::param_decl>(&s)) {
       line(d->pos, d->end, indent, "param " + d->name.name + ": " + p.type(d->type));
     } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
@@ -188,7 +199,7 @@ struct program_printer {
       std::string head = "for ";
       for (std::size_t k = 0; k < l->get().ranges.size(); ++k) {
         const auto& r = l->get().ranges[k];
-        head += (k ? ", " : "") + r.var.name + " in " + p.text(r.lo, additive) + ":" + p.text(r.hi, additive);
+        head += (k ? ", " : "") + name_text(r.var.name) + " in " + p.text(r.lo, additive) + ":" + p.text(r.hi, additive);
       }
       block(l->get().pos, l->get().end, head, l->get().body, indent);
     } else if (const auto* i = boost::get<fwd<ast::if_stmt>>(&s)) {

@@ -12,7 +12,8 @@ namespace ppl::lang {
 // The program, two spaces per loop level. With `comments_from`, the text the tree's
 // offsets point into, its `#` comments are carried over: each before the statement it
 // preceded, or after the one it followed on the same line. `data` declarations come
-// first, without comments.
+// first, without comments. A name that is a keyword of ppl (`data`, `factor`, ...) throws
+// std::runtime_error.
 std::string print_program(const ast::program& program, std::string_view comments_from = {});
 
 std::string print_expression(const ast::operand& e);
