@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "cli/run_output.hpp"
 #include "runtime/archive.hpp"
 
 namespace ppl::cli {
@@ -44,17 +44,10 @@ void write_saved_run(const std::string& path, const saved_run& s) {
   // straight from where they are held.
   runtime::archive a;
   a.write(s.args, s.directory, s.model_hash, s.data_hash, s.warmup, s.thin, s.completed);
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  write_replacing(path, "the saved state ", [&](std::ostream& out) {
     out << magic << a.bytes();
     runtime::archive::write_strings(out, s.chains);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write the saved state " + temporary);
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) throw std::runtime_error("cannot write the saved state " + path + ": " + ec.message());
+  });
 }
 
 saved_run read_saved_run(const std::string& path) {
@@ -146,14 +139,7 @@ std::vector<std::string> cut_file(const std::string& path, const saved_run& s, l
     if (keep) out.append(text, pos, end - pos + 1);
     pos = end + 1;
   }
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream f(temporary, std::ios::binary | std::ios::trunc);
-    f << out;
-    f.flush();
-    if (!f) throw std::runtime_error("cannot write " + temporary);
-  }
-  std::filesystem::rename(temporary, path);
+  write_replacing(path, "", [&](std::ostream& f) { f << out; });
   return notes;
 }
 

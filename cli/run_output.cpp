@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "runtime/coda_writer.hpp"
@@ -107,6 +109,25 @@ int write_coda_files(const runtime::draws_source& draws, const infer_options& o,
                saved ? "; once there is room, write them with: ppl infer --resume " + o.output : "");
     return 1;
   }
+}
+
+void write_replacing(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& write) {
+  const std::string temporary = path + ".tmp";
+  auto fail = [&](const std::string& reason) {
+    std::remove(temporary.c_str());
+    throw std::runtime_error("cannot write " + what + path + ": " + reason);
+  };
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) fail(std::strerror(errno));
+    errno = 0;
+    write(out);
+    out.flush();
+    if (!out) fail(errno ? std::strerror(errno) : "write failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, path, ec);
+  if (ec) fail(ec.message());
 }
 
 void refuse_overwriting_inputs(const std::string& option, const std::vector<std::string>& outputs, const std::vector<std::string>& inputs) {

@@ -4,6 +4,8 @@
 // files unchanged), JAGS's CODA files at the end of a run, the guard that refuses an
 // output path that is one of the run's inputs, and the temporary draws file of a run that
 // names none.
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,11 @@ infer_options coda_output(infer_options o);
 // 130 when Ctrl-C stops the writing. Those two are reported, and leave no CODA file: the
 // draws file is whole, and `ppl infer --resume` (when the run's state is `saved`) writes them.
 int write_coda_files(const runtime::draws_source& draws, const infer_options& o, bool saved);
+
+// Writes a file whole or not at all: `write` fills PATH.tmp, which then replaces PATH. A
+// failed write (a full disk) or rename removes PATH.tmp and throws std::runtime_error
+// "cannot write WHAT PATH: reason", `what` with its trailing space ("the saved state ").
+void write_replacing(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& write);
 
 // Throws std::invalid_argument (a usage error) when an output is one of the inputs: the
 // same path, or another name of the same file. `option` names the output's option.

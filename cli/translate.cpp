@@ -3,10 +3,8 @@
 // printer. With the data, the variables they give are declared as data with their kinds
 // and sizes; without, only those the model reads and never defines.
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/run_output.hpp"
@@ -18,33 +16,6 @@
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli {
-
-namespace {
-
-// The text to a temporary file beside `path`, renamed over it once whole: a failed write
-// (a full disk) leaves no half file and is an error.
-void write_whole(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
-    f << text;
-    f.flush();
-    if (!f) {
-      const int err = errno;
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + ec.message());
-  }
-}
-
-}  // namespace
 
 int run_translate(const model_inputs& in, const std::string& output) {
   return guarded([&] {
@@ -79,7 +50,7 @@ int run_translate(const model_inputs& in, const std::string& output) {
         throw std::runtime_error(std::string("cannot write the translation to standard output: ") +
                                  (errno ? std::strerror(errno) : "write failed"));
     } else {
-      write_whole(output, text);
+      write_replacing(output, "", [&](std::ostream& out) { out << text; });
     }
     return 0;
   });
