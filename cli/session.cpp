@@ -79,10 +79,12 @@ lang::ast::program program_of(const source_model& m, const runtime::data_table* 
 }
 
 void fit_bugs_data(const lang::ast::program& program, runtime::data_table& data) {
-  for (const auto& [name, rank] : lang::bugs_scalars_as_arrays(program, shapes_of(data))) {
-    runtime::data_value* v = data.find(name);
-    v->value.shape.rank = static_cast<int>(rank);
-    for (std::size_t k = 0; k < rank; ++k) v->value.shape.dims[k] = 1;
+  for (const auto& s : program.statements) {
+    const auto* d = boost::get<lang::ast::data_decl>(&s);
+    runtime::data_value* v = d ? data.find(d->name.name) : nullptr;
+    if (!v || v->value.shape.rank != 0 || d->type.dims.empty()) continue;
+    v->value.shape.rank = static_cast<int>(d->type.dims.size());
+    for (int k = 0; k < v->value.shape.rank; ++k) v->value.shape.dims[static_cast<std::size_t>(k)] = 1;
   }
 }
 

@@ -28,10 +28,6 @@ using x3::char_;
 using x3::lexeme;
 using x3::lit;
 
-#define PPL_RULE(name, attr, what)            \
-  struct name##_class : annotate_position {}; \
-  x3::rule<name##_class, attr> const name = what;
-
 PPL_RULE(identifier, ast::identifier, "a name")
 PPL_RULE(name, std::string, "a name")
 PPL_RULE(int_literal, ast::int_literal, "an integer")
@@ -88,8 +84,6 @@ struct in_keyword_class {};
 x3::rule<in_keyword_class> const in_keyword = "'in'";
 struct end_class {};
 x3::rule<end_class> const end_of_program = "'model {', 'data {' or 'var' (a block)";
-
-#undef PPL_RULE
 
 auto const name_char = alnum | char_('_') | char_('.');
 auto const word_end = !name_char;

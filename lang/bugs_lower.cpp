@@ -89,7 +89,7 @@ class lowering {
         const auto& list = boost::get<ast::index_list>(s);
         if (std::all_of(list.items.begin(), list.items.end(), whole_dimension)) {  // x[], x[, ]
           if (const auto* id = boost::get<ast::identifier>(&p->get().base); id && out.suffixes.empty())
-            whole_ranks_[rename(*id)] = std::max(whole_ranks_[rename(*id)], list.items.size());
+            if (auto& rank = whole_ranks_[rename(*id)]; rank < list.items.size()) rank = list.items.size();
           continue;
         }
         ast::index_list l;  // built, not copied: a copy of the items is a copy of all below
@@ -278,7 +278,7 @@ class lowering {
     for (bool grew = true; grew;) {  // `<-` nodes whose every definition is an integer
       grew = false;
       for (const auto& [name, list] : defs)
-        if (!integers_.count(name) && !uses_[name].sampled_by.size() &&
+        if (!integers_.count(name) && uses_.at(name).sampled_by.empty() &&
             std::all_of(list.begin(), list.end(), [&](const ast::assign_stmt* a) { return integral(a->value); }))
           grew = integers_.insert(name).second || grew;
     }
@@ -499,7 +499,7 @@ class lowering {
       const std::size_t rank = given ? given->dims.size() : std::max(u.rank, hint == whole_ranks_.end() ? 0 : hint->second);
       for (std::size_t k = 0; k < rank; ++k) d.type.dims.push_back(size(name, u, k, given));
       // R has no scalars: dump() writes a vector of length 1 as `y <- 2.5`. One the model
-      // indexes is that vector (the caller gives the value its shape: bugs_scalars_as_arrays).
+      // indexes is that vector (the caller gives the value its shape: cli::fit_bugs_data).
       if (given && rank == 0 && u.rank > 0)
         for (std::size_t k = 0; k < u.rank; ++k) d.type.dims.push_back(operand(int_at(1, u.first)));
       out.emplace_back(std::move(d));
@@ -555,16 +555,6 @@ class lowering {
 };
 
 }  // namespace
-
-std::vector<std::pair<std::string, std::size_t>> bugs_scalars_as_arrays(const ast::program& lowered, const bugs_data_shapes& data) {
-  std::vector<std::pair<std::string, std::size_t>> out;
-  for (const auto& s : lowered.statements)
-    if (const auto* d = boost::get<ast::data_decl>(&s)) {
-      auto it = data.find(d->name.name);
-      if (it != data.end() && it->second.dims.empty() && !d->type.dims.empty()) out.emplace_back(d->name.name, d->type.dims.size());
-    }
-  return out;
-}
 
 ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data) {
   return lowering(src, data).run(program);

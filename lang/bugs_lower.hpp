@@ -34,8 +34,4 @@ using bugs_data_shapes = std::map<std::string, bugs_data_shape, std::less<>>;
 // sizes taken from the loops that index them (`ppl translate` without a data file).
 ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data);
 
-// The data scalars that the lowered program declares as arrays of one element (R writes a
-// vector of length 1 as a number), with the rank each must take: the caller reshapes them.
-std::vector<std::pair<std::string, std::size_t>> bugs_scalars_as_arrays(const ast::program& lowered, const bugs_data_shapes& data);
-
 }  // namespace ppl::lang

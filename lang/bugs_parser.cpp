@@ -14,10 +14,6 @@ namespace {
 namespace x3 = boost::spirit::x3;
 using iterator = std::string::const_iterator;
 
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 }  // namespace
 
 bugs::program parse_bugs(const source_file& src) {
@@ -40,8 +36,8 @@ bugs::program parse_bugs(const source_file& src) {
 }
 
 bool looks_like_bugs(std::string_view path, std::string_view text) {
-  if (ends_with(path, ".bug") || ends_with(path, ".bugs") || ends_with(path, ".jags")) return true;
-  if (!ends_with(path, ".txt")) return false;
+  if (path.ends_with(".bug") || path.ends_with(".bugs") || path.ends_with(".jags")) return true;
+  if (!path.ends_with(".txt")) return false;
   auto it = text.begin();
   grammar::skip_blank(it, text.end());
   std::string_view rest = text.substr(static_cast<std::size_t>(it - text.begin()));

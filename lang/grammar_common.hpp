@@ -47,6 +47,13 @@ struct annotate_position {
   }
 };
 
+// Every rule has a name, and every parser after an expectation point (`>`) is a rule or
+// a literal: an expectation failure reports the name, which is all a user reads of the
+// grammar ("expected a size (`real[N]`) but found ']'").
+#define PPL_RULE(name, attr, what)                                   \
+  struct name##_class : ::ppl::lang::grammar::annotate_position {};  \
+  ::boost::spirit::x3::rule<name##_class, attr> const name = what;
+
 // Numbers as written: digits, a point, an exponent. Spirit's policies also read `nan` and
 // `inf`, and a parenthesised payload after `nan` that swallowed a comment (`nan(#)`) and
 // led past it; here those are names.

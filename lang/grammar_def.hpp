@@ -18,13 +18,6 @@ using x3::char_;
 using x3::lexeme;
 using x3::lit;
 
-// Every rule has a name, and every parser after an expectation point (`>`) is a rule or
-// a literal: an expectation failure reports the name, which is all a user reads of the
-// grammar ("expected a size (`real[N]`) but found ']'").
-#define PPL_RULE(name, attr, what)                 \
-  struct name##_class : annotate_position {};      \
-  x3::rule<name##_class, attr> const name = what;
-
 PPL_RULE(identifier, ast::identifier, "a name")
 PPL_RULE(name, std::string, "a name")
 PPL_RULE(int_literal, ast::int_literal, "an integer")
@@ -94,8 +87,6 @@ struct in_keyword_class {};
 x3::rule<in_keyword_class> const in_keyword = "'in'";
 struct end_class {};
 x3::rule<end_class> const end_of_program = expected::statement;
-
-#undef PPL_RULE
 
 auto const word_end = !(alnum | '_');
 auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
