@@ -1,7 +1,7 @@
 // Which elements each statement defines, where that is known without data: loops with
 // literal bounds, and target indices that are literals or a loop variable plus or minus a
 // literal. An element defined twice (by two statements, or by two instances of one) or an
-// element of an array that no statement defines is then an error before any data is read.
+// element of an unknown that no statement defines is then an error before any data is read.
 // The graph finds the same with data for the statements whose bounds come from it.
 #include <algorithm>
 #include <map>
@@ -196,7 +196,9 @@ void checker::check_elements() {
       else all_known = false;
     }
     check_defined_once(*this, model_.lines, var, known);
-    if (all_known && !known.empty()) check_all_defined(*this, var, known);
+    // A computed variable may leave elements undefined (BUGS's ragged arrays): the graph
+    // refuses a read of one (runtime/graph_holes.cpp). An unknown's every element needs a prior.
+    if (all_known && !known.empty() && var.role == ir::role::unknown) check_all_defined(*this, var, known);
   }
 }
 

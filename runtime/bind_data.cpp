@@ -180,31 +180,8 @@ void graph::bind_declared(int v, const data_table& data, data_table* take) {
   if (!(t.shape == declared))
     lang::fail_at(model_.source, var.pos, "`" + var.name + "` is declared with shape " + declared.str() + " but " +
                                               origin + " has shape " + t.shape.str());
-  if (!var.may_miss) refuse_missing(v, given);
+  if (!var.may_miss) note_missing(v, given);
   check_declared(v);
-}
-
-// A missing value (NaN) where the model cannot impute it: in data that no `~` observes (a
-// covariate), or read where the model's structure is decided. At the cell when the file
-// says where it is.
-void graph::refuse_missing(int v, const data_value* given) {
-  const auto& var = model_.variables[static_cast<std::size_t>(v)];
-  const tensor& t = values_[static_cast<std::size_t>(v)];
-  index_t first = 0;
-  while (first < t.size() && !std::isnan(t.data[static_cast<std::size_t>(first)])) ++first;
-  if (first == t.size()) return;
-  const auto at = model_.lines.locate(var.pos);
-  const std::string why =
-      "`" + var.name + "` is data of the model (" + model_.source.name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-      ") that no `~` observes, so its missing values cannot be imputed; give it a distribution (`" + var.name +
-      "[i] ~ Normal(m, s)`) to impute them, or leave those rows out";
-  if (given && given->first_missing) {
-    lang::diagnostic d = *given->first_missing;
-    d.note = why;
-    throw lang::source_error(std::move(d));
-  }
-  lang::fail_at(model_.source, var.pos,
-                element_name(var.name, t.shape, first) + " is missing (" + (given ? given->origin : "its default") + "); " + why);
 }
 
 // Integer-ness and declared bounds, element by element.
@@ -218,7 +195,7 @@ void graph::check_declared(int v) {
     double x = t.data[static_cast<std::size_t>(i)];
     if (std::isfinite(x) && !(var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x)) && x >= lower && x <= upper)
       continue;  // the common case: build the element's name only for a message
-    if (std::isnan(x) && var.may_miss) continue;  // imputed
+    if (std::isnan(x) && (var.may_miss || !holes_[static_cast<std::size_t>(v)].empty())) continue;  // imputed, or a hole
     std::string where = element_name(var.name, t.shape, i);
     if (!std::isfinite(x)) lang::fail_at(model_.source, var.pos, where + " = " + number(x) + " is not a finite number");
     if (var.type.kind == stdlib::scalar_kind::integer && x != std::floor(x))

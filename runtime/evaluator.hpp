@@ -67,6 +67,9 @@ class evaluator {
 
   // When set, every read of a variable is appended here.
   read_log* log = nullptr;
+  // With `log`: a strided selection (x[, k]) is logged element by element, not as the
+  // whole variable (the conservative record the Markov blankets take).
+  bool exact_log = false;
   // Set while the graph differentiates: an ODE is then solved with its sensitivities, so
   // that the backward pass that follows reuses that solve (runtime/evaluator_ode.cpp).
   void differentiating(bool on) { differentiating_ = on; }

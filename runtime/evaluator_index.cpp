@@ -112,8 +112,27 @@ view evaluator::eval_index_expr(const expr& e, frame& f) {
   double* out = buffer.data();
   gather(p.base, p.sel, 0, 0, out);
   if (log && base_expr.which == expr::kind::variable) {
-    // Conservative: a strided selection counts as reading the whole variable.
-    note_read(base_expr.slot, p.base.data, p.base.size(), f);
+    if (exact_log) {
+      // The selection's elements one by one, in gather's order.
+      struct walker {
+        const index_plan& p;
+        read_log& log;
+        int variable;
+        void go(int dim, index_t offset) {
+          if (dim == p.base.shape.rank) {
+            log.push_back({variable, offset, 1});
+            return;
+          }
+          index_t stride = p.base.shape.stride(dim);
+          const auto& s = p.sel[static_cast<std::size_t>(dim)];
+          for (index_t k = 0; k < s.count; ++k) go(dim + 1, offset + (s.first + k) * stride);
+        }
+      };
+      walker{p, *log, base_expr.slot}.go(0, 0);
+    } else {
+      // Conservative: a strided selection counts as reading the whole variable.
+      note_read(base_expr.slot, p.base.data, p.base.size(), f);
+    }
   }
   return {buffer.data(), p.out};
 }

@@ -22,7 +22,8 @@ graph::graph(const lang::ir::model& m, data_table&& data, rng& rng, graph_option
 
 graph::graph(const lang::ir::model& m, const data_table& data, data_table* take, rng& rng, graph_options options)
     : model_(m), options_(options), values_(m.variables.size()), missing_(m.variables.size(), 0),
-      predictive_(lang::predictive_statements(m)), imputed_(m.variables.size()), built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()) {
+      predictive_(lang::predictive_statements(m)), imputed_(m.variables.size()), built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()),
+      holes_(m.variables.size()), valued_(m.variables.size()), hole_origin_(m.variables.size()) {
   frame_.values = &values_;
   frame_.loop.assign(m.loop_names.size(), 0);
   bind_data(data, take);
@@ -30,8 +31,11 @@ graph::graph(const lang::ir::model& m, const data_table& data, data_table* take,
   mark_checks();
 }
 
+// Every element but those without a value (runtime/graph_holes.cpp), or, partly
+// observed, the imputed ones.
 std::vector<index_t> graph::recorded_elements(int variable) const {
   if (partly_observed(variable)) return imputed_elements(variable);
+  if (!holes_[static_cast<std::size_t>(variable)].empty()) return valued_[static_cast<std::size_t>(variable)];
   std::vector<index_t> all(static_cast<std::size_t>(value(variable).size()));
   for (std::size_t e = 0; e < all.size(); ++e) all[e] = static_cast<index_t>(e);
   return all;
@@ -39,11 +43,12 @@ std::vector<index_t> graph::recorded_elements(int variable) const {
 
 void graph::append_recorded(int variable, std::vector<double>& row) const {
   const auto& d = value(variable).data;
-  if (!partly_observed(variable)) {
+  if (!partly_observed(variable) && holes_[static_cast<std::size_t>(variable)].empty()) {
     row.insert(row.end(), d.begin(), d.end());
     return;
   }
-  for (index_t e : imputed_elements(variable)) row.push_back(d[static_cast<std::size_t>(e)]);
+  for (index_t e : partly_observed(variable) ? imputed_elements(variable) : valued_[static_cast<std::size_t>(variable)])
+    row.push_back(d[static_cast<std::size_t>(e)]);
 }
 
 void graph::visit_instances(const statement& s, const std::function<void(const index_t* loops)>& fn) {

@@ -196,7 +196,8 @@ class graph {
   // draws record (all of another variable's: empty).
   const std::vector<index_t>& imputed_elements(int variable) const { return imputed_[static_cast<std::size_t>(variable)]; }
   bool partly_observed(int variable) const { return model_.variables[static_cast<std::size_t>(variable)].filled_from >= 0; }
-  // The elements a draw records: the imputed ones of a partly observed unknown, else all.
+  // The elements a draw records: the imputed ones of a partly observed unknown, else all
+  // that have a value (not those that no statement defines).
   std::vector<index_t> recorded_elements(int variable) const;
   // Appends the recorded elements' current values to `row`.
   void append_recorded(int variable, std::vector<double>& row) const;
@@ -225,7 +226,14 @@ class graph {
   void bind_data(const data_table& data, data_table* take);
   void mark_checks();
   void bind_declared(int v, const data_table& data, data_table* take);
-  void refuse_missing(int v, const data_value* given);
+  // ---- elements without a value (runtime/graph_holes.cpp) ----
+  // Missing values (NaN) in data that no `~` observes become holes: an error only where
+  // something reads them.
+  void note_missing(int v, const data_value* given);
+  // The elements of a computed variable that no statement defines become holes.
+  void note_undefined(int v, const std::vector<char>& defined);
+  // Fails, naming the element and the statement, when an instance of `s` reads a hole.
+  void check_hole_reads(const lang::ir::statement& s);
   void allocate_partly_observed(int v);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);
@@ -279,6 +287,12 @@ class graph {
   std::vector<std::vector<index_t>> plate_offsets_;
   std::vector<double> gathered_;
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
+  std::vector<std::vector<char>> holes_;    // per variable: elements without a value (empty: none)
+  std::vector<std::vector<index_t>> valued_;  // per variable with holes: its other elements
+  std::vector<std::string> hole_origin_;    // per variable: the data file of missing values ("" if undefined)
+  // Per variable of one dimension: the data file's place of its first missing value.
+  std::map<int, lang::diagnostic> missing_cell_;
+  bool has_holes_ = false;
   std::map<std::string, std::shared_ptr<const void>> analyses_;
   struct gradient_plan;
   std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked

@@ -294,6 +294,7 @@ void graph::build_statements(rng& rng, bool) {
     int v = s.target;
     const auto& var = model_.variables[static_cast<std::size_t>(v)];
     bool observed_data = var.role == role::data && !missing_[static_cast<std::size_t>(v)];
+    if (has_holes_) check_hole_reads(s);
     if (observed_data || (var.role == role::transformed_data && var.observed && s.which == statement::kind::sample)) {
       // A computed variable's `~` observes elements its `=` statements computed; one that
       // reaches past them is most likely a BUGS corner constraint (a[1] <- 0 beside
@@ -320,17 +321,26 @@ void graph::build_statements(rng& rng, bool) {
     const bool last_defining = completed_at[static_cast<std::size_t>(v)] <= static_cast<int>(i);
     if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) {
       auto& defined = defined_[static_cast<std::size_t>(v)];
-      for (std::size_t e = 0; e < defined.size(); ++e)
-        if (!defined[e])
-          lang::fail_at(model_.source, var.pos,
-                        element_label(var.name, values_[static_cast<std::size_t>(v)].shape, static_cast<index_t>(e)) +
-                            (var.filled_from >= 0 ? " is missing in the data, and no `~` observes it, so nothing says how to impute it"
-                                                  : " is never defined"));
+      // An element of a computed variable that no `=` defines is a hole, as in BUGS: an
+      // error only where it is read. An unknown's elements all need a prior.
+      if (var.role == role::derived || var.role == role::transformed_data) {
+        note_undefined(v, defined);
+      } else {
+        for (std::size_t e = 0; e < defined.size(); ++e)
+          if (!defined[e])
+            lang::fail_at(model_.source, var.pos,
+                          element_label(var.name, values_[static_cast<std::size_t>(v)].shape, static_cast<index_t>(e)) +
+                              (var.filled_from >= 0 ? " is missing in the data, and no `~` observes it, so nothing says how to impute it"
+                                                    : " is never defined"));
+      }
       defined.clear();
       defined.shrink_to_fit();
     }
   }
   starting_ = false;
+  if (has_holes_)
+    for (const statement& s : model_.statements)
+      if (s.which == statement::kind::factor) check_hole_reads(s);
 }
 
 void graph::draw_prior(rng& rng) {

@@ -49,10 +49,12 @@ TEST_CASE("definitions that do not overlap, or that the data decides, pass the c
   CHECK(error_of("data y: real[3]\nfor i in 1:3 { y[i] ~ Normal(0, 1) }\nfor i in 1:3 { y[i] ~ Normal(1, 1) }\n").empty());
 }
 
-TEST_CASE("an element that no statement defines is found without data") {
+TEST_CASE("an element of an unknown that no statement defines is found without data") {
   CHECK(error_of("x[1] ~ Normal(0, 1)\nx[3] ~ Normal(0, 1)\n") == "m.ppl:1:1: error: x[2] is never defined");
-  CHECK(error_of("for i in 1:3 { x[i] = 2 * i }\nx[5] = 10\n") == "m.ppl:1:16: error: x[4] is never defined");
   CHECK(error_of("for i in 1:2 { A[i, 1] ~ Normal(0, 1) }\nA[1, 2] ~ Normal(0, 1)\n") == "m.ppl:1:16: error: A[2, 2] is never defined");
+  // A computed array may leave elements undefined (BUGS's ragged arrays): the graph
+  // refuses a read of one (tests/runtime/test_graph.cpp).
+  CHECK(error_of("for i in 1:3 { x[i] = 2 * i }\nx[5] = 10\n") == "");
 }
 
 TEST_CASE("rows of a literal must agree in length") {

@@ -76,6 +76,30 @@ TEST_CASE("data errors name the variable and the index") {
   CHECK(error_of("data K: int = 3\nfor i in 1:K { x[1] ~ Normal(0, 1) }\n") == "test.ppl:2:16: error: x[1] is defined twice (when i = 2)");
 }
 
+TEST_CASE("elements without a value are errors only where something reads them") {
+  const std::string computed = "data K: int = 3\nfor i in 2:K { x[i] = i }\n";
+  const std::string undefined = "error: `x[1]` is read here, but no statement defines it";
+  CHECK(error_of(computed + "z ~ Normal(x[2] + x[3], 1)\n") == "");
+  CHECK(error_of(computed + "z ~ Normal(x[1], 1)\n") == "test.ppl:3:1: " + undefined);
+  CHECK(error_of(computed + "z ~ Normal(sum(x), 1)\n") == "test.ppl:3:1: " + undefined);
+  CHECK(error_of(computed + "for i in 1:K { y[i] ~ Normal(x[i], 1) }\n") == "test.ppl:3:16: " + undefined + " (when i = 1)");
+  // An observation reads its value; a factor is checked too.
+  CHECK(error_of(computed + "z ~ Normal(0, 1)\nfor i in 1:K { x[i] ~ Normal(z, 1) }\n") == "test.ppl:4:16: " + undefined + " (when i = 1)");
+  CHECK(error_of(computed + "z ~ Normal(0, 1)\nfactor -x[1] * z * z\n") == "test.ppl:4:1: " + undefined);
+  // A column of a matrix whose first column is undefined reads none of it; a row does.
+  const std::string matrix = "data K: int = 3\nfor i in 1:K { for j in 2:K { m[i, j] = i * j } }\n";
+  CHECK(error_of(matrix + "z ~ Normal(sum(m[, 2]), 1)\n") == "");
+  CHECK(error_of(matrix + "z ~ Normal(sum(m[2, ]), 1)\n") == "test.ppl:3:1: error: `m[2, 1]` is read here, but no statement defines it");
+  // A missing value in data that no `~` observes: the same.
+  const std::string data = "data w: real[3]\nz ~ Normal(0, 1)\n";
+  CHECK(error_of(data + "y ~ Normal(z + w[2], 1)\n", {"w=[1,2,null]"}) == "");
+  CHECK(error_of(data + "y ~ Normal(z + w[3], 1)\n", {"w=[1,2,null]"}) ==
+        "test.ppl:3:1: error: `w[3]` is read here, but it is missing (--set w=[1,2,null]) and no `~` observes `w`, so nothing says how to "
+        "impute it; give `w` a distribution to impute it, or leave that value out of what the model reads");
+  // An unknown's elements all need a prior.
+  CHECK(error_of("data K: int = 3\nfor i in 2:K { u[i] ~ Normal(0, 1) }\n") == "test.ppl:2:16: error: u[1] is never defined");
+}
+
 TEST_CASE("sizes and indices beyond the integers are errors, not conversions") {
   // Converting a double past 2^63 (or NaN) to an integer is undefined: each is refused first.
   CHECK(error_of("data y: real[N]\n", {"N=18446744073709551615"}) ==

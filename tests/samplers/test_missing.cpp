@@ -56,9 +56,10 @@ TEST_CASE("a missing value between two observed ones of a random walk") {
 
 TEST_CASE("missing values the model cannot impute are errors at their place") {
   auto run = [](const char* text, std::vector<std::string> sets) { return testing::infer(text, sets, testing::two_chains(10, 10, 1)); };
-  // A covariate: nothing observes it.
+  // A covariate: nothing observes it, and the model reads it (a value nothing reads is
+  // no error: tests/runtime/test_graph.cpp).
   CHECK_THROWS_WITH(run("data x: real[N]\ndata y: real[N]\nb ~ Normal(0, 1)\ny ~ Normal(b * x, 1)\n", {"x=[1, null]", "y=[1, 2]"}),
-                    doctest::Contains("x[2] is missing (--set x=[1, null]); `x` is data of the model (test.ppl:1:6) that no `~` observes"));
+                    doctest::Contains("test.ppl:4:1: error: `x[2]` is read here, but it is missing (--set x=[1, null]) and no `~` observes `x`"));
   // Observed, but not where the value is missing.
   CHECK_THROWS_WITH(run("data y: real[N]\nmu ~ Normal(0, 1)\nfor n in 1:N - 1 { y[n] ~ Normal(mu, 1) }\n", {"y=[1, 2, null]"}),
                     doctest::Contains("y[3] is missing in the data, and no `~` observes it"));
