@@ -53,6 +53,8 @@ class lowering {
     }
     if (!model) fail_at(src_, src_.text.size(), "no `model { ... }` block: a BUGS file holds its model in one");
     bugs_rewrites::intervals(src_, body);
+    bugs_rewrites::mixed_arrays(src_, body);
+    bugs_rewrites::element_cycles(body);
     bugs_rewrites::real_constants(body);
     bugs_rewrites::linear_predictors(body, links_);
     gather(body);

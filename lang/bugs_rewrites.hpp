@@ -12,6 +12,17 @@ namespace ppl::lang::bugs_rewrites {
 // JAGS's dinterval beside its node's `~`, as ppl's censoring (an if/else per node).
 void intervals(const source_file& src, std::vector<ast::statement>& body);
 
+// An array whose elements are partly `~` and partly `<-` (BUGS's corner constraints,
+// `alpha[1] <- 0` beside `alpha[k] ~ dnorm(0, 1.0E-6)`): each `~` defines a variable of its
+// own (`alpha_free`), which the array's elements copy.
+void mixed_arrays(const source_file& src, std::vector<ast::statement>& body);
+
+// Arrays that read each other element by element, each element defined on its own
+// (Magnesium's `tau.sqrd[1] <- 1 / inv.tau.sqrd[1]` beside `inv.tau.sqrd[2] <- 1 /
+// tau.sqrd[2]`): a cycle between variables for ppl, none between elements. Each element's
+// definition becomes a scalar of its own, which the others read and the array copies.
+void element_cycles(std::vector<ast::statement>& body);
+
 // Whole numbers beside reals among one variable's `=` definitions, as reals.
 void real_constants(std::vector<ast::statement>& body);
 

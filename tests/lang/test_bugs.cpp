@@ -130,6 +130,46 @@ TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator
   CHECK(error_of("model {\n y ~ dsum(a, b)\n}\n", &data).starts_with("m.bug:2:6: error: JAGS's dsum() is not supported"));
 }
 
+TEST_CASE("bugs: an array partly `<-` and partly `~` gives each `~` a variable of its own") {
+  const lang::bugs_data_shapes data{{"K", {{}, true, 4}}, {"I", {{}, true, 3}}, {"y", {{3, 4}, false, 0}}, {"Y", {{3}, true, 0}}};
+  // Corner constraints: the copies come first, indices rebased to start at 1.
+  std::string t = translate("model {\n alpha[1] <- 0\n for (k in 2:K) { alpha[k] ~ dnorm(0, 1) }\n"
+                            " for (i in 1:I) { beta[i, 1] <- 0\n for (k in 2:K) { beta[i, k] ~ dnorm(alpha[k], 1)\n"
+                            " y[i, k] ~ dnorm(beta[i, k], 1) } }\n}\n", &data);
+  CHECK(t.find("for k in 2:K {\n  alpha[k] = alpha_free[k - 2 + 1]\n}\n") < t.find("alpha[1] = 0.0\n"));
+  CHECK(t.find("for i in 1:I {\n  for k in 2:K {\n    beta[i, k] = beta_free[i, k - 2 + 1]\n  }\n}\n") != std::string::npos);
+  CHECK(t.find("  alpha_free[k - 2 + 1] ~ Normal(0, 1.0)\n") != std::string::npos);
+  CHECK(t.find("    beta_free[i, k - 2 + 1] ~ Normal(alpha[k], 1.0)\n") != std::string::npos);
+  // An element given by a number: a scalar named after it, read before it is written.
+  t = translate("model {\n lambda[2] <- lambda[1] + theta\n lambda[1] ~ dnorm(0, 1)\n theta ~ dunif(0, 10)\n}\n");
+  CHECK(t.find("lambda[1] = lambda_1\n") < t.find("lambda[2] = lambda[1] + theta\n"));
+  CHECK(t.find("lambda_1 ~ Normal(0, 1.0)\n") != std::string::npos);
+  // A `~` beside a `<-` of the same element is BUGS's data transformation, left as it is.
+  t = translate("model {\n for (i in 1:I) { z[i] <- 1 - Y[i]\n z[i] ~ dbern(p) }\n p ~ dbeta(1, 1)\n}\n", &data);
+  CHECK(t.find("z[i] ~ Bernoulli(p)\n") != std::string::npos);
+  // What cannot be split says why.
+  CHECK(error_of("model {\n a[1] <- 0\n for (k in 1:3) { a[k + 1] ~ dnorm(0, 1) }\n}\n") ==
+        "m.bug:3:21: error: `a` has elements defined by `<-` and others by `~`; ppl gives each `~` a variable of its own, which needs each "
+        "index on its left to be a number or a loop variable, each loop variable once");
+  CHECK(error_of("model {\n for (i in 1:3) { a[i, 1] <- 0\n for (k in 2:i) { a[i, k] ~ dnorm(0, 1) } }\n}\n") ==
+        "m.bug:3:24: error: `a` has elements defined by `<-` and others by `~`; ppl gives each `~` a variable of its own, which needs the "
+        "bounds of the loop of `k` not to depend on other loops (a rectangular block)");
+}
+
+TEST_CASE("bugs: arrays that read each other element by element, each element on its own") {
+  // Magnesium's priors: a cycle between tau2 and inv, none between their elements.
+  const std::string t = translate("model {\n inv[1] ~ dgamma(1, 1)\n tau2[1] <- 1 / inv[1]\n"
+                                  " tau2[2] ~ dunif(0, 5)\n inv[2] <- 1 / tau2[2]\n"
+                                  " for (j in 1:2) { y[j] ~ dnorm(0, inv[j]) }\n}\n");
+  CHECK(t.find("tau2_1 = 1 / inv_1\ntau2[1] = tau2_1\n") != std::string::npos);
+  CHECK(t.find("inv_2 = 1 / tau2_2\ninv[2] = inv_2\n") != std::string::npos);
+  CHECK(t.find("inv[1] = inv_1\n") != std::string::npos);  // the split `~`, read by its name
+  CHECK(t.find("inv_1 ~ Gamma(1, 1)\n") != std::string::npos);
+  CHECK(t.find("y[j] ~ Normal(0, 1 / sqrt(inv[j]))\n") != std::string::npos);
+  // A cycle through an array defined in a loop stays the checker's error.
+  CHECK(!error_of("model {\n for (j in 1:2) { a[j] <- b[j] + 1 }\n b[1] <- a[2]\n b[2] <- 1\n}\n").empty());
+}
+
 TEST_CASE("bugs: an index computed in real arithmetic is rounded; integers are left alone") {
   const lang::bugs_data_shapes data{{"g", {{2}, true, 0}}, {"s", {{2}, true, 0}}, {"w", {{2}, false, 0}}, {"y", {{2, 2}, false, 0}}};
   const std::string t = translate(
