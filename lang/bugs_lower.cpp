@@ -52,7 +52,7 @@ class lowering {
       for (const auto& s : b.body) lower(s, body, b.which == "data");
     }
     if (!model) fail_at(src_, src_.text.size(), "no `model { ... }` block: a BUGS file holds its model in one");
-    bugs_rewrites::intervals(src_, body);
+    bugs_rewrites::intervals(src_, body, [&](const operand& o) { return several(o); });
     bugs_rewrites::mixed_arrays(src_, body);
     bugs_rewrites::element_cycles(body);
     bugs_rewrites::real_constants(body);
@@ -125,6 +125,29 @@ class lowering {
       return operand(std::move(out));
     }
     return o;  // a number
+  }
+
+  // Whether an argument is a vector, where that decides a rewriting (dinterval's cut
+  // points): a name the data give as an array or the model reads whole (`c[]`), or a
+  // selection with a range.
+  bool several(const operand& o) const {
+    if (const auto* id = boost::get<ast::identifier>(&o)) {
+      if (data_)
+        if (auto it = data_->find(id->name); it != data_->end()) return !it->second.dims.empty();
+      const auto whole = whole_ranks_.find(id->name);
+      return whole != whole_ranks_.end() && whole->second > 0;
+    }
+    const auto* p = boost::get<fwd<ast::postfix>>(&o);
+    if (!p || p->get().suffixes.size() != 1) return false;
+    const auto* l = boost::get<ast::index_list>(&p->get().suffixes[0]);
+    if (!l) return false;
+    for (const auto& ix : l->items)
+      if (ix.tail || !ix.lo) return true;
+    // c[i] of a matrix c: its row.
+    const auto* base = boost::get<ast::identifier>(&p->get().base);
+    if (!base || !data_) return false;
+    const auto given = data_->find(base->name);
+    return given != data_->end() && given->second.dims.size() > l->items.size();
   }
 
   ast::index_item lowered_index(const ast::index_item& ix) {

@@ -20,14 +20,18 @@ using namespace bugs_nodes;
 
 class rewriter {
  public:
-  rewriter(const source_file& src, const std::set<std::size_t>& links) : src_(src), links_(links) {}
+  rewriter(const source_file& src, const std::set<std::size_t>& links, std::function<bool(const operand&)> several = {})
+      : src_(src), links_(links), several_(std::move(several)) {}
 
   // JAGS's censoring: `is.censored[i] ~ dinterval(t[i], c[i])` beside `t[i] ~ D(...)`,
   // with t[i] missing where it is censored, is 1 when t[i] > c[i] and 0 when t[i] <= c[i].
   // That is censoring as ppl writes it, the bound taken by the indicator:
   //   if (is_censored[i] == 1) { t[i] ~ D(...) C[c[i], ] } else { t[i] ~ D(...) C[, c[i]] }
-  // The two must be in the same loop, the first argument the other's node as written; one
-  // cut point (a scalar c).
+  // With K cut points (a vector c, increasing), the indicator y is the interval t lies in:
+  // 0 for t <= c[1], k for c[k] < t <= c[k + 1], K for t > c[K]:
+  //   if (y == 0) { ... C[, c[1]] } else if (y == length(c)) { ... C[c[length(c)], ] }
+  //   else { ... C[c[y], c[y + 1]] }
+  // The two must be in the same loop, the first argument the other's node as written.
   void intervals(std::vector<ast::statement>& body) {
     for (auto& s : body)
       if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) intervals(f->get().body);
@@ -45,31 +49,67 @@ class rewriter {
                                                 " ~ D(...)` beside it");
       auto& x = boost::get<ast::sample_stmt>(*it);
       if (x.restricted) fail_at(src_, x.restricted->pos, "`" + node + "` is censored by dinterval and may not be restricted again");
-      ast::if_stmt branch;
-      branch.pos = ind->pos;
-      branch.end = ind->end;
-      ast::chain test{operand(target_operand(ind->lhs)), {}};
-      ast::operation eq;
-      eq.op = "==";
-      eq.pos = ind->pos;
-      eq.end = ind->end;
-      eq.rhs = operand(tagged_at(ast::int_literal{}, ind->pos, ind->end));
-      boost::get<ast::int_literal>(eq.rhs).value = 1;
-      test.rest.push_back(std::move(eq));
-      branch.cond = operand(std::move(test));
-      ast::restriction above, below;
-      above.which = below.which = "C";
-      above.pos = below.pos = ind->dist.pos;
-      above.end = below.end = ind->dist.end;
-      above.lower = ind->dist.args[1];
-      below.upper = ind->dist.args[1];
-      ast::sample_stmt censored = x, observed = x;
-      censored.restricted = above;
-      observed.restricted = below;
-      branch.then_body.emplace_back(std::move(censored));
-      branch.else_body.emplace();
-      branch.else_body->emplace_back(std::move(observed));
-      *it = ast::statement(std::move(branch));
+      const std::size_t pos = ind->pos, end = ind->end;
+      const operand cuts = ind->dist.args[1];
+      auto number = [&](unsigned long long v) {
+        operand n(tagged_at(ast::int_literal{}, pos, end));
+        boost::get<ast::int_literal>(n).value = v;
+        return n;
+      };
+      auto binary = [&](operand a, const char* op, operand b) {
+        ast::operation o;
+        o.op = op;
+        o.pos = pos;
+        o.end = end;
+        o.rhs = std::move(b);
+        ast::chain c{std::move(a), {}};
+        c.rest.push_back(std::move(o));
+        return operand(std::move(c));
+      };
+      const operand indicator = target_operand(ind->lhs);
+      // `D(...) C[lower, upper]`, a bound left out where it is none.
+      auto censored = [&](boost::optional<operand> lower, boost::optional<operand> upper) {
+        ast::restriction r;
+        r.which = "C";
+        r.pos = ind->dist.pos;
+        r.end = ind->dist.end;
+        r.lower = std::move(lower);
+        r.upper = std::move(upper);
+        ast::sample_stmt y = x;
+        y.restricted = r;
+        return ast::statement(std::move(y));
+      };
+      auto branch = [&](operand cond, ast::statement then, ast::statement otherwise) {
+        ast::if_stmt b;
+        b.pos = pos;
+        b.end = end;
+        b.cond = std::move(cond);
+        b.then_body.push_back(std::move(then));
+        b.else_body.emplace();
+        b.else_body->push_back(std::move(otherwise));
+        return ast::statement(std::move(b));
+      };
+      auto element = [&](operand index) {
+        ast::index_item ix;
+        ix.pos = pos;
+        ix.end = end;
+        ix.lo = std::move(index);
+        ast::index_list l;
+        l.pos = pos;
+        l.end = end;
+        l.items.push_back(std::move(ix));
+        ast::postfix p{cuts, {}};
+        p.suffixes.emplace_back(std::move(l));
+        return operand(std::move(p));
+      };
+      if (!several_(cuts)) {
+        *it = branch(binary(indicator, "==", number(1)), censored(cuts, boost::none), censored(boost::none, cuts));
+      } else {
+        const operand count = operand(make_call("length", {cuts}, pos, end));
+        *it = branch(binary(indicator, "==", number(0)), censored(boost::none, element(number(1))),
+                     branch(binary(indicator, "==", count), censored(element(count), boost::none),
+                            censored(element(indicator), element(binary(indicator, "+", number(1))))));
+      }
       body.erase(body.begin() + static_cast<std::ptrdiff_t>(k));
       --k;
     }
@@ -496,12 +536,15 @@ class rewriter {
  private:
   const source_file& src_;
   const std::set<std::size_t>& links_;
+  std::function<bool(const operand&)> several_;  // whether dinterval's cut points are a vector
   std::list<bugs_link> links_store_;
 };
 
 }  // namespace
 
-void intervals(const source_file& src, std::vector<ast::statement>& body) { rewriter(src, {}).intervals(body); }
+void intervals(const source_file& src, std::vector<ast::statement>& body, const std::function<bool(const ast::operand&)>& several) {
+  rewriter(src, {}, several).intervals(body);
+}
 
 void mixed_arrays(const source_file& src, std::vector<ast::statement>& body) { rewriter(src, {}).mixed_arrays(body); }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Rewrites of a lowered BUGS program that need all of it, run by lang/bugs_lower.cpp after
 // the statements are lowered one by one.
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -9,8 +10,9 @@
 
 namespace ppl::lang::bugs_rewrites {
 
-// JAGS's dinterval beside its node's `~`, as ppl's censoring (an if/else per node).
-void intervals(const source_file& src, std::vector<ast::statement>& body);
+// JAGS's dinterval beside its node's `~`, as ppl's censoring (an if/else per node);
+// `several(c)` tells whether the cut points `c` are a vector.
+void intervals(const source_file& src, std::vector<ast::statement>& body, const std::function<bool(const ast::operand&)>& several);
 
 // An array whose elements are partly `~` and partly `<-` (BUGS's corner constraints,
 // `alpha[1] <- 0` beside `alpha[k] ~ dnorm(0, 1.0E-6)`): each `~` defines a variable of its

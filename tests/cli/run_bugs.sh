@@ -68,6 +68,25 @@ ok = abs(mean - exact_mean) <= 4 * mcse and abs(sd / exact_sd - 1) <= 4 / math.s
 print(("ok" if ok else "FAIL") + ": dinterval posterior mean %.4f (exact %.4f), sd %.4f (exact %.4f)" % (mean, exact_mean, sd, exact_sd))
 sys.exit(0 if ok else 1)'
 
+# dinterval with three cut points (1, 2, 4): times in (0, 1], (1, 2] and (4, inf), and one
+# observed at 0.5. The likelihood is (1 - e^-l)(e^-l - e^-2l) e^-4l l e^-0.5l; its mean and sd
+# under the Gamma(1, 1) prior by quadrature, the tolerances as above (the sd's from a
+# Gamma-like kurtosis of 5).
+"$ppl" infer "$repo/tests/cli/models/dinterval_cuts.bug" "$repo/tests/cli/models/dinterval_cuts.R" --draws 4000 --seed 3 --quiet \
+  --output "$work/dinterval_cuts.csv" >/dev/null
+"$ppl" summary "$work/dinterval_cuts.csv" --format csv | python3 -c '
+import csv, math, sys
+row = next(r for r in csv.DictReader(sys.stdin) if r["name"] == "lambda")
+mean, sd, mcse, ess = (float(row[k]) for k in ("mean", "sd", "mcse_mean", "ess_bulk"))
+grid = [(k + 0.5) * 1e-4 for k in range(200000)]
+w = [math.exp(-l) * (1 - math.exp(-l)) * (math.exp(-l) - math.exp(-2 * l)) * math.exp(-4 * l) * l * math.exp(-0.5 * l) for l in grid]
+z = sum(w)
+exact_mean = sum(l * x for l, x in zip(grid, w)) / z
+exact_sd = math.sqrt(sum(l * l * x for l, x in zip(grid, w)) / z - exact_mean ** 2)
+ok = abs(mean - exact_mean) <= 4 * mcse and abs(sd / exact_sd - 1) <= 4 / math.sqrt(ess)
+print(("ok" if ok else "FAIL") + ": dinterval with cut points, posterior mean %.4f (exact %.4f), sd %.4f (exact %.4f)" % (mean, exact_mean, sd, exact_sd))
+sys.exit(0 if ok else 1)'
+
 # Without data, `check` reads the names the model never defines as its data.
 "$ppl" check "$repo/examples/bugs/seeds/seeds.bug" | grep -q '^  x1  *real\[\]  *data' || { echo "FAIL: check without data"; exit 1; }
 echo "ok: check without data"

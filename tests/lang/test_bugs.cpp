@@ -128,6 +128,16 @@ TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator
   CHECK(error_of("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i])\n t[i] ~ dexp(1) T(0, ) }\n}\n", &data) ==
         "m.bug:3:17: error: `t[i]` is censored by dinterval and may not be restricted again");
   CHECK(error_of("model {\n y ~ dsum(a, b)\n}\n", &data).starts_with("m.bug:2:6: error: JAGS's dsum() is not supported"));
+  // Several cut points: the indicator is the interval, 0 below the first cut, K above the last.
+  const lang::bugs_data_shapes cuts{{"N", {{}, true, 3}}, {"band", {{3}, true, 0}}, {"t", {{3}, false, 0}}, {"c", {{2}, false, 0}}};
+  CHECK(translate("model {\n for (i in 1:N) {\n  band[i] ~ dinterval(t[i], c[])\n  t[i] ~ dexp(1)\n }\n}\n", &cuts)
+            .find("  if (band[i] == 0) {\n"
+                  "    t[i] ~ Exponential(1) C[, c[1]]\n"
+                  "  } else {\n"
+                  "    if (band[i] == length(c)) {\n"
+                  "      t[i] ~ Exponential(1) C[c[length(c)], ]\n"
+                  "    } else {\n"
+                  "      t[i] ~ Exponential(1) C[c[band[i]], c[band[i] + 1]]\n") != std::string::npos);
 }
 
 TEST_CASE("bugs: an array partly `<-` and partly `~` gives each `~` a variable of its own") {
