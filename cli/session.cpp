@@ -78,13 +78,12 @@ lang::ast::program program_of(const source_model& m, const runtime::data_table* 
   return lang::lower_bugs(m.src, bugs, &shapes);
 }
 
-void fit_bugs_data(const lang::ast::program& program, runtime::data_table& data) {
-  for (const auto& s : program.statements) {
-    const auto* d = boost::get<lang::ast::data_decl>(&s);
-    runtime::data_value* v = d ? data.find(d->name.name) : nullptr;
-    if (!v || v->value.shape.rank != 0 || d->type.dims.empty()) continue;
-    v->value.shape.rank = static_cast<int>(d->type.dims.size());
-    for (int k = 0; k < v->value.shape.rank; ++k) v->value.shape.dims[static_cast<std::size_t>(k)] = 1;
+void fit_length_one(const lang::ir::model& model, runtime::data_table& data) {
+  for (const auto& var : model.variables) {
+    runtime::data_value* v = var.role == lang::ir::role::data ? data.find(var.name) : nullptr;
+    if (!v || !v->length_one || v->value.shape.rank != 0 || var.type.rank == 0) continue;
+    v->value.shape.rank = var.type.rank;
+    for (int k = 0; k < var.type.rank; ++k) v->value.shape.dims[static_cast<std::size_t>(k)] = 1;
   }
 }
 
@@ -98,7 +97,8 @@ loaded load(const model_inputs& in) {
   if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
   for (const auto& s : in.sets) runtime::apply_set(out.data, s);
   const bool no_data = in.data_path.empty() && in.sets.empty();  // then the names the model never defines are its data
-  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), fit_bugs_data(*program, out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
+  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
+  fit_length_one(*out.model, out.data);
   if (auto options = runtime::missing_values(*out.model, out.data); !options.partly_observed.empty())
     out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);

@@ -32,9 +32,9 @@ source_model read_model(const model_inputs& in);
 // declarations made from the data's shapes (or with no data, from the model alone).
 lang::ast::program program_of(const source_model& m, const runtime::data_table* data);
 
-// A BUGS model's data made to fit its lowered program: a number the model indexes (R's dump
-// writes a vector of length 1 as `y <- 2.5`) becomes an array of one element.
-void fit_bugs_data(const lang::ast::program& program, runtime::data_table& data);
+// The data made to fit the checked model: an R number that the model declares an array
+// (R's dump writes a vector of length 1 as `y <- 2.5`) becomes an array of one element.
+void fit_length_one(const lang::ir::model& model, runtime::data_table& data);
 
 // Reads, parses and checks the model and reads the data. Throws lang::source_error, or
 // std::invalid_argument for a malformed --set (a usage error).

@@ -29,7 +29,6 @@ int run_translate(const model_inputs& in, const std::string& output) {
     for (const auto& s : in.sets) runtime::apply_set(data, s);
     const bool with_data = !in.data_path.empty() || !in.sets.empty();
     const lang::ast::program program = program_of(m, with_data ? &data : nullptr);
-    if (with_data) fit_bugs_data(program, data);
     lang::check(m.src, program, stdlib::library());
 
     std::string text = "# " + std::filesystem::path(in.model_path).filename().string() + " in ppl's language (ppl translate)\n";

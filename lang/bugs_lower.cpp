@@ -524,7 +524,7 @@ class lowering {
       const std::size_t rank = given ? given->dims.size() : std::max(u.rank, hint == whole_ranks_.end() ? 0 : hint->second);
       for (std::size_t k = 0; k < rank; ++k) d.type.dims.push_back(size(name, u, k, given));
       // R has no scalars: dump() writes a vector of length 1 as `y <- 2.5`. One the model
-      // indexes is that vector (the caller gives the value its shape: cli::fit_bugs_data).
+      // indexes is that vector (the caller gives the value its shape: cli::fit_length_one).
       if (given && rank == 0 && u.rank > 0)
         for (std::size_t k = 0; k < u.rank; ++k) d.type.dims.push_back(operand(int_at(1, u.first)));
       out.emplace_back(std::move(d));

@@ -21,6 +21,9 @@ struct data_value {
   // where the first one is (a CSV cell), this is the message at it, for the error given
   // when the model cannot impute it.
   std::optional<lang::diagnostic> first_missing;
+  // R's dump has no scalars: `y <- 2.5` is a vector of length 1, read as a number, which
+  // fits a model's array of one element as well (cli/session.cpp's fit_length_one).
+  bool length_one = false;
 };
 
 // A CSV column that is not all numbers and missing values (names, dates). It is no value of

@@ -81,6 +81,7 @@ data_value to_data(const lang::source_file& src, r_dump::field& f) {
   out.integer = v.integer;
   out.origin = src.name;
   out.value.shape = shape_of(v);
+  out.length_one = out.value.shape.rank == 0;
   const bool reorder = out.value.shape.rank >= 2 && !v.row_major;
   out.value.data = reorder ? to_row_major(v.x, out.value.shape) : std::move(v.x);
   if (v.first_na != std::string::npos) {

@@ -95,4 +95,10 @@ echo "ok: check without data"
 # reads it as the vector it is.
 "$ppl" check "$repo/tests/cli/models/length_one.bug" "$repo/tests/cli/models/length_one.R" | grep -q '^  y  *real\[1\]  *observed data' ||
   { echo "FAIL: a length-1 vector dumped as a number"; exit 1; }
+# The same data for a ppl model that declares y an array; JSON's 2.5 for an array stays an error.
+"$ppl" check "$repo/tests/cli/models/length_one.ppl" "$repo/tests/cli/models/length_one.R" | grep -q '^  y  *real\[1\]  *observed data' ||
+  { echo "FAIL: a length-1 vector dumped as a number, for a ppl model"; exit 1; }
+echo '{"y": 2.5}' > "$work/length_one.json"
+rc=0; "$ppl" check "$repo/tests/cli/models/length_one.ppl" "$work/length_one.json" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 1 ] || { echo "FAIL: a JSON number for an array should be an error, got status $rc"; exit 1; }
 echo "ok: a vector of length 1 written as a number"
