@@ -14,16 +14,18 @@
 // take (simplexes, matrices). Conjugate, collapsed and gaussian_block updates compute their
 // conditionals from sufficient statistics that know no temperature, and NUTS reads the
 // gradient, which refuses one: at beta < 1 they are replaced, not rescaled. The kernels'
-// widths are tuned at each temperature by warmup steps on copies of the first particles
-// (kept from none), then fixed for the moves themselves, so each move is an exact
-// invariant kernel. The evidence's standard error comes from independent runs (--runs):
+// widths are tuned at each temperature by warmup steps on copies of the first 32
+// particles (the copies are then dropped), then fixed for the moves themselves, so each
+// move is an exact invariant kernel. The evidence's standard error comes from independent runs (--runs):
 // each run's estimate is unbiased, their mean is the estimate, and their spread its error;
 // the runs' particles are pooled with weights proportional to each run's evidence.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <boost/random/uniform_01.hpp>
 #include <chrono>
 #include <cmath>
+#include <map>
 
 #include "lang/diagnostics.hpp"
 #include "runtime/interrupt.hpp"
