@@ -91,7 +91,10 @@ samplers::weighted_result run_method(const lang::ir::model& m, const runtime::da
 int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
   refuse_mcmc_options(o);
   if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path});
-  const samplers::monte_carlo_options mc = monte_carlo_settings(o);
+  samplers::monte_carlo_options mc = monte_carlo_settings(o);
+  // The REPL's queries (mean(E), quantile(E, p)) read the kept draws as equally weighted:
+  // it keeps resampled ones, never weights they would ignore.
+  if (keep && o.method != "rejection") mc.resample = true;
   runtime::install_interrupt_handlers();
   const samplers::weighted_result r = run_method(*l.model, l.data, o.method, mc);
   std::optional<temporary_file> temporary;
