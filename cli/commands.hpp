@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "samplers/chain.hpp"
+#include "samplers/monte_carlo.hpp"
 
 namespace CLI {
 class App;
@@ -45,6 +46,9 @@ struct infer_options {
   bool quiet = false;
   bool histograms = false;             // text histograms in the summary even when not on a terminal
   std::string metric = "diag";         // nuts and hmc: diag or dense
+  // --method: mcmc (the chains above), or importance, smc, rejection (cli/infer_weighted.cpp).
+  std::string method = "mcmc";
+  samplers::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run
   // `ppl infer` from the command line (not the REPL's sample) saves its state beside its
   // draws file, to be resumed (cli/resume.hpp).
   std::vector<std::string> args;       // its arguments after `infer`; empty: nothing saved
@@ -58,6 +62,8 @@ int run_infer(const model_inputs& in, const infer_options& opt);
 int resume_infer(const std::string& draws_path, const infer_options& current);
 // The options of `ppl infer` (also those of the REPL's `sample`).
 void add_infer_options(CLI::App* cmd, infer_options& opt);
+// The weighted methods' settings, for `ppl infer` and `ppl compare`.
+void add_monte_carlo_options(CLI::App* cmd, samplers::monte_carlo_options& mc);
 // The model inputs and options of `ppl infer` from its arguments (those a saved run keeps).
 void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& in, infer_options& opt);
 int run_repl(const model_inputs& in, bool script);
@@ -73,6 +79,16 @@ struct loo_options {
   std::string pointwise;                 // a CSV of each observation's figures (default: none)
 };
 int run_loo(const loo_options& opt);
+
+// `ppl compare A.ppl B.ppl DATA`: each model's log evidence by a weighted method, and the
+// log Bayes factor of A over B with its standard error (cli/compare.cpp).
+struct compare_options {
+  std::string model_a, model_b, data_path;
+  std::vector<std::string> sets;
+  std::string method = "smc";
+  samplers::monte_carlo_options monte_carlo;
+};
+int run_compare(const compare_options& opt);
 
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top);
 

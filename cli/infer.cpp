@@ -99,6 +99,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
   if (!lang::ir::has_unknowns(*l.model))
     throw lang::source_error({in.model_path, {}, "the model has no unknowns: every variable is data or computed from data, so there is "
                                                   "nothing to infer (`ppl simulate` draws observations from a model whose data are missing)", "", ""});
+  if (o.method != "mcmc") return infer_weighted(std::move(l), in, o, keep);
   runtime::data_table init, heldout;
   runtime::start_options start = start_from(o.init, init);
   if (start.from_prior) refuse_improper_priors(*l.model, "`--init prior`");

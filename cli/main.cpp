@@ -68,13 +68,37 @@ CLI::Validator seed() {
 
 }  // namespace
 
+// The weighted methods' settings (samplers/monte_carlo.hpp), for `infer` and `compare`.
+void add_monte_carlo_options(CLI::App* cmd, samplers::monte_carlo_options& mc) {
+  cmd->add_option("--particles", mc.particles, "importance: prior draws; smc: particles per run; rejection: exact draws wanted")
+      ->capture_default_str()->check(whole(2, 100000000));
+  cmd->add_option("--runs", mc.runs, "smc: independent runs, whose spread gives the evidence's standard error")
+      ->capture_default_str()->check(whole(1, 10000));
+  cmd->add_option("--ess-fraction", mc.ess_fraction, "smc: each new temperature lets the weights' ESS fall to this fraction")
+      ->capture_default_str()->check(real(0.05, 0.95));
+  cmd->add_option("--moves", mc.moves, "smc: MCMC sweeps of every particle at each temperature")->capture_default_str()->check(whole(1, 1000));
+  cmd->add_option_function<double>("--bound", [&mc](double b) { mc.bound = b; },
+                                   "rejection: an upper bound M on log p(data | unknowns) (default: 0 when every observation is "
+                                   "discrete, else required)")
+      ->check(real(-1e300, 1e300));
+  cmd->add_option("--max-proposals", mc.max_proposals, "rejection: refuse when the expected number of prior draws is larger")
+      ->capture_default_str()->check(real(1, 1e15));
+  cmd->add_flag("--resample", mc.resample, "importance, smc: write equally weighted draws resampled from the weighted ones (default: the weighted draws)");
+}
+
 void add_infer_options(CLI::App* cmd, infer_options& o) {
+  cmd->add_option("--method", o.method,
+                  "mcmc (chains of the samplers ppl plan shows); importance (weighted prior draws, with the evidence); smc "
+                  "(tempered sequential Monte Carlo, with the evidence); rejection (exact draws when the likelihood is bounded)")
+      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection"}));
+  add_monte_carlo_options(cmd, o.monte_carlo);
   cmd->add_option("--chains", o.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(whole(1, 256));
   cmd->add_option("--warmup", o.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(whole(0, 1000000000));
   cmd->add_option("--draws", o.run.draws, "draws kept per chain")->capture_default_str()->check(whole(1, 1000000000));
   cmd->add_option("--thin", o.run.thin, "keep every n-th draw")->capture_default_str()->check(whole(1, 1000000));
   cmd->add_option("--threads", o.run.threads,
-                    "threads per chain for samplers that can share one chain's work (LDA: partitioned AD-LDA, an approximation; the heat-bath of a +-1 model, exact)")
+                    "threads per chain for samplers that can share one chain's work (LDA: partitioned AD-LDA, an approximation; the heat-bath of a +-1 model, exact); "
+                    "with --method importance, smc or rejection, the threads the draws (smc: the runs) are spread over")
       ->capture_default_str()
       ->check(whole(1, 256));
   cmd->add_option("--heldout", o.heldout,
@@ -287,6 +311,18 @@ int main(int argc, char** argv) {
   diagnose->add_option("--show", diag.show, "coordinates listed, worst agreement first")->capture_default_str()
       ->check(whole(0, 1000000));
 
+  ppl::cli::compare_options cmp;
+  auto* compare = app.add_subcommand("compare", "the log evidence log p(data) of two models and their Bayes factor, by smc or importance");
+  compare->add_option("MODEL_A", cmp.model_a, "the first model")->required()->check(CLI::ExistingFile);
+  compare->add_option("MODEL_B", cmp.model_b, "the second model")->required()->check(CLI::ExistingFile);
+  compare->add_option("DATA", cmp.data_path, "the data both models are given")->check(CLI::ExistingFile);
+  compare->add_option("--set", cmp.sets, "set a data value for both models: --set K=50 (repeatable; default: none)");
+  compare->add_option("--method", cmp.method, "smc, importance or rejection")->capture_default_str()
+      ->check(CLI::IsMember({"smc", "importance", "rejection"}));
+  ppl::cli::add_monte_carlo_options(compare, cmp.monte_carlo);
+  compare->add_option("--threads", cmp.monte_carlo.threads, "threads the work is spread over")->capture_default_str()->check(whole(1, 256));
+  compare->add_option("--seed", cmp.monte_carlo.seed, "random seed")->capture_default_str()->check(ppl::cli::seed());
+
   std::string names;
   bool known = false;
   for (const auto* sub : app.get_subcommands({})) {
@@ -338,6 +374,7 @@ int main(int argc, char** argv) {
   if (plan->parsed()) return ppl::cli::run_plan(plan_in, plan_samplers);
   if (summary->parsed()) return ppl::cli::run_summary(summary_paths, summary_show, summary_histograms, summary_format == "csv");
   if (loo->parsed()) return ppl::cli::run_loo(loo_opt);
+  if (compare->parsed()) return ppl::cli::run_compare(cmp);
   if (topics->parsed()) return ppl::cli::run_topics(topics_path, topics_variable, topics_labels, topics_top);
   if (heatmap->parsed()) {
     if (heat_draw == "last") heat.draw = -1;

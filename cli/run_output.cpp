@@ -20,10 +20,7 @@ namespace ppl::cli {
 namespace {
 
 std::vector<std::string> ppl_comments(const model_inputs& in, const infer_options& o, const std::vector<samplers::plan_line>& plan) {
-  std::vector<std::string> lines = {fmt::format("ppl {}", runtime::version()), "model: " + in.model_path,
-                                    "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
-  for (const auto& s : in.sets) lines.push_back("set: " + s);
-  lines.push_back(fmt::format("seed: {}", o.run.seed));
+  std::vector<std::string> lines = identity_comments(in, o.run.seed);
   lines.push_back("init: " + o.init);
   lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}, threads per chain: {}", o.run.chains, o.run.warmup,
                               o.run.draws, o.run.thin, o.run.threads));
@@ -76,6 +73,14 @@ std::vector<std::string> stan_comments(const model_inputs& in, const infer_optio
 }
 
 }  // namespace
+
+std::vector<std::string> identity_comments(const model_inputs& in, std::uint64_t seed) {
+  std::vector<std::string> lines = {fmt::format("ppl {}", runtime::version()), "model: " + in.model_path,
+                                    "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
+  for (const auto& s : in.sets) lines.push_back("set: " + s);
+  lines.push_back(fmt::format("seed: {}", seed));
+  return lines;
+}
 
 std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, const infer_options& o,
                                                      const std::vector<samplers::plan_line>& plan, runtime::draws_format format,

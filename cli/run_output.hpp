@@ -16,6 +16,10 @@
 
 namespace ppl::cli {
 
+// The first comment lines of a ppl-layout draws file: ppl's version, the model, the data,
+// each --set, the seed.
+std::vector<std::string> identity_comments(const model_inputs& in, std::uint64_t seed);
+
 // The comment lines of each file the run writes (one list for ppl's layout, one per
 // chain for Stan's).
 std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, const infer_options& o,

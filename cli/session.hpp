@@ -44,6 +44,15 @@ loaded load(const model_inputs& in);
 // `keep`, when given, receives the draws (the REPL's `sample`). Returns the exit status.
 int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep);
 
+// `ppl infer --method importance|smc|rejection` on a loaded model (cli/infer_weighted.cpp):
+// the method run, its draws written whole with their weights and the evidence in the
+// header, the weighted summary printed. Returns the exit status.
+int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep);
+// One weighted method run by name, its prior checked proper first (`ppl compare` runs it
+// on each model).
+samplers::weighted_result run_method(const lang::ir::model& m, const runtime::data_table& data, const std::string& method,
+                                     const samplers::monte_carlo_options& mc);
+
 // Runs a command body, turning errors into messages on stderr and exit statuses.
 int guarded(const std::function<int()>& body);
 

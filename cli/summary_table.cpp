@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "runtime/diagnostics.hpp"
+#include "runtime/weighted.hpp"
 
 namespace ppl::cli {
 
@@ -144,6 +145,13 @@ struct undefined_columns {
   }
 };
 
+// A column's draws of every chain, one after another.
+std::vector<double> pooled(const column_draws& chains) {
+  std::vector<double> out;
+  for (const auto& chain : chains) out.insert(out.end(), chain.begin(), chain.end());
+  return out;
+}
+
 void print_csv_header() { fmt::print("name,mean,sd,q5,q50,q95,mcse_mean,ess_bulk,ess_tail,rhat\n"); }
 
 // A name with a comma or a quote is quoted as RFC 4180 says; ppl's own column names never
@@ -172,11 +180,7 @@ void print_row(const std::string& name, const column_draws& chains, const runtim
   for (const auto& chain : chains) draws += chain.size();
   const double iat = static_cast<double>(draws) / s.ess_bulk;
   std::string histogram;
-  if (histograms) {
-    std::vector<double> pooled;
-    for (const auto& chain : chains) pooled.insert(pooled.end(), chain.begin(), chain.end());
-    histogram = "  " + text_histogram(std::move(pooled));
-  }
+  if (histograms) histogram = "  " + text_histogram(pooled(chains));
   // R-hat with three decimals near 1, where they matter; a chain stuck at one value gives
   // an enormous one, shown in exponent form rather than as a row of digits.
   const std::string rhat = cell(s.rhat, s.rhat < 1000 ? "{:.3f}" : "{:.2g}");
@@ -215,21 +219,31 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
   runtime::summariser summarize;
+  // Weighted draws (importance sampling, SMC): every statistic is weighted by weight__.
+  const auto weight_at = std::find(columns.begin(), columns.end(), "weight__");
+  std::vector<double> weights;
+  if (weight_at != columns.end()) {
+    const auto k = static_cast<std::size_t>(weight_at - columns.begin());
+    weights = pooled(d.read(k, k + 1, stride)[0]);
+    out.notes.push_back("the draws are weighted (weight__): means, sds and quantiles are weighted, ess is Kish's (sum w)^2 / sum w^2 "
+                        "for every column (for smc, whose resampled particles share ancestors, an upper bound), and R-hat is n/a (one set of weighted draws, no chains "
+                        "to compare)");
+  }
   std::vector<column_draws> values;
   for (std::size_t first = 0; first < columns.size(); first += batch) {
     d.read(first, first + batch, stride, values);
     for (std::size_t k = 0; k < values.size(); ++k) {
       const std::string& name = columns[first + k];
       if (!in_table(name)) {
-        record_hamiltonian(hamiltonian, name, values[k], max_depth);
+        if (name != "weight__") record_hamiltonian(hamiltonian, name, values[k], max_depth);
         continue;
       }
       const std::string base = runtime::column_variable(name);
       const bool listed = o.csv || count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
-      const runtime::scalar_summary s = summarize(values[k]);
+      const runtime::scalar_summary s = weights.empty() ? summarize(values[k]) : runtime::weighted_summary(pooled(values[k]), weights);
       if (s.rhat > 1.01) ++bad_rhat, worst = name;
       if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
-      undefined.add(name, values[k], s);
+      if (weights.empty() || std::isnan(s.mean)) undefined.add(name, values[k], s);
       // Large arrays: the first three elements, then a note on how to see the rest.
       if (!listed && shown[base]++ >= 3) {
         if (shown[base] == 4)

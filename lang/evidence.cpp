@@ -8,14 +8,25 @@ namespace ppl::lang {
 using ir::role;
 using ir::statement;
 
+namespace {
+bool is_evidence(const ir::model& m, const statement& s) {
+  return s.which == statement::kind::factor ||
+         (s.which == statement::kind::sample && m.variables[static_cast<std::size_t>(s.target)].observed);
+}
+}  // namespace
+
+std::vector<char> likelihood_statements(const ir::model& m) {
+  std::vector<char> out(m.statements.size(), 0);
+  for (std::size_t i = 0; i < m.statements.size(); ++i) out[i] = is_evidence(m, m.statements[i]);
+  return out;
+}
+
 std::vector<char> informed_variables(const ir::model& m) {
   // Walk up from every observation and factor through the statements defining what they read.
   std::vector<char> seen(m.variables.size(), 0);
   std::vector<int> stack;
   for (const auto& s : m.statements) {
-    const bool evidence = s.which == statement::kind::factor ||
-                          (s.which == statement::kind::sample && m.variables[static_cast<std::size_t>(s.target)].observed);
-    if (!evidence) continue;
+    if (!is_evidence(m, s)) continue;
     for (int r : ir::statement_reads(s)) stack.push_back(r);
   }
   while (!stack.empty()) {

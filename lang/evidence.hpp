@@ -17,4 +17,9 @@ std::vector<char> informed_variables(const ir::model& m);
 // drawn from its prior after them in every sweep, so it never slows their mixing.
 std::vector<char> predictive_statements(const ir::model& m);
 
+// By statement: the terms of the likelihood, the observations of data and the `factor`s
+// (everything the evidence p(data) integrates over the prior's other terms). Tempered
+// methods raise these to a power beta (runtime::graph::set_temperature).
+std::vector<char> likelihood_statements(const ir::model& m);
+
 }  // namespace ppl::lang

@@ -22,8 +22,9 @@ graph::graph(const lang::ir::model& m, data_table&& data, rng& rng, graph_option
 
 graph::graph(const lang::ir::model& m, const data_table& data, data_table* take, rng& rng, graph_options options)
     : model_(m), options_(options), values_(m.variables.size()), missing_(m.variables.size(), 0),
-      predictive_(lang::predictive_statements(m)), imputed_(m.variables.size()), built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()),
-      holes_(m.variables.size()), valued_(m.variables.size()), hole_origin_(m.variables.size()) {
+      predictive_(lang::predictive_statements(m)), likelihood_(lang::likelihood_statements(m)), imputed_(m.variables.size()),
+      built_(m.variables.size(), 0), eval_(m), defined_(m.variables.size()), holes_(m.variables.size()), valued_(m.variables.size()),
+      hole_origin_(m.variables.size()) {
   frame_.values = &values_;
   frame_.loop.assign(m.loop_names.size(), 0);
   bind_data(data, take);

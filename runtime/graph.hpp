@@ -105,6 +105,18 @@ class graph {
   bool predictive(int statement) const { return predictive_[static_cast<std::size_t>(statement)] != 0; }
   bool predictive(const lang::ir::statement& s) const { return predictive(static_cast<int>(&s - model_.statements.data())); }
 
+  // ---- tempering (runtime/graph_tempering.cpp) ----
+  // Per statement: a term of the likelihood, an observation of data or a `factor`
+  // (lang::likelihood_statements); the other terms are the prior's.
+  bool likelihood(int statement) const { return likelihood_[static_cast<std::size_t>(statement)] != 0; }
+  // The temperature beta in [0, 1] that multiplies the likelihood's terms in every density
+  // below, so that samplers reading them target prior x likelihood^beta (tempered SMC,
+  // samplers/smc.cpp); 1 by default. The gradient refuses a beta other than 1.
+  void set_temperature(double beta);
+  double temperature() const { return temperature_; }
+  // The likelihood's terms at the current values, untempered: log p(data | unknowns).
+  double log_likelihood();
+
   // log p(everything but predictions) at the current values, factor terms included.
   double log_density();
   // The same, leaving out the terms of statements marked in `skip` (by statement index):
@@ -160,8 +172,10 @@ class graph {
   bool batch_values(const lang::ir::statement& s, const lang::ir::expr& e, std::vector<double>& out);
   // Redraws one unknown from its prior given its parents.
   void draw_variable(int variable, rng& rng);
-  // The whole of one statement's terms.
+  // The whole of one statement's terms (times the temperature for the likelihood's).
   double statement_log_density(const lang::ir::statement& s);
+  // The same, untempered.
+  double statement_terms(const lang::ir::statement& s);
   // Number of loop instances of a statement.
   index_t instance_count(const lang::ir::statement& s);
   // The first element of `variable` outside the support its prior gives it, as "s[1, 2] = 5
@@ -276,6 +290,10 @@ class graph {
   std::vector<tensor> values_;
   std::vector<char> missing_;
   std::vector<char> predictive_;  // per statement
+  std::vector<char> likelihood_;  // per statement: see likelihood()
+  double temperature_ = 1;
+  // A term times the temperature when statement `s` is the likelihood's.
+  double tempered(const lang::ir::statement& s, double term) const;
   std::vector<std::vector<index_t>> imputed_;  // per variable: see imputed_elements
   std::vector<char> built_;
   bool starting_ = false;  // draws are a start's first values: invalid parameters leave NaN

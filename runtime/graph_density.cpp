@@ -65,7 +65,9 @@ const std::vector<index_t>& graph::plate_offsets(const statement& s) {
   return cached;
 }
 
-double graph::statement_log_density(const statement& s) {
+double graph::statement_log_density(const statement& s) { return tempered(s, statement_terms(s)); }
+
+double graph::statement_terms(const statement& s) {
   if (s.which == statement::kind::sample && invariant_args_[static_cast<std::size_t>(&s - model_.statements.data())])
     return invariant_log_density(s);
   double total = 0;
@@ -109,9 +111,9 @@ void graph::set_loops(const statement& s, const index_t* loops) {
 
 double graph::instance_log_density(const statement& s, const index_t* loops) {
   set_loops(s, loops);
-  if (s.which == statement::kind::sample) return sample_term(s);
+  if (s.which == statement::kind::sample) return tempered(s, sample_term(s));
   try {
-    return eval_.eval(*s.value, frame_).scalar();
+    return tempered(s, eval_.eval(*s.value, frame_).scalar());
   } catch (const eval_error& e) {
     fail_in(s, e.pos, e.what());
   }

@@ -10,6 +10,8 @@
 #include <array>
 #include <cmath>
 
+#include <stdexcept>
+
 #include "runtime/graph.hpp"
 #include "stdlib/checks.hpp"
 
@@ -104,6 +106,9 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
 }
 
 double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient) {
+  // The adjoints of every term are summed into shared slots: a tempered term's cannot be
+  // scaled after the fact, so tempered methods move with samplers that read densities only.
+  if (temperature_ != 1) throw std::logic_error("the gradient of a tempered log density is not implemented");
   gradient_plan& plan = const_cast<gradient_plan&>(plan_gradient(wrt));
   struct differentiating {
     evaluator& e;

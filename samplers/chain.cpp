@@ -73,28 +73,6 @@ int first_statement(const lang::ir::model& m, int v) {
   return s.empty() ? 0 : *std::min_element(s.begin(), s.end());
 }
 
-std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::graph& g, const std::vector<std::string>& names,
-                                     std::vector<unrecorded>* left_out = nullptr) {
-  std::vector<int> out;
-  if (!names.empty()) {
-    for (const auto& n : names) {
-      int v = m.find(n);
-      if (v < 0) throw std::invalid_argument("--monitor: `" + n + "` is not a variable of the model");
-      out.push_back(v);
-    }
-    return out;
-  }
-  // By default every unknown and derived variable small enough to list (1000 scalars);
-  // larger ones (LDA's z) only on request.
-  for (std::size_t v = 0; v < m.variables.size(); ++v) {
-    auto r = m.variables[v].role;
-    if (r != role::unknown && r != role::derived) continue;
-    const auto size = static_cast<runtime::index_t>(g.recorded_elements(static_cast<int>(v)).size());
-    if (size <= 1000) out.push_back(static_cast<int>(v));
-    else if (left_out) left_out->push_back({m.variables[v].name, static_cast<long long>(size)});
-  }
-  return out;
-}
 
 double log_joint(chain& c);
 [[noreturn]] void fail_at_start(runtime::graph& g, bool from_init);
@@ -182,13 +160,7 @@ long build_chain(chain& c, const lang::ir::model& m, const runtime::data_table& 
   runtime::archive state(saved ? *saved : std::string());
   const long completed = saved ? load_chain_values(c, state) : 0;
   auto assignments = plan(*c.graph, o.overrides);
-  // In the model's order, except that ancestral draws come last: a prediction is then drawn
-  // from the sweep's new values of what it reads, which leave it out of their updates.
-  std::sort(assignments.begin(), assignments.end(), [&](const assignment& a, const assignment& b) {
-    const bool last_a = a.chosen->kind() == "ancestral", last_b = b.chosen->kind() == "ancestral";
-    if (last_a != last_b) return last_b;
-    return first_statement(m, a.variable) < first_statement(m, b.variable);
-  });
+  sweep_order(m, assignments);
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
   // Derived variables: those a density reads are recomputed every iteration (samplers keep
   // them current themselves, but whole-model evaluations read them); those only recorded
@@ -440,6 +412,47 @@ std::vector<plan_line> plan_lines(runtime::graph& g, const std::map<std::string,
 
 }  // namespace
 
+std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::graph& g, const std::vector<std::string>& names,
+                                     std::vector<unrecorded>* left_out) {
+  std::vector<int> out;
+  if (!names.empty()) {
+    for (const auto& n : names) {
+      int v = m.find(n);
+      if (v < 0) throw std::invalid_argument("--monitor: `" + n + "` is not a variable of the model");
+      out.push_back(v);
+    }
+    return out;
+  }
+  // By default every unknown and derived variable small enough to list (1000 scalars);
+  // larger ones (LDA's z) only on request.
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    auto r = m.variables[v].role;
+    if (r != role::unknown && r != role::derived) continue;
+    const auto size = static_cast<runtime::index_t>(g.recorded_elements(static_cast<int>(v)).size());
+    if (size <= 1000) out.push_back(static_cast<int>(v));
+    else if (left_out) left_out->push_back({m.variables[v].name, static_cast<long long>(size)});
+  }
+  return out;
+}
+std::vector<std::string> recorded_columns(const runtime::graph& g, const std::vector<int>& monitored) {
+  std::vector<std::string> out;
+  for (int v : monitored) {
+    const auto& t = g.value(v);
+    for (runtime::index_t i : g.recorded_elements(v))
+      out.push_back(runtime::element_column(g.model().variables[static_cast<std::size_t>(v)].name, t.shape, i));
+  }
+  return out;
+}
+
+void sweep_order(const lang::ir::model& m, std::vector<assignment>& assignments) {
+  // Ancestral draws last: the predictions' variables leave them out of their updates.
+  std::sort(assignments.begin(), assignments.end(), [&](const assignment& a, const assignment& b) {
+    const bool last_a = a.chosen->kind() == "ancestral", last_b = b.chosen->kind() == "ancestral";
+    if (last_a != last_b) return last_b;
+    return first_statement(m, a.variable) < first_statement(m, b.variable);
+  });
+}
+
 std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<assignment>& assignments) {
   // A kind that joins its variables into one block (NUTS) gets one sampler for all of them,
   // at the place of the first. A variable whose support's bounds follow other unknowns
@@ -500,11 +513,7 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
   const bool hamiltonian = o.hamiltonian_columns || has_hamiltonian(chains[0]);
   result.columns.push_back("lp__");
   if (hamiltonian) result.columns.insert(result.columns.end(), runtime::hamiltonian_columns().begin(), runtime::hamiltonian_columns().end());
-  for (int v : chains[0].monitored) {
-    const auto& t = chains[0].graph->value(v);
-    for (runtime::index_t i : chains[0].graph->recorded_elements(v))
-      result.columns.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, t.shape, i));
-  }
+  for (auto& c : recorded_columns(*chains[0].graph, chains[0].monitored)) result.columns.push_back(std::move(c));
   const bool keep = !open_writer;
   if (keep) {
     result.draws.columns = result.columns;

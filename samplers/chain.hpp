@@ -93,6 +93,18 @@ struct made_sampler {
 };
 std::vector<made_sampler> make_samplers(runtime::graph& g, const std::vector<assignment>& assignments);
 
+// The variables a run records: those named (an error for a name the model lacks), or by
+// default every unknown and derived variable of at most 1000 scalars, the larger ones
+// listed in `left_out`.
+std::vector<int> monitored_variables(const lang::ir::model& m, const runtime::graph& g, const std::vector<std::string>& names,
+                                     std::vector<unrecorded>* left_out = nullptr);
+// The columns of those variables' recorded scalars, as a row (graph::append_recorded) gives them.
+std::vector<std::string> recorded_columns(const runtime::graph& g, const std::vector<int>& monitored);
+
+// Sorts a plan into the order of a sweep: the model's order, except that ancestral draws
+// come last (a prediction is then drawn from the sweep's new values of what it reads).
+void sweep_order(const lang::ir::model& m, std::vector<assignment>& assignments);
+
 // The sampler assignment, for `ppl plan` (builds one graph).
 std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::data_table& data,
                                      const std::map<std::string, std::string>& overrides);

@@ -1,0 +1,44 @@
+// `ppl compare A.ppl B.ppl DATA`: which of two models do the data support? Each model's
+// evidence log p(data) by a weighted method (smc by default), and the Bayes factor
+// p(data | A) / p(data | B) (Kass & Raftery 1995, "Bayes factors", JASA 90(430)). The two
+// estimates come from independent runs, so the log Bayes factor's standard error is the
+// root of the sum of their squares.
+#include <fmt/core.h>
+
+#include <cmath>
+
+#include "cli/session.hpp"
+
+namespace ppl::cli {
+
+int run_compare(const compare_options& o) {
+  return guarded([&] {
+    // Both models are read and checked before either runs: an error in B costs no run of A.
+    std::vector<loaded> models;
+    for (const std::string& path : {o.model_a, o.model_b}) {
+      models.push_back(load({path, o.data_path, o.sets, "auto"}));
+      if (!lang::ir::has_unknowns(*models.back().model))
+        throw lang::source_error({path, {}, "the model has no unknowns; its evidence is its log density at the data, which `ppl compare` "
+                                            "does not compute", "", ""});
+      refuse_improper_priors(*models.back().model, "`ppl compare`");
+    }
+    std::vector<samplers::evidence_estimate> found;
+    fmt::print("{:<28} {:>14} {:>10} {:>10}\n", "model", "log evidence", "se", "seconds");
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::string& path = k == 0 ? o.model_a : o.model_b;
+      const samplers::weighted_result r = run_method(*models[k].model, models[k].data, o.method, o.monte_carlo);
+      for (const auto& w : r.warnings) fmt::print(stderr, "warning: {}: {}\n", path, w);
+      fmt::print("{:<28} {:>14.4f} {:>10.4f} {:>10.2f}\n", path, r.evidence.log_z, r.evidence.se, r.seconds);
+      found.push_back(r.evidence);
+    }
+    const double log_bf = found[0].log_z - found[1].log_z;
+    const double se = std::hypot(found[0].se, found[1].se);
+    fmt::print("log Bayes factor, {} over {}: {:.4f} (se {:.4f})\n", o.model_a, o.model_b, log_bf, se);
+    fmt::print("Bayes factor: {:.4g} (within two standard errors: {:.4g} to {:.4g})\n", std::exp(log_bf), std::exp(log_bf - 2 * se),
+               std::exp(log_bf + 2 * se));
+    if (std::isnan(se)) fmt::print("note: with --method smc, --runs 2 or more gives the standard errors\n");
+    return 0;
+  });
+}
+
+}  // namespace ppl::cli

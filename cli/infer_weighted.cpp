@@ -1,0 +1,120 @@
+// `ppl infer --method importance|smc|rejection`: the weighted Monte Carlo methods
+// (samplers/monte_carlo.hpp). Their draws are known only when the method is done (the
+// weights are normalised over all of them, and the evidence goes in the header), so the
+// draws file is written whole at the end, in ppl's layout, with a weight__ column.
+#include <fmt/core.h>
+
+#include <optional>
+
+#include "cli/run_output.hpp"
+#include "cli/session.hpp"
+#include "cli/summary_table.hpp"
+#include "runtime/draws_writer.hpp"
+#include "runtime/interrupt.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+// The options that only MCMC takes, refused rather than ignored.
+void refuse_mcmc_options(const infer_options& o) {
+  const std::string method = "--method " + o.method;
+  if (o.format != "ppl") throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
+  if (!o.heldout.empty()) throw std::invalid_argument("--heldout is scored by MCMC's samplers only; " + method + " takes none");
+  if (!o.samplers.empty()) throw std::invalid_argument("--sampler chooses MCMC's samplers; " + method + " takes none");
+  if (o.method == "rejection" && o.monte_carlo.resample)
+    throw std::invalid_argument("--resample: --method rejection's draws are unweighted already");
+}
+
+std::string temperature_counts(const samplers::weighted_result& r) {
+  std::string out;
+  for (const auto& ladder : r.temperatures) out += (out.empty() ? "" : ", ") + std::to_string(ladder.size() - 1);
+  return out;
+}
+
+std::string method_settings(const infer_options& o, const samplers::monte_carlo_options& mc) {
+  if (o.method == "smc")
+    return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
+                       mc.ess_fraction, mc.moves, mc.threads);
+  if (o.method == "importance") return fmt::format("draws from the prior: {}, threads: {}", mc.particles, mc.threads);
+  return fmt::format("draws: {}, max_proposals: {:.3g}, threads: {}", mc.particles, mc.max_proposals, mc.threads);
+}
+
+// What the method found, as `key: value` lines: the draws file's header and the report.
+std::vector<std::string> result_lines(const infer_options& o, const samplers::weighted_result& r) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("log_evidence: {:.6f}", r.evidence.log_z));
+  lines.push_back(fmt::format("log_evidence_se: {:.6f}", r.evidence.se));
+  if (o.method != "rejection") lines.push_back(fmt::format("weights_ess: {:.1f} of {}", r.ess, o.method == "smc" ? r.run_log_z.size() * static_cast<std::size_t>(o.monte_carlo.particles) : r.row_count));
+  if (o.method == "importance") lines.push_back(fmt::format("pareto_k: {:.3f}", r.pareto_k));
+  if (o.method == "rejection")
+    lines.push_back(fmt::format("acceptance: {:.4g} ({} of {} prior draws after a pilot; bound: {})", r.acceptance, r.row_count,
+                                r.proposals, r.bound));
+  if (o.method == "smc") {
+    lines.push_back("temperatures per run: " + temperature_counts(r));
+    for (std::size_t k = 0; k < r.run_log_z.size(); ++k) lines.push_back(fmt::format("run {} log_evidence: {:.6f}", k + 1, r.run_log_z[k]));
+  }
+  lines.push_back(fmt::format("elapsed: {:.3f} s", r.seconds));
+  return lines;
+}
+
+std::vector<std::string> method_comments(const model_inputs& in, const infer_options& o, const samplers::monte_carlo_options& mc,
+                                         const samplers::weighted_result& r) {
+  std::vector<std::string> lines = identity_comments(in, mc.seed);
+  lines.push_back("method: " + o.method);
+  lines.push_back(method_settings(o, mc));
+  for (const auto& p : r.moves) lines.push_back("move: " + p.variable + " " + p.kind + " (" + p.reason + ")");
+  for (auto& l : result_lines(o, r)) lines.push_back(std::move(l));
+  return lines;
+}
+
+// The settings from infer's options: --threads, --seed and --monitor are MCMC's too.
+samplers::monte_carlo_options monte_carlo_settings(const infer_options& o) {
+  samplers::monte_carlo_options mc = o.monte_carlo;
+  mc.threads = o.run.threads;
+  mc.seed = o.run.seed;
+  mc.monitors = o.monitor;
+  return mc;
+}
+
+}  // namespace
+
+samplers::weighted_result run_method(const lang::ir::model& m, const runtime::data_table& data, const std::string& method,
+                                     const samplers::monte_carlo_options& mc) {
+  refuse_improper_priors(m, "--method " + method);
+  if (method == "importance") return samplers::importance_sample(m, data, mc);
+  if (method == "smc") return samplers::smc_sample(m, data, mc);
+  if (method == "rejection") return samplers::rejection_sample(m, data, mc);
+  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc or rejection");
+}
+
+int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
+  refuse_mcmc_options(o);
+  if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path});
+  samplers::monte_carlo_options mc = monte_carlo_settings(o);
+  // The REPL's queries (mean(E), quantile(E, p)) read the kept draws as equally weighted:
+  // it keeps resampled ones, never weights they would ignore.
+  if (keep && o.method != "rejection") mc.resample = true;
+  runtime::install_interrupt_handlers();
+  const samplers::weighted_result r = run_method(*l.model, l.data, o.method, mc);
+  std::optional<temporary_file> temporary;
+  if (o.output.empty()) temporary.emplace("ppl-draws-");
+  runtime::draws_writer writer(o.output.empty() ? temporary->path() : o.output, runtime::draws_format::ppl, 1,
+                               {method_comments(in, o, mc, r)}, r.columns);
+  const std::size_t width = r.columns.size();
+  for (std::size_t i = 0; i < r.row_count; ++i) writer.write(1, static_cast<long>(i) + 1, &r.rows[i * width]);
+  writer.close();
+  if (!o.quiet && !r.moves.empty()) print_plan(r.moves, "# move: ", 16);
+  const runtime::draws_source draws(writer.paths());
+  summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
+  for (const auto& n : r.notes) messages.notes.push_back(n);
+  for (const auto& w : r.warnings) messages.warnings.push_back(w);
+  for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
+  fmt::print("# method: {} ({})\n", o.method, method_settings(o, mc));
+  for (const auto& line : result_lines(o, r)) fmt::print("# {}\n", line);
+  for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
+  if (keep) *keep = draws.read_all();
+  return 0;
+}
+
+}  // namespace ppl::cli

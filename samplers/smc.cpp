@@ -1,0 +1,237 @@
+// `ppl infer --method smc`: adaptive tempered sequential Monte Carlo, the seed note's
+// "importance sampling where the proposal changes over time from simple to posterior"
+// (Del Moral, Doucet & Jasra 2006, "Sequential Monte Carlo samplers", JRSS B 68(3), with
+// the likelihood tempered, Neal 2001's annealing path). Particles start as prior draws
+// (beta = 0); each step raises beta so far that the incremental weights
+// p(data | theta)^(beta' - beta) bring the ESS down to a set fraction of the particles (found
+// by bisection: Jasra, Stephens, Doucet & Tsagaris 2011), multiplies the evidence estimate
+// by the weights' mean, resamples systematically, and moves every particle by MCMC sweeps
+// that leave prior x likelihood^beta invariant (runtime::graph::set_temperature) until
+// beta = 1.
+//
+// The moves are the density-based samplers: gibbs by enumeration for finite discrete
+// unknowns, slice for continuous and other integer scalars, rwmh for blocks slice cannot
+// take (simplexes, matrices). Conjugate, collapsed and gaussian_block updates compute their
+// conditionals from sufficient statistics that know no temperature, and NUTS reads the
+// gradient, which refuses one: at beta < 1 they are replaced, not rescaled. The kernels'
+// widths are tuned at each temperature by warmup steps on copies of the first 32
+// particles (the copies are then dropped), then fixed for the moves themselves, so each
+// move is an exact invariant kernel. The evidence's standard error comes from independent runs (--runs):
+// each run's estimate is unbiased, their mean is the estimate, and their spread its error;
+// the runs' particles are pooled with weights proportional to each run's evidence.
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <boost/random/uniform_01.hpp>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "lang/diagnostics.hpp"
+#include "runtime/interrupt.hpp"
+#include "runtime/psis.hpp"
+#include "samplers/factories.hpp"
+#include "samplers/particles.hpp"
+#include "samplers/spins.hpp"
+
+namespace ppl::samplers {
+
+namespace {
+
+using particles::particle_graph;
+
+constexpr std::uint32_t smc_purpose = 0x736d6372u;
+// Particles whose kernels are tuned at each temperature, on copies.
+constexpr std::size_t tuning_particles = 32;
+// Beyond this many temperatures the ladder is refused as a run that cannot finish.
+constexpr std::size_t max_temperatures = 100000;
+
+bool predicts(const runtime::graph& g, int v) {
+  const auto& statements = g.model().variables[static_cast<std::size_t>(v)].statements;
+  return std::any_of(statements.begin(), statements.end(), [&](int s) { return g.predictive(s); });
+}
+
+// The kernel of every unknown for the moves (see the top of the file).
+std::vector<assignment> move_assignments(runtime::graph& g) {
+  const auto& m = g.model();
+  std::map<std::string, std::string> kinds;
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    const auto& var = m.variables[v];
+    if (var.role != lang::ir::role::unknown || predicts(g, static_cast<int>(v))) continue;
+    std::string reasons, ignored;
+    if (spins::find_pairwise(g, static_cast<int>(v), ignored))
+      lang::fail_at(m.source, var.pos, "--method smc cannot move `" + var.name + "`: a +-1 model's heat-bath reads its couplings once, "
+                                           "at one temperature (use --method mcmc)");
+    for (const char* kind : {"gibbs", "slice", "rwmh"}) {
+      const claim c = find_factory(kind)->can_sample(g, static_cast<int>(v));
+      if (c.ok) {
+        kinds[var.name] = kind;
+        break;
+      }
+      reasons += fmt::format("; {}: {}", kind, c.reason);
+    }
+    if (!kinds.contains(var.name))
+      lang::fail_at(m.source, var.pos, "--method smc cannot move `" + var.name + "`: its moves use samplers that read the tempered "
+                                           "density, and none of them can update it" + reasons);
+  }
+  std::vector<assignment> out = plan(g, kinds);
+  sweep_order(m, out);
+  return out;
+}
+
+// The next temperature: the largest beta' <= 1 at which the incremental weights'
+// ESS is at least `fraction` of the particles with a likelihood above 0.
+double next_temperature(const std::vector<double>& ll, double beta, double fraction) {
+  const auto finite = static_cast<double>(std::count_if(ll.begin(), ll.end(), [](double x) { return std::isfinite(x); }));
+  std::vector<double> lw(ll.size());
+  auto ess = [&](double delta) {
+    for (std::size_t i = 0; i < ll.size(); ++i) lw[i] = std::isfinite(ll[i]) ? delta * ll[i] : -INFINITY;
+    return particles::effective_size(lw);
+  };
+  if (ess(1 - beta) >= fraction * finite) return 1;
+  double lo = 0, hi = 1 - beta;
+  for (int k = 0; k < 60; ++k) {
+    const double mid = (lo + hi) / 2;
+    (ess(mid) >= fraction * finite ? lo : hi) = mid;
+  }
+  return std::min(1.0, beta + (lo > 0 ? lo : hi));
+}
+
+struct run_output {
+  std::vector<double> rows;
+  double log_z = 0;
+  std::vector<double> ladder;
+};
+
+class smc_run {
+ public:
+  smc_run(particle_graph& pg, const std::vector<assignment>& moves, std::size_t index, const monte_carlo_options& o)
+      : pg_(pg), o_(o), n_(static_cast<std::size_t>(o.particles)), d_(pg.state_size()),
+        rng_(particles::item_stream(o.seed, index, smc_purpose)) {
+    for (auto& made : make_samplers(pg.graph(), moves)) samplers_.push_back(std::move(made.made));
+    sampler_settings settings;
+    settings.seed = o.seed;
+    settings.chain = static_cast<int>(index);
+    for (auto& s : samplers_) s->configure(settings);
+  }
+
+  run_output run(std::size_t width) {
+    auto& g = pg_.graph();
+    g.set_temperature(0);
+    states_.resize(n_ * d_);
+    ll_.resize(n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      g.draw_prior(rng_);
+      pg_.save(&states_[i * d_]);
+      ll_[i] = likelihood();
+    }
+    run_output out;
+    out.ladder.push_back(0);
+    for (double beta = 0; beta < 1;) {
+      if (runtime::interrupted()) throw std::runtime_error("interrupted: --method smc writes its draws only when every run is done");
+      if (std::none_of(ll_.begin(), ll_.end(), [](double x) { return std::isfinite(x); }))
+        throw std::invalid_argument("--method smc: no particle gives the data a likelihood above 0 (the prior and the data disagree); "
+                                    "raise --particles");
+      const double next = next_temperature(ll_, beta, o_.ess_fraction);
+      out.log_z += reweight_and_resample(next - beta);
+      beta = next;
+      out.ladder.push_back(beta);
+      if (out.ladder.size() > max_temperatures)
+        throw std::runtime_error(fmt::format("--method smc: more than {} temperatures and beta is only {:.3g}", max_temperatures, beta));
+      g.set_temperature(beta);
+      move();
+    }
+    g.set_temperature(1);
+    std::vector<double> row;
+    for (std::size_t i = 0; i < n_; ++i) {
+      pg_.load(&states_[i * d_]);
+      pg_.row(true, 0, row);
+      out.rows.insert(out.rows.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(width));
+    }
+    return out;
+  }
+
+ private:
+  double likelihood() {
+    const double ll = pg_.graph().log_likelihood();
+    return std::isnan(ll) ? -INFINITY : ll;
+  }
+
+  // Weights the particles by p(data | theta)^delta and resamples them; returns the log of
+  // the weights' mean, this step's factor of the evidence.
+  double reweight_and_resample(double delta) {
+    std::vector<double> lw(n_);
+    for (std::size_t i = 0; i < n_; ++i) lw[i] = std::isfinite(ll_[i]) ? delta * ll_[i] : -INFINITY;
+    const double step = runtime::log_sum_exp(lw) - std::log(static_cast<double>(n_));
+    const auto picks = particles::systematic_resample(lw, n_, boost::random::uniform_01<double>()(rng_));
+    std::vector<double> states(n_ * d_), ll(n_);
+    for (std::size_t k = 0; k < n_; ++k) {
+      std::copy_n(states_.begin() + static_cast<std::ptrdiff_t>(picks[k] * d_), d_, states.begin() + static_cast<std::ptrdiff_t>(k * d_));
+      ll[k] = ll_[picks[k]];
+    }
+    states_.swap(states);
+    ll_.swap(ll);
+    return step;
+  }
+
+  void sweep(bool tune) {
+    for (auto& s : samplers_) s->step(rng_, tune);
+    pg_.graph().update_derived();
+  }
+
+  void move() {
+    for (std::size_t i = 0; i < std::min(n_, tuning_particles); ++i) {
+      pg_.load(&states_[i * d_]);
+      sweep(true);
+    }
+    for (std::size_t i = 0; i < n_; ++i) {
+      pg_.load(&states_[i * d_]);
+      for (int k = 0; k < o_.moves; ++k) sweep(false);
+      pg_.save(&states_[i * d_]);
+      ll_[i] = likelihood();
+    }
+  }
+
+  particle_graph& pg_;
+  const monte_carlo_options& o_;
+  std::size_t n_, d_;
+  runtime::rng rng_;
+  std::vector<std::unique_ptr<sampler>> samplers_;
+  std::vector<double> states_, ll_;
+};
+
+}  // namespace
+
+weighted_result smc_sample(const lang::ir::model& m, const runtime::data_table& data, const monte_carlo_options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  auto graphs = particles::make_graphs(m, data, o);
+  const std::vector<assignment> moves = move_assignments(graphs[0]->graph());
+  weighted_result r;
+  r.columns = graphs[0]->columns(true);
+  for (const auto& a : moves) {
+    // The kinds are the method's choice, not the user's: the plan's note of an override goes.
+    std::string reason = a.reason;
+    if (const auto at = reason.rfind(" (chosen with --sampler)"); at != std::string::npos) reason.erase(at);
+    const auto& name = m.variables[static_cast<std::size_t>(a.variable)].name;
+    r.moves.push_back({name, std::string(a.chosen->kind()), reason, name});
+  }
+  const std::size_t width = r.columns.size(), runs = static_cast<std::size_t>(o.runs);
+  std::vector<run_output> outputs(runs);
+  particles::for_each_index(o.threads, runs, [&](int t, std::size_t k) {
+    outputs[k] = smc_run(*graphs[static_cast<std::size_t>(t)], moves, k, o).run(width);
+  });
+  std::vector<double> log_weights;
+  for (auto& out : outputs) {
+    r.run_log_z.push_back(out.log_z);
+    r.temperatures.push_back(out.ladder);
+    r.rows.insert(r.rows.end(), out.rows.begin(), out.rows.end());
+    log_weights.insert(log_weights.end(), static_cast<std::size_t>(o.particles), out.log_z);
+  }
+  r.evidence = particles::log_mean_exp(r.run_log_z);
+  if (runs < 2) r.notes.push_back("one run gives no standard error for the evidence: --runs 2 or more does");
+  particles::finish_rows(r, log_weights, width, o);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace ppl::samplers

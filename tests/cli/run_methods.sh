@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# `ppl infer --method importance|smc|rejection` and `ppl compare` end to end. importance
+# and smc on the coin (Beta(1, 1) prior, 14 heads in 20 flips: evidence B(15, 7) exactly,
+# posterior Beta(15, 7)), rejection on the mark network (evidence 0.201, a sum over its
+# 18 values; the coin's acceptance rate, 1e-6, is refused as hopeless): the log evidence
+# printed and in the draws file's header within 3 of its standard errors of the exact
+# value, the weight__ column whose weights sum to 1, `ppl summary` reading the file back
+# with the same weighted mean, the posterior mean within 4 Monte Carlo standard errors of
+# the exact one, and `ppl compare` of coin.ppl and fair.ppl (Beta(50, 50)) with the exact
+# log Bayes factor within 3 standard errors.
+set -euo pipefail
+ppl=$1
+examples=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+coin="$examples/coin/coin.ppl"
+data="$examples/coin/data.csv"
+
+for method in importance smc rejection; do
+  model=$coin; model_data=$data
+  [ "$method" = rejection ] && { model="$examples/mark/mark.ppl"; model_data="$examples/mark/data.json"; }
+  "$ppl" infer "$model" "$model_data" --method "$method" --particles 2000 --threads 2 --seed 4 --quiet -o "$tmp/$method.csv" \
+    > "$tmp/$method.out" 2> "$tmp/$method.err"
+  cat "$tmp/$method.out" "$tmp/$method.err"
+  "$ppl" summary "$tmp/$method.csv" > "$tmp/$method.summary" 2> /dev/null
+  python3 - "$method" "$tmp/$method.csv" "$tmp/$method.out" "$tmp/$method.summary" <<'PY'
+import csv, math, sys
+method, path, out, summary = sys.argv[1:]
+exact = math.lgamma(15) + math.lgamma(7) - math.lgamma(22) if method != "rejection" else math.log(0.201)
+header = {}
+rows = []
+with open(path) as f:
+    for line in f:
+        if line.startswith("# ") and ": " in line:
+            key, value = line[2:].rstrip("\n").split(": ", 1)
+            header.setdefault(key, value)
+        elif not line.startswith("#"):
+            rows.append(line)
+table = list(csv.DictReader(rows))
+log_z, se = float(header["log_evidence"]), float(header["log_evidence_se"])
+assert header["method"] == method, header
+assert 0 < se < 0.1 and abs(log_z - exact) < 3 * se, (method, log_z, se, exact)
+printed = [l for l in open(out) if l.startswith("# log_evidence: ")]
+assert printed == [f"# log_evidence: {header['log_evidence']}\n"], printed
+# The coin's p, and the mark network's motivation, P(mot = 1 | mark 4) = 0.147 / 0.201.
+name, target = ("p", 15 / 22) if method != "rejection" else ("mot", 0.147 / 0.201)
+p = [float(r[name]) for r in table]
+if method == "rejection":
+    assert "weight__" not in table[0] and len(p) == 2000
+    w = [1 / len(p)] * len(p)
+else:
+    w = [float(r["weight__"]) for r in table]
+    assert abs(sum(w) - 1) < 1e-6, sum(w)  # 9 significant digits each
+mean = sum(wi * pi for wi, pi in zip(w, p))
+sd = math.sqrt(sum(wi * (pi - mean) ** 2 for wi, pi in zip(w, p)))
+ess = 1 / sum(wi * wi for wi in w)
+# SMC's resampled particles are correlated: its error is judged from its runs' spread below.
+if method != "smc":
+    assert abs(mean - target) < 4 * sd / math.sqrt(ess), (method, mean, sd, ess)
+line = [l.split() for l in open(summary) if l.startswith(name + " ")][0]
+assert abs(float(line[1]) - mean) < 1e-3 * abs(mean), (line, mean)
+print(f"{method}: log evidence {log_z} (se {se}), exact {exact:.4f}; mean of {name} {mean:.4f}")
+PY
+done
+grep -q '^note: the draws are weighted (weight__)' "$tmp/importance.out"
+
+# SMC's posterior mean: its runs are independent, their means' spread is its error.
+python3 - "$tmp/smc.csv" <<'PY'
+import csv, math, sys
+rows = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+p = [float(r["p"]) for r in csv.DictReader(rows)]
+runs = [p[k * 2000:(k + 1) * 2000] for k in range(4)]
+means = [sum(r) / len(r) for r in runs]
+m = sum(means) / 4
+se = math.sqrt(sum((x - m) ** 2 for x in means) / 3 / 4)
+assert abs(m - 15 / 22) < 6 * se, (m, se)  # Student's t, 3 degrees of freedom: 1% beyond 5.84
+PY
+
+# Resampled draws: equally weighted, as many as --particles.
+"$ppl" infer "$coin" "$data" --method importance --particles 500 --resample --quiet -o "$tmp/resampled.csv" > /dev/null
+python3 - "$tmp/resampled.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert len(rows) == 500 and all(float(r["weight__"]) == 1 / 500 for r in rows)
+PY
+
+# The REPL keeps resampled draws, which its queries read as equally weighted: mean(p)
+# within 4 standard errors of 15/22 (sd 0.097, ESS about 690 of the 2000 weighted draws).
+printf 'sample --method importance --particles 2000 --quiet\nmean(p)\n' |
+  "$ppl" repl "$coin" "$data" --script > "$tmp/repl.out" 2> /dev/null
+python3 - "$tmp/repl.out" <<'PY'
+import sys
+lines = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+assert any("resampled (systematic)" in l for l in lines), lines
+mean = float(lines[-1])
+assert abs(mean - 15 / 22) < 4 * 0.097 / 690 ** 0.5, mean
+PY
+
+# ppl compare: the log Bayes factor of coin.ppl over fair.ppl, exactly 0.0758.
+"$ppl" compare "$coin" "$examples/coin/fair.ppl" "$data" --particles 1000 --threads 2 > "$tmp/compare.out"
+cat "$tmp/compare.out"
+python3 - "$tmp/compare.out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"log Bayes factor, .* over .*: (-?[0-9.]+) \(se ([0-9.]+)\)", text)
+log_bf, se = float(m.group(1)), float(m.group(2))
+assert 0 < se < 0.1 and abs(log_bf - 0.07575) < 3 * se, (log_bf, se)
+PY
+echo "ok"
