@@ -59,7 +59,15 @@ void checker::type_variable(int v) {
   auto& var = model_.variables[static_cast<std::size_t>(v)];
   if (state == 1) fail(var.pos, "`" + var.name + "` is defined in terms of itself");
   state = 1;
-  if (int first = first_definition_[static_cast<std::size_t>(v)]; first >= 0) convert_statement(static_cast<std::size_t>(first));
+  if (int first = first_definition_[static_cast<std::size_t>(v)]; first >= 0) {
+    convert_statement(static_cast<std::size_t>(first));
+    // Its first definition was already being converted, and reached `v` again through the
+    // variables it reads (a[j] = b[j] + 1 with b[1] = a[2]): a cycle, whose type is not known.
+    // (A statement that reads its own target, x ~ Normal(x, 1), is found later, and said so.)
+    if (var.statements.empty() && first != current_statement_)
+      fail(var.pos, "`" + var.name + "` depends on itself through other variables (a cycle); a model must be a directed acyclic graph, "
+                    "with `factor` for undirected terms");
+  }
   state = 2;
 }
 
