@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lang/ast.hpp"
@@ -25,6 +26,26 @@ inline operand real_number(double v, std::size_t pos, std::size_t end) {
   ast::real_literal r;
   r.value = v;
   return operand(tagged_at(r, pos, end));
+}
+
+inline operand int_number(unsigned long long v, std::size_t pos, std::size_t end) {
+  ast::int_literal n;
+  n.value = v;
+  return operand(tagged_at(n, pos, end));
+}
+
+// `first op1 rhs1 op2 rhs2 ...`, one precedence level's chain: `v - lo + 1`.
+inline operand chain_of(operand first, std::vector<std::pair<std::string, operand>> rest, std::size_t pos, std::size_t end) {
+  ast::chain c{std::move(first), {}};
+  for (auto& [op, rhs] : rest) {
+    ast::operation o;
+    o.op = op;
+    o.pos = pos;
+    o.end = end;
+    o.rhs = std::move(rhs);
+    c.rest.push_back(std::move(o));
+  }
+  return operand(std::move(c));
 }
 
 inline ast::call make_call(std::string name, std::vector<operand> args, std::size_t pos, std::size_t end) {

@@ -51,21 +51,8 @@ class rewriter {
       if (x.restricted) fail_at(src_, x.restricted->pos, "`" + node + "` is censored by dinterval and may not be restricted again");
       const std::size_t pos = ind->pos, end = ind->end;
       const operand cuts = ind->dist.args[1];
-      auto number = [&](unsigned long long v) {
-        operand n(tagged_at(ast::int_literal{}, pos, end));
-        boost::get<ast::int_literal>(n).value = v;
-        return n;
-      };
-      auto binary = [&](operand a, const char* op, operand b) {
-        ast::operation o;
-        o.op = op;
-        o.pos = pos;
-        o.end = end;
-        o.rhs = std::move(b);
-        ast::chain c{std::move(a), {}};
-        c.rest.push_back(std::move(o));
-        return operand(std::move(c));
-      };
+      auto number = [&](unsigned long long v) { return int_number(v, pos, end); };
+      auto binary = [&](operand a, const char* op, operand b) { return chain_of(std::move(a), {{op, std::move(b)}}, pos, end); };
       const operand indicator = target_operand(ind->lhs);
       // `D(...) C[lower, upper]`, a bound left out where it is none.
       auto censored = [&](boost::optional<operand> lower, boost::optional<operand> upper) {
@@ -228,18 +215,7 @@ class rewriter {
       used.push_back(&r);
       ast::index_item item = ix;
       if (literal_value(r.lo) != std::optional<double>(1)) {
-        // v - lo + 1
-        ast::chain shifted{operand(*id), {}};
-        ast::operation minus, plus;
-        minus.op = "-";
-        minus.rhs = r.lo;
-        plus.op = "+";
-        plus.rhs = tagged_at(ast::int_literal{}, ix.pos, ix.end);
-        boost::get<ast::int_literal>(plus.rhs).value = 1;
-        minus.pos = plus.pos = ix.pos;
-        minus.end = plus.end = ix.end;
-        shifted.rest = {minus, plus};
-        item.lo = operand(std::move(shifted));
+        item.lo = chain_of(operand(*id), {{"-", r.lo}, {"+", int_number(1, ix.pos, ix.end)}}, ix.pos, ix.end);  // v - lo + 1
       }
       rebased.push_back(std::move(item));
     }
