@@ -192,6 +192,10 @@ expr_ptr checker::convert_postfix(const ast::postfix& p) {
 expr_ptr checker::convert_index(expr_ptr base, const ast::index_list& list) {
   int rank = base->type.rank;
   if (static_cast<int>(list.items.size()) > rank) {
+    // Read by its own first definition (a[1] ~ Uniform(0, a[2])), before that gave its type.
+    if (base->which == expr::kind::variable && model_.variables[static_cast<std::size_t>(base->slot)].statements.empty() &&
+        first_definition_[static_cast<std::size_t>(base->slot)] == current_statement_)
+      fail(list.pos, "`" + model_.variables[static_cast<std::size_t>(base->slot)].name + "` is defined in terms of itself");
     std::string what = base->which == expr::kind::variable
                            ? "`" + model_.variables[static_cast<std::size_t>(base->slot)].name + "`"
                            : "this expression";
