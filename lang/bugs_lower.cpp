@@ -53,6 +53,7 @@ class lowering {
     }
     if (!model) fail_at(src_, src_.text.size(), "no `model { ... }` block: a BUGS file holds its model in one");
     bugs_rewrites::intervals(src_, body, [&](const operand& o) { return several(o); });
+    bugs_rewrites::ordered_chains(body);
     bugs_rewrites::mixed_arrays(src_, body);
     bugs_rewrites::element_cycles(body);
     bugs_rewrites::real_constants(body);
@@ -446,6 +447,13 @@ class lowering {
     } else if (const auto* a = boost::get<ast::assign_stmt>(&s)) {
       defines(a->lhs);
       read(a->value, false);
+    } else if (const auto* p = boost::get<ast::param_decl>(&s)) {  // from bugs_rewrites::ordered_chains
+      ast::target whole;
+      whole.name = p->name;
+      static_cast<ast::tagged&>(whole) = p->name;
+      defines(whole).rank = p->type.dims.size();
+    } else if (const auto* f = boost::get<ast::factor_stmt>(&s)) {
+      read(f->value, false);
     }
   }
 

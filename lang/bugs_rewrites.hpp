@@ -14,6 +14,17 @@ namespace ppl::lang::bugs_rewrites {
 // `several(c)` tells whether the cut points `c` are a vector.
 void intervals(const source_file& src, std::vector<ast::statement>& body, const std::function<bool(const ast::operand&)>& several);
 
+// BUGS's ordered cut points written as a cycle of neighbours' bounds, element by element
+// with literal indices: `a[1] ~ dunif(L, a[2])`, `a[k] ~ dunif(a[k - 1], a[k + 1])`, ...,
+// `a[K] ~ dunif(a[K - 1], U)` (MultiBUGS's Inhalers), or the same with `dflat()T(lower,
+// upper)` (OpenBUGS's). BUGS samples it through its full conditionals; as one density it is
+// the product of the elements' on the ordered vectors between L and U: 1 / (upper - lower)
+// for each dunif, 1 for each dflat. It becomes
+//   param a: ordered[K]
+//   factor -log(a[2] - L) - log(a[3] - a[1]) - ... + log(a[1] > L) + log(a[K] < U)
+// (the last two -inf outside the outer bounds).
+void ordered_chains(std::vector<ast::statement>& body);
+
 // An array whose elements are partly `~` and partly `<-` (BUGS's corner constraints,
 // `alpha[1] <- 0` beside `alpha[k] ~ dnorm(0, 1.0E-6)`): each `~` defines a variable of its
 // own (`alpha_free`), which the array's elements copy.

@@ -180,6 +180,22 @@ TEST_CASE("bugs: arrays that read each other element by element, each element on
   CHECK(error_of("model {\n for (j in 1:2) { a[j] <- b[j] + 1 }\n b[1] <- a[2]\n b[2] <- 1\n}\n").find("(a cycle)") != std::string::npos);
 }
 
+TEST_CASE("bugs: cut points whose bounds are their neighbours are one ordered vector") {
+  // MultiBUGS's Inhalers: the product of the three uniform densities, within the outer bounds.
+  const std::string uniform = translate("model {\n a[1] ~ dunif(-1000, a[2])\n a[2] ~ dunif(a[1], a[3])\n a[3] ~ dunif(a[2], 1000)\n"
+                                        " y ~ dnorm(a[2], 1)\n}\n");
+  CHECK(uniform.find("param a: ordered[3]\nfactor -log(a[2] - -1000) - log(a[3] - a[1]) - log(1000 - a[2]) + log(a[1] > -1000) + "
+                     "log(a[3] < 1000)\n") != std::string::npos);
+  CHECK(uniform.find("a[1] ~") == std::string::npos);
+  // OpenBUGS's: flat between the neighbours; an outer bound left out is none.
+  const std::string flat = translate("model {\n a[1] ~ dflat()T(, a[2])\n a[2] ~ dflat()T(a[1], L)\n y ~ dnorm(a[2], 1)\n L <- 5\n}\n");
+  CHECK(flat.find("param a: ordered[2]\nfactor log(a[2] < L)\n") != std::string::npos);
+  // Only the whole chain: a bound that is not the neighbour leaves the cycle to the checker.
+  CHECK(error_of("model {\n a[1] ~ dunif(0, a[2])\n a[2] ~ dunif(a[1], 10)\n a[3] ~ dunif(a[1], 10)\n}\n")
+            .find("`a` is defined in terms of itself") != std::string::npos);
+  CHECK(error_of("model {\n a[1] ~ dunif(0, a[2])\n a[2] ~ dunif(0, a[1])\n}\n").find("defined in terms of itself") != std::string::npos);
+}
+
 TEST_CASE("bugs: an index computed in real arithmetic is rounded; integers are left alone") {
   const lang::bugs_data_shapes data{{"g", {{2}, true, 0}}, {"s", {{2}, true, 0}}, {"w", {{2}, false, 0}}, {"y", {{2, 2}, false, 0}}};
   const std::string t = translate(

@@ -6,8 +6,8 @@ BUGS `list(...)` format, which ppl reads as an R dump, row-major for .Dim as
 OpenBUGS defines it). Both come from the text of the BUGS examples manual kept
 in MultiBUGS/MultiBUGS-txt (Examples/<Name>.odc.cp with the model,
 Examples/<Name>data.odc.cp with the data), the same files make_cases.py reads
-for data.json and reference.json. One model (Seeds) comes from
-TuringLang/JuliaBUGS.jl instead: see SEEDS below.
+for data.json and reference.json. Two models (Seeds, Inhalers) come from
+TuringLang/JuliaBUGS.jl instead: see JULIABUGS_MODELS below.
 
     python3 make_bug_files.py --multibugs MultiBUGS-txt/.git --juliabugs JuliaBUGS.jl/.git [CASE ...]
 
@@ -85,7 +85,13 @@ CASES = {
 # table it is compared with) is OpenBUGS's model, tau ~ dgamma(0.001, 0.001)
 # and b[i]. That model is JuliaBUGS.jl's `original` string (the OpenBUGS
 # manual's text, re-indented there).
-JULIABUGS_MODELS = {"seeds": "JuliaBUGS/src/BUGSExamples/Volume_1/04_Seeds.jl"}
+# Inhalers: the MultiBUGS text gives the cut points dunif(-1000, a[2]), ...,
+# whose product has a factor 1 / (a[3] - a[1]) that pulls a[3] down (5.19
+# against the table's 5.284); the table is that of OpenBUGS's model, flat
+# priors truncated to the neighbours (dflat()T(-1000, a[2]), ...), which a run
+# reproduces (5.24-5.26). JuliaBUGS.jl's `original` string is that model.
+JULIABUGS_MODELS = {"seeds": "JuliaBUGS/src/BUGSExamples/Volume_1/04_Seeds.jl",
+                    "inhalers": "JuliaBUGS/src/BUGSExamples/Volume_1/16_Inhalers.jl"}
 
 # Variants: (old line, new line) replacements of the printed model, each the
 # line the manual names for that variant. Beetles prints only the logit model
