@@ -81,8 +81,8 @@ CASES = {
 }
 
 # Seeds: the MultiBUGS text's model puts sigma ~ dunif(0, 10) on the random
-# effects' sd and names them beta[i]; the case (its model.ppl and the OpenBUGS
-# table it is compared with) is OpenBUGS's model, tau ~ dgamma(0.001, 0.001)
+# effects' sd and names them beta[i]; the case (its model.ppl and the table of
+# the manual's Tutorial it is compared with) is OpenBUGS's model, tau ~ dgamma(0.001, 0.001)
 # and b[i]. That model is JuliaBUGS.jl's `original` string (the OpenBUGS
 # manual's text, re-indented there).
 # Inhalers: the MultiBUGS text gives the cut points dunif(-1000, a[2]), ...,

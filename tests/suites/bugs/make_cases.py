@@ -7,8 +7,7 @@ the BUGS list format; Examples/<Name>.odc.cp: the example with its results
 tables). The models (model.ppl) and case.json are written by hand.
 
     git clone https://github.com/MultiBUGS/MultiBUGS-txt
-    git clone https://github.com/TuringLang/JuliaBUGS.jl
-    python3 make_cases.py --multibugs MultiBUGS-txt/.git --juliabugs JuliaBUGS.jl/.git [CASE ...]
+    python3 make_cases.py --multibugs MultiBUGS-txt/.git [CASE ...]
 
 Names with dots (alpha.c) become names with underscores (alpha_c), as the
 models spell them. The data of TuringLang/JuliaBUGS.jl's BUGSExamples were
@@ -27,7 +26,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bugs_data  # noqa: E402
 
 MULTIBUGS_COMMIT = "ed6a62ca600a9cc27185cb19c912a1ca7cbfa46e"
-JULIABUGS_COMMIT = "28cc3f20a3640309b0260991a05191efb4c92208"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -49,13 +47,20 @@ def drop(*names):
 # case -> data: the data file; results: the example whose results table gives
 # the reference; table: which table of that example (0 = the first); keep: the
 # rows to take (default all); leave_out: rows not to take (their reasons are in
-# the case's notes); edit: a change to the data; juliabugs: take the reference
-# from this file of JuliaBUGS.jl's BUGSExamples instead.
+# the case's notes); edit: a change to the data; document: take the reference from
+# this document of the manual instead of Examples/<results>.odc.cp.
+#
+# Seeds: the Examples document's model puts sigma ~ dunif(0, 10) on the random
+# effects (and names them beta[i]); the manual's Tutorial runs the same data
+# with OpenBUGS's model, tau ~ dgamma(0.001, 0.001) and b[i], and prints its
+# table with MC errors. The case is that model. (JuliaBUGS.jl's table for it,
+# used before, prints no MC errors: alpha12 -0.841, where the Tutorial has
+# -0.8165 with MC error 0.0085 and a JAGS run of 400,000 draws -0.825.)
 CASES = {
     "rats": dict(data="Ratsdata", results="Rats"),
     "pumps": dict(data="Pumpsdata", results="Pumps"),
     "dogs": dict(data="Dogsdata", results="Dogs"),
-    "seeds": dict(data="Seedsdata", juliabugs="Volume_1/04_Seeds.jl"),
+    "seeds": dict(data="Seedsdata", document="Manuals/Tutorial"),
     "surgical_simple": dict(data="Surgicaldata", results="Surgical"),
     "surgical_random": dict(data="Surgicalranddata", results="Surgical", table=1),
     "magnesium": dict(data="Magnesiumdata", results="Magnesium", table=1,
@@ -108,20 +113,23 @@ def ppl_name(name):
 
 
 def results_tables(text):
-    """Each results table of an example: a list of (name, mean, sd, MC error)."""
+    """Each results table of an example: a list of (name, mean, sd, MC error).
+    The examples' tables begin `mean median sd MC_error ...`, the tutorial's
+    `mean sd MC_error ...`; a row is a name and one number per column."""
     tables = []
     rows = None
     for line in text.splitlines():
         cells = line.split()
-        if cells[:4] == ["mean", "median", "sd", "MC_error"]:
+        if cells[:4] == ["mean", "median", "sd", "MC_error"] or cells[:3] == ["mean", "sd", "MC_error"]:
+            columns = [cells.index(c) + 1 for c in ("mean", "sd", "MC_error")]
             rows = []
             tables.append(rows)
             continue
         if rows is None:
             continue
-        if len(cells) >= 5 and re.match(r"[A-Za-z]", cells[0]):
+        if len(cells) > max(columns) and re.match(r"[A-Za-z]", cells[0]):
             try:
-                mean, _, sd, mc = (float(c) for c in cells[1:5])
+                mean, sd, mc = (float(cells[k]) for k in columns)
             except ValueError:
                 rows = None
                 continue
@@ -144,20 +152,7 @@ def rounding(value):
     return 0.5 * 10 ** (math.floor(math.log10(abs(value))) - 3)
 
 
-def juliabugs_reference(gitdir, path):
-    """(name, mean, sd, MC error) from a JuliaBUGS example's reference_results,
-    which give no MC error: half a unit of the last printed digit instead."""
-    text = git_show(gitdir, "JuliaBUGS/src/BUGSExamples/" + path, JULIABUGS_COMMIT)
-    rows = []
-    pattern = r'(\w+|var"[^"]+")\s*=\s*\(mean\s*=\s*([-\d.eE]+),\s*std\s*=\s*([-\d.eE]+)\)'
-    for name, mean, sd in re.findall(pattern, text[text.index("reference_results"):]):
-        digits = len(mean.split(".")[1]) if "." in mean else 0
-        rows.append((name.replace('var"', "").rstrip('"'), float(mean), float(sd),
-                     0.5 * 10 ** -digits))
-    return rows
-
-
-def make_case(multibugs, juliabugs, case):
+def make_case(multibugs, case):
     spec = CASES[case]
     text = git_show(multibugs, "Examples/%s.odc.cp" % spec["data"])
     text = text.replace(".\n\t\t\t\tDim", ".Dim")   # Jaws: a line break inside .Dim
@@ -166,21 +161,17 @@ def make_case(multibugs, juliabugs, case):
         spec["edit"](data)
     write_json(os.path.join(HERE, case, "data.json"), data)
 
-    if "juliabugs" in spec:
-        rows = juliabugs_reference(juliabugs, spec["juliabugs"])
-        source = ("reference_results of JuliaBUGS/src/BUGSExamples/%s in "
-                  "github.com/TuringLang/JuliaBUGS.jl at commit %s (OpenBUGS manual); "
-                  "mcse_mean: half a unit of the last printed digit"
-                  % (spec["juliabugs"], JULIABUGS_COMMIT))
-    else:
-        table = spec.get("table", 0)
-        rows = results_tables(git_show(multibugs, "Examples/%s.odc.cp" % spec["results"]))[table]
-        source = ("BUGS Examples manual, %s, results table %d, as kept in "
-                  "github.com/MultiBUGS/MultiBUGS-txt at commit %s (Examples/%s.odc.cp); "
-                  "mcse_mean: the MC_error column, or half a unit of the 4th significant "
-                  "digit of the mean where that is larger"
-                  % (spec["results"], table + 1, MULTIBUGS_COMMIT, spec["results"]))
-        rows = [(name, mean, sd, max(mc, rounding(mean))) for name, mean, sd, mc in rows]
+    table = spec.get("table", 0)
+    document = spec.get("document", "Examples/%s" % spec.get("results"))
+    rows = results_tables(git_show(multibugs, "%s.odc.cp" % document))[table]
+    title = ("BUGS Examples manual, %s" % spec["results"]) if "results" in spec else \
+        "BUGS manual, %s" % os.path.basename(document)
+    source = ("%s, results table %d, as kept in "
+              "github.com/MultiBUGS/MultiBUGS-txt at commit %s (%s.odc.cp); "
+              "mcse_mean: the MC_error column, or half a unit of the 4th significant "
+              "digit of the mean where that is larger"
+              % (title, table + 1, MULTIBUGS_COMMIT, document))
+    rows = [(name, mean, sd, max(mc, rounding(mean))) for name, mean, sd, mc in rows]
     params = {}
     for name, mean, sd, mc in rows:
         if name in spec.get("leave_out", []):
@@ -195,11 +186,10 @@ def make_case(multibugs, juliabugs, case):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--multibugs", required=True, help="git directory of MultiBUGS-txt")
-    parser.add_argument("--juliabugs", required=True, help="git directory of JuliaBUGS.jl")
     parser.add_argument("cases", nargs="*", help="cases to write (default: all)")
     args = parser.parse_args()
     for case in args.cases or sorted(CASES):
-        make_case(args.multibugs, args.juliabugs, case)
+        make_case(args.multibugs, case)
         print("wrote", case)
 
 
