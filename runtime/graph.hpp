@@ -292,8 +292,12 @@ class graph {
   std::vector<char> predictive_;  // per statement
   std::vector<char> likelihood_;  // per statement: see likelihood()
   double temperature_ = 1;
-  // A term times the temperature when statement `s` is the likelihood's.
-  double tempered(const lang::ir::statement& s, double term) const;
+  // A term times the temperature when statement `s` is the likelihood's (inline: every
+  // density evaluation passes here, and MCMC runs at temperature 1).
+  double tempered(const lang::ir::statement& s, double term) const {
+    return temperature_ == 1 ? term : tempered_term(s, term);
+  }
+  double tempered_term(const lang::ir::statement& s, double term) const;
   std::vector<std::vector<index_t>> imputed_;  // per variable: see imputed_elements
   std::vector<char> built_;
   bool starting_ = false;  // draws are a start's first values: invalid parameters leave NaN
@@ -395,6 +399,9 @@ class graph {
   void mark_varies();
   bool varies(const lang::ir::expr& e) const { return varies_[static_cast<std::size_t>(e.id)] != 0; }
   const gradient_plan& plan_gradient(const std::vector<char>& wrt);
+  // The terms' total and gradient: all of them (which = -1), the prior's (0) or the
+  // likelihood's (1), untempered.
+  double log_density_gradient_of(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient, int which);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);
 };

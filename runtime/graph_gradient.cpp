@@ -106,9 +106,23 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
 }
 
 double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient) {
-  // The adjoints of every term are summed into shared slots: a tempered term's cannot be
-  // scaled after the fact, so tempered methods move with samplers that read densities only.
-  if (temperature_ != 1) throw std::logic_error("the gradient of a tempered log density is not implemented");
+  if (temperature_ == 1) return log_density_gradient_of(wrt, gradient, -1);
+  // Tempered (SMC's moves): the adjoints of every term are summed into shared slots, so a
+  // likelihood term's cannot be scaled there. The gradient is linear in the terms: the
+  // prior's and the likelihood's are taken in two passes and added, the second times beta.
+  const double prior = log_density_gradient_of(wrt, gradient, 0);
+  if (temperature_ == 0 || std::isnan(prior) || prior == -INFINITY) return prior;
+  std::vector<std::vector<double>> saved(gradient.size());
+  for (std::size_t v = 0; v < wrt.size() && v < gradient.size(); ++v)
+    if (wrt[v]) saved[v] = gradient[v];
+  const double likelihood = log_density_gradient_of(wrt, gradient, 1);
+  for (std::size_t v = 0; v < wrt.size() && v < gradient.size(); ++v)
+    if (wrt[v])
+      for (std::size_t k = 0; k < gradient[v].size(); ++k) gradient[v][k] = saved[v][k] + temperature_ * gradient[v][k];
+  return prior + temperature_ * likelihood;
+}
+
+double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient, int which) {
   gradient_plan& plan = const_cast<gradient_plan&>(plan_gradient(wrt));
   struct differentiating {
     evaluator& e;
@@ -128,6 +142,7 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
   }
   double total = 0;
   for (const auto& t : plan.terms) {
+    if (which >= 0 && likelihood_[static_cast<std::size_t>(t.s - model_.statements.data())] != which) continue;
     double term = 0;
     if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term))
       term = differentiate_term(*t.s, t.hoisted, plan.slots, false);

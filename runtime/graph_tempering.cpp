@@ -13,8 +13,8 @@ void graph::set_temperature(double beta) {
   temperature_ = beta;
 }
 
-double graph::tempered(const lang::ir::statement& s, double term) const {
-  if (temperature_ == 1 || !likelihood_[static_cast<std::size_t>(&s - model_.statements.data())]) return term;
+double graph::tempered_term(const lang::ir::statement& s, double term) const {
+  if (!likelihood_[static_cast<std::size_t>(&s - model_.statements.data())]) return term;
   // At beta = 0 the likelihood is left out altogether, even where it is -inf: the prior.
   return temperature_ == 0 ? 0.0 : temperature_ * term;
 }

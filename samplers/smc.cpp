@@ -9,12 +9,13 @@
 // that leave prior x likelihood^beta invariant (runtime::graph::set_temperature) until
 // beta = 1.
 //
-// The moves are the density-based samplers: gibbs by enumeration for finite discrete
-// unknowns, slice for continuous and other integer scalars, rwmh for blocks slice cannot
-// take (simplexes, matrices). Conjugate, collapsed and gaussian_block updates compute their
-// conditionals from sufficient statistics that know no temperature, and NUTS reads the
-// gradient, which refuses one: at beta < 1 they are replaced, not rescaled. The kernels'
-// widths are tuned at each temperature by warmup steps on copies of the first 32
+// The moves are MCMC's own samplers where they follow the temperature: gibbs by
+// enumeration, slice, rwmh, and nuts and hmc, whose gradient is the tempered density's
+// (runtime::graph::log_density_gradient) — each unknown gets the kind MCMC's plan gives it
+// when that kind is one of these. Conjugate, collapsed and gaussian_block updates compute
+// their conditionals from sufficient statistics that know no temperature: their unknowns
+// move by gibbs for finite discrete ones, slice for other scalars, rwmh for blocks slice
+// cannot take (simplexes, matrices). The kernels' widths (nuts' and hmc's step size) are tuned at each temperature by warmup steps on copies of the first 32
 // particles (the copies are then dropped), then fixed for the moves themselves, so each
 // move is an exact invariant kernel. The evidence's standard error comes from independent runs (--runs):
 // each run's estimate is unbiased, their mean is the estimate, and their spread its error;
@@ -26,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <string_view>
 
 #include "lang/diagnostics.hpp"
 #include "runtime/interrupt.hpp"
@@ -52,8 +54,15 @@ bool predicts(const runtime::graph& g, int v) {
 }
 
 // The kernel of every unknown for the moves (see the top of the file).
+// Kinds whose updates read the graph's tempered density (and gradient).
+bool follows_temperature(std::string_view kind) {
+  return kind == "gibbs" || kind == "slice" || kind == "rwmh" || kind == "nuts" || kind == "hmc";
+}
+
 std::vector<assignment> move_assignments(runtime::graph& g) {
   const auto& m = g.model();
+  std::map<std::string, std::string> mcmc;  // MCMC's plan: variable -> kind
+  for (const auto& a : plan(g, {})) mcmc[m.variables[static_cast<std::size_t>(a.variable)].name] = std::string(a.chosen->kind());
   std::map<std::string, std::string> kinds;
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     const auto& var = m.variables[v];
@@ -62,6 +71,10 @@ std::vector<assignment> move_assignments(runtime::graph& g) {
     if (spins::find_pairwise(g, static_cast<int>(v), ignored))
       lang::fail_at(m.source, var.pos, "--method smc cannot move `" + var.name + "`: a +-1 model's heat-bath reads its couplings once, "
                                            "at one temperature (use --method mcmc)");
+    if (const auto chosen = mcmc.find(var.name); chosen != mcmc.end() && follows_temperature(chosen->second)) {
+      kinds[var.name] = chosen->second;
+      continue;
+    }
     for (const char* kind : {"gibbs", "slice", "rwmh"}) {
       const claim c = find_factory(kind)->can_sample(g, static_cast<int>(v));
       if (c.ok) {

@@ -176,6 +176,7 @@ double unconstrained_target::set_with_jacobian(const Eigen::VectorXd& y) {
 }
 
 void unconstrained_target::remember_inputs() {
+  remembered_temperature_ = graph_.temperature();
   remembered_.clear();
   for (int v : inputs_) {
     const auto& d = graph_.value(v).data;
@@ -184,6 +185,7 @@ void unconstrained_target::remember_inputs() {
 }
 
 bool unconstrained_target::inputs_unchanged() const {
+  if (graph_.temperature() != remembered_temperature_) return false;
   auto at = remembered_.begin();
   for (int v : inputs_) {
     const auto& d = graph_.value(v).data;

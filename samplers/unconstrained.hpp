@@ -48,7 +48,8 @@ class unconstrained_target {
   // and the other unknowns its terms read, directly or through derived variables);
   // `inputs_unchanged` says whether they are all still the same. A sampler that remembers the
   // density and gradient at the state it left reuses them at its next step only then:
-  // another sampler may have moved an unknown its terms read in between.
+  // another sampler may have moved an unknown its terms read in between, or SMC changed
+  // the temperature (the graph's; MCMC's is always 1, which a saved state need not hold).
   void remember_inputs();
   bool inputs_unchanged() const;
   void persist_inputs(runtime::archive& a) { a(remembered_); }
@@ -84,6 +85,7 @@ class unconstrained_target {
   std::vector<char> derived_;  // derived variables that read the block and feed a density (kept up to date by set)
   std::vector<int> inputs_;    // the variables remember_inputs copies
   std::vector<double> remembered_;
+  double remembered_temperature_ = 1;
   std::vector<scalar_block> scalars_;
   std::vector<vector_block> blocks_;
   long dimension_ = 0;
