@@ -15,11 +15,14 @@
 // when that kind is one of these. Conjugate, collapsed and gaussian_block updates compute
 // their conditionals from sufficient statistics that know no temperature: their unknowns
 // move by gibbs for finite discrete ones, slice for other scalars, rwmh for blocks slice
-// cannot take (simplexes, matrices). The kernels' widths (nuts' and hmc's step size) are tuned at each temperature by warmup steps on copies of the first 32
-// particles (the copies are then dropped), then fixed for the moves themselves, so each
-// move is an exact invariant kernel. The evidence's standard error comes from independent runs (--runs):
-// each run's estimate is unbiased, their mean is the estimate, and their spread its error;
-// the runs' particles are pooled with weights proportional to each run's evidence.
+// cannot take (simplexes, matrices). The kernels' widths (nuts' and hmc's step size) are
+// tuned at each temperature by warmup steps on copies of the first 32 particles (the
+// copies are then dropped), then fixed for the moves themselves, so each move is an exact
+// invariant kernel. Each particle moves with a random stream of its own, so that the runs
+// (--runs) may be spread over the threads or, when there are fewer runs than threads, each
+// run's particles. The evidence's standard error comes from the independent runs: each run's estimate is unbiased, their mean is the
+// estimate, and their spread its error; the runs' particles are pooled with weights
+// proportional to each run's evidence.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -30,6 +33,7 @@
 #include <string_view>
 
 #include "lang/diagnostics.hpp"
+#include "runtime/archive.hpp"
 #include "runtime/interrupt.hpp"
 #include "runtime/psis.hpp"
 #include "samplers/factories.hpp"
@@ -43,6 +47,7 @@ namespace {
 using particles::particle_graph;
 
 constexpr std::uint32_t smc_purpose = 0x736d6372u;
+constexpr std::uint32_t move_purpose = 0x736d636du;  // a particle's moves at one temperature
 // Particles whose kernels are tuned at each temperature, on copies.
 constexpr std::size_t tuning_particles = 32;
 // Beyond this many temperatures the ladder is refused as a run that cannot finish.
@@ -118,25 +123,29 @@ struct run_output {
 
 class smc_run {
  public:
-  smc_run(particle_graph& pg, const std::vector<assignment>& moves, std::size_t index, const monte_carlo_options& o)
-      : pg_(pg), o_(o), n_(static_cast<std::size_t>(o.particles)), d_(pg.state_size()),
+  // `graphs`: one per thread the run's moves are spread over.
+  smc_run(std::vector<particle_graph*> graphs, const std::vector<assignment>& moves, std::size_t index, const monte_carlo_options& o)
+      : graphs_(std::move(graphs)), o_(o), index_(index), n_(static_cast<std::size_t>(o.particles)), d_(graphs_[0]->state_size()),
         rng_(particles::item_stream(o.seed, index, smc_purpose)) {
-    for (auto& made : make_samplers(pg.graph(), moves)) samplers_.push_back(std::move(made.made));
     sampler_settings settings;
     settings.seed = o.seed;
     settings.chain = static_cast<int>(index);
-    for (auto& s : samplers_) s->configure(settings);
+    for (particle_graph* pg : graphs_) {
+      auto& team = kernels_.emplace_back();
+      for (auto& made : make_samplers(pg->graph(), moves)) team.push_back(std::move(made.made));
+      for (auto& s : team) s->configure(settings);
+    }
   }
 
   run_output run(std::size_t width) {
-    auto& g = pg_.graph();
-    g.set_temperature(0);
+    particle_graph& first = *graphs_[0];
+    temperature(0);
     states_.resize(n_ * d_);
     ll_.resize(n_);
     for (std::size_t i = 0; i < n_; ++i) {
-      g.draw_prior(rng_);
-      pg_.save(&states_[i * d_]);
-      ll_[i] = likelihood();
+      first.graph().draw_prior(rng_);
+      first.save(&states_[i * d_]);
+      ll_[i] = likelihood(first);
     }
     run_output out;
     out.ladder.push_back(0);
@@ -151,22 +160,26 @@ class smc_run {
       out.ladder.push_back(beta);
       if (out.ladder.size() > max_temperatures)
         throw std::runtime_error(fmt::format("--method smc: more than {} temperatures and beta is only {:.3g}", max_temperatures, beta));
-      g.set_temperature(beta);
-      move();
+      temperature(beta);
+      move(out.ladder.size() - 1);
     }
-    g.set_temperature(1);
+    temperature(1);
     std::vector<double> row;
     for (std::size_t i = 0; i < n_; ++i) {
-      pg_.load(&states_[i * d_]);
-      pg_.row(true, 0, row);
+      first.load(&states_[i * d_]);
+      first.row(true, 0, row);
       out.rows.insert(out.rows.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(width));
     }
     return out;
   }
 
  private:
-  double likelihood() {
-    const double ll = pg_.graph().log_likelihood();
+  void temperature(double beta) {
+    for (particle_graph* pg : graphs_) pg->graph().set_temperature(beta);
+  }
+
+  static double likelihood(particle_graph& pg) {
+    const double ll = pg.graph().log_likelihood();
     return std::isnan(ll) ? -INFINITY : ll;
   }
 
@@ -187,29 +200,45 @@ class smc_run {
     return step;
   }
 
-  void sweep(bool tune) {
-    for (auto& s : samplers_) s->step(rng_, tune);
-    pg_.graph().update_derived();
+  void sweep(std::size_t team, runtime::rng& rng, bool tune) {
+    for (auto& s : kernels_[team]) s->step(rng, tune);
+    graphs_[team]->graph().update_derived();
   }
 
-  void move() {
+  // The kernels are tuned on copies of the first particles by the first thread's samplers,
+  // whose state the other threads' then take (the archive a saved run keeps them in). Each
+  // particle then moves with a stream of its own, so the draws do not depend on the thread
+  // that moves it, nor on how many there are.
+  void move(std::size_t step) {
+    particle_graph& first = *graphs_[0];
     for (std::size_t i = 0; i < std::min(n_, tuning_particles); ++i) {
-      pg_.load(&states_[i * d_]);
-      sweep(true);
+      first.load(&states_[i * d_]);
+      sweep(0, rng_, true);
     }
-    for (std::size_t i = 0; i < n_; ++i) {
-      pg_.load(&states_[i * d_]);
-      for (int k = 0; k < o_.moves; ++k) sweep(false);
-      pg_.save(&states_[i * d_]);
-      ll_[i] = likelihood();
+    if (kernels_.size() > 1) {
+      runtime::archive tuned;
+      for (auto& s : kernels_[0]) s->persist(tuned);
+      const std::string bytes = tuned.take();
+      for (std::size_t t = 1; t < kernels_.size(); ++t) {
+        runtime::archive copy(bytes);
+        for (auto& s : kernels_[t]) s->persist(copy);
+      }
     }
+    particles::for_each_index(static_cast<int>(graphs_.size()), n_, [&](int t, std::size_t i) {
+      particle_graph& pg = *graphs_[static_cast<std::size_t>(t)];
+      runtime::rng rng = particles::item_stream(o_.seed, (index_ * max_temperatures + step) * n_ + i, move_purpose);
+      pg.load(&states_[i * d_]);
+      for (int k = 0; k < o_.moves; ++k) sweep(static_cast<std::size_t>(t), rng, false);
+      pg.save(&states_[i * d_]);
+      ll_[i] = likelihood(pg);
+    });
   }
 
-  particle_graph& pg_;
+  std::vector<particle_graph*> graphs_;
   const monte_carlo_options& o_;
-  std::size_t n_, d_;
+  std::size_t index_, n_, d_;
   runtime::rng rng_;
-  std::vector<std::unique_ptr<sampler>> samplers_;
+  std::vector<std::vector<std::unique_ptr<sampler>>> kernels_;  // by thread
   std::vector<double> states_, ll_;
 };
 
@@ -230,9 +259,18 @@ weighted_result smc_sample(const lang::ir::model& m, const runtime::data_table& 
   }
   const std::size_t width = r.columns.size(), runs = static_cast<std::size_t>(o.runs);
   std::vector<run_output> outputs(runs);
-  particles::for_each_index(o.threads, runs, [&](int t, std::size_t k) {
-    outputs[k] = smc_run(*graphs[static_cast<std::size_t>(t)], moves, k, o).run(width);
-  });
+  // With a run for every thread, the runs are spread over the threads; with fewer, each
+  // run's particles are. A particle's moves use a stream of its own either way, so the
+  // draws are the same.
+  if (runs >= graphs.size()) {
+    particles::for_each_index(o.threads, runs, [&](int t, std::size_t k) {
+      outputs[k] = smc_run({graphs[static_cast<std::size_t>(t)].get()}, moves, k, o).run(width);
+    });
+  } else {
+    std::vector<particle_graph*> all;
+    for (auto& pg : graphs) all.push_back(pg.get());
+    for (std::size_t k = 0; k < runs; ++k) outputs[k] = smc_run(all, moves, k, o).run(width);
+  }
   std::vector<double> log_weights;
   for (auto& out : outputs) {
     r.run_log_z.push_back(out.log_z);

@@ -288,6 +288,16 @@ TEST_CASE("the weighted methods give the same draws whatever the number of threa
   const auto one = samplers::smc_sample(m.model, m.data, o);
   CHECK(one.rows == two.rows);
   CHECK(one.evidence.log_z == two.evidence.log_z);
+  // Fewer runs than threads: the particles are spread instead of the runs (nuts moves, whose
+  // tuned step size the other threads' samplers take from the first's).
+  const compiled logistic = compile(logistic_regression());
+  o.runs = 1;
+  const auto serial = samplers::smc_sample(logistic.model, logistic.data, o);
+  o.threads = 3;
+  const auto spread = samplers::smc_sample(logistic.model, logistic.data, o);
+  CHECK(serial.rows == spread.rows);
+  CHECK(serial.evidence.log_z == spread.evidence.log_z);
+  o.threads = 1;
   const auto i1 = samplers::importance_sample(m.model, m.data, o);
   o.threads = 3;
   const auto i3 = samplers::importance_sample(m.model, m.data, o);
