@@ -49,6 +49,7 @@ struct infer_options {
   // --method: mcmc (the chains above), or importance, smc, rejection (cli/infer_weighted.cpp).
   std::string method = "mcmc";
   samplers::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run
+  std::string proposal;                // importance: a model of the unknowns alone to draw from (default: the prior)
   // `ppl infer` from the command line (not the REPL's sample) saves its state beside its
   // draws file, to be resumed (cli/resume.hpp).
   std::vector<std::string> args;       // its arguments after `infer`; empty: nothing saved

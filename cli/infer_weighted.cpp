@@ -22,6 +22,8 @@ void refuse_mcmc_options(const infer_options& o) {
   if (o.format != "ppl") throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
   if (!o.heldout.empty()) throw std::invalid_argument("--heldout is scored by MCMC's samplers only; " + method + " takes none");
   if (!o.samplers.empty()) throw std::invalid_argument("--sampler chooses MCMC's samplers; " + method + " takes none");
+  if (!o.proposal.empty() && o.method != "importance")
+    throw std::invalid_argument("--proposal is importance sampling's; " + method + " draws from the prior");
   if (o.method == "rejection" && o.monte_carlo.resample)
     throw std::invalid_argument("--resample: --method rejection's draws are unweighted already");
 }
@@ -36,7 +38,9 @@ std::string method_settings(const infer_options& o, const samplers::monte_carlo_
   if (o.method == "smc")
     return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
                        mc.ess_fraction, mc.moves, mc.threads);
-  if (o.method == "importance") return fmt::format("draws from the prior: {}, threads: {}", mc.particles, mc.threads);
+  if (o.method == "importance")
+    return o.proposal.empty() ? fmt::format("draws from the prior: {}, threads: {}", mc.particles, mc.threads)
+                              : fmt::format("draws from the proposal {}: {}, threads: {}", o.proposal, mc.particles, mc.threads);
   return fmt::format("draws: {}, max_proposals: {:.3g}, threads: {}", mc.particles, mc.max_proposals, mc.threads);
 }
 
@@ -90,11 +94,21 @@ samplers::weighted_result run_method(const lang::ir::model& m, const runtime::da
 
 int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
   refuse_mcmc_options(o);
-  if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path});
+  if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path, o.proposal});
   samplers::monte_carlo_options mc = monte_carlo_settings(o);
   // The REPL's queries (mean(E), quantile(E, p)) read the kept draws as equally weighted:
   // it keeps resampled ones, never weights they would ignore.
   if (keep && o.method != "rejection") mc.resample = true;
+  std::optional<loaded> proposal;
+  if (!o.proposal.empty()) {
+    model_inputs q = in;
+    q.model_path = o.proposal;
+    q.dialect = "ppl";
+    proposal.emplace(load(q));
+    refuse_improper_priors(*proposal->model, "--proposal");
+    mc.proposal = proposal->model.get();
+    mc.proposal_data = &proposal->data;
+  }
   runtime::install_interrupt_handlers();
   const samplers::weighted_result r = run_method(*l.model, l.data, o.method, mc);
   std::optional<temporary_file> temporary;

@@ -92,6 +92,11 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
                   "(tempered sequential Monte Carlo, with the evidence); rejection (exact draws when the likelihood is bounded)")
       ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection"}));
   add_monte_carlo_options(cmd, o.monte_carlo);
+  cmd->add_option("--proposal", o.proposal,
+                  "with --method importance: a .ppl model of the unknowns alone (each drawn by `~`, same names and shapes, the "
+                  "data's declarations allowed) whose draws are the proposal, weighted by p(unknowns, data) / q(unknowns) "
+                  "(default: the prior)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--chains", o.run.chains, "number of chains (each on its own thread)")->capture_default_str()->check(whole(1, 256));
   cmd->add_option("--warmup", o.run.warmup, "warmup iterations per chain (adaptation happens only here)")->capture_default_str()->check(whole(0, 1000000000));
   cmd->add_option("--draws", o.run.draws, "draws kept per chain")->capture_default_str()->check(whole(1, 1000000000));

@@ -27,6 +27,10 @@ struct monte_carlo_options {
   double max_proposals = 1e7;   // rejection: refused when the expected number of proposals is larger
   bool resample = false;        // write equally weighted draws, resampled from the weighted ones
   std::vector<std::string> monitors;  // empty: every unknown and derived variable up to 1000 scalars
+  // importance: the proposal, a model of the model's unknowns alone (--proposal), with its
+  // data; none: the prior.
+  const lang::ir::model* proposal = nullptr;
+  const runtime::data_table* proposal_data = nullptr;
 };
 
 // log p(data) and its Monte Carlo standard error (NaN when not estimated).
@@ -51,8 +55,9 @@ struct weighted_result {
   std::vector<std::string> notes, warnings;
 };
 
-// Self-normalised importance sampling with the prior as the proposal: weights
-// p(data | unknowns); the evidence is their mean (samplers/importance.cpp).
+// Self-normalised importance sampling with the prior as the proposal, weights
+// p(data | unknowns), or with o.proposal, weights p(unknowns, data) / q(unknowns); the
+// evidence is their mean (samplers/importance.cpp).
 weighted_result importance_sample(const lang::ir::model& m, const runtime::data_table& data, const monte_carlo_options& o);
 
 // Adaptive tempered SMC from the prior to the posterior (Del Moral, Doucet & Jasra 2006;

@@ -85,6 +85,23 @@ runtime::rng item_stream(std::uint64_t seed, std::size_t i, std::uint32_t purpos
   return runtime::rng(seq);
 }
 
+namespace {
+
+// Steele, Lea & Flood's (2014) splitmix64 finaliser: a bijection of 64-bit words whose
+// outputs for neighbouring inputs share no visible pattern.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+runtime::rng quick_stream(std::uint64_t seed, std::uint64_t i, std::uint32_t purpose) {
+  return runtime::rng(splitmix64(splitmix64(seed ^ (static_cast<std::uint64_t>(purpose) << 32)) ^ splitmix64(i)));
+}
+
 double effective_size(const std::vector<double>& log_weights) {
   const double top = log_weights.empty() ? -INFINITY : *std::max_element(log_weights.begin(), log_weights.end());
   if (!std::isfinite(top)) return 0;

@@ -46,6 +46,11 @@ void for_each_index(int threads, std::size_t count, const std::function<void(int
 // the same draws whatever thread takes it.
 runtime::rng item_stream(std::uint64_t seed, std::size_t i, std::uint32_t purpose);
 
+// The same for one of many small pieces of work (an SMC particle's moves at one
+// temperature): the engine seeded by one 64-bit word mixed from the three by splitmix64,
+// where item_stream's seed sequence would cost more than the few dozen draws it serves.
+runtime::rng quick_stream(std::uint64_t seed, std::uint64_t i, std::uint32_t purpose);
+
 // (sum w)^2 / sum w^2 of the weights exp(log_weights); 0 when every weight is 0.
 double effective_size(const std::vector<double>& log_weights);
 // log(mean(exp(x))) and its standard error by the delta method, sd(w) / (sqrt(n) mean(w)).

@@ -226,7 +226,7 @@ class smc_run {
     }
     particles::for_each_index(static_cast<int>(graphs_.size()), n_, [&](int t, std::size_t i) {
       particle_graph& pg = *graphs_[static_cast<std::size_t>(t)];
-      runtime::rng rng = particles::item_stream(o_.seed, (index_ * max_temperatures + step) * n_ + i, move_purpose);
+      runtime::rng rng = particles::quick_stream(o_.seed, (index_ * max_temperatures + step) * n_ + i, move_purpose);
       pg.load(&states_[i * d_]);
       for (int k = 0; k < o_.moves; ++k) sweep(static_cast<std::size_t>(t), rng, false);
       pg.save(&states_[i * d_]);
