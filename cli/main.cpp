@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/cluster.hpp"
 #include "cli/commands.hpp"
 #include "cli/session.hpp"
 #include "runtime/version.hpp"
@@ -195,7 +196,9 @@ void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& i
 
 }  // namespace ppl::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_ppl(int argc, char** argv) {
   CLI::App app{"ppl: a probabilistic programming language"};
   app.set_version_flag("--version", ppl::runtime::version());
   app.require_subcommand(1);
@@ -392,4 +395,11 @@ int main(int argc, char** argv) {
     return ppl::cli::run_heatmap(heat);
   }
   return 2;
+}
+
+}  // namespace
+
+// Under mpirun, every process of the job runs this (cli/cluster.hpp).
+int main(int argc, char** argv) {
+  return ppl::cli::run_in_group(argc, argv, [&] { return run_ppl(argc, argv); });
 }
