@@ -71,6 +71,14 @@ cmp -s <(grep -v '^#' ../one/full.csv | sort) <(grep -v '^#' stop.csv | sort) ||
 cd ..
 echo "term: stopped by SIGTERM after $((before - 1)) rows, resumed under mpirun, the uninterrupted run's draws"
 
+# ppl sbc: replicates spread over processes (and threads) give the single process's ranks.
+printf 'data N: int\ndata y: real[N]\nmu ~ Normal(0, 1)\nsigma ~ Exponential(1)\nfor n in 1:N {\n  y[n] ~ Normal(mu, sigma)\n}\n' > sbc.ppl
+"$ppl" sbc sbc.ppl --set N=5 --replicates 40 --seed 2 -o one/ranks.csv > one/sbc.txt
+timeout 120 "${mpi[@]}" "$ppl" sbc sbc.ppl --set N=5 --replicates 40 --seed 2 --threads 2 -o two/ranks.csv > two/sbc.txt
+cmp -s one/ranks.csv two/ranks.csv || fail "sbc: the ranks differ"
+cmp -s one/sbc.txt two/sbc.txt || fail "sbc: the report differs"
+echo "sbc: 40 replicates on 2 processes x 2 threads, the single process's ranks"
+
 # Bad input: the single process's message, once, and its status from mpirun; no hang.
 expect_error() {
   local status=$1 pattern=$2; shift 2
@@ -81,4 +89,5 @@ expect_error() {
 expect_error 1 "no value for data \`y\`" infer "$examples/eight_schools/eight_schools.ppl"
 expect_error 2 "File does not exist" infer nothing.ppl
 expect_error 2 "give at least as many chains as processes" infer "${schools[@]}" --chains 1
+expect_error 1 "no value for data \`N\`" sbc sbc.ppl --replicates 4
 echo "errors: one message, the single process's status, every process stopped"
