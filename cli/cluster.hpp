@@ -34,9 +34,13 @@ struct job_stopped {
 };
 void agree_to_start();
 
-// infer: `chains` chains spread over the processes (chain c on rank c mod R); null for one
-// process. Agrees to start first.
+// infer: `chains` chains spread over the processes (chain c on rank c mod R), or, with one
+// chain and several processes, that chain run by all of them, its LDA sweep shared
+// (samplers/lda.hpp: AD-LDA across processes); null for one process. Agrees to start first.
 samplers::chain_spread* spread_chains(int chains);
+// Whether the processes share one chain (its state is then not saved: each holds only its
+// own documents' topics).
+bool processes_share_chains(int chains);
 
 // sbc: rank 0 gets every process's piece, in rank order; the others an empty list.
 std::vector<std::string> gather_pieces(const std::string& mine);

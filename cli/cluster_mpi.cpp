@@ -138,14 +138,18 @@ void agree_to_start() {
   if (const int worst = agree(0); worst != 0) throw job_stopped{worst};
 }
 
+bool processes_share_chains(int chains) { return the_job.active && chains < the_job.size; }
+
 samplers::chain_spread* spread_chains(int chains) {
   if (!the_job.active) return nullptr;
   // Read from the command line, so every process finds it alike, before agreeing.
-  if (chains < the_job.size)
+  if (chains < the_job.size && chains != 1)
     throw std::invalid_argument(fmt::format("--chains {} on {} processes: each process runs whole chains, so give at least as many "
-                                            "chains as processes (mpirun -np)", chains, the_job.size));
+                                            "chains as processes (mpirun -np), or one chain, whose LDA sweep they then share",
+                                            chains, the_job.size));
   agree_to_start();
-  static const std::unique_ptr<samplers::chain_spread> spread = make_mpi_spread(the_job.rank, the_job.size);
+  static const std::unique_ptr<samplers::chain_spread> spread =
+      chains < the_job.size ? make_mpi_team(the_job.rank, the_job.size) : make_mpi_spread(the_job.rank, the_job.size);
   return spread.get();
 }
 

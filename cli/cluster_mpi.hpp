@@ -24,6 +24,13 @@ extern std::atomic<bool> remotes_running;
 // An exception as `guarded` (cli/session.hpp) would print it, with its exit status.
 job_failure describe_failure(std::exception_ptr error);
 
+// Chain c on rank c mod R (cli/cluster_mpi_spread.cpp).
 std::unique_ptr<samplers::chain_spread> make_mpi_spread(int rank, int size);
+// One chain run by every process, its LDA sweep shared (cli/cluster_mpi_team.cpp).
+std::unique_ptr<samplers::chain_spread> make_mpi_team(int rank, int size);
+
+// Every process, once its chains are built (`error`: how that failed, or null): when any
+// failed, all stop, rank 0 raising the lowest-ranked failure's message.
+void agree_on_chains(std::exception_ptr error, int rank, int size);
 
 }  // namespace ppl::cli

@@ -142,33 +142,9 @@ bool mpi_spread::stopped() {
   return stop_seen_;
 }
 
-// The lowest-ranked process whose chains failed to build gives its status to all, and its
-// message to rank 0, which raises it; the others stop with that status.
 void mpi_spread::agree_built(std::exception_ptr error) {
-  const job_failure mine = error ? describe_failure(error) : job_failure{0, ""};
-  const int candidate = error ? rank_ : size_;
-  int first = size_;
-  MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == size_) {
-    started_ = true;
-    remotes_running = rank_ == 0;
-    return;
-  }
-  int status = mine.status;
-  MPI_Bcast(&status, 1, MPI_INT, first, MPI_COMM_WORLD);
-  if (first == 0 && rank_ == 0) std::rethrow_exception(error);
-  if (first != 0 && rank_ == first) {
-    MPI_Send(mine.text.data(), static_cast<int>(mine.text.size()), MPI_BYTE, 0, tag_report, MPI_COMM_WORLD);
-  } else if (first != 0 && rank_ == 0) {
-    MPI_Status probe;
-    MPI_Probe(first, tag_report, MPI_COMM_WORLD, &probe);
-    int count = 0;
-    MPI_Get_count(&probe, MPI_BYTE, &count);
-    std::string text(static_cast<std::size_t>(count), '\0');
-    MPI_Recv(text.data(), count, MPI_BYTE, first, tag_report, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    throw job_failure{status, text};
-  }
-  throw job_stopped{status};
+  agree_on_chains(error, rank_, size_);
+  started_ = true;
 }
 
 void mpi_spread::report(const samplers::run_result& r) {
@@ -291,6 +267,34 @@ bool mpi_spread::receive(std::string bytes, runtime::draws_writer* writer, const
 }
 
 }  // namespace
+
+// The lowest-ranked process whose chains failed to build gives its status to all, and its
+// message to rank 0, which raises it; the others stop with that status.
+void agree_on_chains(std::exception_ptr error, int rank, int size) {
+  const job_failure mine = error ? describe_failure(error) : job_failure{0, ""};
+  const int candidate = error ? rank : size;
+  int first = size;
+  MPI_Allreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size) {
+    remotes_running = rank == 0;
+    return;
+  }
+  int status = mine.status;
+  MPI_Bcast(&status, 1, MPI_INT, first, MPI_COMM_WORLD);
+  if (first == 0 && rank == 0) std::rethrow_exception(error);
+  if (first != 0 && rank == first) {
+    MPI_Send(mine.text.data(), static_cast<int>(mine.text.size()), MPI_BYTE, 0, tag_report, MPI_COMM_WORLD);
+  } else if (first != 0 && rank == 0) {
+    MPI_Status probe;
+    MPI_Probe(first, tag_report, MPI_COMM_WORLD, &probe);
+    int count = 0;
+    MPI_Get_count(&probe, MPI_BYTE, &count);
+    std::string text(static_cast<std::size_t>(count), '\0');
+    MPI_Recv(text.data(), count, MPI_BYTE, first, tag_report, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    throw job_failure{status, text};
+  }
+  throw job_stopped{status};
+}
 
 std::unique_ptr<samplers::chain_spread> make_mpi_spread(int rank, int size) { return std::make_unique<mpi_spread>(rank, size); }
 

@@ -120,7 +120,11 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
   ro.hamiltonian_columns = format == runtime::draws_format::stan;
   // What is streamed: a CODA run's rows go to its ppl-layout file.
   const auto streamed = format == runtime::draws_format::coda ? runtime::draws_format::ppl : format;
-  const bool saving = !o.args.empty() && !o.output.empty();
+  const bool shared = processes_share_chains(o.run.chains);
+  const bool saving = !o.args.empty() && !o.output.empty() && !shared;
+  if (shared && !o.output.empty() && process_rank() == 0)
+    fmt::print(stderr, "note: the processes share one chain's LDA sweep and each holds only its own documents' topics, so the run's "
+                       "state is not saved (no --resume)\n");
   // Under mpirun the chains are spread over the processes once all have read their inputs;
   // all but rank 0 run theirs and send on what they make (cli/cluster.hpp).
   ro.spread = keep ? nullptr : spread_chains(o.run.chains);

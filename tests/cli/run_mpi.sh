@@ -46,6 +46,35 @@ lda=("$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 2 --warmup 5 --dr
 cmp -s <(sort one/lda.csv) <(sort two/lda.csv) || fail "lda: the draws differ"
 echo "lda: 2 chains x 2 threads on 2 processes, the same draws"
 
+# One chain whose LDA sweep the two processes share (AD-LDA across processes): its final
+# log p(w, z) (lp__) within the spread of three serial runs, widened by that spread on each
+# side (tests/models/test_lda.cpp holds the engine to the same, and its counts to z).
+one_lda=("$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 1 --warmup 100 --quiet)
+last_lp() { grep -v '^#' "$1" | tail -1 | cut -d, -f3; }
+for seed in 1 2 3; do (cd one && "$ppl" infer "${one_lda[@]}" --draws 50 --seed "$seed" -o "serial$seed.csv" > /dev/null 2>&1); done
+(cd two && timeout 300 "${mpi[@]}" "$ppl" infer "${one_lda[@]}" --draws 50 --seed 4 -o team.csv > team.out 2> team.err) || { cat two/team.err; fail "team: exit"; }
+grep -q 'AD-LDA over 2 processes' two/team.out || fail "team: the report does not say the sweep was shared"
+python3 - "$(last_lp one/serial1.csv)" "$(last_lp one/serial2.csv)" "$(last_lp one/serial3.csv)" "$(last_lp two/team.csv)" <<'PY'
+import sys
+serial, team = [float(x) for x in sys.argv[1:4]], float(sys.argv[4])
+spread = max(serial) - min(serial)
+assert min(serial) - spread < team < max(serial) + spread, (serial, team)
+print(f"team: final log p(w, z) {team:.0f}, serial runs {', '.join(f'{x:.0f}' for x in serial)}")
+PY
+# A signal stops both processes after the same sweep (they agree on it in the sum).
+cd two
+"${mpi[@]}" "$ppl" infer "${one_lda[@]}" --draws 100000 -o team_stop.csv > team_stop.out 2> team_stop.err &
+pid=$! waited=0
+cd ..
+until [ "$(rows two/team_stop.csv)" -ge 3 ]; do
+  sleep 0.05; waited=$((waited + 1)); [ "$waited" -lt 1200 ] || fail "team: no draws after 60 s"
+done
+kill -TERM "$pid"
+set +e; wait "$pid"; set -e
+grep -q 'interrupted: chain 1' two/team_stop.err || { cat two/team_stop.err; fail "team: not stopped by SIGTERM"; }
+[ "$(rows two/team_stop.csv)" -lt 100001 ] || fail "team: the run ended before the signal"
+echo "team: stopped by SIGTERM after $(rows two/team_stop.csv) rows"
+
 # SIGTERM to mpirun, which passes it on to every process: each chain stops after its
 # iteration, the others' last rows and states reach rank 0, and the resumed run (under
 # mpirun) ends with the uninterrupted run's draws.
@@ -88,6 +117,6 @@ expect_error() {
 }
 expect_error 1 "no value for data \`y\`" infer "$examples/eight_schools/eight_schools.ppl"
 expect_error 2 "File does not exist" infer nothing.ppl
-expect_error 2 "give at least as many chains as processes" infer "${schools[@]}" --chains 1
 expect_error 1 "no value for data \`N\`" sbc sbc.ppl --replicates 4
+expect_error 2 "\`theta\` cannot be recorded" infer "$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 1 --monitor theta
 echo "errors: one message, the single process's status, every process stopped"

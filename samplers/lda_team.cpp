@@ -1,0 +1,63 @@
+// A sweep shared by the processes of a team: AD-LDA (Newman, Asuncion, Smyth & Welling
+// 2009, section 3) with the processes as its P workers (lda.hpp). Each samples its own
+// documents against its copy of the counts; the changes are then summed over the team,
+// after which every copy holds the counts of the current z.
+#include <algorithm>
+
+#include "samplers/lda_internal.hpp"
+
+namespace ppl::samplers::lda {
+
+namespace {
+
+team* registered = nullptr;
+
+}  // namespace
+
+void set_process_team(team* t) { registered = t; }
+team* process_team() { return registered; }
+
+// The changes since the counts were `nwk` and `nk`, words' rows then the totals, summed
+// over the team and added to the counts every process had then.
+void engine::merge(const std::vector<std::int32_t>& nwk, const std::vector<std::int32_t>& nk, kernel k) {
+  std::vector<std::int32_t> change(nwk.size() + nk.size());
+  for (std::size_t i = 0; i < nwk.size(); ++i) change[i] = counts_.nwk[i] - nwk[i];
+  for (std::size_t i = 0; i < nk.size(); ++i) change[nwk.size() + i] = counts_.nk[i] - nk[i];
+  team_->sum(change);
+  for (std::size_t i = 0; i < nwk.size(); ++i) counts_.nwk[i] = nwk[i] + change[i];
+  for (std::size_t i = 0; i < nk.size(); ++i) counts_.nk[i] = nk[i] + change[nwk.size() + i];
+  derive(counts_, k == kernel::sparse);
+}
+
+void engine::team_sweep(runtime::rng& rng, kernel k) {
+  const auto R = static_cast<std::uint64_t>(team_->size()), r = static_cast<std::uint64_t>(team_->rank());
+  // This process's documents: those whose first token falls in its share of the tokens.
+  const std::uint64_t tokens = c_.word.size();
+  auto first_of = [&](std::uint64_t q) {
+    return static_cast<std::uint32_t>(std::lower_bound(c_.doc_start.begin(), c_.doc_start.end() - 1, tokens * q / R) - c_.doc_start.begin());
+  };
+  const std::uint32_t first = first_of(r), last = r + 1 == R ? c_.documents : first_of(r + 1);
+  // A stream of its own, seeded from the chain's (which every process advances alike), so
+  // that the processes' draws are independent and the chain's next numbers the same.
+  const std::uint64_t seed = rng();
+  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(r)};
+  runtime::rng own(seq);
+  scratch s(c_.topics);
+  const std::uint64_t from = c_.doc_start[first], to = c_.doc_start[last];
+  std::uint32_t done = first;
+  for (int stage = 1; stage <= std::max(team_stages, 1); ++stage) {
+    // Every process takes part in every stage, with no documents left or not.
+    const std::uint64_t upto = from + (to - from) * static_cast<std::uint64_t>(stage) / static_cast<std::uint64_t>(std::max(team_stages, 1));
+    std::uint32_t next = done;
+    while (next < last && c_.doc_start[next] < upto) ++next;
+    if (stage == std::max(team_stages, 1)) next = last;
+    const std::vector<std::int32_t> nwk = counts_.nwk, nk = counts_.nk;
+    documents(k, arrays(), done, next, counts_.view(), own, s);
+    done = next;
+    merge(nwk, nk, k);
+  }
+  // log p(z) needs every document's z, which only its own process has: each adds its part.
+  team_documents_lp_ = team_->sum(log_joint_parts(first, last, false));
+}
+
+}  // namespace ppl::samplers::lda
