@@ -20,24 +20,40 @@ std::atomic<bool> signalled{false};
 extern "C" void on_team_signal(int) { signalled.store(true); }
 
 // The processes of MPI_COMM_WORLD as LDA's team. A process stops only when all do: a
-// signal is kept until the next sum, where the processes agree on it, so that every one
+// signal is kept until the next gather, where the processes agree on it, so that every one
 // stops after the same sweep and none is left waiting in a sum the others never make.
 class mpi_team final : public samplers::lda::team {
  public:
   mpi_team(int rank, int size) : rank_(rank), size_(size) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  void sum(std::vector<std::int32_t>& values) override {
+  // The sizes go first, each doubled plus this process's signal, so that agreeing on
+  // stopping costs no message of its own.
+  void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) override {
     if (!installed_) {
       signalled = runtime::interrupted();
       std::signal(SIGINT, on_team_signal);
       std::signal(SIGTERM, on_team_signal);
       installed_ = true;
     }
-    values.push_back(signalled ? 1 : 0);
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-    if (values.back() > 0) runtime::set_interrupted(true);
-    values.pop_back();
+    const int mine = static_cast<int>(values.size()) * 2 + (signalled ? 1 : 0);
+    std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(counts.size());
+    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    bool stop = false;
+    sizes.assign(counts.size(), 0);
+    int total = 0;
+    for (std::size_t p = 0; p < counts.size(); ++p) {
+      stop = stop || counts[p] % 2;
+      counts[p] /= 2;
+      sizes[p] = static_cast<std::size_t>(counts[p]);
+      offsets[p] = total;
+      total += counts[p];
+    }
+    std::vector<std::uint32_t> all(static_cast<std::size_t>(total));
+    MPI_Allgatherv(values.data(), counts[static_cast<std::size_t>(rank_)], MPI_UINT32_T, all.data(), counts.data(), offsets.data(),
+                   MPI_UINT32_T, MPI_COMM_WORLD);
+    values = std::move(all);
+    if (stop) runtime::set_interrupted(true);
   }
   double sum(double value) override {
     double total = 0;

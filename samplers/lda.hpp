@@ -26,8 +26,9 @@
 //   Newman, Asuncion, Smyth & Welling (2009) distribute it. Each process holds the whole
 //   corpus and the word-topic counts, but samples only its own range of documents (an
 //   equal share of the tokens) against its copy of the counts, in `team_stages` equal
-//   parts; after each part the processes add up their changes to the counts (an
-//   allreduce of K x (V + 1) integers), so every copy again holds the counts of the
+//   parts; after each part the processes exchange the moves they made (word, old topic,
+//   new topic for each token that changed topic: an allgather of 12 bytes per move, not
+//   the K x V table) and apply each other's, so every copy again holds the counts of the
 //   current z exactly. The approximation is AD-LDA's: within a part a process does not
 //   see the other processes' moves, at most 1/team_stages of a sweep's (AD-LDA as
 //   published merges once per sweep, which on small corpora left the chain measurably
@@ -55,15 +56,16 @@ struct corpus {
 
 enum class kernel { dense, sparse };
 
-// The processes that share one chain's sweep. Each sweep calls `sum` on every process in
-// the same order, so an implementation may also agree there on stopping the run.
+// The processes that share one chain's sweep. Each sweep calls `gather` and `sum` on every
+// process in the same order, so an implementation may also agree there on stopping the run.
 class team {
  public:
   virtual ~team() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // Element by element over the processes, in place.
-  virtual void sum(std::vector<std::int32_t>& values) = 0;
+  // Every process's `values`, one after another in rank order, in place of this one's;
+  // `sizes` gets how many each gave.
+  virtual void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) = 0;
   virtual double sum(double value) = 0;
 };
 // The team a new engine joins (cli/cluster_mpi_team.cpp sets it under mpirun; null
@@ -138,7 +140,7 @@ class engine {
   const corpus& data() const { return c_; }
   // Sweep as one of `t`'s processes (null: alone). Set before the first sweep.
   void set_team(team* t) { team_ = t; }
-  // A team's sweep: how many times per sweep the processes sum their changes to the counts.
+  // A team's sweep: how many times per sweep the processes exchange their moves.
   int team_stages = 8;
   bool in_team() const { return team_ && team_->size() > 1; }
   // A parallel sweep: how many times per sweep the threads' topic totals are merged
@@ -166,7 +168,7 @@ class engine {
   std::unique_ptr<partition> make_partition(std::size_t threads, std::size_t chunks) const;
   void parallel_sweep(runtime::rng& rng, kernel k, std::size_t threads);
   void team_sweep(runtime::rng& rng, kernel k);
-  void merge(const std::vector<std::int32_t>& nwk, const std::vector<std::int32_t>& nk, kernel k);
+  void apply_moves(const std::vector<std::uint32_t>& moves, const std::vector<std::size_t>& sizes, kernel k);
   // log p(z) of documents [first, last), and log p(w | z) when `words`.
   double log_joint_parts(std::uint32_t first, std::uint32_t last, bool words) const;
 

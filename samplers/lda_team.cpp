@@ -1,6 +1,6 @@
 // A sweep shared by the processes of a team: AD-LDA (Newman, Asuncion, Smyth & Welling
 // 2009, section 3) with the processes as its P workers (lda.hpp). Each samples its own
-// documents against its copy of the counts; the changes are then summed over the team,
+// documents against its copy of the counts; the moves are then exchanged over the team,
 // after which every copy holds the counts of the current z.
 #include <algorithm>
 
@@ -17,15 +17,21 @@ team* registered = nullptr;
 void set_process_team(team* t) { registered = t; }
 team* process_team() { return registered; }
 
-// The changes since the counts were `nwk` and `nk`, words' rows then the totals, summed
-// over the team and added to the counts every process had then.
-void engine::merge(const std::vector<std::int32_t>& nwk, const std::vector<std::int32_t>& nk, kernel k) {
-  std::vector<std::int32_t> change(nwk.size() + nk.size());
-  for (std::size_t i = 0; i < nwk.size(); ++i) change[i] = counts_.nwk[i] - nwk[i];
-  for (std::size_t i = 0; i < nk.size(); ++i) change[nwk.size() + i] = counts_.nk[i] - nk[i];
-  team_->sum(change);
-  for (std::size_t i = 0; i < nwk.size(); ++i) counts_.nwk[i] = nwk[i] + change[i];
-  for (std::size_t i = 0; i < nk.size(); ++i) counts_.nk[i] = nk[i] + change[nwk.size() + i];
+// Every process's moves (word, old topic, new topic; `sizes` per process) applied to the
+// counts, but this process's own, which its sweep made in place.
+void engine::apply_moves(const std::vector<std::uint32_t>& moves, const std::vector<std::size_t>& sizes, kernel k) {
+  const std::uint32_t K = c_.topics;
+  std::size_t at = 0;
+  for (std::size_t p = 0; p < sizes.size(); ++p) {
+    const std::size_t end = at + sizes[p];
+    if (static_cast<int>(p) != team_->rank())
+      for (std::size_t i = at; i + 2 < end; i += 3) {
+        const std::size_t row = static_cast<std::size_t>(moves[i]) * K;
+        --counts_.nwk[row + moves[i + 1]], --counts_.nk[moves[i + 1]];
+        ++counts_.nwk[row + moves[i + 2]], ++counts_.nk[moves[i + 2]];
+      }
+    at = end;
+  }
   derive(counts_, k == kernel::sparse);
 }
 
@@ -51,10 +57,18 @@ void engine::team_sweep(runtime::rng& rng, kernel k) {
     std::uint32_t next = done;
     while (next < last && c_.doc_start[next] < upto) ++next;
     if (stage == std::max(team_stages, 1)) next = last;
-    const std::vector<std::int32_t> nwk = counts_.nwk, nk = counts_.nk;
-    documents(k, arrays(), done, next, counts_.view(), own, s);
+    const token_arrays a = arrays();
+    const std::uint64_t lo = c_.doc_start[done], hi = c_.doc_start[next];
+    std::vector<std::uint32_t> before(hi - lo);
+    for (std::uint64_t n = lo; n < hi; ++n) before[n - lo] = a.topic(n);
+    documents(k, a, done, next, counts_.view(), own, s);
     done = next;
-    merge(nwk, nk, k);
+    std::vector<std::uint32_t> moves;
+    for (std::uint64_t n = lo; n < hi; ++n)
+      if (const std::uint32_t now = a.topic(n); now != before[n - lo]) moves.insert(moves.end(), {a.word[n], before[n - lo], now});
+    std::vector<std::size_t> sizes;
+    team_->gather(moves, sizes);
+    apply_moves(moves, sizes, k);
   }
   // log p(z) needs every document's z, which only its own process has: each adds its part.
   team_documents_lp_ = team_->sum(log_joint_parts(first, last, false));

@@ -240,14 +240,14 @@ TEST_CASE("lda: every kernel recovers the bars within L1 distance 0.1") {
 
 namespace {
 
-// The processes of a team played by threads, each with its own engine and z: a sum is
-// everyone's values added into one buffer between barriers.
+// The processes of a team played by threads, each with its own engine and z: a gather or
+// a sum goes through shared buffers between barriers.
 struct thread_hub {
-  explicit thread_hub(int size) : size(size), wait(size) {}
+  explicit thread_hub(int size) : size(size), wait(size), parts(static_cast<std::size_t>(size)) {}
   int size;
   std::barrier<> wait;
   std::mutex mutex;
-  std::vector<std::int32_t> total;
+  std::vector<std::vector<std::uint32_t>> parts;
   double scalar = 0;
 };
 
@@ -256,16 +256,14 @@ class thread_team final : public lda::team {
   thread_team(thread_hub& hub, int rank) : hub_(hub), rank_(rank) {}
   int rank() const override { return rank_; }
   int size() const override { return hub_.size; }
-  void sum(std::vector<std::int32_t>& values) override {
+  void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) override {
     hub_.wait.arrive_and_wait();
-    if (rank_ == 0) hub_.total.assign(values.size(), 0);
+    hub_.parts[static_cast<std::size_t>(rank_)] = values;
     hub_.wait.arrive_and_wait();
-    {
-      std::lock_guard<std::mutex> lock(hub_.mutex);
-      for (std::size_t i = 0; i < values.size(); ++i) hub_.total[i] += values[i];
-    }
+    values.clear();
+    sizes.clear();
+    for (const auto& part : hub_.parts) values.insert(values.end(), part.begin(), part.end()), sizes.push_back(part.size());
     hub_.wait.arrive_and_wait();
-    values = hub_.total;
   }
   double sum(double value) override {
     hub_.wait.arrive_and_wait();
