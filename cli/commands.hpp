@@ -109,6 +109,21 @@ struct plot_options {
 };
 int run_plot(const plot_options& opt);
 
+// `ppl sbc MODEL [DATA]`: simulation-based calibration (Talts, Betancourt, Simpson,
+// Vehtari & Gelman 2018), cli/sbc.cpp. Each replicate draws the unknowns and the
+// observations missing from DATA from the prior, fits the model to those observations
+// and ranks the true value of every scalar unknown among the thinned posterior draws;
+// replicates are spread over threads and, under mpirun, over processes.
+struct sbc_options {
+  long replicates = 100;
+  samplers::run_options run;  // per replicate: chains (1), warmup, draws, thin, seed, samplers
+  std::vector<std::string> samplers;  // name=kind
+  int bins = 10;              // of the ranks, for the chi-square test of uniformity
+  int workers = 1;            // replicates fitted at once on threads (--threads)
+  std::string output;         // CSV of every replicate's ranks (default: none)
+};
+int run_sbc(const model_inputs& in, const sbc_options& opt);
+
 struct diagnose_options {
   std::uint64_t seed = 1;
   double epsilon = 1e-4;  // finite-difference step, relative (roundoff grows as it shrinks)

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 
+#include "cli/cluster.hpp"
 #include "cli/progress.hpp"
 #include "cli/resume.hpp"
 #include "cli/run_output.hpp"
@@ -99,7 +100,8 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
   if (!lang::ir::has_unknowns(*l.model))
     throw lang::source_error({in.model_path, {}, "the model has no unknowns: every variable is data or computed from data, so there is "
                                                   "nothing to infer (`ppl simulate` draws observations from a model whose data are missing)", "", ""});
-  if (o.method != "mcmc") return infer_weighted(std::move(l), in, o, keep);
+  // The weighted methods run in one process; under mpirun the others wait for its status.
+  if (o.method != "mcmc") return process_rank() == 0 ? infer_weighted(std::move(l), in, o, keep) : 0;
   runtime::data_table init, heldout;
   runtime::start_options start = start_from(o.init, init);
   if (start.from_prior) refuse_improper_priors(*l.model, "`--init prior`");
@@ -118,6 +120,22 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
   ro.hamiltonian_columns = format == runtime::draws_format::stan;
   // What is streamed: a CODA run's rows go to its ppl-layout file.
   const auto streamed = format == runtime::draws_format::coda ? runtime::draws_format::ppl : format;
+  const bool shared = processes_share_chains(o.run.chains);
+  const bool saving = !o.args.empty() && !o.output.empty() && !shared;
+  if (shared && !o.output.empty() && process_rank() == 0)
+    fmt::print(stderr, "note: the processes share one chain's LDA sweep and each holds only its own documents' topics, so the run's "
+                       "state is not saved (no --resume)\n");
+  // Under mpirun the chains are spread over the processes once all have read their inputs;
+  // all but rank 0 run theirs and send on what they make (cli/cluster.hpp).
+  ro.spread = keep ? nullptr : spread_chains(o.run.chains);
+  if (ro.spread && !ro.spread->writes()) {
+    std::vector<std::string> resume_from;
+    if (o.resume) ro.resume = &(resume_from = o.resume->chains);
+    ro.spread->forward_callbacks(ro, saving);
+    runtime::install_interrupt_handlers();
+    samplers::run(*l.model, std::move(l.data), ro, nullptr);
+    return 0;
+  }
   if (format == runtime::draws_format::coda) runtime::remove_coda(runtime::coda_stem(o.output));
   progress_display progress(o.run.chains, o.run.warmup, !o.quiet && isatty(STDERR_FILENO));
   if (!o.quiet)
@@ -134,7 +152,6 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
   const std::string output = o.output.empty() ? temporary->path() : o.output;
   std::unique_ptr<runtime::draws_writer> writer;
   // The run's saved state (cli/resume.hpp): continued from --resume, or begun here.
-  const bool saving = !o.args.empty() && !o.output.empty();
   saved_run state;
   std::vector<std::string> resume_from;
   std::vector<std::vector<std::string>> resumed_notes;

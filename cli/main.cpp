@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/cluster.hpp"
 #include "cli/commands.hpp"
 #include "cli/session.hpp"
 #include "runtime/version.hpp"
@@ -200,7 +201,9 @@ void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& i
 
 }  // namespace ppl::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_ppl(int argc, char** argv) {
   CLI::App app{"ppl: a probabilistic programming language"};
   app.set_version_flag("--version", ppl::runtime::version());
   app.require_subcommand(1);
@@ -328,6 +331,27 @@ int main(int argc, char** argv) {
   compare->add_option("--threads", cmp.monte_carlo.threads, "threads the work is spread over")->capture_default_str()->check(whole(1, 256));
   compare->add_option("--seed", cmp.monte_carlo.seed, "random seed")->capture_default_str()->check(ppl::cli::seed());
 
+  ppl::cli::model_inputs sbc_in;
+  ppl::cli::sbc_options sbc;
+  sbc.run.warmup = 200;
+  sbc.run.draws = 99;
+  sbc.run.thin = 4;
+  auto* sbc_cmd = app.add_subcommand("sbc", "simulation-based calibration: fit replicates simulated from the prior, test the ranks of the truth");
+  add_model_inputs(sbc_cmd, sbc_in);
+  sbc_cmd->add_option("--replicates", sbc.replicates, "datasets simulated from the prior and fitted")->capture_default_str()
+      ->check(whole(1, 100000000));
+  sbc_cmd->add_option("--warmup", sbc.run.warmup, "warmup iterations of each fit")->capture_default_str()->check(whole(0, 1000000000));
+  sbc_cmd->add_option("--draws", sbc.run.draws, "draws kept per fit, among which the truth is ranked (ranks 0 to draws)")
+      ->capture_default_str()->check(whole(1, 100000000));
+  sbc_cmd->add_option("--thin", sbc.run.thin, "iterations per kept draw, so that the ranked draws are nearly independent")
+      ->capture_default_str()->check(whole(1, 1000000));
+  sbc_cmd->add_option("--seed", sbc.run.seed, "random seed")->capture_default_str()->check(ppl::cli::seed());
+  sbc_cmd->add_option("--threads", sbc.workers, "replicates fitted at once (under mpirun: per process)")->capture_default_str()
+      ->check(whole(1, 256));
+  sbc_cmd->add_option("--bins", sbc.bins, "bins of the ranks for the chi-square test")->capture_default_str()->check(whole(2, 1000));
+  sbc_cmd->add_option("--sampler", sbc.samplers, "force a sampler kind: NAME=KIND (default: chosen by structure)");
+  sbc_cmd->add_option("--output,-o", sbc.output, "CSV of every replicate's ranks (default: none)");
+
   std::string names;
   bool known = false;
   for (const auto* sub : app.get_subcommands({})) {
@@ -373,6 +397,7 @@ int main(int argc, char** argv) {
     inf.args.assign(command + 1, argv + argc);
     return ppl::cli::run_infer(infer_in, inf);
   }
+  if (sbc_cmd->parsed()) return ppl::cli::run_sbc(sbc_in, sbc);
   if (repl->parsed()) return ppl::cli::run_repl(repl_in, repl_script);
   if (plot->parsed()) return ppl::cli::run_plot(plot_opt);
   if (diagnose->parsed()) return ppl::cli::run_diagnose(diag_in, diag);
@@ -397,4 +422,11 @@ int main(int argc, char** argv) {
     return ppl::cli::run_heatmap(heat);
   }
   return 2;
+}
+
+}  // namespace
+
+// Under mpirun, every process of the job runs this (cli/cluster.hpp).
+int main(int argc, char** argv) {
+  return ppl::cli::run_in_group(argc, argv, [&] { return run_ppl(argc, argv); });
 }

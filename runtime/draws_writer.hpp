@@ -6,6 +6,9 @@
 // cut back to its last complete row, so everything before it stays readable, the writer
 // refuses further rows (failed() tells the other chains to stop), and write_error names
 // the file and the reason.
+//
+// In an MPI job (cli/cluster_mpi.cpp) the processes that do not write give their chains
+// a writer derived from this one that sends each call on to the process that does.
 #include <chrono>
 #include <mutex>
 #include <stdexcept>
@@ -30,29 +33,33 @@ class draws_writer {
   // before (a resumed run), with no comments or header.
   draws_writer(const std::string& path, draws_format format, int chains, const std::vector<std::vector<std::string>>& comments,
                const std::vector<std::string>& columns, bool append = false);
-  ~draws_writer();
+  virtual ~draws_writer();
   draws_writer(const draws_writer&) = delete;
   draws_writer& operator=(const draws_writer&) = delete;
 
   // One row of a chain (1-based); thread-safe. Throws write_error.
-  void write(int chain, long iteration, const double* values);
+  virtual void write(int chain, long iteration, const double* values);
   // A comment `# text` about a chain: among the rows in ppl's layout; in Stan's, which
   // has none among its rows, kept for the end of the chain's file.
-  void note(int chain, const std::string& text);
+  virtual void note(int chain, const std::string& text);
   // Stan's layout: the adaptation block ("# Adaptation terminated", then `lines`) before
   // the chain's first row. Nothing in the others.
-  void adaptation(int chain, const std::vector<std::string>& lines);
+  virtual void adaptation(int chain, const std::vector<std::string>& lines);
   // The chain is done: in Stan's layout its elapsed times and the notes kept for the end.
-  void finish(int chain, double warmup_seconds, double sampling_seconds);
+  virtual void finish(int chain, double warmup_seconds, double sampling_seconds);
   // Writes what is buffered. Throws write_error.
-  void flush();
+  virtual void flush();
   // Flushes and closes every file. Throws write_error.
   void close();
-  bool failed() const;
+  virtual bool failed() const;
   // Rows known to be in the files (all of them whole).
   long rows_written() const;
   // The file names written (one, or one per chain).
   const std::vector<std::string>& paths() const { return paths_; }
+
+ protected:
+  // A writer with no file, for one that sends its rows elsewhere.
+  draws_writer() = default;
 
  private:
   struct file {
@@ -69,7 +76,7 @@ class draws_writer {
   void flush_locked();
   void write_all(std::size_t f);
 
-  draws_format format_;
+  draws_format format_ = draws_format::ppl;
   std::vector<std::size_t> order_;  // file column k holds value order_[k]
   std::vector<file> files_;
   std::vector<std::string> paths_;

@@ -491,30 +491,47 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
   return plan_lines(g, overrides, collapsed_record::draws);
 }
 
-run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
-               const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
+namespace {
+
+// The chains of this process (all of them, or those a chain_spread gives it), built and
+// run; the others' figures are filled by chain_spread::serve on the writing process.
+run_result run_here(const lang::ir::model& m, runtime::data_table data, const run_options& o,
+                    const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
   std::vector<chain> chains(static_cast<std::size_t>(o.chains));
   if (o.resume && o.resume->size() != chains.size()) throw std::invalid_argument("the saved state has a different number of chains");
+  const auto here = [&](int c) { return !o.spread || o.spread->runs(c); };
+  const bool forwards = o.spread && !o.spread->writes();
+  int first = 0;
+  while (!here(first)) ++first;
   run_result result;
   result.completed.assign(chains.size(), 0);
   // One chain takes the data's arrays (a large corpus is then held once); several copy
   // them, built side by side, and the table is let go once they are built. A held-out
   // prediction reads them after the graph is built: then no chain takes them.
-  if (o.chains == 1 && !o.heldout) {
-    result.completed[0] = build_chain(chains[0], m, data, &data, o, 0);
-  } else {
-    on_threads(o.chains, [&](int c) {
-      result.completed[static_cast<std::size_t>(c)] = build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c);
-    });
-    data = runtime::data_table();
+  // Processes that build their chains apart agree that all did before any row is sent.
+  std::exception_ptr failed;
+  try {
+    if (o.chains == 1 && !o.heldout) {
+      result.completed[0] = build_chain(chains[0], m, data, &data, o, 0);
+    } else {
+      on_threads(o.chains, [&](int c) {
+        if (here(c)) result.completed[static_cast<std::size_t>(c)] = build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c);
+      });
+      data = runtime::data_table();
+    }
+  } catch (...) {
+    if (!o.spread) throw;
+    failed = std::current_exception();
   }
-  result.plan = plan_lines(*chains[0].graph, o.overrides, o.collapsed);
-  monitored_variables(m, *chains[0].graph, o.monitors, &result.left_out);
-  const bool hamiltonian = o.hamiltonian_columns || has_hamiltonian(chains[0]);
+  if (o.spread) o.spread->agree_built(failed);
+  const chain& lead = chains[static_cast<std::size_t>(first)];
+  result.plan = plan_lines(*lead.graph, o.overrides, o.collapsed);
+  monitored_variables(m, *lead.graph, o.monitors, &result.left_out);
+  const bool hamiltonian = o.hamiltonian_columns || has_hamiltonian(lead);
   result.columns.push_back("lp__");
   if (hamiltonian) result.columns.insert(result.columns.end(), runtime::hamiltonian_columns().begin(), runtime::hamiltonian_columns().end());
-  for (auto& c : recorded_columns(*chains[0].graph, chains[0].monitored)) result.columns.push_back(std::move(c));
-  const bool keep = !open_writer;
+  for (auto& c : recorded_columns(*lead.graph, lead.monitored)) result.columns.push_back(std::move(c));
+  const bool keep = !open_writer && !forwards;
   if (keep) {
     result.draws.columns = result.columns;
     result.draws.chains.resize(chains.size());
@@ -526,27 +543,56 @@ run_result run(const lang::ir::model& m, runtime::data_table data, const run_opt
   }
   result.heldout_score.assign(chains.size(), NAN);
   if (o.heldout)
-    result.heldout_what = heldout_what(chains[0]) + (chains[0].prediction ? "" : " (document completion)");
+    result.heldout_what = heldout_what(lead) + (lead.prediction ? "" : " (document completion)");
   result.warmup_seconds.assign(chains.size(), 0.0);
   result.sampling_seconds.assign(chains.size(), 0.0);
-  runtime::draws_writer* writer = open_writer ? open_writer(result.columns, result.plan) : nullptr;
-  on_threads(o.chains, [&](int c) {
-    const auto k = static_cast<std::size_t>(c);
-    const chain_output out{writer, hamiltonian, keep ? &result.draws.chains[k] : nullptr};
-    run_chain(chains[k], c, o, out, result.completed[k], result.heldout_score[k], result.warmup_seconds[k],
-              result.sampling_seconds[k]);
-  });
+  result.reports.assign(chains.size(), {});
+  runtime::draws_writer* writer = forwards ? o.spread->forward_writer(result.columns.size())
+                                  : open_writer ? open_writer(result.columns, result.plan) : nullptr;
+  // The writing process of an MPI job receives the other processes' rows while its own
+  // chains run; a failure here stops them before it is thrown.
+  std::thread server;
+  if (o.spread && !forwards) server = std::thread([&] { o.spread->serve(writer, o, result); });
+  try {
+    on_threads(o.chains, [&](int c) {
+      if (!here(c)) return;
+      const auto k = static_cast<std::size_t>(c);
+      const chain_output out{writer, hamiltonian, keep ? &result.draws.chains[k] : nullptr};
+      run_chain(chains[k], c, o, out, result.completed[k], result.heldout_score[k], result.warmup_seconds[k],
+                result.sampling_seconds[k]);
+    });
+  } catch (...) {
+    if (server.joinable()) o.spread->stop(), server.join();
+    throw;
+  }
+  if (server.joinable()) server.join();
   if (writer) writer->flush();
-  result.interrupted = runtime::interrupted();
-  for (auto& c : chains) {
-    std::vector<std::string> lines;
-    for (std::size_t k = 0; k < c.samplers.size(); ++k) {
-      std::string r = c.samplers[k]->report();
-      if (!r.empty()) lines.push_back(c.sampled[k] + ": " + r);
+  result.interrupted = result.interrupted || runtime::interrupted();
+  for (std::size_t c = 0; c < chains.size(); ++c) {
+    if (!here(static_cast<int>(c))) continue;
+    for (std::size_t k = 0; k < chains[c].samplers.size(); ++k) {
+      std::string r = chains[c].samplers[k]->report();
+      if (!r.empty()) result.reports[c].push_back(chains[c].sampled[k] + ": " + r);
     }
-    result.reports.push_back(lines);
   }
   return result;
+}
+
+}  // namespace
+
+run_result run(const lang::ir::model& m, runtime::data_table data, const run_options& o,
+               const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
+  if (!o.spread || o.spread->writes()) return run_here(m, std::move(data), o, open_writer);
+  // A process that forwards its chains reports their end, or their failure, to the writer.
+  run_result r;
+  try {
+    r = run_here(m, std::move(data), o, open_writer);
+  } catch (...) {
+    o.spread->report_failure(std::current_exception());
+    throw;
+  }
+  o.spread->report(r);
+  return r;
 }
 
 }  // namespace ppl::samplers

@@ -5,6 +5,7 @@
 // threads. Adaptation happens only during warmup; Ctrl-C stops every chain after its
 // current iteration with all finished draws kept.
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <string>
@@ -18,6 +19,8 @@
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
+
+class chain_spread;
 
 struct run_options {
   int chains = 4;
@@ -54,6 +57,9 @@ struct run_options {
   // The Hamiltonian columns (runtime::hamiltonian_columns) in every table, as Stan's
   // layout has them; otherwise only when a Hamiltonian sampler runs.
   bool hamiltonian_columns = false;
+  // Chains spread over the processes of an MPI job: this process runs those `spread`
+  // gives it (null: all of them).
+  chain_spread* spread = nullptr;
 };
 
 struct plan_line {
@@ -81,6 +87,33 @@ struct run_result {
   std::string heldout_what;                       // what it is: "held-out perplexity (document completion)"
   std::vector<double> warmup_seconds, sampling_seconds;  // per chain, wall time of each phase
   bool interrupted = false;
+};
+
+// Chains spread over the processes of an MPI job (cli/cluster_mpi.cpp). Each process
+// builds and runs only its own chains, with the seeds they have in one process, so chain
+// c's draws do not depend on where it runs. The writing process (rank 0) receives what the
+// others' chains write, report and save, and hands it to its writer and callbacks as if its
+// own threads had made it.
+class chain_spread {
+ public:
+  virtual ~chain_spread() = default;
+  virtual bool runs(int chain) const = 0;
+  virtual bool writes() const = 0;
+  // Every process, once its chains are built (`error`: how building them failed, or
+  // null): when any failed, all stop, rank 0 with the lowest-ranked failure's message.
+  virtual void agree_built(std::exception_ptr error) = 0;
+  // Elsewhere than the writer: callbacks (progress, held-out scores, saved states) that
+  // send on, and the writer that sends rows on once the row's length is known.
+  virtual void forward_callbacks(run_options& o, bool saving) = 0;
+  virtual runtime::draws_writer* forward_writer(std::size_t columns) = 0;
+  // The writer's process, on a thread of its own while its chains run: receives until
+  // every other process has reported, filling `r` for their chains. `stop()` asks the
+  // others to stop their chains (an interrupt, a failed write, a failed chain).
+  virtual void serve(runtime::draws_writer* writer, const run_options& o, run_result& r) = 0;
+  virtual void stop() = 0;
+  // Elsewhere: this process's chains are done (their figures in `r`), or have failed.
+  virtual void report(const run_result& r) = 0;
+  virtual void report_failure(std::exception_ptr error) = 0;
 };
 
 // The samplers of one chain from the plan, in the plan's order; the variables of a kind

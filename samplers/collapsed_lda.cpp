@@ -27,6 +27,15 @@ class lda_sampler final : public sampler {
     threads_ = settings.threads;
     recording_ = recording(settings, s_);
     if (settings.heldout) heldout_ = heldout_documents(*settings.heldout);
+    // Processes sharing the sweep keep only their own documents' z current, so theta and
+    // z, per document, cannot be recorded; phi, from the counts all of them share, can.
+    if (lda::team* t = lda::process_team(); t && t->size() > 1) {
+      if (recording_.theta || settings.monitored(s_.z))
+        throw std::invalid_argument(fmt::format("--monitor: with one chain's LDA sweep shared by {} processes, each holds only its own "
+                                                "documents' topics, so `{}` cannot be recorded (phi can)", t->size(),
+                                                graph_.model().variables[static_cast<std::size_t>(recording_.theta ? s_.theta : s_.z)].name));
+      engine_.set_team(t);
+    }
   }
 
   bool scores_heldout() const override { return !heldout_.doc_start.empty(); }
@@ -54,6 +63,8 @@ class lda_sampler final : public sampler {
 
   std::string report() const override {
     std::string r = kernel_ == lda::kernel::sparse ? "sparse kernel (SparseLDA)" : "dense kernel";
+    if (engine_.in_team())
+      return r + ", AD-LDA over " + std::to_string(lda::process_team()->size()) + " processes (counts summed " + std::to_string(engine_.team_stages) + " times per sweep)";
     if (const int t = engine_.threads_used(threads_); t > 1)
       r += ", partitioned AD-LDA on " + std::to_string(t) + " threads (topic totals merged " + std::to_string(engine_.merges_per_sweep(t)) + " times per sweep)";
     return r;

@@ -245,6 +245,7 @@ void engine::sweep(runtime::rng& rng, kernel k, int threads) {
   if (lists && c_.topics > 65535) throw std::invalid_argument("the sparse LDA kernel takes at most 65535 topics");
   if (lists && !lists_ready_) derive(counts_, true);
   lists_ready_ = lists;
+  if (in_team()) return team_sweep(rng, k);
   const auto T = static_cast<std::size_t>(threads_used(threads));
   if (T > 1) return parallel_sweep(rng, k, T);
   scratch s(c_.topics);

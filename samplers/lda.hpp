@@ -22,6 +22,18 @@
 //   the one approximation: within a stage a thread does not see the other threads'
 //   changes to n_k, at most a sixteenth of a sweep's moves spread over K totals of about
 //   tokens / K each. A seed gives the same draws for the same number of threads.
+// - across processes (an MPI job running one chain, cli/cluster_mpi_team.cpp): AD-LDA as
+//   Newman, Asuncion, Smyth & Welling (2009) distribute it. Each process holds the whole
+//   corpus and the word-topic counts, but samples only its own range of documents (an
+//   equal share of the tokens) against its copy of the counts, in `team_stages` equal
+//   parts; after each part the processes exchange the moves they made (word, old topic,
+//   new topic for each token that changed topic: an allgather of 12 bytes per move, not
+//   the K x V table) and apply each other's, so every copy again holds the counts of the
+//   current z exactly. The approximation is AD-LDA's: within a part a process does not
+//   see the other processes' moves, at most 1/team_stages of a sweep's (AD-LDA as
+//   published merges once per sweep, which on small corpora left the chain measurably
+//   behind the serial one: tests/models/test_lda.cpp). Each process keeps only its own
+//   documents' z up to date.
 // Document-topic counts are never stored: tokens are kept grouped by document and a
 // document's counts are rebuilt from z when the sweep reaches it.
 #include <cstdint>
@@ -43,6 +55,23 @@ struct corpus {
 };
 
 enum class kernel { dense, sparse };
+
+// The processes that share one chain's sweep. Each sweep calls `gather` and `sum` on every
+// process in the same order, so an implementation may also agree there on stopping the run.
+class team {
+ public:
+  virtual ~team() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Every process's `values`, one after another in rank order, in place of this one's;
+  // `sizes` gets how many each gave.
+  virtual void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) = 0;
+  virtual double sum(double value) = 0;
+};
+// The team a new engine joins (cli/cluster_mpi_team.cpp sets it under mpirun; null
+// otherwise, and an engine then sweeps every document itself).
+void set_process_team(team* t);
+team* process_team();
 
 // Held-out documents, tokens grouped by document like corpus::word.
 struct held_out {
@@ -109,6 +138,11 @@ class engine {
   completion complete(const held_out& heldout, runtime::rng& rng, int sweeps = 20) const;
 
   const corpus& data() const { return c_; }
+  // Sweep as one of `t`'s processes (null: alone). Set before the first sweep.
+  void set_team(team* t) { team_ = t; }
+  // A team's sweep: how many times per sweep the processes exchange their moves.
+  int team_stages = 8;
+  bool in_team() const { return team_ && team_->size() > 1; }
   // A parallel sweep: how many times per sweep the threads' topic totals are merged
   // (rounded up to a multiple of the number of threads).
   int sync_stages = 16;
@@ -133,6 +167,10 @@ class engine {
                  runtime::rng& rng, scratch& s);
   std::unique_ptr<partition> make_partition(std::size_t threads, std::size_t chunks) const;
   void parallel_sweep(runtime::rng& rng, kernel k, std::size_t threads);
+  void team_sweep(runtime::rng& rng, kernel k);
+  void apply_moves(const std::vector<std::uint32_t>& moves, const std::vector<std::size_t>& sizes, kernel k);
+  // log p(z) of documents [first, last), and log p(w | z) when `words`.
+  double log_joint_parts(std::uint32_t first, std::uint32_t last, bool words) const;
 
   corpus c_;
   double* z_;
@@ -142,6 +180,8 @@ class engine {
   std::unique_ptr<runtime::thread_pool> pool_;
   std::unique_ptr<partition> partition_;  // of the last parallel sweep
   std::vector<std::unique_ptr<thread_state>> states_;
+  team* team_ = nullptr;
+  double team_documents_lp_ = 0;  // log p(z) of every process's documents, from the last sweep
 };
 
 }  // namespace ppl::samplers::lda

@@ -39,6 +39,12 @@ bool all_equal(const std::vector<double>& v) {
 // lgamma(sum a) - lgamma(n + sum a), one per document (log p(z)) and one per topic
 // (log p(w | z)); topics or words with a zero count add nothing to the first sum.
 double engine::log_joint() const {
+  // A process of a team has only its own documents' z: their part was summed at the sweep.
+  if (in_team()) return team_documents_lp_ + log_joint_parts(0, 0, true);
+  return log_joint_parts(0, c_.documents, true);
+}
+
+double engine::log_joint_parts(std::uint32_t first, std::uint32_t last, bool words) const {
   const std::uint32_t K = c_.topics;
   const bool symmetric_alpha = all_equal(c_.alpha), symmetric_eta = all_equal(c_.eta);
   // No count exceeds the tokens: a small corpus (whose lp__ is computed at every kept
@@ -58,7 +64,8 @@ double engine::log_joint() const {
     // each token adds log(alpha_k + the count of its topic before it in the document).
     // O(tokens), where scanning every document's K counts would be O(documents x K).
     std::vector<std::int32_t> nd(K, 0);
-    for (std::uint64_t d = c_.documents * b / T; d < c_.documents * (b + 1) / T; ++d) {
+    const std::uint64_t span = last - first;
+    for (std::uint64_t d = first + span * b / T; d < first + span * (b + 1) / T; ++d) {
       lp += stdlib::log_gamma(alpha_sum_) - alpha_total(static_cast<std::int64_t>(c_.doc_start[d + 1] - c_.doc_start[d]));
       for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) {
         const std::uint32_t k = a.topic(n);
@@ -68,6 +75,10 @@ double engine::log_joint() const {
       for (std::uint64_t n = a.doc_start[d]; n < a.doc_start[d + 1]; ++n) nd[a.topic(n)] = 0;
     }
     // log p(w | z).
+    if (!words) {
+      parts[b] = lp;
+      return;
+    }
     if (b == 0)
       for (std::uint32_t k = 0; k < K; ++k) lp += stdlib::log_gamma(eta_sum_) - stdlib::log_gamma(counts_.nk[k] + eta_sum_);
     for (std::uint64_t w = c_.words * b / T; w < c_.words * (b + 1) / T; ++w) {
