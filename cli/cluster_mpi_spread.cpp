@@ -196,7 +196,9 @@ bool mpi_spread::receive(std::string bytes, runtime::draws_writer* writer, const
     std::uint64_t chains = 0;
     a(interrupted, f.status, f.text, chains);
     if (interrupted) r.interrupted = true, runtime::set_interrupted(true);
-    if (f.status != 0 && !failure_) failure_ = f;
+    // A chain failed there: this process's chains stop too (as on Ctrl-C), and the failure
+    // is raised once they have.
+    if (f.status != 0 && !failure_) failure_ = f, runtime::set_interrupted(true);
     for (std::uint64_t k = 0; k < chains; ++k) {
       a(c);
       const auto i = static_cast<std::size_t>(c);

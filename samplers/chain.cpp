@@ -493,8 +493,6 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
 
 namespace {
 
-// The chains of this process (all of them, or those a chain_spread gives it), built and
-// run; the others' figures are filled by chain_spread::serve on the writing process.
 // Builds this process's chains; returns the iterations each has done (0, or its saved
 // state's). One chain takes the data's arrays (a large corpus is then held once); several
 // copy them, built side by side, and the table is let go once they are built. A held-out
@@ -520,6 +518,8 @@ std::vector<long> build_chains(std::vector<chain>& chains, const lang::ir::model
   return completed;
 }
 
+// The chains of this process (all of them, or those a chain_spread gives it), built and
+// run; the others' figures are filled by chain_spread::serve on the writing process.
 run_result run_here(const lang::ir::model& m, runtime::data_table data, const run_options& o,
                     const std::function<runtime::draws_writer*(const std::vector<std::string>&, const std::vector<plan_line>&)>& open_writer) {
   std::vector<chain> chains(static_cast<std::size_t>(o.chains));
@@ -556,9 +556,18 @@ run_result run_here(const lang::ir::model& m, runtime::data_table data, const ru
   runtime::draws_writer* writer = forwards ? o.spread->forward_writer(result.columns.size())
                                   : open_writer ? open_writer(result.columns, result.plan) : nullptr;
   // The writing process of an MPI job receives the other processes' rows while its own
-  // chains run; a failure here stops them before it is thrown.
+  // chains run; a failure here stops them before it is thrown, and one there (another
+  // process's chain failed) is thrown once this process's chains have stopped.
   std::thread server;
-  if (o.spread && !forwards) server = std::thread([&] { o.spread->serve(writer, o, result); });
+  std::exception_ptr served;
+  if (o.spread && !forwards)
+    server = std::thread([&] {
+      try {
+        o.spread->serve(writer, o, result);
+      } catch (...) {
+        served = std::current_exception();
+      }
+    });
   try {
     on_threads(o.chains, [&](int c) {
       if (!here(c)) return;
@@ -572,6 +581,7 @@ run_result run_here(const lang::ir::model& m, runtime::data_table data, const ru
     throw;
   }
   if (server.joinable()) server.join();
+  if (served) std::rethrow_exception(served);
   if (writer) writer->flush();
   result.interrupted = result.interrupted || runtime::interrupted();
   for (std::size_t c = 0; c < chains.size(); ++c) {
