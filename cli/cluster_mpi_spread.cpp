@@ -97,9 +97,11 @@ class mpi_spread final : public samplers::chain_spread {
     batch_ = runtime::archive();
   }
   bool receive(std::string bytes, runtime::draws_writer* writer, const samplers::run_options& o, samplers::run_result& r);
-  void tell_all(stop_reason why) {
+  // Those still running: one that has reported may already be finishing MPI.
+  void tell_all(stop_reason why, const std::vector<char>& finished) {
     const char byte = why;
-    for (int p = 1; p < size_; ++p) MPI_Send(&byte, 1, MPI_BYTE, p, tag_stop, MPI_COMM_WORLD);
+    for (int p = 1; p < size_; ++p)
+      if (!finished[static_cast<std::size_t>(p)]) MPI_Send(&byte, 1, MPI_BYTE, p, tag_stop, MPI_COMM_WORLD);
   }
 
   int rank_, size_;
@@ -163,10 +165,11 @@ void mpi_spread::report(const samplers::run_result& r) {
 
 void mpi_spread::serve(runtime::draws_writer* writer, const samplers::run_options& o, samplers::run_result& r) {
   int waiting = size_ - 1;
+  std::vector<char> finished(static_cast<std::size_t>(size_), 0);
   bool told_interrupt = false, told_failure = false;
   while (waiting > 0) {
-    if (!told_interrupt && runtime::interrupted()) tell_all(stop_interrupted), told_interrupt = true;
-    if (!told_failure && (stop_wanted_ || failure_ || (writer && writer->failed()))) tell_all(stop_failed), told_failure = true;
+    if (!told_interrupt && runtime::interrupted()) tell_all(stop_interrupted, finished), told_interrupt = true;
+    if (!told_failure && (stop_wanted_ || failure_ || (writer && writer->failed()))) tell_all(stop_failed, finished), told_failure = true;
     int flag = 0;
     MPI_Status status;
     MPI_Iprobe(MPI_ANY_SOURCE, tag_report, MPI_COMM_WORLD, &flag, &status);
@@ -178,7 +181,7 @@ void mpi_spread::serve(runtime::draws_writer* writer, const samplers::run_option
     MPI_Get_count(&status, MPI_BYTE, &count);
     std::string bytes(static_cast<std::size_t>(count), '\0');
     MPI_Recv(bytes.data(), count, MPI_BYTE, status.MPI_SOURCE, tag_report, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (receive(std::move(bytes), writer, o, r)) --waiting;
+    if (receive(std::move(bytes), writer, o, r)) --waiting, finished[static_cast<std::size_t>(status.MPI_SOURCE)] = 1;
   }
   remotes_running = false;
   if (failure_) throw *failure_;
@@ -196,7 +199,9 @@ bool mpi_spread::receive(std::string bytes, runtime::draws_writer* writer, const
     std::uint64_t chains = 0;
     a(interrupted, f.status, f.text, chains);
     if (interrupted) r.interrupted = true, runtime::set_interrupted(true);
-    if (f.status != 0 && !failure_) failure_ = f;
+    // A chain failed there: this process's chains stop too (as on Ctrl-C), and the failure
+    // is raised once they have.
+    if (f.status != 0 && !failure_) failure_ = f, runtime::set_interrupted(true);
     for (std::uint64_t k = 0; k < chains; ++k) {
       a(c);
       const auto i = static_cast<std::size_t>(c);

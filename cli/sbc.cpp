@@ -55,7 +55,10 @@ struct piece {
 };
 
 runtime::graph prior_graph(const sbc_setup& s, runtime::rng& rng) {
-  return runtime::graph(*s.model, *s.data, rng, {.allow_missing_observations = true, .start = {.from_prior = true}});
+  runtime::graph_options options;
+  options.allow_missing_observations = true;
+  options.start.from_prior = true;
+  return runtime::graph(*s.model, *s.data, rng, options);
 }
 
 replicate run_replicate(const sbc_setup& s, long r) {
@@ -68,8 +71,13 @@ replicate run_replicate(const sbc_setup& s, long r) {
   for (int v : s.unknowns) prior.append_recorded(v, truth);
   runtime::data_table data = *s.data;
   for (std::size_t v = 0; v < m.variables.size(); ++v)
-    if (prior.simulated(static_cast<int>(v)))
-      data.set(m.variables[v].name, {prior.value(static_cast<int>(v)), m.variables[v].type.kind == stdlib::scalar_kind::integer, "sbc"});
+    if (prior.simulated(static_cast<int>(v))) {
+      runtime::data_value simulated;
+      simulated.value = prior.value(static_cast<int>(v));
+      simulated.integer = m.variables[v].type.kind == stdlib::scalar_kind::integer;
+      simulated.origin = "sbc";
+      data.set(m.variables[v].name, std::move(simulated));
+    }
   samplers::run_options o = s.run;
   o.seed = rng();
   const samplers::run_result fit = samplers::run(m, std::move(data), o, nullptr);
@@ -228,8 +236,15 @@ int run_sbc(const model_inputs& in, const sbc_options& o) {
     const loaded l = load(in);
     sbc_setup s = make_setup(l, o);
     if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path});
-    s.run = samplers::run_options{.chains = 1, .warmup = o.run.warmup, .draws = o.run.draws, .thin = o.run.thin, .seed = o.run.seed,
-                                  .monitors = s.run.monitors, .overrides = parse_overrides(o.samplers)};
+    samplers::run_options fit;
+    fit.chains = 1;
+    fit.warmup = o.run.warmup;
+    fit.draws = o.run.draws;
+    fit.thin = o.run.thin;
+    fit.seed = o.run.seed;
+    fit.monitors = s.run.monitors;
+    fit.overrides = parse_overrides(o.samplers);
+    s.run = std::move(fit);
     agree_to_start();
     piece mine = run_mine(s, o.replicates, o.workers);
     const std::vector<std::string> pieces = gather_pieces(pack(mine));

@@ -493,6 +493,31 @@ std::vector<plan_line> describe_plan(const lang::ir::model& m, const runtime::da
 
 namespace {
 
+// Builds this process's chains; returns the iterations each has done (0, or its saved
+// state's). One chain takes the data's arrays (a large corpus is then held once); several
+// copy them, built side by side, and the table is let go once they are built. A held-out
+// prediction reads them after the graph is built: then no chain takes them. Processes that
+// build their chains apart agree that all did before any row is sent.
+std::vector<long> build_chains(std::vector<chain>& chains, const lang::ir::model& m, runtime::data_table data, const run_options& o) {
+  std::vector<long> completed(chains.size(), 0);
+  std::exception_ptr failed;
+  try {
+    if (o.chains == 1 && !o.heldout) {
+      completed[0] = build_chain(chains[0], m, data, &data, o, 0);
+    } else {
+      on_threads(o.chains, [&](int c) {
+        if (!o.spread || o.spread->runs(c))
+          completed[static_cast<std::size_t>(c)] = build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c);
+      });
+    }
+  } catch (...) {
+    if (!o.spread) throw;
+    failed = std::current_exception();
+  }
+  if (o.spread) o.spread->agree_built(failed);
+  return completed;
+}
+
 // The chains of this process (all of them, or those a chain_spread gives it), built and
 // run; the others' figures are filled by chain_spread::serve on the writing process.
 run_result run_here(const lang::ir::model& m, runtime::data_table data, const run_options& o,
@@ -504,26 +529,7 @@ run_result run_here(const lang::ir::model& m, runtime::data_table data, const ru
   int first = 0;
   while (!here(first)) ++first;
   run_result result;
-  result.completed.assign(chains.size(), 0);
-  // One chain takes the data's arrays (a large corpus is then held once); several copy
-  // them, built side by side, and the table is let go once they are built. A held-out
-  // prediction reads them after the graph is built: then no chain takes them.
-  // Processes that build their chains apart agree that all did before any row is sent.
-  std::exception_ptr failed;
-  try {
-    if (o.chains == 1 && !o.heldout) {
-      result.completed[0] = build_chain(chains[0], m, data, &data, o, 0);
-    } else {
-      on_threads(o.chains, [&](int c) {
-        if (here(c)) result.completed[static_cast<std::size_t>(c)] = build_chain(chains[static_cast<std::size_t>(c)], m, data, nullptr, o, c);
-      });
-      data = runtime::data_table();
-    }
-  } catch (...) {
-    if (!o.spread) throw;
-    failed = std::current_exception();
-  }
-  if (o.spread) o.spread->agree_built(failed);
+  result.completed = build_chains(chains, m, std::move(data), o);
   const chain& lead = chains[static_cast<std::size_t>(first)];
   result.plan = plan_lines(*lead.graph, o.overrides, o.collapsed);
   monitored_variables(m, *lead.graph, o.monitors, &result.left_out);
@@ -550,9 +556,18 @@ run_result run_here(const lang::ir::model& m, runtime::data_table data, const ru
   runtime::draws_writer* writer = forwards ? o.spread->forward_writer(result.columns.size())
                                   : open_writer ? open_writer(result.columns, result.plan) : nullptr;
   // The writing process of an MPI job receives the other processes' rows while its own
-  // chains run; a failure here stops them before it is thrown.
+  // chains run; a failure here stops them before it is thrown, and one there (another
+  // process's chain failed) is thrown once this process's chains have stopped.
   std::thread server;
-  if (o.spread && !forwards) server = std::thread([&] { o.spread->serve(writer, o, result); });
+  std::exception_ptr served;
+  if (o.spread && !forwards)
+    server = std::thread([&] {
+      try {
+        o.spread->serve(writer, o, result);
+      } catch (...) {
+        served = std::current_exception();
+      }
+    });
   try {
     on_threads(o.chains, [&](int c) {
       if (!here(c)) return;
@@ -566,6 +581,7 @@ run_result run_here(const lang::ir::model& m, runtime::data_table data, const ru
     throw;
   }
   if (server.joinable()) server.join();
+  if (served) std::rethrow_exception(served);
   if (writer) writer->flush();
   result.interrupted = result.interrupted || runtime::interrupted();
   for (std::size_t c = 0; c < chains.size(); ++c) {

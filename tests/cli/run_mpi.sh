@@ -108,7 +108,8 @@ cmp -s one/ranks.csv two/ranks.csv || fail "sbc: the ranks differ"
 cmp -s one/sbc.txt two/sbc.txt || fail "sbc: the report differs"
 echo "sbc: 40 replicates on 2 processes x 2 threads, the single process's ranks"
 
-# Bad input: the single process's message, once, and its status from mpirun; no hang.
+# Bad input, and failures: the single process's message, once, and its status from mpirun;
+# no hang.
 expect_error() {
   local status=$1 pattern=$2; shift 2
   set +e; timeout 60 "${mpi[@]}" "$ppl" "$@" > err.out 2> err.txt; local rc=$?; set -e
@@ -118,5 +119,9 @@ expect_error() {
 expect_error 1 "no value for data \`y\`" infer "$examples/eight_schools/eight_schools.ppl"
 expect_error 2 "File does not exist" infer nothing.ppl
 expect_error 1 "no value for data \`N\`" sbc sbc.ppl --replicates 4
+# A chain that fails while sampling on rank 1 (chain 2, at its first iteration with this
+# seed): rank 0 stops its own, prints the single process's message, and all exit.
+printf 'data a: real[3]\ndata y: real\nk ~ Poisson(2)\ny ~ Normal(a[k + 1], 1)\n' > index.ppl
+expect_error 1 "while sampling: chain 2, iteration 1" infer index.ppl --set 'a=[0,1,2]' --set y=0.5 --seed 3 --chains 2 --warmup 3 --draws 3
 expect_error 2 "\`theta\` cannot be recorded" infer "$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 1 --monitor theta
 echo "errors: one message, the single process's status, every process stopped"
