@@ -94,7 +94,10 @@ weighted_result importance_sample(const lang::ir::model& m, const runtime::data_
   std::vector<std::unique_ptr<particles::particle_graph>> proposals;
   std::vector<std::pair<int, int>> pairs;
   if (o.proposal) {
-    proposals = particles::make_graphs(*o.proposal, *o.proposal_data, o);
+    // --monitor names the model's variables, not the proposal's: its graphs record nothing asked.
+    monte_carlo_options own = o;
+    own.monitors.clear();
+    proposals = particles::make_graphs(*o.proposal, *o.proposal_data, own);
     pairs = match_proposal(graphs[0]->graph(), proposals[0]->graph());
   }
   const char* const drawn = o.proposal ? "proposal's draws" : "prior draws";

@@ -212,6 +212,14 @@ TEST_CASE("importance sampling from a proposal model: weights p(unknowns, data) 
   check_evidence("importance with a proposal", c, r);
   CHECK(r.ess > 1.5 * prior.ess);
   CHECK(r.evidence.se < prior.evidence.se);
+  // --monitor names the model's variables; a derived one the proposal lacks is still recorded.
+  const compiled derived = compile({"Normal-Normal with a derived quantity", "data y: real[N]\nmu ~ Normal(1, 2)\ntwice = 2 * mu\n"
+                                    "for n in 1:N { y[n] ~ Normal(mu, 1.5) }\n", {"y=[0.3,2.1,1.4,-0.2,1.9,0.8]"}, 0});
+  o.monitors = {"twice"};
+  const auto monitored = samplers::importance_sample(derived.model, derived.data, o);
+  CHECK(monitored.evidence.log_z == r.evidence.log_z);
+  column(monitored, "twice");
+  o.monitors.clear();
   // The proposal must draw exactly the model's unknowns, and observe nothing.
   for (const char* text : {"nu ~ Normal(1, 1)\n", "mu ~ Normal(1, 1)\nz ~ Normal(0, 1)\n", "mu[1] ~ Normal(1, 1)\n",
                            "data y: real[N]\nmu ~ Normal(1, 1)\ny[1] ~ Normal(mu, 1)\n"}) {
