@@ -58,9 +58,21 @@ class collapsed_sampler final : public sampler {
     count_all();
   }
 
-  void configure(const sampler_settings& settings) override { recording_ = recording(settings, s_); }
+  void configure(const sampler_settings& settings) override {
+    recording_ = recording(settings, s_);
+    particles_ = settings.particles;
+  }
 
   void step(runtime::rng& rng, bool) override {
+    // A particle's counts are its own; after the sweep its theta is drawn from the
+    // conditional given z, so that the particle holds a draw of the joint (the collapsed
+    // sweep and that draw together leave the joint invariant).
+    if (particles_) count_all();
+    sweep(rng);
+    if (particles_) write(s_.theta, theta_, theta_counts_, row_counts_, rng, true);
+  }
+
+  void sweep(runtime::rng& rng) {
     auto& z = graph_.values()[static_cast<std::size_t>(s_.z)].data;
     runtime::index_t k_count = theta_.width;
     score_.resize(static_cast<std::size_t>(k_count));
@@ -82,8 +94,8 @@ class collapsed_sampler final : public sampler {
   void record(long iteration) override {
     if (!recording_.theta && !recording_.phi) return;
     runtime::rng rng = recording_.stream(iteration);
-    if (recording_.theta) write(s_.theta, theta_, theta_counts_, row_counts_, rng);
-    if (recording_.phi) write(s_.phi, phi_, phi_counts_, topic_counts_, rng);
+    if (recording_.theta) write(s_.theta, theta_, theta_counts_, row_counts_, rng, recording_.draws());
+    if (recording_.phi) write(s_.phi, phi_, phi_counts_, topic_counts_, rng, recording_.draws());
   }
 
   // log p(z) with theta integrated out (and log p(w | z) with phi integrated out): a
@@ -144,10 +156,10 @@ class collapsed_sampler final : public sampler {
   // Each row of theta (or phi) given z is Dirichlet(counts + alpha): written as a draw or
   // as its mean, (counts + alpha) / (row's count + sum alpha).
   void write(int variable, const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows,
-             runtime::rng& rng) {
+             runtime::rng& rng, bool draws) {
     auto& x = graph_.values()[static_cast<std::size_t>(variable)].data;
     auto w = static_cast<std::size_t>(c.width);
-    if (!recording_.draws()) {
+    if (!draws) {
       for (std::size_t i = 0; i < x.size(); ++i) x[i] = (counts[i] + c.alpha[i]) / (rows[i / w] + c.row_sum[i / w]);
       return;
     }
@@ -161,6 +173,7 @@ class collapsed_sampler final : public sampler {
   runtime::graph& graph_;
   collapsed_structure s_;
   recording recording_;
+  bool particles_ = false;
   concentrations theta_, phi_;
   std::unique_ptr<runtime::blanket> blanket_;
   std::vector<std::uint32_t> element_, row_, word_;

@@ -47,11 +47,37 @@ class conjugate_sampler final : public sampler {
       constant_stats_.assign(size, 0.0);
       for (const auto& c : children_)
         if (c.constant) accumulate_fixed(c, constant_stats_.data());
+      constant_prior_.clear();
     }
-    stats_ = constant_stats_;
-    if (through_derived_) linear_through_derived();
-    for (const auto& c : children_)
-      if (c.ref && !c.constant) accumulate(c);
+    // Tempered (SMC at beta < 1): every pair's statistics are sums over the children, and
+    // its kernel linear in them, so likelihood^beta is the likelihood's children counted
+    // beta times each.
+    const double beta = graph_.temperature();
+    if (beta == 1) {
+      stats_ = constant_stats_;
+    } else {
+      if (constant_prior_.size() != size) {
+        constant_prior_.assign(size, 0.0);
+        constant_likelihood_.assign(size, 0.0);
+        for (const auto& c : children_)
+          if (c.constant) accumulate_fixed(c, (in_likelihood(c) ? constant_likelihood_ : constant_prior_).data());
+      }
+      stats_.resize(size);
+      for (std::size_t k = 0; k < size; ++k) stats_[k] = constant_prior_[k] + beta * constant_likelihood_[k];
+    }
+    if (through_derived_) linear_through_derived(beta);
+    for (const auto& c : children_) {
+      if (!c.ref || c.constant) continue;
+      if (const double w = weight(c, beta); w == 1) {
+        accumulate(c);
+      } else {  // into a zeroed scratch copy, then added w times
+        scratch_.swap(stats_);
+        stats_.assign(size, 0.0);
+        accumulate(c);
+        for (std::size_t k = 0; k < size; ++k) scratch_[k] += w * stats_[k];
+        scratch_.swap(stats_);
+      }
+    }
     // The change in the joint: the children's terms through the pair's kernel of the
     // statistics, the prior's terms evaluated before and after.
     double change = 0;
@@ -103,6 +129,11 @@ class conjugate_sampler final : public sampler {
     runtime::index_t block = 0;  // the blocks' length
     std::vector<runtime::index_t> other_offsets;
   };
+
+  // How many times a child's statistics count at temperature beta: beta for the
+  // likelihood's (an observation of data), 1 for the prior's.
+  bool in_likelihood(const table& c) const { return graph_.likelihood(static_cast<int>(c.s - graph_.model().statements.data())); }
+  double weight(const table& c, double beta) const { return beta != 1 && in_likelihood(c) ? beta : 1.0; }
 
   void add_table(const statement& s, std::vector<table>& out) {
     table t;
@@ -179,11 +210,11 @@ class conjugate_sampler final : public sampler {
   // Children reached through derived variables linear in a scalar v: their means at v = 0
   // and v = 1 (derived values recomputed through the blanket) give c0 and c1 for all of
   // them in two passes.
-  void linear_through_derived() {
+  void linear_through_derived(double beta) {
     if (!blanket_) blanket_ = std::make_unique<runtime::blanket>(graph_, variable_);
     auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data[0];
     double saved = v;
-    std::vector<double> c0, c1, y, sigma;
+    std::vector<double> c0, c1, y, sigma, weights;
     for (double at : {0.0, 1.0}) {
       v = at;
       blanket_->update(0);
@@ -195,6 +226,7 @@ class conjugate_sampler final : public sampler {
           (at == 0 ? c0 : c1).push_back(args[0][0]);
           if (at != 0) continue;
           sigma.push_back(args[1][0]);
+          weights.push_back(weight(c, beta));
           y.push_back(graph_.value(c.s->target).data[static_cast<std::size_t>(graph_.instance_target(*c.s, loops).first)]);
         }
       }
@@ -206,7 +238,13 @@ class conjugate_sampler final : public sampler {
       if (slope == 0) continue;
       double observed = (y[i] - c0[i]) / slope, scale = sigma[i] / std::fabs(slope);
       std::array<runtime::view, 2> args = {runtime::view{&c0[i], runtime::shape::scalar()}, runtime::view{&scale, runtime::shape::scalar()}};
-      pair_.accumulate(0, {&observed, runtime::shape::scalar()}, args, stats_.data());
+      if (weights[i] == 1) {
+        pair_.accumulate(0, {&observed, runtime::shape::scalar()}, args, stats_.data());
+        continue;
+      }
+      scratch_.assign(static_cast<std::size_t>(stride_), 0.0);
+      pair_.accumulate(0, {&observed, runtime::shape::scalar()}, args, scratch_.data());
+      for (std::size_t k = 0; k < scratch_.size(); ++k) stats_[k] += weights[i] * scratch_[k];
     }
   }
 
@@ -382,6 +420,9 @@ class conjugate_sampler final : public sampler {
   std::vector<table> children_, priors_;
   std::vector<const statement*> prior_statements_;
   std::vector<double> stats_, constant_stats_;
+  // At a temperature below 1: constant_stats_ split into the prior's and the likelihood's
+  // children, and a scratch buffer for a child counted beta times.
+  std::vector<double> constant_prior_, constant_likelihood_, scratch_;
   double change_ = NAN;
   runtime::index_t stride_ = 1;  // statistics per element of the variable
   bool through_derived_ = false;

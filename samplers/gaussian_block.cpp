@@ -122,6 +122,7 @@ class gaussian_block_sampler final : public sampler {
         t.dim = static_cast<std::size_t>(size);
       }
       rows_ += t.count * t.dim;
+      row_likelihood_.resize(rows_, g.likelihood(static_cast<int>(s - g.model().statements.data())));
       term_of[static_cast<std::size_t>(s - g.model().statements.data())] = static_cast<int>(terms_.size());
       terms_.push_back(std::move(t));
     }
@@ -143,11 +144,14 @@ class gaussian_block_sampler final : public sampler {
     std::fill(precision_.valuePtr(), precision_.valuePtr() + precision_.nonZeros(), 0.0);
     Eigen::VectorXd c = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
     double* q = precision_.valuePtr();
+    // Tempered (SMC at beta < 1): the likelihood's rows count beta times.
+    const double beta = graph_.temperature();
     for (std::size_t row = 0, pair = 0; row < rows_; ++row) {
-      const double r0 = passes_(static_cast<Eigen::Index>(row), 0);
+      const double w = beta != 1 && row_likelihood_[row] ? beta : 1.0;
+      const double r0 = w * passes_(static_cast<Eigen::Index>(row), 0);
       for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) {
         c[row_column_[i]] -= slope_[i] * r0;
-        for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += slope_[i] * slope_[j];
+        for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += w * slope_[i] * slope_[j];
       }
     }
     llt_.factorize(precision_);
@@ -358,6 +362,7 @@ class gaussian_block_sampler final : public sampler {
   block_structure block_;
   std::vector<normal_term> terms_;
   std::size_t rows_ = 0;
+  std::vector<char> row_likelihood_;    // by row: a term of the likelihood (tempered by SMC)
   std::vector<std::size_t> row_start_;  // rows_ + 1 offsets into row_column_ and slope_
   std::vector<int> row_column_;         // the coordinates each row holds, sorted
   std::vector<double> slope_;           // d r / d b for each of them, read each sweep

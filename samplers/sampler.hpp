@@ -36,6 +36,10 @@ struct sampler_settings {
   collapsed_record collapsed = collapsed_record::draws;  // --collapsed
   std::uint64_t seed = 1;  // the run's seed and the chain's index (from 0): see side_stream
   int chain = 0;
+  // The sampler moves many states in turn (SMC's particles, loaded into the graph one
+  // after another): what it keeps between steps is read afresh from the graph at each, and
+  // what it integrates out (a collapsed theta) is drawn into the graph after each.
+  bool particles = false;
   bool monitored(int v) const { return v >= 0 && static_cast<std::size_t>(v) < recorded.size() && recorded[static_cast<std::size_t>(v)]; }
 };
 

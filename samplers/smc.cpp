@@ -9,13 +9,16 @@
 // that leave prior x likelihood^beta invariant (runtime::graph::set_temperature) until
 // beta = 1.
 //
-// The moves are MCMC's own samplers where they follow the temperature: gibbs by
-// enumeration, slice, rwmh, and nuts and hmc, whose gradient is the tempered density's
-// (runtime::graph::log_density_gradient) — each unknown gets the kind MCMC's plan gives it
-// when that kind is one of these. Conjugate, collapsed and gaussian_block updates compute
-// their conditionals from sufficient statistics that know no temperature: their unknowns
-// move by gibbs for finite discrete ones, slice for other scalars, rwmh for blocks slice
-// cannot take (simplexes, matrices). The kernels' widths (nuts' and hmc's step size) are
+// The moves are MCMC's own samplers, each unknown getting the kind MCMC's plan gives it:
+// gibbs by enumeration, slice and rwmh read the tempered density; nuts and hmc its
+// gradient (runtime::graph::log_density_gradient); conjugate and gaussian_block updates
+// count the likelihood's terms beta times in their statistics (the tempered conditional of
+// an exponential family is its conditional with the data's sufficient statistics times
+// beta); collapsed Gibbs with theta integrated out reads z's tempered blanket and then
+// draws theta given z, which together leave the tempered joint invariant. LDA's collapsed
+// sampler, which integrates out phi as well, has no tempered form: its unknowns move by
+// gibbs for finite discrete ones, slice for other scalars, rwmh for blocks slice cannot
+// take (simplexes, matrices). The kernels' widths (nuts' and hmc's step size) are
 // tuned at each temperature by warmup steps on copies of the first 32 particles (the
 // copies are then dropped), then fixed for the moves themselves, so each move is an exact
 // invariant kernel. Each particle moves with a random stream of its own, so that the runs
@@ -36,6 +39,7 @@
 #include "runtime/archive.hpp"
 #include "runtime/interrupt.hpp"
 #include "runtime/psis.hpp"
+#include "samplers/collapsed.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/particles.hpp"
 #include "samplers/spins.hpp"
@@ -59,9 +63,19 @@ bool predicts(const runtime::graph& g, int v) {
 }
 
 // The kernel of every unknown for the moves (see the top of the file).
-// Kinds whose updates read the graph's tempered density (and gradient).
-bool follows_temperature(std::string_view kind) {
-  return kind == "gibbs" || kind == "slice" || kind == "rwmh" || kind == "nuts" || kind == "hmc";
+// Kinds whose updates follow the graph's temperature: those that read its tempered
+// density (and gradient), conjugate and gaussian_block, which count the likelihood's
+// terms beta times in their statistics, and collapsed with theta alone integrated out,
+// whose z reads its tempered Markov blanket (with phi integrated out as well, the
+// likelihood is a marginal over phi, which no power of p(w | z, phi) gives).
+bool follows_temperature(const runtime::graph& g, int v, std::string_view kind) {
+  if (kind == "collapsed") {
+    std::string ignored;
+    const auto s = find_collapsed(g.model(), v, ignored);
+    return s && s->phi < 0;
+  }
+  return kind == "gibbs" || kind == "slice" || kind == "rwmh" || kind == "nuts" || kind == "hmc" || kind == "conjugate" ||
+         kind == "gaussian_block";
 }
 
 std::vector<assignment> move_assignments(runtime::graph& g) {
@@ -76,7 +90,7 @@ std::vector<assignment> move_assignments(runtime::graph& g) {
     if (spins::find_pairwise(g, static_cast<int>(v), ignored))
       lang::fail_at(m.source, var.pos, "--method smc cannot move `" + var.name + "`: a +-1 model's heat-bath reads its couplings once, "
                                            "at one temperature (use --method mcmc)");
-    if (const auto chosen = mcmc.find(var.name); chosen != mcmc.end() && follows_temperature(chosen->second)) {
+    if (const auto chosen = mcmc.find(var.name); chosen != mcmc.end() && follows_temperature(g, static_cast<int>(v), chosen->second)) {
       kinds[var.name] = chosen->second;
       continue;
     }
@@ -130,6 +144,7 @@ class smc_run {
     sampler_settings settings;
     settings.seed = o.seed;
     settings.chain = static_cast<int>(index);
+    settings.particles = true;
     for (particle_graph* pg : graphs_) {
       auto& team = kernels_.emplace_back();
       for (auto& made : make_samplers(pg->graph(), moves)) team.push_back(std::move(made.made));

@@ -7,6 +7,7 @@
 // Kolmogorov-Smirnov test against the exact posterior.
 #include <doctest/doctest.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/normal.hpp>
@@ -106,6 +107,58 @@ model_case mark() {
           "data kw: real[3, 3]\ndata mg: real[3, 2]\ndata seen: int\nstu ~ Categorical([0.3, 0.5, 0.2])\npkw ~ Categorical(kw[stu])\n"
           "mot ~ Bernoulli(0.6)\nseen ~ Bernoulli(mg[pkw, mot + 1])\n",
           {"seen=1", "kw=[[0.6,0.3,0.1],[0.2,0.6,0.2],[0.1,0.3,0.6]]", "mg=[[0.05,0.1],[0.1,0.2],[0.3,0.5]]"}, std::log(z)};
+}
+
+// The same observations from N(-1, 1) or N(2, 1) with unknown weights theta ~
+// Dirichlet(1, 1), which MCMC's plan integrates out (collapsed Gibbs of z): the evidence
+// is the sum over the 2^6 assignments z of p(z) = c1! c2! / 7! times the observations'
+// densities, and E[theta1 | y] the sum of p(z | y) (c1 + 1) / 8.
+model_case collapsed_mixture(double* theta1_mean = nullptr) {
+  const std::size_t n = mixture_y.size();
+  std::vector<double> terms, means;
+  for (unsigned z = 0; z < (1u << n); ++z) {
+    double t = 0, c1 = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool second = (z >> i) & 1u;
+      c1 += second ? 0 : 1;
+      t += log_normal(mixture_y[i], second ? 2 : -1, 1);
+    }
+    t += std::lgamma(c1 + 1) + std::lgamma(static_cast<double>(n) - c1 + 1) - std::lgamma(static_cast<double>(n) + 2);
+    terms.push_back(t);
+    means.push_back((c1 + 1) / (static_cast<double>(n) + 2));
+  }
+  const double top = *std::max_element(terms.begin(), terms.end());
+  double sum = 0, weighted = 0;
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    sum += std::exp(terms[k] - top);
+    weighted += std::exp(terms[k] - top) * means[k];
+  }
+  if (theta1_mean) *theta1_mean = weighted / sum;
+  return {"mixture with collapsed weights",
+          "data y: real[N]\ntheta ~ Dirichlet([1, 1])\nfor n in 1:N {\n  z[n] ~ Categorical(theta)\n  y[n] ~ Normal(3 * z[n] - 4, 1)\n}\n",
+          {"y=[2.3,-0.7,-1.4,1.8,-0.9,0.4]"}, top + std::log(sum)};
+}
+
+const std::vector<double> regression_x = {1.0, 2.0, 3.0, 4.0, 5.0}, regression_y = {2.9, 5.2, 6.8, 9.1, 11.2};
+
+// y ~ N(a + b x, 0.5) with a, b ~ N(0, 10), on x far from centred (MCMC's plan draws a and
+// b together, gaussian_block): y is N(0, 0.25 I + 100 (1 1' + x x')).
+model_case regression() {
+  const auto n = static_cast<Eigen::Index>(regression_x.size());
+  Eigen::MatrixXd cov = 0.25 * Eigen::MatrixXd::Identity(n, n);
+  Eigen::VectorXd y(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    y[i] = regression_y[static_cast<std::size_t>(i)];
+    for (Eigen::Index j = 0; j < n; ++j) cov(i, j) += 100 * (1 + regression_x[static_cast<std::size_t>(i)] * regression_x[static_cast<std::size_t>(j)]);
+  }
+  const Eigen::LLT<Eigen::MatrixXd> llt(cov);
+  const Eigen::VectorXd w = llt.matrixL().solve(y);
+  double log_det = 0;
+  for (Eigen::Index i = 0; i < n; ++i) log_det += 2 * std::log(llt.matrixL()(i, i));
+  return {"regression",
+          "data x: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\nfor n in 1:N { y[n] ~ Normal(a + b * x[n], 0.5) }\n",
+          {"x=[1.0,2.0,3.0,4.0,5.0]", "y=[2.9,5.2,6.8,9.1,11.2]"},
+          -0.5 * (static_cast<double>(n) * std::log(2 * M_PI) + log_det + w.squaredNorm())};
 }
 
 const std::vector<double> logistic_x = {-1.5, -0.5, 0.2, 1.0, 2.0}, logistic_y = {-2.1, 0.4, 0.3, 1.9, 2.6};
@@ -240,6 +293,46 @@ TEST_CASE("tempered SMC's evidence matches the exact evidence of conjugate and d
     REQUIRE(r.temperatures.size() == 8);
     CHECK(r.temperatures[0].back() == 1.0);
   }
+}
+
+TEST_CASE("SMC moves by MCMC's conjugate, gaussian_block and collapsed updates, tempered") {
+  struct expected {
+    model_case c;
+    std::vector<std::string> kinds;
+  };
+  double theta1 = 0;
+  for (const auto& [c, kinds] : {expected{beta_bernoulli(), {"conjugate"}}, expected{normal_normal(), {"conjugate"}},
+                                 expected{gamma_poisson(), {"conjugate"}}, expected{dirichlet_categorical(), {"conjugate"}},
+                                 expected{regression(), {"gaussian_block"}}, expected{collapsed_mixture(&theta1), {"collapsed"}}}) {
+    const compiled m = compile(c);
+    auto o = options(400);
+    o.runs = 8;
+    const auto r = samplers::smc_sample(m.model, m.data, o);
+    std::vector<std::string> got;
+    for (const auto& line : r.moves)
+      if (std::find(got.begin(), got.end(), line.kind) == got.end()) got.push_back(line.kind);
+    INFO(c.name);
+    CHECK(got == kinds);
+    check_evidence("smc", c, r);
+  }
+  // The collapsed sweep draws theta given z into each particle: its mean is the posterior's.
+  const compiled m = compile(collapsed_mixture());
+  auto o = options(400);
+  o.runs = 8;
+  const auto r = samplers::smc_sample(m.model, m.data, o);
+  const std::vector<double> theta = values(r, "theta[1]");
+  const auto per_run = theta.size() / 8;
+  std::vector<double> means;
+  for (std::size_t k = 0; k < 8; ++k)
+    means.push_back(std::accumulate(theta.begin() + static_cast<std::ptrdiff_t>(k * per_run), theta.begin() + static_cast<std::ptrdiff_t>((k + 1) * per_run), 0.0) /
+                    static_cast<double>(per_run));
+  const double mean = std::accumulate(means.begin(), means.end(), 0.0) / 8;
+  double ss = 0;
+  for (double x : means) ss += (x - mean) * (x - mean);
+  const double se = std::sqrt(ss / 7 / 8);
+  INFO("theta[1]: ", mean, " (se ", se, "), exact ", theta1);
+  CHECK(std::abs(mean - theta1) < 5 * se);  // Student's t with 7 degrees of freedom: beyond 5 with probability 0.2%
+  CHECK(se < 0.02);
 }
 
 TEST_CASE("SMC moves by MCMC's nuts where its plan gives it, with the tempered gradient") {
