@@ -2,9 +2,10 @@
 // seed note's rejection sampling; von Neumann 1951). With L(theta) = p(data | theta) <=
 // exp(M) everywhere, a prior draw theta is kept with probability L(theta) / exp(M); the
 // kept draws are independent draws of the posterior, and the acceptance rate times exp(M)
-// estimates the evidence p(data) (its error binomial). M is found when every term of the
-// likelihood is an observation of a discrete value (a probability, at most 1: M = 0), or
-// given (--bound); a prior draw above it is an error, since the draws would not be exact.
+// estimates the evidence p(data) (its error binomial). M is found term by term (see
+// bound_of: discrete observations, constant terms, location families whose scale is
+// known), or given (--bound); a prior draw above it is an error, since the draws would not
+// be exact.
 // A pilot of prior draws estimates the acceptance rate first, and a run that would need
 // more than --max-proposals draws is refused before it starts.
 #include <fmt/core.h>
@@ -14,7 +15,7 @@
 #include <cmath>
 
 #include "lang/diagnostics.hpp"
-#include "lang/evidence.hpp"
+#include "stdlib/registry.hpp"
 #include "samplers/particles.hpp"
 
 namespace ppl::samplers {
@@ -24,22 +25,65 @@ namespace {
 constexpr std::uint32_t rejection_purpose = 0x72656a74u, pilot_purpose = 0x70696c74u;
 constexpr std::size_t pilot_draws = 2000;
 
-// M = 0 when every likelihood term is a probability; else throws saying why a bound is needed.
-double found_bound(const lang::ir::model& m) {
-  const auto likelihood = lang::likelihood_statements(m);
+// The argument of a location family whose density, as a function of it, peaks where it
+// equals the value (or, for LogNormal, the value's log): the sup over that argument of
+// the density at y is the density at y with the argument set so. -1: not such a family.
+int location_argument(std::string_view dist) {
+  if (dist == "Normal" || dist == "Cauchy" || dist == "DoubleExponential" || dist == "Logistic" || dist == "Gumbel" || dist == "LogNormal")
+    return 0;
+  return dist == "StudentT" ? 1 : -1;
+}
+
+// Why statement `s`'s terms have no bound ppl finds, or empty; when empty, adds the bound
+// of its terms to `bound`. An observation of a discrete value is a probability (at most
+// 1: log 0); a term whose arguments are free of unknowns is a constant (its value); an
+// observation from a location family whose other arguments are free of unknowns is at most
+// the density with the location at the value.
+std::string bound_of(runtime::graph& g, const lang::ir::statement& s, double& bound) {
+  const auto& m = g.model();
+  if (s.which == lang::ir::statement::kind::factor) return "a `factor` term has no bound ppl can find";
+  const std::string what = "the observation of `" + m.variables[static_cast<std::size_t>(s.target)].name + "` has a density (" + s.dist_name + ")";
+  if (s.dist->value_kind() == stdlib::scalar_kind::integer) return {};
+  const bool plain = s.dist == stdlib::library().find_distribution(s.dist_name);
+  const int location = location_argument(s.dist->name());
+  std::vector<std::size_t> varying;
+  for (std::size_t k = 0; k < s.args.size(); ++k)
+    if (s.args[k]->depends_on_unknown) varying.push_back(k);
+  if (!varying.empty() && !plain) return what + ", truncated or censored, which can exceed 1";
+  if (!varying.empty() && location < 0) return what + ", which can exceed 1, and no bound ppl knows of for it";
+  if (varying.size() > 1 || (!varying.empty() && varying[0] != static_cast<std::size_t>(location)))
+    return what + " that depends on unknowns through more than its location, and may exceed any bound";
+  const std::vector<runtime::index_t> loops = g.instance_table(s);
+  const std::size_t per = s.loops.size(), count = per == 0 ? 1 : loops.size() / per;
+  const auto& values = g.value(s.target).data;
+  for (std::size_t i = 0; i < count; ++i) {
+    const runtime::index_t* l = loops.data() + i * per;
+    const double y = values[static_cast<std::size_t>(g.instance_target(s, l).first)];
+    std::vector<runtime::view> args = g.args_at(s, l);
+    double at = 0;
+    if (!varying.empty()) {
+      at = s.dist->name() == "LogNormal" ? std::log(y) : y;
+      args[static_cast<std::size_t>(location)] = {&at, runtime::shape::scalar()};
+    }
+    bound += s.dist->log_density(args, {&y, runtime::shape::scalar()}, true);
+  }
+  return {};
+}
+
+// M with log p(data | unknowns) <= M for every value of the unknowns, the sum of each
+// likelihood term's bound; else throws saying which term has none.
+double found_bound(runtime::graph& g) {
+  const auto& m = g.model();
+  double bound = 0;
   for (std::size_t i = 0; i < m.statements.size(); ++i) {
-    if (!likelihood[i]) continue;
+    if (!g.likelihood(static_cast<int>(i))) continue;
     const auto& s = m.statements[i];
-    const std::string why = s.which == lang::ir::statement::kind::factor
-                                ? "a `factor` term has no bound ppl can find"
-                                : "the observation of `" + m.variables[static_cast<std::size_t>(s.target)].name + "` has a density (" +
-                                      s.dist_name + "), which can exceed 1";
-    if (s.which == lang::ir::statement::kind::factor || s.dist->value_kind() != stdlib::scalar_kind::integer)
+    if (const std::string why = bound_of(g, s, bound); !why.empty())
       lang::fail_at(m.source, s.pos,
                     "--method rejection needs a bound M with log p(data | unknowns) <= M for every value of the unknowns, and " + why +
                         "; give one with --bound M, or use --method importance or smc");
   }
-  return 0;
+  return bound;
 }
 
 struct proposal {
@@ -70,7 +114,7 @@ weighted_result rejection_sample(const lang::ir::model& m, const runtime::data_t
   const auto start = std::chrono::steady_clock::now();
   auto graphs = particles::make_graphs(m, data, o);
   weighted_result r;
-  r.bound = o.bound ? *o.bound : found_bound(m);
+  r.bound = o.bound ? *o.bound : found_bound(graphs[0]->graph());
   r.columns = graphs[0]->columns(false);
   // The pilot: the acceptance rate, and with it the expected cost.
   std::vector<double> pilot(pilot_draws);

@@ -6,6 +6,8 @@
 // means within the runs' Monte Carlo error, and rejection's draws through a
 // Kolmogorov-Smirnov test against the exact posterior.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -40,19 +42,37 @@ model_case beta_bernoulli() {
 }
 
 const std::vector<double> normal_y = {0.3, 2.1, 1.4, -0.2, 1.9, 0.8};
+
+std::vector<double> exp_of(const std::vector<double>& x) {
+  std::vector<double> out;
+  for (double v : x) out.push_back(std::exp(v));
+  return out;
+}
 constexpr double normal_sigma = 1.5, normal_m0 = 1, normal_s0 = 2;
 
 // y ~ N(m0 1, sigma^2 I + s0^2 1 1'): the marginal of mu ~ N(m0, s0), y[n] ~ N(mu, sigma).
-model_case normal_normal() {
-  const double n = static_cast<double>(normal_y.size());
-  const double mean = std::accumulate(normal_y.begin(), normal_y.end(), 0.0) / n;
+double normal_normal_log_z(const std::vector<double>& ys) {
+  const double n = static_cast<double>(ys.size());
+  const double mean = std::accumulate(ys.begin(), ys.end(), 0.0) / n;
   double ss = 0;
-  for (double y : normal_y) ss += (y - mean) * (y - mean);
+  for (double y : ys) ss += (y - mean) * (y - mean);
   const double s2 = normal_sigma * normal_sigma, t2 = normal_s0 * normal_s0;
-  const double log_z = -n / 2 * std::log(2 * M_PI * s2) - 0.5 * std::log(1 + n * t2 / s2) - ss / (2 * s2) -
-                       n * (mean - normal_m0) * (mean - normal_m0) / (2 * (s2 + n * t2));
+  return -n / 2 * std::log(2 * M_PI * s2) - 0.5 * std::log(1 + n * t2 / s2) - ss / (2 * s2) -
+         n * (mean - normal_m0) * (mean - normal_m0) / (2 * (s2 + n * t2));
+}
+
+model_case normal_normal() {
   return {"Normal-Normal", "data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ Normal(mu, 1.5) }\n", {"y=[0.3,2.1,1.4,-0.2,1.9,0.8]"},
-          log_z};
+          normal_normal_log_z(normal_y)};
+}
+
+// The same with y = exp(normal_y) observed as LogNormal(mu, 1.5): the evidence is the
+// Normal-Normal one of log y times the Jacobian prod 1 / y.
+model_case log_normal_normal() {
+  double jacobian = 0;
+  for (double y : normal_y) jacobian -= y;
+  return {"LogNormal-Normal", "data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ LogNormal(mu, 1.5) }\n",
+          {"y=[" + fmt::format("{}", fmt::join(exp_of(normal_y), ",")) + "]"}, normal_normal_log_z(normal_y) + jacobian};
 }
 
 // The largest log-likelihood of normal_normal: at mu = mean(y).
@@ -354,11 +374,36 @@ TEST_CASE("rejection's evidence matches the exact evidence, with the bound found
     check_evidence("rejection", c, r);
     CHECK(r.bound == 0);
   }
-  const model_case c = normal_normal();
+  {
+    // Found: each Normal observation's density at most its value at mu = y, with sigma
+    // known; given: the tighter bound at mu = mean(y).
+    const model_case c = normal_normal();
+    const compiled m = compile(c);
+    const auto found = samplers::rejection_sample(m.model, m.data, options(2000));
+    CHECK(found.bound == doctest::Approx(-6 * std::log(normal_sigma * std::sqrt(2 * M_PI))).epsilon(1e-12));
+    check_evidence("rejection", c, found);
+    auto o = options(2000);
+    o.bound = normal_bound();
+    const auto given = samplers::rejection_sample(m.model, m.data, o);
+    CHECK(given.bound == o.bound);
+    check_evidence("rejection", c, given);
+  }
+  {
+    // LogNormal(mu, s) at y is largest at mu = log y: 1 / (y s sqrt(2 pi)).
+    const model_case c = log_normal_normal();
+    const compiled m = compile(c);
+    const auto r = samplers::rejection_sample(m.model, m.data, options(2000));
+    double bound = 0;
+    for (double y : normal_y) bound += -y - std::log(normal_sigma * std::sqrt(2 * M_PI));
+    CHECK(r.bound == doctest::Approx(bound).epsilon(1e-12));
+    check_evidence("rejection", c, r);
+  }
+  // A location family other than the Normal: Logistic(a + b x, 1), at most 1/4 at each y.
+  const model_case c = logistic_regression();
   const compiled m = compile(c);
-  auto o = options(2000);
-  o.bound = normal_bound();
-  check_evidence("rejection", c, samplers::rejection_sample(m.model, m.data, o));
+  const auto r = samplers::rejection_sample(m.model, m.data, options(2000));
+  CHECK(r.bound == doctest::Approx(5 * std::log(0.25)).epsilon(1e-12));
+  check_evidence("rejection", c, r);
 }
 
 TEST_CASE("rejection draws pass a Kolmogorov-Smirnov test against the exact posterior") {
@@ -372,9 +417,7 @@ TEST_CASE("rejection draws pass a Kolmogorov-Smirnov test against the exact post
   }
   {
     const compiled m = compile(normal_normal());
-    auto o = options(4000);
-    o.bound = normal_bound();
-    const auto r = samplers::rejection_sample(m.model, m.data, o);
+    const auto r = samplers::rejection_sample(m.model, m.data, options(4000));  // the bound found
     const double n = static_cast<double>(normal_y.size()), sum = std::accumulate(normal_y.begin(), normal_y.end(), 0.0);
     const double precision = 1 / (normal_s0 * normal_s0) + n / (normal_sigma * normal_sigma);
     const boost::math::normal_distribution<> exact((normal_m0 / (normal_s0 * normal_s0) + sum / (normal_sigma * normal_sigma)) / precision,
@@ -430,8 +473,11 @@ TEST_CASE("the weighted methods give the same draws whatever the number of threa
 
 TEST_CASE("rejection refuses a likelihood it has no bound for, a wrong bound and a hopeless cost") {
   {
+    // An unknown scale: the density grows without bound as sigma falls.
+    const compiled unbounded = compile({"unknown scale", "data y: real[N]\nmu ~ Normal(1, 2)\ns ~ Exponential(1)\nfor n in 1:N { y[n] ~ Normal(mu, s) }\n",
+                                        {"y=[0.3,2.1,1.4,-0.2,1.9,0.8]"}, 0});
+    CHECK_THROWS_WITH(samplers::rejection_sample(unbounded.model, unbounded.data, options(100)), doctest::Contains("--bound"));
     const compiled m = compile(normal_normal());
-    CHECK_THROWS_WITH(samplers::rejection_sample(m.model, m.data, options(100)), doctest::Contains("--bound"));
     auto o = options(100);
     o.bound = normal_bound() - 1;
     CHECK_THROWS_WITH(samplers::rejection_sample(m.model, m.data, o), doctest::Contains("above the bound"));
