@@ -1,7 +1,9 @@
 // `ppl infer --method importance|smc|rejection`: the weighted Monte Carlo methods
 // (samplers/monte_carlo.hpp). Their draws are known only when the method is done (the
 // weights are normalised over all of them, and the evidence goes in the header), so the
-// draws file is written whole at the end, in ppl's layout, with a weight__ column.
+// draws file is written whole at the end, in ppl's layout, with a weight__ column. Ctrl-C
+// or SIGTERM stops the method with what it finished (whole SMC runs, the draws made),
+// which is written as the result of a smaller run, and the exit status is 130.
 #include <fmt/core.h>
 
 #include <optional>
@@ -56,8 +58,10 @@ std::vector<std::string> result_lines(const infer_options& o, const samplers::we
                                 r.proposals, r.bound));
   if (o.method == "smc") {
     lines.push_back("temperatures per run: " + temperature_counts(r));
-    for (std::size_t k = 0; k < r.run_log_z.size(); ++k) lines.push_back(fmt::format("run {} log_evidence: {:.6f}", k + 1, r.run_log_z[k]));
+    for (std::size_t k = 0; k < r.run_log_z.size(); ++k)
+      lines.push_back(fmt::format("run {} log_evidence: {:.6f}", r.run_numbers[k], r.run_log_z[k]));
   }
+  if (r.interrupted) lines.push_back("interrupted: " + r.stopped);
   lines.push_back(fmt::format("elapsed: {:.3f} s", r.seconds));
   return lines;
 }
@@ -111,6 +115,10 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, run
   }
   runtime::install_interrupt_handlers();
   const samplers::weighted_result r = run_method(*l.model, l.data, o.method, mc);
+  if (r.interrupted && r.row_count == 0) {
+    fmt::print(stderr, "interrupted: {}; nothing is written{}\n", r.stopped, o.output.empty() ? "" : " (" + o.output + " is untouched)");
+    return 130;
+  }
   std::optional<temporary_file> temporary;
   if (o.output.empty()) temporary.emplace("ppl-draws-");
   runtime::draws_writer writer(o.output.empty() ? temporary->path() : o.output, runtime::draws_format::ppl, 1,
@@ -128,6 +136,10 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, run
   for (const auto& line : result_lines(o, r)) fmt::print("# {}\n", line);
   for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
   if (keep) *keep = draws.read_all();
+  if (r.interrupted) {
+    fmt::print(stderr, "interrupted: {}; the result above is theirs{}\n", r.stopped, o.output.empty() ? "" : ", kept in " + o.output);
+    return 130;
+  }
   return 0;
 }
 

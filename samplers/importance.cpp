@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "lang/diagnostics.hpp"
+#include "runtime/interrupt.hpp"
 #include "runtime/psis.hpp"
 #include "samplers/particles.hpp"
 
@@ -101,7 +102,9 @@ weighted_result importance_sample(const lang::ir::model& m, const runtime::data_
     pairs = match_proposal(graphs[0]->graph(), proposals[0]->graph());
   }
   const char* const drawn = o.proposal ? "proposal's draws" : "prior draws";
+  std::vector<char> made(n, 0);
   particles::for_each_index(o.threads, n, [&](int t, std::size_t i) {
+    if (runtime::interrupted()) return;
     auto& pg = *graphs[static_cast<std::size_t>(t)];
     runtime::rng rng = particles::item_stream(o.seed, i, 0x696d7073u);
     double ll = 0;
@@ -117,16 +120,34 @@ weighted_result importance_sample(const lang::ir::model& m, const runtime::data_
     std::vector<double> row;
     pg.row(true, 0, row);
     std::copy(row.begin(), row.end(), r.rows.begin() + static_cast<std::ptrdiff_t>(i * width));
+    made[i] = 1;
   });
+  // Ctrl-C or SIGTERM: the draws made are an importance sample of their own (which were
+  // made depends on the threads' timing, not on the draws).
+  if (const auto count = static_cast<std::size_t>(std::count(made.begin(), made.end(), 1)); count < n) {
+    r.interrupted = true;
+    r.stopped = fmt::format("{} of {} draws made", count, n);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!made[i]) continue;
+      std::copy_n(r.rows.begin() + static_cast<std::ptrdiff_t>(i * width), width, r.rows.begin() + static_cast<std::ptrdiff_t>(kept * width));
+      log_weights[kept] = log_weights[i];
+      not_a_number[kept++] = not_a_number[i];
+    }
+    r.rows.resize(kept * width);
+    log_weights.resize(kept);
+    not_a_number.resize(kept);
+    if (kept == 0) return r;
+  }
   const auto nan_count = std::count(not_a_number.begin(), not_a_number.end(), 1);
   if (nan_count > 0)
-    r.warnings.push_back(fmt::format("the weight was NaN at {} of the {} {}, which are given weight 0", nan_count, n, drawn));
+    r.warnings.push_back(fmt::format("the weight was NaN at {} of the {} {}, which are given weight 0", nan_count, log_weights.size(), drawn));
   r.evidence = particles::log_mean_exp(log_weights);
   if (!std::isfinite(r.evidence.log_z))
     throw std::invalid_argument(fmt::format("importance sampling: none of the {} {} has a weight above 0, so there are no weights "
                                             "to normalise; the {} and the data disagree (use --method smc, which moves the draws "
                                             "towards the data, or mcmc)",
-                                            n, drawn, o.proposal ? "proposal" : "prior"));
+                                            log_weights.size(), drawn, o.proposal ? "proposal" : "prior"));
   r.pareto_k = weights_pareto_k(log_weights);
   if (r.pareto_k > 0.7)
     r.warnings.push_back(fmt::format("the importance weights' Pareto k-hat is {:.2f}, above 0.7: their tail is so heavy that the "

@@ -50,9 +50,15 @@ struct weighted_result {
   long proposals = 0;        // rejection: prior draws made (pilot included)
   std::vector<std::vector<double>> temperatures;  // smc: each run's ladder of beta
   std::vector<double> run_log_z;                   // smc: each run's log evidence
+  std::vector<std::size_t> run_numbers;            // smc: each run's number, from 1 (an interrupted run's are left out)
   std::vector<plan_line> moves;                    // smc: the MCMC kernel of each unknown
   double seconds = 0;        // wall time
   std::vector<std::string> notes, warnings;
+  // Stopped by Ctrl-C or SIGTERM (runtime/interrupt.hpp): the rows are what was finished —
+  // smc's whole runs, importance's draws made, rejection's draws accepted — a valid
+  // result of a smaller run (none at all when row_count is 0); `stopped` says how much.
+  bool interrupted = false;
+  std::string stopped;
 };
 
 // Self-normalised importance sampling with the prior as the proposal, weights

@@ -15,8 +15,9 @@
 #include <cmath>
 
 #include "lang/diagnostics.hpp"
-#include "stdlib/registry.hpp"
+#include "runtime/interrupt.hpp"
 #include "samplers/particles.hpp"
+#include "stdlib/registry.hpp"
 
 namespace ppl::samplers {
 
@@ -108,6 +109,14 @@ void check_bound(double ll, double bound) {
                                             ll, bound));
 }
 
+// Interrupted before any draw was accepted: an empty result that says so.
+weighted_result stopped(weighted_result& r, const monte_carlo_options& o, std::chrono::steady_clock::time_point start) {
+  r.interrupted = true;
+  r.stopped = fmt::format("0 of {} draws accepted", o.particles);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
 }  // namespace
 
 weighted_result rejection_sample(const lang::ir::model& m, const runtime::data_table& data, const monte_carlo_options& o) {
@@ -119,8 +128,9 @@ weighted_result rejection_sample(const lang::ir::model& m, const runtime::data_t
   // The pilot: the acceptance rate, and with it the expected cost.
   std::vector<double> pilot(pilot_draws);
   particles::for_each_index(o.threads, pilot_draws, [&](int t, std::size_t i) {
-    pilot[i] = propose(*graphs[static_cast<std::size_t>(t)], o.seed, i, pilot_purpose).ll;
+    if (!runtime::interrupted()) pilot[i] = propose(*graphs[static_cast<std::size_t>(t)], o.seed, i, pilot_purpose).ll;
   });
+  if (runtime::interrupted()) return stopped(r, o, start);
   double rate = 0;
   for (double ll : pilot) {
     check_bound(ll, r.bound);
@@ -138,19 +148,32 @@ weighted_result rejection_sample(const lang::ir::model& m, const runtime::data_t
   std::size_t proposed = 0;
   while (r.row_count < wanted) {
     std::vector<std::vector<double>> rows(batch);
+    std::vector<char> made(batch, 0);
     particles::for_each_index(o.threads, batch, [&](int t, std::size_t k) {
+      if (runtime::interrupted()) return;
       auto& pg = *graphs[static_cast<std::size_t>(t)];
       const proposal p = propose(pg, o.seed, proposed + k, rejection_purpose);
       check_bound(p.ll, r.bound);
       if (std::log(p.u) < p.ll - r.bound) pg.row(false, 0, rows[k]);
+      made[k] = 1;
     });
+    // Proposals are taken in their order up to the first one an interruption left unmade.
     for (std::size_t k = 0; k < batch && r.row_count < wanted; ++k) {
+      if (!made[k]) {
+        r.interrupted = true;
+        break;
+      }
       ++r.proposals;
       if (rows[k].empty()) continue;
       r.rows.insert(r.rows.end(), rows[k].begin(), rows[k].begin() + static_cast<std::ptrdiff_t>(width));
       ++r.row_count;
     }
     proposed += batch;
+    if (r.interrupted) break;
+  }
+  if (r.interrupted) {
+    r.stopped = fmt::format("{} of {} draws accepted", r.row_count, wanted);
+    if (r.row_count == 0) return stopped(r, o, start);
   }
   r.acceptance = static_cast<double>(r.row_count) / static_cast<double>(r.proposals);
   r.evidence = {r.bound + std::log(r.acceptance), std::sqrt((1 - r.acceptance) / static_cast<double>(r.row_count))};

@@ -133,7 +133,22 @@ struct run_output {
   std::vector<double> rows;
   double log_z = 0;
   std::vector<double> ladder;
+  bool finished = false;
 };
+
+// Ctrl-C or SIGTERM: the run stops between temperatures, and its particles are dropped
+// (at beta < 1 they are no posterior draws); the finished runs are kept.
+struct run_interrupted {};
+
+// Run k into outputs[k], which stays unfinished if the run is interrupted.
+template <class Run>
+void run_or_stop(std::vector<run_output>& outputs, std::size_t k, Run&& run) {
+  try {
+    outputs[k] = run();
+    outputs[k].finished = true;
+  } catch (const run_interrupted&) {
+  }
+}
 
 class smc_run {
  public:
@@ -165,7 +180,7 @@ class smc_run {
     run_output out;
     out.ladder.push_back(0);
     for (double beta = 0; beta < 1;) {
-      if (runtime::interrupted()) throw std::runtime_error("interrupted: --method smc writes its draws only when every run is done");
+      if (runtime::interrupted()) throw run_interrupted{};
       if (std::none_of(ll_.begin(), ll_.end(), [](double x) { return std::isfinite(x); }))
         throw std::invalid_argument("--method smc: no particle gives the data a likelihood above 0 (the prior and the data disagree); "
                                     "raise --particles");
@@ -279,22 +294,31 @@ weighted_result smc_sample(const lang::ir::model& m, const runtime::data_table& 
   // draws are the same.
   if (runs >= graphs.size()) {
     particles::for_each_index(o.threads, runs, [&](int t, std::size_t k) {
-      outputs[k] = smc_run({graphs[static_cast<std::size_t>(t)].get()}, moves, k, o).run(width);
+      run_or_stop(outputs, k, [&] { return smc_run({graphs[static_cast<std::size_t>(t)].get()}, moves, k, o).run(width); });
     });
   } else {
     std::vector<particle_graph*> all;
     for (auto& pg : graphs) all.push_back(pg.get());
-    for (std::size_t k = 0; k < runs; ++k) outputs[k] = smc_run(all, moves, k, o).run(width);
+    for (std::size_t k = 0; k < runs; ++k) run_or_stop(outputs, k, [&] { return smc_run(all, moves, k, o).run(width); });
+  }
+  const auto finished = static_cast<std::size_t>(std::count_if(outputs.begin(), outputs.end(), [](const run_output& out) { return out.finished; }));
+  if (finished < runs) {
+    r.interrupted = true;
+    r.stopped = fmt::format("{} of {} runs finished", finished, runs);
+    if (finished == 0) return r;
   }
   std::vector<double> log_weights;
-  for (auto& out : outputs) {
+  for (std::size_t k = 0; k < runs; ++k) {
+    run_output& out = outputs[k];
+    if (!out.finished) continue;
+    r.run_numbers.push_back(k + 1);
     r.run_log_z.push_back(out.log_z);
     r.temperatures.push_back(out.ladder);
     r.rows.insert(r.rows.end(), out.rows.begin(), out.rows.end());
     log_weights.insert(log_weights.end(), static_cast<std::size_t>(o.particles), out.log_z);
   }
   r.evidence = particles::log_mean_exp(r.run_log_z);
-  if (runs < 2) r.notes.push_back("one run gives no standard error for the evidence: --runs 2 or more does");
+  if (finished < 2) r.notes.push_back("one run gives no standard error for the evidence: --runs 2 or more does");
   particles::finish_rows(r, log_weights, width, o);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -124,6 +124,42 @@ mean = float(lines[-1])
 assert abs(mean - 15 / 22) < 4 * 0.097 / 690 ** 0.5, mean
 PY
 
+# SIGTERM (or Ctrl-C) keeps what is finished: smc's whole runs (their numbers and evidence
+# in the header), importance's draws made, each written as a smaller run's result, with
+# exit status 130. The runs asked for would take minutes; the signal comes after 2 s.
+stop_after() {  # name, command...
+  local name=$1; shift
+  "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" & local pid=$!
+  sleep 2
+  kill -TERM "$pid"
+  local rc=0; wait "$pid" || rc=$?
+  [ "$rc" = 130 ] || { echo "FAIL: $name: exit $rc after SIGTERM"; cat "$tmp/$name.err"; exit 1; }
+}
+stop_after smc_stopped "$ppl" infer "$examples/eight_schools/eight_schools.ppl" "$examples/eight_schools/data.json" --method smc \
+  --runs 4000 --particles 500 --threads 2 --quiet -o "$tmp/smc_stopped.csv"
+stop_after importance_stopped "$ppl" infer "$coin" "$data" --method importance --particles 5000000 --threads 2 --quiet \
+  -o "$tmp/importance_stopped.csv"
+python3 - "$tmp" <<'PY'
+import csv, re, sys
+tmp = sys.argv[1]
+for name, unit, total, per in [("smc_stopped", "runs finished", 4000, 500), ("importance_stopped", "draws made", 5000000, 1)]:
+    err = open(f"{tmp}/{name}.err").read()
+    m = re.search(rf"interrupted: (\d+) of {total} {unit}; the result above is theirs, kept in ", err)
+    assert m, err
+    done = int(m.group(1))
+    assert 0 < done < total, done
+    text = open(f"{tmp}/{name}.csv").read()
+    assert f"# interrupted: {done} of {total} {unit}\n" in text, name
+    rows = list(csv.DictReader(l for l in text.splitlines() if not l.startswith("#")))
+    assert len(rows) == done * per, (name, len(rows), done)
+    assert abs(sum(float(r["weight__"]) for r in rows) - 1) < 1e-4, name
+    if name == "smc_stopped":  # the runs kept, by their numbers, each with its evidence
+        numbers = [int(n) for n in re.findall(r"# run (\d+) log_evidence: ", text)]
+        assert len(numbers) == done and len(set(numbers)) == done and max(numbers) <= total, numbers
+    print(f"{name}: {done} of {total} {unit}")
+PY
+"$ppl" summary "$tmp/smc_stopped.csv" > /dev/null
+
 # ppl compare: the log Bayes factor of coin.ppl over fair.ppl, exactly 0.0758.
 "$ppl" compare "$coin" "$examples/coin/fair.ppl" "$data" --particles 1000 --threads 2 > "$tmp/compare.out"
 cat "$tmp/compare.out"

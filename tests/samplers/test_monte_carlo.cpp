@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include "lang/checker.hpp"
+#include "runtime/interrupt.hpp"
 #include "samplers/monte_carlo.hpp"
 #include "stdlib/registry.hpp"
 #include "tests/support/short_run.hpp"
@@ -486,4 +487,19 @@ TEST_CASE("rejection refuses a likelihood it has no bound for, a wrong bound and
   auto o = options(100);
   o.max_proposals = 500;
   CHECK_THROWS_WITH(samplers::rejection_sample(m.model, m.data, o), doctest::Contains("--max-proposals"));
+}
+
+TEST_CASE("an interrupted method returns what it finished: here nothing, and says so") {
+  struct reset {
+    ~reset() { runtime::set_interrupted(false); }
+  } guard;
+  runtime::set_interrupted(true);
+  const compiled m = compile(beta_bernoulli());
+  auto o = options(200);
+  for (const auto& r : {samplers::importance_sample(m.model, m.data, o), samplers::smc_sample(m.model, m.data, o),
+                        samplers::rejection_sample(m.model, m.data, o)}) {
+    CHECK(r.interrupted);
+    CHECK(r.row_count == 0);
+    CHECK(r.stopped.rfind("0 of ", 0) == 0);
+  }
 }
