@@ -2,7 +2,7 @@
 # `ppl infer --method importance|smc|rejection` and `ppl compare` end to end. importance
 # and smc on the coin (Beta(1, 1) prior, 14 heads in 20 flips: evidence B(15, 7) exactly,
 # posterior Beta(15, 7)), rejection on the mark network (evidence 0.201, a sum over its
-# 18 values; the coin's acceptance rate, 1e-6, is refused as hopeless): the log evidence
+# 18 values): the log evidence
 # printed and in the draws file's header within 3 of its standard errors of the exact
 # value, the weight__ column whose weights sum to 1, `ppl summary` reading the file back
 # with the same weighted mean, the posterior mean within 4 Monte Carlo standard errors of
