@@ -266,9 +266,20 @@ class lowering {
       y.dist.args = arguments(x.dist);
       return y;  // joined to t's own `~` by intervals()
     }
+    if (!e && name == "dsum") {  // dsum(a, b, ...): Sum([a, b, ...])
+      if (x.dist.args.empty()) fail_at(src_, x.dist.callee.pos, "dsum takes 1 or more arguments, the summands");
+      if (x.restricted) fail_at(src_, x.restricted->pos, "dsum takes no truncation or censoring");
+      ast::vector_literal summands;
+      summands.pos = x.dist.pos;
+      summands.end = x.dist.end;
+      summands.elements = arguments(x.dist);
+      y.dist.callee.name = "Sum";
+      y.dist.args.clear();
+      y.dist.args.emplace_back(fwd<ast::vector_literal>(std::move(summands)));
+      y.lhs = target(x.lhs, true);
+      return y;
+    }
     if (!e) {
-      if (name == "dsum")
-        fail_at(src_, x.dist.callee.pos, "JAGS's dsum() is not supported: ppl's samplers take no observed sum of unknowns");
       std::vector<std::string> names;
       for (const auto& d : bugs_distribution_table()) names.emplace_back(callee_of(d.bugs));
       fail_at(src_, x.dist.callee.pos, "unknown BUGS distribution `" + name + "`" + did_you_mean(near_names(name, names)));

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "runtime/graph.hpp"
+#include "runtime/sums.hpp"
 #include "stdlib/block_transform.hpp"
 #include "stdlib/checks.hpp"
 
@@ -198,6 +199,7 @@ void graph::start(rng& rng, const start_options& o) {
       run_statement(s, &rng, s.which == statement::kind::sample);
     if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) arrange_ordered_start(s.target, rng);
   }
+  start_on_sums(*this);  // observed sums of unknowns hold from the start
 }
 
 bool graph::mark_non_finite_inputs(std::vector<char>& marks) {

@@ -19,6 +19,7 @@ std::unique_ptr<factory> make_slice_factory();
 std::unique_ptr<factory> make_rwmh_factory();
 std::unique_ptr<factory> make_hmc_factory();
 std::unique_ptr<factory> make_gaussian_block_factory();
+std::unique_ptr<factory> make_sum_move_factory();
 
 // Whether `variables` can be drawn together by gaussian_block (samplers/gaussian_block.cpp):
 // Normal priors and terms, jointly affine in them; `why` says why not.

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "runtime/psis.hpp"
+#include "runtime/sums.hpp"
 
 namespace ppl::samplers::particles {
 
@@ -58,6 +59,11 @@ std::vector<std::unique_ptr<particle_graph>> make_graphs(const lang::ir::model& 
                                                          const monte_carlo_options& o) {
   std::vector<std::unique_ptr<particle_graph>> out(static_cast<std::size_t>(std::max(1, o.threads)));
   for_each_index(o.threads, out.size(), [&](int, std::size_t t) { out[t] = std::make_unique<particle_graph>(m, data, o.monitors); });
+  // An observed Sum holds on a set of measure zero (for real summands) that no prior draw
+  // meets, nor a tempered move: these methods start from the prior.
+  if (!runtime::observed_sums(out[0]->graph()).empty())
+    throw std::invalid_argument("an observed Sum (y ~ Sum(...), BUGS's dsum) holds only where the summands add up to the data, which "
+                                "no draw from the prior meets: the weighted methods cannot take it (use --method mcmc)");
   return out;
 }
 

@@ -16,6 +16,7 @@ const std::vector<std::unique_ptr<factory>>& factories() {
   static const std::vector<std::unique_ptr<factory>> all = [] {
     std::vector<std::unique_ptr<factory>> f;
     f.push_back(make_ancestral_factory());
+    f.push_back(make_sum_move_factory());  // before all others: single-site updates cannot leave an observed sum's set
     f.push_back(make_collapsed_factory());
     f.push_back(make_conjugate_factory());
     f.push_back(make_cluster_factory());

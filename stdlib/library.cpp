@@ -14,7 +14,7 @@ constexpr factory distribution_table[] = {
     make_inverse_wishart, make_lkj_corr, make_lkj_corr_cholesky, make_log_normal, make_logistic, make_multi_normal,
     make_multi_normal_cholesky, make_multi_normal_prec, make_multinomial, make_negative_binomial,
     make_negative_binomial_2, make_normal, make_ordered_logistic, make_pareto, make_poisson, make_poisson_log,
-    make_scaled_inverse_chi_square, make_skew_normal, make_spin, make_student_t, make_uniform, make_von_mises,
+    make_scaled_inverse_chi_square, make_skew_normal, make_spin, make_student_t, make_sum, make_uniform, make_von_mises,
     make_weibull, make_wishart,
 };
 

@@ -50,6 +50,7 @@ std::unique_ptr<distribution> make_scaled_inverse_chi_square();
 std::unique_ptr<distribution> make_skew_normal();
 std::unique_ptr<distribution> make_spin();
 std::unique_ptr<distribution> make_student_t();
+std::unique_ptr<distribution> make_sum();
 std::unique_ptr<distribution> make_uniform();
 std::unique_ptr<distribution> make_von_mises();
 std::unique_ptr<distribution> make_weibull();

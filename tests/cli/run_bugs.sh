@@ -92,6 +92,28 @@ ok = abs(mean - exact_mean) <= 4 * mcse and abs(sd / exact_sd - 1) <= 4 / math.s
 print(("ok" if ok else "FAIL") + ": dinterval with cut points, posterior mean %.4f (exact %.4f), sd %.4f (exact %.4f)" % (mean, exact_mean, sd, exact_sd))
 sys.exit(0 if ok else 1)'
 
+# dsum: a ~ Poisson(2) and b ~ Poisson(3) with a + b = 7 give a ~ Binomial(7, 2/5) (mean
+# 2.8, sd sqrt(1.68)); u ~ N(1, 1) and v ~ N(2, 2) with u + v = 5 give u ~ N(1.4, sd
+# 1 / sqrt(1.25)). The means within 4 of their MCSEs, the sds within 4 / sqrt(2 ESS)
+# relative (near-normal shapes), and every draw on its sum.
+"$ppl" translate "$repo/tests/cli/models/dsum.bug" | grep -q '^y ~ Sum(\[a, b\])$' || { echo "FAIL: dsum's translation"; exit 1; }
+"$ppl" infer "$repo/tests/cli/models/dsum.bug" "$repo/tests/cli/models/dsum.R" --draws 4000 --seed 5 --quiet \
+  --output "$work/dsum.csv" >/dev/null
+python3 - "$work/dsum.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+assert all(float(r["a"]) + float(r["b"]) == 7 for r in rows), "a draw off a + b = 7"
+assert all(abs(float(r["u"]) + float(r["v"]) - 5) < 1e-8 for r in rows), "a draw off u + v = 5"
+PY
+"$ppl" summary "$work/dsum.csv" --format csv | python3 -c '
+import csv, math, sys
+rows = {r["name"]: r for r in csv.DictReader(sys.stdin)}
+for name, exact_mean, exact_sd in (("a", 2.8, math.sqrt(1.68)), ("u", 1.4, 1 / math.sqrt(1.25))):
+    mean, sd, mcse, ess = (float(rows[name][k]) for k in ("mean", "sd", "mcse_mean", "ess_bulk"))
+    ok = abs(mean - exact_mean) <= 4 * mcse and abs(sd / exact_sd - 1) <= 4 / math.sqrt(2 * ess)
+    print(("ok" if ok else "FAIL") + ": dsum, %s posterior mean %.4f (exact %.4f), sd %.4f (exact %.4f)" % (name, mean, exact_mean, sd, exact_sd))
+    if not ok: sys.exit(1)'
+
 # Without data, `check` reads the names the model never defines as its data.
 "$ppl" check "$repo/examples/bugs/seeds/seeds.bug" | grep -q '^  x1  *real\[\]  *data' || { echo "FAIL: check without data"; exit 1; }
 echo "ok: check without data"

@@ -127,7 +127,9 @@ TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator
         "m.bug:2:36: error: dinterval(t[i], ...) needs the `~` of `t[i]` in the same loop, where ppl puts the censoring; write `t[i] ~ D(...)` beside it");
   CHECK(error_of("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i])\n t[i] ~ dexp(1) T(0, ) }\n}\n", &data) ==
         "m.bug:3:17: error: `t[i]` is censored by dinterval and may not be restricted again");
-  CHECK(error_of("model {\n y ~ dsum(a, b)\n}\n", &data).starts_with("m.bug:2:6: error: JAGS's dsum() is not supported"));
+  // dsum: the observed sum of its arguments.
+  CHECK(translate("model {\n y ~ dsum(a, b, 3)\n a ~ dpois(1)\n b ~ dpois(2)\n}\n", &data).find("y ~ Sum([a, b, 3])\n") != std::string::npos);
+  CHECK(error_of("model {\n y ~ dsum()\n}\n", &data) == "m.bug:2:6: error: dsum takes 1 or more arguments, the summands");
   // Several cut points: the indicator is the interval, 0 below the first cut, K above the last.
   const lang::bugs_data_shapes cuts{{"N", {{}, true, 3}}, {"band", {{3}, true, 0}}, {"t", {{3}, false, 0}}, {"c", {{2}, false, 0}}};
   CHECK(translate("model {\n for (i in 1:N) {\n  band[i] ~ dinterval(t[i], c[])\n  t[i] ~ dexp(1)\n }\n}\n", &cuts)
