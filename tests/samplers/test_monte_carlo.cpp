@@ -499,7 +499,7 @@ TEST_CASE("rejection refuses a likelihood it has no bound for, a wrong bound and
   }
   const compiled m = compile(beta_bernoulli());
   auto o = options(100);
-  o.max_proposals = 105;  // 100 draws at an acceptance rate near 0.5
+  o.max_proposals = 1.05 * static_cast<double>(o.particles);  // the draws asked for, at an acceptance rate near 0.5
   CHECK_THROWS_WITH(samplers::rejection_sample(m.model, m.data, o), doctest::Contains("--max-proposals"));
 }
 
