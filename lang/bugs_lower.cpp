@@ -194,7 +194,13 @@ class lowering {
   ast::target target(const ast::target& t, bool sampled, std::size_t value_rank = 0) {
     ast::target out = t;
     out.name = renamed(t.name);
-    for (auto& ix : out.indices) {
+    // `error[2, 1:2] ~ ddirich(...)`: a range given in full as the last index of a vector's
+    // node is a block, which ppl reads as it is (`1:K` on a row of K is the whole row).
+    const bool block = sampled && value_rank == 1 && !out.indices.empty() && out.indices.back().tail &&
+                       out.indices.back().tail->hi;
+    if (block) out.indices.back() = lowered_index(out.indices.back());
+    for (std::size_t d = 0; d + (block ? 1 : 0) < out.indices.size(); ++d) {
+      auto& ix = out.indices[d];
       if (!ix.tail) {
         if (ix.lo) ix.lo = expression(*ix.lo);
         continue;
@@ -211,7 +217,7 @@ class lowering {
     // `beta[i, 1:2] ~ dmnorm(...)` is ppl's `beta[i] ~ MultiNormalPrec(...)`: the trailing
     // whole dimensions a value of the distribution fills (all of them for `<-`, whose
     // value's shape says how many), as ppl leaves them out.
-    std::size_t drop = sampled ? value_rank : out.indices.size();
+    std::size_t drop = block ? 0 : sampled ? value_rank : out.indices.size();
     while (drop > 0 && !out.indices.empty() && whole_dimension(out.indices.back())) out.indices.pop_back(), --drop;
     return out;
   }

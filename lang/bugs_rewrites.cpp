@@ -172,7 +172,8 @@ class rewriter {
       // The `~` observes what a `<-` computed: the same element, or the row a
       // multivariate `~` takes (`Y[i, 1:J] ~ dmulti(...)` over `Y[i, 1] <- 1`).
       const bool transformation = std::all_of(placed.begin(), placed.end(), [&](const placed_sample& p) {
-        const auto t = printed_indices(p.stmt->lhs);
+        auto t = printed_indices(p.stmt->lhs);
+        while (!t.empty() && t.back() == ":") t.pop_back();  // the row's block, `1:J`, is the row
         return std::any_of(a->second.begin(), a->second.end(), [&](const placed_assign& d) {
           return d.indices.size() >= t.size() && std::equal(t.begin(), t.end(), d.indices.begin());
         });

@@ -230,7 +230,7 @@ void checker::order_statements() {
     std::sort(reads.begin(), reads.end());
     reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
     for (int r : reads) {
-      if (r == st.target && st.target_indices.empty())
+      if (r == st.target && st.target_indices.empty() && !st.target_from)
         fail(st.pos, "`" + model_.variables[static_cast<std::size_t>(r)].name + "` is defined in terms of itself");
       if (r != st.target) {
         children[static_cast<std::size_t>(r)].push_back(st.target);
@@ -331,6 +331,11 @@ void checker::mark_dependencies() {
       mark(l.hi.get(), model_.variables);
     }
     for (auto& ix : s.target_indices) mark(ix.get(), model_.variables);
+    mark(s.target_from.get(), model_.variables);
+    mark(s.target_to.get(), model_.variables);
+    for (const auto* r : {s.target_from.get(), s.target_to.get()})
+      if (r && r->depends_on_unknown)
+        fail(r->pos, "a range on the left of `~` must be fixed by the data: it says which elements the statement defines");
     for (auto& a : s.args) mark(a.get(), model_.variables);
     mark(s.value.get(), model_.variables);
     for (auto& a : s.args) check_odes(a.get());

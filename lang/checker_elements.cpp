@@ -90,6 +90,7 @@ struct known_statement {
 };
 
 std::optional<known_statement> read_known(const ir::statement& s) {
+  if (s.target_from) return std::nullopt;  // a block of a dimension: the graph checks it
   known_statement k;
   k.s = &s;
   for (const auto& l : s.loops) {

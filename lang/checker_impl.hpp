@@ -90,6 +90,7 @@ class checker {
   // ---- declarations and statements (checker.cpp) ----
   void flatten(const std::vector<ast::statement>& body, std::vector<enclosing>& loops);
   void flatten_if(const ast::if_stmt& s, std::vector<enclosing>& loops);
+  void target_range(const ast::index_item& ix, bool last, int value_rank, ir::statement& out);
   ir::loop convert_enclosing(const enclosing& e);
   void lift_conditions(ir::statement& s);
   [[noreturn]] void fail_condition(const ir::statement& s, const ir::expr& condition) const;

@@ -11,7 +11,9 @@
 // Each statement `y[i] ~ D(...)` becomes two: `if (!is_nan(data y[i])) y[i] ~ D(...)` on the
 // new data variable (an observation, as before, so conjugate updates still see it) and
 // `if (is_nan(data y[i])) y[i] ~ D(...)` on the unknown, which defines only the missing
-// elements. The other elements of the unknown are never defined by a statement: the
+// elements. A distribution of arrays (`y[i] ~ Dirichlet(a)`, `y[2, 1:2] ~ ...`) observes its
+// block where none of it is missing and defines it where all of it is; a block partly
+// given is refused by the graph, which sees the data. The other elements of the unknown are never defined by a statement: the
 // graph fills them from the data (ir::variable::filled_from) and no sampler moves them.
 #include "lang/checker_impl.hpp"
 
@@ -43,12 +45,19 @@ expr_ptr checker::missing_at(int data, const ir::statement& s) {
   base->slot = data;
   base->type = var.type;
   expr_ptr element = std::move(base);
-  if (!s.target_indices.empty()) {
+  if (!s.target_indices.empty() || s.target_from) {
     auto ix = new_expr(expr::kind::index, s.pos);
     ix->type = {var.type.kind, var.type.rank - static_cast<int>(s.target_indices.size())};
     for (const auto& i : s.target_indices) {
       ir::index_item item;
       item.lo = clone(*i);
+      ix->indices.push_back(std::move(item));
+    }
+    if (s.target_from) {
+      ir::index_item item;
+      item.lo = clone(*s.target_from);
+      item.hi = clone(*s.target_to);
+      item.which = ir::index_item::kind::range;
       ix->indices.push_back(std::move(item));
     }
     ix->args.push_back(std::move(element));
@@ -76,6 +85,7 @@ ir::statement checker::copy_statement(const ir::statement& s) {
   }
   c.target = s.target;
   for (const auto& i : s.target_indices) c.target_indices.push_back(clone(*i));
+  if (s.target_from) c.target_from = clone(*s.target_from), c.target_to = clone(*s.target_to);
   c.dist = s.dist;
   c.dist_name = s.dist_name;
   for (const auto& a : s.args) c.args.push_back(clone(*a));
@@ -122,16 +132,30 @@ void checker::split_partly_observed() {
     for (std::size_t i = 0; i < n; ++i) {
       auto& s = converted_statements_[i];
       if (s.which != ir::statement::kind::sample || s.target != v) continue;
-      if (s.dist->value_rank() != 0)
-        fail(s.pos, "`" + name + "` has missing values in the data, but " + s.dist_name +
-                        " observes a whole array at once; ppl imputes missing values of scalar observations only");
+      // A distribution of arrays observes its block when none of it is missing and defines
+      // it when some is; the graph refuses a block partly given (graph_build.cpp).
+      const bool block = s.dist->value_rank() != 0;
+      auto missing = [&] {
+        expr_ptr m = missing_at(d, s);
+        if (!block) return m;
+        std::vector<expr_ptr> one;
+        one.push_back(std::move(m));
+        return make_call("sum", std::move(one), s.pos);
+      };
       ir::statement observed = copy_statement(s);
       observed.target = d;
       std::vector<expr_ptr> args;
-      args.push_back(missing_at(d, s));
+      args.push_back(missing());
       args.push_back(int_constant(0, s.pos));
       add_condition(observed, make_call("==", std::move(args), s.pos));
-      add_condition(s, missing_at(d, s));
+      if (block) {
+        std::vector<expr_ptr> some;
+        some.push_back(missing());
+        some.push_back(int_constant(0, s.pos));
+        add_condition(s, make_call(">", std::move(some), s.pos));
+      } else {
+        add_condition(s, missing_at(d, s));
+      }
       reads_[i].push_back(d);
       reads_.push_back(ir::statement_reads(observed));
       converted_statements_.push_back(std::move(observed));

@@ -165,6 +165,24 @@ void checker::link_scale(ir::statement& out) const {
 }
 
 // A loop, or an if's branch as a loop 1:(cond != 0) (1:(cond == 0) for the else).
+// A range `from:to` on the left of `~` (`error[2, 1:2] ~ Dirichlet(a)`, BUGS's block of a
+// row): the value's first dimension fills that stretch of the dimension, and the value's
+// other dimensions the dimensions after it, whole, so that the block is contiguous. The
+// range is fixed by the data, so that which elements a statement defines never moves.
+void checker::target_range(const ast::index_item& ix, bool last, int value_rank, ir::statement& out) {
+  if (out.which != ir::statement::kind::sample)
+    fail(ix.pos, "a range on the left is for `~` with a distribution of arrays; for `=`, write the loop over the range");
+  if (value_rank == 0)
+    fail(ix.pos, "a range on the left of `~` takes a block of a distribution of arrays (Dirichlet, MultiNormal, ...), and " +
+                     out.dist_name + " gives one number; use `:` for a whole dimension, or write the loop over the range");
+  if (!last) fail(ix.pos, "a range on the left of `~` must be the last index given (its value's dimensions follow it)");
+  if (std::find(out.target_indices.begin(), out.target_indices.end(), nullptr) != out.target_indices.end())
+    fail(ix.pos, "a range and a whole dimension (`:`) are not read together on the left of `~`; write the loop");
+  if (!ix.tail->hi) fail(ix.pos, "a range on the left of `~` needs its end (`from:to`)");
+  out.target_from = ix.lo ? require_int_scalar(convert(*ix.lo), "a range on the left of `~`") : int_constant(1, ix.pos);
+  out.target_to = require_int_scalar(convert(*ix.tail->hi), "a range on the left of `~`");
+}
+
 ir::loop checker::convert_enclosing(const enclosing& e) {
   ir::loop l;
   l.slot = e.slot;
@@ -233,14 +251,19 @@ void checker::convert_statement(std::size_t i) {
   if (lhs) {
     if (lhs->indices.size() == 1 && !lhs->indices[0].lo && !lhs->indices[0].tail)
       fail(lhs->indices[0].pos, "`" + lhs->name.name + "[]` has an empty index: write `" + lhs->name.name + "` for the whole array");
-    for (const auto& ix : lhs->indices) {
+    for (std::size_t d = 0; d < lhs->indices.size(); ++d) {
+      const auto& ix = lhs->indices[d];
       // `:` (or nothing) keeps a whole dimension: the slice is looped over by vectorise(),
       // which fills the null placeholder with the loop's variable.
       const bool whole = !ix.lo && (!ix.tail || !ix.tail->hi);
-      if (ix.tail && !whole)
-        fail(ix.pos, "a range on the left of `~` is not read; use `:` for a whole dimension, or write the loop over the range");
+      if (ix.tail && !whole) {
+        target_range(ix, d + 1 == lhs->indices.size(), value_rank, out);
+        continue;
+      }
       if (whole && out.which != ir::statement::kind::sample)
         fail(ix.pos, "a whole dimension (`:`) on the left is for `~`, where it is looped over; for `=`, write the loop");
+      if (whole && out.target_from)
+        fail(ix.pos, "a range and a whole dimension (`:`) are not read together on the left of `~`; write the loop");
       out.target_indices.push_back(whole ? nullptr : require_int_scalar(convert(*ix.lo), "an index on the left of `~` or `=`"));
     }
     out.target = model_.find(lhs->name.name);

@@ -108,6 +108,10 @@ struct statement {
   std::vector<loop> loops;               // enclosing loops, outermost first
   int target = -1;                       // sample/assign: the variable
   std::vector<expr_ptr> target_indices;  // single int indices of the target
+  // sample only: a range `from:to` after the indices (`error[2, 1:2] ~ Dirichlet(a)`): the
+  // value's first dimension fills dimension target_indices.size() from `from` to `to`, a
+  // block of it (null: the value fills the dimensions after the indices whole).
+  expr_ptr target_from, target_to;
   const stdlib::distribution* dist = nullptr;
   std::string dist_name;
   std::vector<expr_ptr> args;            // sample: the distribution's arguments
@@ -188,6 +192,8 @@ inline std::vector<int> statement_reads(const statement& s) {
     collect_reads(l.hi.get(), out);
   }
   for (const auto& ix : s.target_indices) collect_reads(ix.get(), out);
+  collect_reads(s.target_from.get(), out);
+  collect_reads(s.target_to.get(), out);
   for (const auto& a : s.args) collect_reads(a.get(), out);
   collect_reads(s.value.get(), out);
   return out;

@@ -164,6 +164,15 @@ index_t graph::target_offset(const statement& s, index_t value_size) {
   }
   int k = static_cast<int>(s.target_indices.size());
   index_t block = k == 0 ? t.size() : t.shape.stride(k - 1);
+  if (s.target_from) {  // x[i, from:to]: a block of dimension k
+    const index_t from = eval_.eval_index(*s.target_from, frame_), to = eval_.eval_index(*s.target_to, frame_);
+    const index_t extent = k < t.shape.rank ? t.shape[k] : 0;
+    if (from < 1 || to > extent || to < from)
+      fail_in(s, s.target_from->pos, "the range " + std::to_string(from) + ":" + std::to_string(to) + " is not within 1.." +
+                                         std::to_string(extent) + " for `" + model_.variables[static_cast<std::size_t>(s.target)].name + "`");
+    offset += (from - 1) * t.shape.stride(k);
+    block = (to - from + 1) * t.shape.stride(k);
+  }
   if (block != value_size)
     fail_in(s, s.pos, "the value has " + std::to_string(value_size) + " elements but its place in `" +
                           model_.variables[static_cast<std::size_t>(s.target)].name + "` has " + std::to_string(block));

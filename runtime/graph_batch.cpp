@@ -134,6 +134,8 @@ void graph::mark_varies() {
   for (const statement& s : model_.statements) {
     for (const auto& a : s.args) mark(a.get());
     for (const auto& t : s.target_indices) mark(t.get());
+    mark(s.target_from.get());
+    mark(s.target_to.get());
     mark(s.value.get());
   }
 }

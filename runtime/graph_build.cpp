@@ -108,7 +108,23 @@ void graph::allocate(int v) {
     const statement& st = model_.statements[static_cast<std::size_t>(si)];
     if (computed && st.which == statement::kind::sample) continue;
     int k = static_cast<int>(st.target_indices.size());
+    bool block_known = false;
     for_each_instance(st, [&] {
+      if (st.target_from) {  // x[i, from:to]: dimension k reaches `to`, the value's others follow it
+        index_t to = 0;
+        try {
+          to = eval_.eval_index(*st.target_to, frame_);
+        } catch (const eval_error& e) {
+          fail_in(st, e.pos, e.what());
+        }
+        s.dims[static_cast<std::size_t>(k)] = std::max(s.dims[static_cast<std::size_t>(k)], to);
+        if (!block_known) {
+          block_known = true;
+          const shape value = value_shape_of(st, eval_args(st));
+          for (int d = 1; d < value.rank; ++d)
+            s.dims[static_cast<std::size_t>(k + d)] = std::max(s.dims[static_cast<std::size_t>(k + d)], value[d]);
+        }
+      }
       for (int d = 0; d < k; ++d) {
         index_t j;
         try {
@@ -119,7 +135,7 @@ void graph::allocate(int v) {
         if (j < 1) fail_in(st, st.target_indices[static_cast<std::size_t>(d)]->pos, "index " + std::to_string(j) + " is below 1; indices start at 1");
         s.dims[static_cast<std::size_t>(d)] = std::max(s.dims[static_cast<std::size_t>(d)], j);
       }
-      if (value_known) return;
+      if (value_known || st.target_from) return;
       value_known = true;
       shape value;
       if (st.which == statement::kind::sample) {
@@ -178,6 +194,10 @@ void graph::run_statement(const statement& s, rng* rng, bool draw) {
   // While a variable is built, each of its elements is defined by one statement instance.
   auto mark_defined = [&](index_t element) {
     auto& flag = defined[static_cast<std::size_t>(element)];
+    if (flag && var.filled_from >= 0)  // a block of a partly observed unknown, some of it given
+      fail_in(s, s.pos, "`" + element_label(var.name, t.shape, element) + "` is given in the data but other elements of the block " +
+                            s.dist_name + " gives here are missing; ppl imputes a block only when all of it is missing "
+                            "(give all of it, or none)");
     if (flag) fail_in(s, s.pos, element_label(var.name, t.shape, element) + " is defined twice");
     flag = 1;
   };

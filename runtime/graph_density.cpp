@@ -144,6 +144,7 @@ read_log graph::instance_reads(const statement& s, const index_t* loops) {
     for (const auto& a : s.args) eval_.eval(*a, frame_);
     if (s.value) eval_.eval(*s.value, frame_);
     for (const auto& ix : s.target_indices) eval_.eval(*ix, frame_);
+    if (s.target_from) eval_.eval(*s.target_from, frame_), eval_.eval(*s.target_to, frame_);
   } catch (const eval_error& e) {
     eval_.log = nullptr;
     fail_in(s, e.pos, e.what());

@@ -283,8 +283,15 @@ TEST_CASE("bugs: truncation T(), censoring I() and C(), and multivariate nodes")
   const lang::bugs_data_shapes data{{"m0", {{2}, false, 0}}, {"P", {{2, 2}, false, 0}}, {"O", {{2, 2}, false, 0}}};
   const std::string t = translate("model {\n for (i in 1:3) { beta[i, 1:2] ~ dmnorm(mu[], R[ , ]) }\n"
                                   " mu[1:2] ~ dmnorm(m0[], P[,])\n R[1:2, 1:2] ~ dwish(O[,], 2)\n}\n", &data);
-  CHECK(t.find("  beta[i] ~ MultiNormalPrec(mu, R)\n") != std::string::npos);
+  // A range given on a vector's node is a block, kept as it is (here the whole row).
+  CHECK(t.find("  beta[i, 1:2] ~ MultiNormalPrec(mu, R)\n") != std::string::npos);
+  CHECK(t.find("mu[1:2] ~ MultiNormalPrec(m0, P)\n") != std::string::npos);
   CHECK(t.find("R ~ Wishart(2, inverse(O))\n") != std::string::npos);
+  // Biopsies: part of a row of a data matrix with missing values.
+  const lang::bugs_data_shapes biopsies{{"error", {{4, 4}, false, 0}}, {"prior", {{4}, false, 0}}};
+  const std::string b = translate("model {\n error[2, 1 : 2] ~ ddirich(prior[1 : 2])\n error[4, ] ~ ddirich(prior[])\n}\n", &biopsies);
+  CHECK(b.find("error[2, 1:2] ~ Dirichlet(prior[1:2])\n") != std::string::npos);
+  CHECK(b.find("error[4] ~ Dirichlet(prior)\n") != std::string::npos);
 }
 
 TEST_CASE("bugs: a var block, a data block, semicolons and statements run together") {

@@ -86,7 +86,7 @@ TEST_CASE("a whole dimension on the left of ~ is looped over") {
   CHECK(error_of("data Y: real[N, K]\ndata z: real[M]\nm ~ Normal(0, 1)\nY[:, 1] ~ Normal(m * z, 1)\n", {"Y=[[1,2],[3,4]]", "z=[1,2,3]"})
             .find("has shape [2] but") != std::string::npos);
   CHECK(error_of("data Y: real[N, K]\nm ~ Normal(0, 1)\nY[2:3, 1] ~ Normal(m, 1)\n", {"Y=[[1,2],[3,4]]"})
-            .find("a range on the left of `~` is not read") != std::string::npos);
+            .find("a range on the left of `~` takes a block of a distribution of arrays") != std::string::npos);
   CHECK(error_of("data x: real[N]\nY[:, 1] = x\n", {"x=[1,2]"}).find("a whole dimension (`:`) on the left is for `~`") != std::string::npos);
   CHECK(error_of("data y: real[N]\nm ~ Normal(0, 1)\ny[:, 1] ~ Normal(m, 1)\n", {"y=[1,2]"}).find("`y` has 1 dimension but") != std::string::npos);
   CHECK(error_of("data Y: real[N, K]\np ~ Dirichlet([1, 1])\nY[:, 1] ~ Dirichlet([1, 1])\n", {"Y=[[0.5,0.5],[0.3,0.7]]"})
@@ -144,4 +144,25 @@ TEST_CASE("a factor inside an if on unknowns counts only where its condition hol
   CHECK(f.graph->log_density() == doctest::Approx(normal - 0.125 - 1.0));
   th.data[0] = -0.5;
   CHECK(f.graph->log_density() == doctest::Approx(normal - 0.125));
+}
+
+TEST_CASE("a range on the left of `~` defines a block of a row") {
+  // x[1, 1:2] and x[1, 3:4] are two Dirichlet blocks of one row, beside a whole row x[2]:
+  // their terms are those of vectors of their own.
+  const double blocks = density_at("x[1, 1:2] ~ Dirichlet([1, 2])\nx[1, 3:4] ~ Dirichlet([2, 2])\nx[2] ~ Dirichlet([1, 1, 2, 3])\n",
+                                   {}, {{"x", {0.3, 0.7, 0.25, 0.75, 0.1, 0.2, 0.3, 0.4}}});
+  const double own = density_at("a ~ Dirichlet([1, 2])\nb ~ Dirichlet([2, 2])\nc ~ Dirichlet([1, 1, 2, 3])\n", {},
+                                {{"a", {0.3, 0.7}}, {"b", {0.25, 0.75}}, {"c", {0.1, 0.2, 0.3, 0.4}}});
+  CHECK(std::isfinite(own));
+  CHECK(blocks == doctest::Approx(own).epsilon(1e-12));
+  // The errors, at their place.
+  CHECK(error_of("x[1, 1:2] = [0.5, 0.5]\n", {}).find("a range on the left is for `~`") != std::string::npos);
+  CHECK(error_of("x[1:2, 1] ~ Dirichlet([1, 1])\n", {}).find("must be the last index given") != std::string::npos);
+  CHECK(error_of("n ~ Poisson(2)\nx[1, 1:n] ~ Dirichlet([1, 1])\n", {}).find("must be fixed by the data") != std::string::npos);
+  CHECK(error_of("x[1, 1:3] ~ Dirichlet([1, 1])\n", {}).find("the value has 2 elements but its place in `x` has 3") !=
+        std::string::npos);
+  CHECK(error_of("data x: real[2, 2]\nx[1, 2:3] ~ Dirichlet([1, 1])\n", {"x=[[0.5, 0.5], [0.5, 0.5]]"})
+            .find("the range 2:3 is not within 1..2 for `x`") != std::string::npos);
+  CHECK(error_of("x[1, 1:2] ~ Dirichlet([1, 1])\nx[1, 2:3] ~ Dirichlet([1, 1])\n", {}).find("x[1, 2] is defined twice") !=
+        std::string::npos);
 }

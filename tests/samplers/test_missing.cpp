@@ -65,10 +65,42 @@ TEST_CASE("missing values the model cannot impute are errors at their place") {
                     doctest::Contains("y[3] is missing in the data, and no `~` observes it"));
   // A vector at a time.
   CHECK_THROWS_WITH(run("data y: real[N]\nm ~ Normal(0, 1)\ny ~ MultiNormal(rep(m, 2), identity_matrix(2))\n", {"y=[1, null]"}),
-                    doctest::Contains("MultiNormal observes a whole array at once"));
+                    doctest::Contains("test.ppl:3:1: error: `y[1]` is given in the data but other elements of the block MultiNormal "
+                                      "gives here are missing; ppl imputes a block only when all of it is missing"));
   // The given values are still checked against the declaration.
   CHECK_THROWS_WITH(run("data y: int<lower=0>[N]\nl ~ Gamma(1, 1)\ny ~ Poisson(l)\n", {"y=[-1, null]"}),
                     doctest::Contains("y[1] = -1 is below its declared lower bound 0"));
+}
+
+TEST_CASE("blocks of a data matrix drawn by Dirichlet where all of them are missing (BUGS's Biopsies)") {
+  // E's first row and E[2, 3] are data; E[2, 1:2] and E[3] are missing, so each is a
+  // Dirichlet unknown. E[2, 1:2] | counts is Dirichlet(1 + 5, 1 + 3); E[3] has no child and
+  // keeps its prior Dirichlet(1, 1, 1).
+  const auto p = testing::infer(
+      "data E: real[3, 3]\ndata counts: int[N, 3]\nE[2, 1:2] ~ Dirichlet([1, 1])\nE[3] ~ Dirichlet([1, 1, 1])\n"
+      "for n in 1:N { counts[n] ~ Multinomial(sum(counts[n]), E[2]) }\n",
+      {"E=[[1, 0, 0], [null, null, 0], [null, null, null]]", "counts=[[3, 1, 0], [2, 2, 0]]"}, testing::two_chains(500, 4000, 6));
+  check_mean(p, "E[2,1]", 0.6);
+  check_sd(p, "E[2,1]", std::sqrt(0.6 * 0.4 / 11));
+  check_mean(p, "E[2,2]", 0.4);
+  for (const char* e : {"E[3,1]", "E[3,2]", "E[3,3]"}) {
+    check_mean(p, e, 1.0 / 3);
+    check_sd(p, e, std::sqrt(2.0 / 9 / 4));
+  }
+  CHECK_FALSE(has_column(p, "E[1,1]"));
+  CHECK_FALSE(has_column(p, "E[2,3]"));
+}
+
+TEST_CASE("a vector observation given whole is observed, one missing whole is imputed") {
+  // F[1] = (0.5, 0.5) observed by Dirichlet(a, 1): its term is a 0.5^(a - 1), so with an
+  // Exponential(1) prior a | F[1] is Gamma(2, 1 - log 0.5). F[2] is missing and imputed.
+  const auto p = testing::infer("data F: real[2, 2]\na ~ Exponential(1)\nfor r in 1:2 { F[r, 1:2] ~ Dirichlet([a, 1]) }\n",
+                                {"F=[[0.5, 0.5], [null, null]]"}, testing::two_chains(500, 4000, 7));
+  const double rate = 1 - std::log(0.5);
+  check_mean(p, "a", 2 / rate);
+  check_sd(p, "a", std::sqrt(2.0) / rate);
+  CHECK(has_column(p, "F[2,1]"));
+  CHECK_FALSE(has_column(p, "F[1,1]"));
 }
 
 TEST_CASE("right-censored exponential times: lambda from the exact Gamma posterior, the censored times imputed above their bounds") {
