@@ -19,7 +19,10 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     refuse_improper_priors(m, "`ppl simulate`");
     refuse_overwriting_inputs("--output", {opt.output}, {in.model_path, in.data_path});
     runtime::rng rng(opt.seed);
-    runtime::graph g(m, l.data, rng, {.allow_missing_observations = true, .start = {.from_prior = true}});
+    runtime::graph_options forward;  // observations simulated, unknowns drawn from their priors
+    forward.allow_missing_observations = true;
+    forward.start.from_prior = true;
+    runtime::graph g(m, l.data, rng, forward);
     std::vector<int> columns;
     for (std::size_t v = 0; v < m.variables.size(); ++v) {
       auto role = m.variables[v].role;

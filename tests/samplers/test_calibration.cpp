@@ -58,7 +58,10 @@ void run_sbc(const sbc_case& c) {
   runtime::rng rng(2024);
   int parameter = m.find(c.parameter);
   for (int r = 0; r < replications; ++r) {
-    runtime::graph prior(m, base, rng, {.allow_missing_observations = true, .start = {.from_prior = true}});
+    runtime::graph_options forward;  // observations simulated, unknowns drawn from their priors
+    forward.allow_missing_observations = true;
+    forward.start.from_prior = true;
+    runtime::graph prior(m, base, rng, forward);
     double truth = prior.value(parameter).data[0];
     runtime::data_table data = base;
     for (std::size_t v = 0; v < m.variables.size(); ++v)
@@ -159,7 +162,10 @@ void run_geweke(const char* model, const std::vector<std::string>& data, const s
   runtime::data_table base;
   for (const auto& s : data) runtime::apply_set(base, s);
   runtime::rng rng(99);
-  runtime::graph g(m, base, rng, {.allow_missing_observations = true, .start = {.from_prior = true}});
+  runtime::graph_options forward;  // observations simulated, unknowns drawn from their priors
+  forward.allow_missing_observations = true;
+  forward.start.from_prior = true;
+  runtime::graph g(m, base, rng, forward);
   std::vector<std::unique_ptr<samplers::sampler>> run;
   for (const auto& a : samplers::plan(g, {})) {
     if (g.model().variables[static_cast<std::size_t>(a.variable)].name == parameter) CHECK(std::string(a.chosen->kind()) == kind);
