@@ -66,7 +66,13 @@ void run_sbc(const sbc_case& c) {
     runtime::data_table data = base;
     for (std::size_t v = 0; v < m.variables.size(); ++v)
       if (prior.simulated(static_cast<int>(v)))
-        data.set(m.variables[v].name, {prior.value(static_cast<int>(v)), m.variables[v].type.kind == stdlib::scalar_kind::integer, "sbc"});
+      {
+        runtime::data_value simulated;
+        simulated.value = prior.value(static_cast<int>(v));
+        simulated.integer = m.variables[v].type.kind == stdlib::scalar_kind::integer;
+        simulated.origin = "sbc";
+        data.set(m.variables[v].name, std::move(simulated));
+      }
     runtime::graph posterior(m, data, rng);
     if (r == 0) {
       for (const auto& a : samplers::plan(posterior, c.overrides))
