@@ -77,7 +77,6 @@ rgb colour(double t) {
   return {mix(255, 178, 2 * t - 1), mix(255, 24, 2 * t - 1), mix(255, 43, 2 * t - 1)};
 }
 
-const rgb ink{40, 40, 40};
 constexpr double margin = 10, title_h = 18, bar_w = 14, bar_gap = 14, bar_min_h = 120;
 
 // "s: posterior mean of chain 1 (500 draws)", "s: draw 7 of chain 2", "s: draw 500 of chain 1 (the last)".

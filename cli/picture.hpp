@@ -15,6 +15,9 @@ struct rgb {
   unsigned char r = 0, g = 0, b = 0;
 };
 
+// The colour of text, frames and axes in every picture.
+inline constexpr rgb ink{40, 40, 40};
+
 // Where a label's x is: its left end, its middle or its right end.
 enum class anchor { start, middle, end };
 

@@ -21,7 +21,7 @@ namespace ppl::cli {
 
 namespace {
 
-const rgb ink{40, 40, 40}, grey{150, 150, 150}, pale{205, 215, 230};
+const rgb grey{150, 150, 150}, pale{205, 215, 230};
 constexpr int rank_bins = 20;
 
 // The columns NAME (a scalar) or NAME[...] (an array's elements), in file order.

@@ -13,18 +13,6 @@ using lang::ir::role;
 
 namespace {
 
-// "y[3, 2]" for element `flat` of an array of shape `s`; "y" for a scalar.
-std::string element_name(const std::string& name, const shape& s, index_t flat) {
-  if (s.rank == 0) return name;
-  std::string out = name + "[";
-  for (int d = 0; d < s.rank; ++d) {
-    index_t stride = s.stride(d);
-    out += (d ? ", " : "") + std::to_string(flat / stride + 1);
-    flat %= stride;
-  }
-  return out + "]";
-}
-
 std::string number(double x) {
   std::ostringstream os;
   os << x;
@@ -42,6 +30,17 @@ int size_variable(const expr& dim) {
 }
 
 }  // namespace
+
+std::string element_name(const std::string& name, const shape& s, index_t flat) {
+  if (s.rank == 0) return name;
+  std::string out = name + "[";
+  for (int d = 0; d < s.rank; ++d) {
+    const index_t stride = s.stride(d);
+    out += (d ? ", " : "") + std::to_string(flat / stride + 1);
+    flat %= stride;
+  }
+  return out + "]";
+}
 
 lang::check_options missing_values(const lang::ir::model& m, const data_table& data) {
   lang::check_options o;

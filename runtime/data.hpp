@@ -107,4 +107,7 @@ data_table read_data_file(const std::string& path);
 // std::invalid_argument with a message saying what was wrong.
 void apply_set(data_table& table, std::string_view assignment);
 
+// "y[2, 3]" for element `flat` (row-major) of an array of shape `s`; "y" for a scalar.
+std::string element_name(const std::string& name, const shape& s, index_t flat);
+
 }  // namespace ppl::runtime

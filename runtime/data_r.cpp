@@ -46,18 +46,6 @@ std::vector<double> to_row_major(const std::vector<double>& x, const shape& s) {
   return out;
 }
 
-// "y[2, 3]" for element `flat` (row-major) of an array of shape `s`; "y" for a scalar.
-std::string element_name(const std::string& name, const shape& s, index_t flat) {
-  if (s.rank == 0) return name;
-  std::string out = name + "[";
-  for (int d = 0; d < s.rank; ++d) {
-    const index_t stride = s.stride(d);
-    out += (d ? ", " : "") + std::to_string(flat / stride + 1);
-    flat %= stride;
-  }
-  return out + "]";
-}
-
 shape shape_of(const value& v) {
   if (v.scalar) return shape::scalar();
   if (!v.has_dims) return shape::vector(static_cast<index_t>(v.x.size()));

@@ -45,33 +45,33 @@ bool is_row(const expr& e, int slot) {
   return true;
 }
 
-bool batchable(const expr& e, int slot) {
+bool plate_batchable_expr(const expr& e, int slot) {
   if (!lang::ir::uses_loop_variable(e)) return true;
   if (is_row(e, slot)) return true;
   if (e.which != expr::kind::call) return false;
   const std::string_view name = e.fn->name();
   if (e.fn->elementwise()) {
     for (const auto& a : e.args)
-      if (!batchable(*a, slot)) return false;
+      if (!plate_batchable_expr(*a, slot)) return false;
     return true;
   }
   if ((name == "*" || name == "dot") && e.args.size() == 2) {
     // One side varies over the plate, the other does not.
     const bool left = lang::ir::uses_loop_variable(*e.args[0]), right = lang::ir::uses_loop_variable(*e.args[1]);
-    return left != right && batchable(*e.args[left ? 0 : 1], slot);
+    return left != right && plate_batchable_expr(*e.args[left ? 0 : 1], slot);
   }
   return false;
 }
 
 // Thrown inside the batch to send the statement back to the instance path.
-struct not_batched {};
+struct not_plate_batched {};
 
 }  // namespace
 
 bool graph::plate_batchable(const statement& s) {
   if (s.loops.size() != 1) return false;
   const int slot = s.loops[0].slot;
-  if (s.which == statement::kind::factor) return batchable(*s.value, slot);
+  if (s.which == statement::kind::factor) return plate_batchable_expr(*s.value, slot);
   if (s.target_indices.size() != 1 || !is_loop_var(*s.target_indices[0], slot)) return false;
   if (values_[static_cast<std::size_t>(s.target)].shape.rank != 1) return false;
   if (s.which == statement::kind::assign) {
@@ -79,11 +79,11 @@ bool graph::plate_batchable(const statement& s) {
     // own target (x[t] = x[t - 1] + ...) must pass adjoints back instance by instance.
     std::vector<int> reads;
     lang::ir::collect_reads(s.value.get(), reads);
-    return std::find(reads.begin(), reads.end(), s.target) == reads.end() && batchable(*s.value, slot);
+    return std::find(reads.begin(), reads.end(), s.target) == reads.end() && plate_batchable_expr(*s.value, slot);
   }
   if (s.which != statement::kind::sample || s.dist->value_rank() != 0) return false;
   for (const auto& a : s.args)
-    if (!batchable(*a, slot)) return false;
+    if (!plate_batchable_expr(*a, slot)) return false;
   return true;
 }
 
@@ -102,7 +102,7 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
     try {
       v = eval_.eval(e, frame_);
     } catch (const eval_error&) {
-      throw not_batched{};
+      throw not_plate_batched{};
     }
     if (e.depends_on_unknown) {
       adjoint.assign(static_cast<std::size_t>(v.size()), 0.0);
@@ -112,7 +112,7 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   }
   if (e.which == expr::kind::index) {
     const tensor& base = values_[static_cast<std::size_t>(e.args[0]->slot)];
-    if (r.first < 0 || r.first + r.count > base.shape[0]) throw not_batched{};
+    if (r.first < 0 || r.first + r.count > base.shape[0]) throw not_plate_batched{};
     shape row;
     for (int d = 1; d < base.shape.rank; ++d) row.dims[static_cast<std::size_t>(row.rank++)] = base.shape[d];
     if (e.depends_on_unknown) adjoint.assign(static_cast<std::size_t>(r.count * row.size()), 0.0);
@@ -121,7 +121,7 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   // A call: its arguments first.
   std::array<plate_value, 2> a{};
   const std::size_t n = e.args.size();
-  if (n > 2) throw not_batched{};
+  if (n > 2) throw not_plate_batched{};
   for (std::size_t i = 0; i < n; ++i) a[i] = plate_eval(*e.args[i], r);
   auto& out = plate_values_[id];
   const std::string_view name = e.fn->name();
@@ -135,12 +135,12 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
     std::array<view, 2> args{};
     for (std::size_t i = 0; i < n; ++i) {
       if (a[i].batched) {
-        if (!(a[i].per == per)) throw not_batched{};
+        if (!(a[i].per == per)) throw not_plate_batched{};
         args[i] = {a[i].data, shape::vector(total)};
       } else if (a[i].per.rank == 0) {
         args[i] = {a[i].data, shape::scalar()};
       } else {
-        if (!(a[i].per == per)) throw not_batched{};
+        if (!(a[i].per == per)) throw not_plate_batched{};
         auto& repeated = plate_repeated_[static_cast<std::size_t>(e.args[i]->id)];
         repeated.resize(static_cast<std::size_t>(total));
         for (index_t k = 0; k < r.count; ++k) std::copy(a[i].data, a[i].data + width, repeated.begin() + k * width);
@@ -151,28 +151,28 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
     try {
       e.fn->result_shape(std::span<const view>(args.data(), n));  // the function's own checks (a zero divisor)
     } catch (const stdlib::argument_error&) {
-      throw not_batched{};
+      throw not_plate_batched{};
     }
     e.fn->eval(std::span<const view>(args.data(), n), out.data());
   } else if (name == "*") {
     const plate_value &x = a[0].batched ? a[0] : a[1], &m = a[0].batched ? a[1] : a[0];
-    if (x.per.rank != 1 || m.per.rank != 2) throw not_batched{};
+    if (x.per.rank != 1 || m.per.rank != 2) throw not_plate_batched{};
     const index_t rows = m.per[0], cols = m.per[1];
     const matrix_in X(x.data, r.count, x.per[0]), M(m.data, rows, cols);
     if (a[0].batched) {  // v * M = v' M: rows X M
-      if (x.per[0] != rows) throw not_batched{};
+      if (x.per[0] != rows) throw not_plate_batched{};
       per = shape::vector(cols);
       out.resize(static_cast<std::size_t>(r.count * cols));
       matrix_out(out.data(), r.count, cols).noalias() = X * M;
     } else {  // M * v: rows X M'
-      if (x.per[0] != cols) throw not_batched{};
+      if (x.per[0] != cols) throw not_plate_batched{};
       per = shape::vector(rows);
       out.resize(static_cast<std::size_t>(r.count * rows));
       matrix_out(out.data(), r.count, rows).noalias() = X * M.transpose();
     }
   } else {  // dot
     const plate_value &x = a[0].batched ? a[0] : a[1], &w = a[0].batched ? a[1] : a[0];
-    if (x.per.rank != 1 || w.per.rank != 1 || x.per[0] != w.per[0]) throw not_batched{};
+    if (x.per.rank != 1 || w.per.rank != 1 || x.per[0] != w.per[0]) throw not_plate_batched{};
     per = shape::scalar();
     out.resize(static_cast<std::size_t>(r.count));
     Eigen::Map<Eigen::VectorXd>(out.data(), r.count).noalias() =
@@ -293,7 +293,7 @@ bool graph::define_plate(const statement& s, plate_range& r, std::vector<const e
   plate_value v;
   try {
     v = plate_eval(*s.value, r);
-  } catch (const not_batched&) {
+  } catch (const not_plate_batched&) {
     return false;
   }
   if (!v.batched || v.per.rank != 0) return false;
@@ -327,7 +327,7 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
       if (s.args.size() > args.size()) return false;
       for (std::size_t i = 0; i < s.args.size(); ++i) args[i] = plate_eval(*s.args[i], r);
     }
-  } catch (const not_batched&) {
+  } catch (const not_plate_batched&) {
     return false;
   }
   if (s.which == statement::kind::factor) {

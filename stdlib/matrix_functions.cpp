@@ -50,7 +50,7 @@ class inverse final : public function {
   }
 };
 
-class log_determinant final : public function {
+class log_determinant_function final : public function {
  public:
   std::string_view name() const override { return "log_determinant"; }
   type_result result_type(std::span<const type_sig> a) const override { return one_matrix(name(), a, 0); }
@@ -137,7 +137,7 @@ std::unique_ptr<function> make_inverse(std::string_view name) {
 
 std::unique_ptr<function> make_log_determinant(std::string_view name) {
   expect_name(name, "log_determinant");
-  return std::make_unique<log_determinant>();
+  return std::make_unique<log_determinant_function>();
 }
 
 std::unique_ptr<function> make_cholesky(std::string_view name) {

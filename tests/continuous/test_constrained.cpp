@@ -12,6 +12,8 @@
 #include "tests/samplers/inference_fixture.hpp"
 #include "tests/support/short_run.hpp"
 
+namespace test_constrained {
+
 using namespace ppl::testing;
 
 namespace {
@@ -170,3 +172,5 @@ TEST_CASE("nuts: a covariance matrix with an InverseWishart prior and MultiNorma
   const Eigen::Matrix2d exact = (scale + scatter()) / (nu + n - 2 - 1);
   check_matrix_mean(matrix_run("Sigma", "InverseWishart(5, S)", "Y[n] ~ MultiNormal([0, 0], Sigma)", 53), "Sigma", exact);
 }
+
+}  // namespace test_constrained

@@ -14,6 +14,8 @@
 #include "tests/support/example_text.hpp"
 #include "tests/support/short_run.hpp"
 
+namespace test_hamiltonian {
+
 using namespace ppl::testing;
 
 namespace {
@@ -255,3 +257,5 @@ TEST_CASE("nuts: an unknown that bounds the data's support (serial numbers seen,
     CHECK(chain.front().find("skipped") == std::string::npos);
   }
 }
+
+}  // namespace test_hamiltonian

@@ -14,6 +14,8 @@
 #include "tests/samplers/inference_fixture.hpp"
 #include "tests/support/short_run.hpp"
 
+namespace test_lkj_models {
+
 using namespace ppl::testing;
 
 namespace {
@@ -123,3 +125,5 @@ TEST_CASE("nuts: a correlation recovered from data, the covariance built as quad
     CHECK(divergent_fraction(p) < 0.01);
   }
 }
+
+}  // namespace test_lkj_models

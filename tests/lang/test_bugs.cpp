@@ -14,6 +14,8 @@
 #include "lang/printer.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_bugs {
+
 using namespace ppl;
 
 namespace {
@@ -384,3 +386,5 @@ TEST_CASE("bugs: many statements with a power each, inside the model block") {
   lang::source_file src{"m.bug", text};
   CHECK_NOTHROW(lang::parse_bugs(src));
 }
+
+}  // namespace test_bugs

@@ -6,6 +6,8 @@
 #include "lang/parser.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_conditionals {
+
 using namespace ppl;
 
 namespace {
@@ -73,3 +75,5 @@ TEST_CASE("conditionals: errors") {
         "m.ppl:1:14: error: `data` declarations must be at the top level, not inside an `if`");
   CHECK(error_of("if x > 0 { y ~ Normal(0, 1) }\n").find("expected a condition in parentheses") != std::string::npos);
 }
+
+}  // namespace test_conditionals

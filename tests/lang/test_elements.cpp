@@ -6,6 +6,8 @@
 #include "lang/checker.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_elements {
+
 using namespace ppl;
 
 namespace {
@@ -72,3 +74,5 @@ TEST_CASE("a model knows whether it has unknowns") {
   CHECK_FALSE(lang::ir::has_unknowns(lang::compile({"m.ppl", "data y: real[N]\nfor n in 1:N { y[n] ~ Normal(0, 1) }\n"}, stdlib::library())));
   CHECK(lang::ir::has_unknowns(lang::compile({"m.ppl", "mu ~ Normal(0, 1)\n"}, stdlib::library())));
 }
+
+}  // namespace test_elements

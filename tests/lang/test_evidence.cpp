@@ -5,6 +5,8 @@
 #include "lang/evidence.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_evidence {
+
 namespace {
 
 // The predictive flags of the model's `~` statements, by target name, in order.
@@ -29,3 +31,5 @@ TEST_CASE("predictions: uninformed unknowns downstream of informed ones, through
   // (A censored value's density is not normalised, so an imputed censored value is not a
   // prediction: tests/samplers/test_missing.cpp's censored times fail when it is.)
 }
+
+}  // namespace test_evidence

@@ -8,6 +8,8 @@
 #include "lang/parser.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_front_end {
+
 using namespace ppl;
 
 namespace {
@@ -113,3 +115,5 @@ TEST_CASE("variables are found by name, and a model's lines by offset") {
   CHECK(m.find("nothing") == -1);
   CHECK(m.lines.locate(m.statements.back().pos).line == 4);
 }
+
+}  // namespace test_front_end

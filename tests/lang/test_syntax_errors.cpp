@@ -12,6 +12,8 @@
 #include "lang/syntax_error.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_syntax_errors {
+
 using namespace ppl;
 
 namespace {
@@ -151,3 +153,5 @@ TEST_CASE("powers: a chain of `^` over many lines is refused; many statements wi
   for (int i = 0; i < 300; ++i) leading += "\n^a";
   CHECK(parses(leading).find("nested more than 256 levels deep") != std::string::npos);
 }
+
+}  // namespace test_syntax_errors

@@ -9,6 +9,8 @@
 #include "samplers/spins.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_ising {
+
 using namespace ppl::testing;
 
 namespace {
@@ -222,3 +224,5 @@ TEST_CASE("ising: the chromatic heat-bath gives the same draws on one thread and
   CHECK(one.column("energy") == two.column("energy"));
   CHECK(one.column("absmag") == two.column("absmag"));
 }
+
+}  // namespace test_ising

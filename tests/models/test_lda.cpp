@@ -21,6 +21,8 @@
 #include "samplers/lda.hpp"
 #include "tests/models/lda_corpus.hpp"
 
+namespace test_lda {
+
 namespace lda = ppl::samplers::lda;
 using ppl::testing::make_corpus;
 using ppl::testing::tiny;
@@ -366,3 +368,5 @@ TEST_CASE("lda: a sweep shared by a team of processes keeps exact counts and sam
     CHECK(team < *high + spread);
   }
 }
+
+}  // namespace test_lda

@@ -10,6 +10,8 @@
 #include "samplers/lda.hpp"
 #include "tests/models/lda_corpus.hpp"
 
+namespace test_lda_conditionals {
+
 namespace lda = ppl::samplers::lda;
 using ppl::testing::make_corpus;
 using ppl::testing::tiny;
@@ -120,3 +122,5 @@ TEST_CASE("lda: the means are the Rao-Blackwellised posterior means") {
   for (std::size_t k = 0; k < 2; ++k)
     for (std::size_t w = 0; w < 3; ++w) CHECK(phi[k * 3 + w] == doctest::Approx((n[k * 3 + w] + c.eta[w]) / (nk[k] + 2.8)));
 }
+
+}  // namespace test_lda_conditionals

@@ -18,6 +18,8 @@
 #include "tests/support/example_text.hpp"
 #include "tests/support/short_run.hpp"
 
+namespace test_smc_models {
+
 using namespace ppl;
 
 namespace {
@@ -70,3 +72,5 @@ TEST_CASE("SMC's posterior means on pumps agree with the BUGS Examples manual") 
                {"theta[5]", {0.6, 0.002078}},     {"theta[6]", {0.6084, 0.001007}},  {"theta[7]", {0.8904, 0.005323}},
                {"theta[8]", {0.8946, 0.005269}},  {"theta[9]", {1.588, 0.006662}},   {"theta[10]", {1.995, 0.002895}}});
 }
+
+}  // namespace test_smc_models

@@ -8,6 +8,8 @@
 
 #include "runtime/archive.hpp"
 
+namespace test_archive {
+
 using ppl::runtime::archive;
 
 namespace {
@@ -81,3 +83,5 @@ TEST_CASE("archive: a compact vector cut short or with a bad width is refused") 
   archive bad(bytes);
   CHECK_THROWS_WITH(bad.compact(back), doctest::Contains("truncated or corrupt"));
 }
+
+}  // namespace test_archive

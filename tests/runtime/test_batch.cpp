@@ -11,6 +11,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_batch {
+
 using ppl::testing::fixture;
 namespace rt = ppl::runtime;
 
@@ -105,3 +107,5 @@ TEST_CASE("batch: blocks past the first give the same errors and invalid terms a
   CHECK(f.graph->statement_log_density(last) == -INFINITY);
   CHECK(one_by_one(*f.graph, last) == -INFINITY);
 }
+
+}  // namespace test_batch

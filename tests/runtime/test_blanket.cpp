@@ -4,6 +4,8 @@
 #include "runtime/blanket.hpp"
 #include "tests/support/model_fixture.hpp"
 
+namespace test_blanket {
+
 using ppl::runtime::blanket;
 using ppl::testing::fixture;
 
@@ -85,3 +87,5 @@ TEST_CASE("a scalar read by every instance of a plate takes the plate's term who
     CHECK(f.graph->log_density() - j0 == doctest::Approx(b.log_density(0) - b0).epsilon(1e-12));
   }
 }
+
+}  // namespace test_blanket

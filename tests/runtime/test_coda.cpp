@@ -16,6 +16,8 @@
 #include "runtime/draws_reader.hpp"
 #include "runtime/draws_writer.hpp"
 
+namespace test_coda {
+
 namespace rt = ppl::runtime;
 namespace fs = std::filesystem;
 
@@ -164,3 +166,5 @@ TEST_CASE("coda: chains of different lengths cannot share an index") {
   }
   CHECK_THROWS_AS(rt::write_coda(rt::draws_source({path}), s.path("R"), {0, 1}), std::invalid_argument);
 }
+
+}  // namespace test_coda

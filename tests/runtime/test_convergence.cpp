@@ -7,6 +7,8 @@
 #include "runtime/diagnostics.hpp"
 #include "runtime/random.hpp"
 
+namespace test_convergence {
+
 using ppl::runtime::summarize;
 
 namespace {
@@ -72,3 +74,5 @@ TEST_CASE("diagnostics: quantiles interpolate as R's type 7") {
   CHECK(s.q5 == doctest::Approx(1.45));
   CHECK(s.q95 == doctest::Approx(9.55));
 }
+
+}  // namespace test_convergence

@@ -4,6 +4,8 @@
 #include "lang/diagnostics.hpp"
 #include "runtime/data.hpp"
 
+namespace test_data {
+
 using namespace ppl::runtime;
 
 namespace {
@@ -56,3 +58,5 @@ TEST_CASE("--set") {
 TEST_CASE("a missing file is an error naming it") {
   CHECK_THROWS_WITH_AS(read_csv(path("nope.csv")), doctest::Contains("nope.csv: error: cannot open the file"), ppl::lang::source_error);
 }
+
+}  // namespace test_data

@@ -12,6 +12,8 @@
 #include "lang/diagnostics.hpp"
 #include "runtime/data.hpp"
 
+namespace test_data_errors {
+
 using namespace ppl::runtime;
 using ppl::lang::diagnostic;
 using ppl::lang::source_error;
@@ -254,3 +256,5 @@ TEST_CASE("--set: every error names the assignment") {
   apply_set(t, "v=[1, null]");  // missing, as in a JSON file
   CHECK(std::isnan(t.find("v")->value.data[1]));
 }
+
+}  // namespace test_data_errors

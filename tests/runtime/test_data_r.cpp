@@ -12,6 +12,8 @@
 #include "lang/diagnostics.hpp"
 #include "runtime/data.hpp"
 
+namespace test_data_r {
+
 using namespace ppl::runtime;
 using ppl::lang::diagnostic;
 using ppl::lang::source_error;
@@ -328,3 +330,5 @@ TEST_CASE("read_data_file: .R and .r, plain or gzipped, and R found in a file of
   // A message names the file as given.
   CHECK_THROWS_WITH_AS(read_data_file(scratch_file("bad.R", "y <- c(1")), doctest::Contains("bad.R:1:7: error: this `(`"), source_error);
 }
+
+}  // namespace test_data_r

@@ -13,6 +13,8 @@
 #include "runtime/graph.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_data_text {
+
 using namespace ppl::runtime;
 using ppl::lang::diagnostic;
 using ppl::lang::source_error;
@@ -141,3 +143,5 @@ TEST_CASE("messages escape the bytes they quote") {
   CHECK(u.message == "\"Z\xc3\xbcrich\" in column \"ville\" (row 1) is not a number");
   CHECK(ppl::lang::printable(std::string("a\0b\tc\x7f", 6)) == "a\\x00b\tc\\x7f");
 }
+
+}  // namespace test_data_text

@@ -4,6 +4,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_definitions {
+
 using ppl::testing::error_of;
 
 TEST_CASE("an element defined twice through bounds from data is found when the graph is built") {
@@ -25,3 +27,5 @@ TEST_CASE("an observed count above n is an error when the data are bound, naming
   // Where n itself is unknown, the support moves: the values are checked at each chain's start.
   CHECK(error_of("data y: int[N]\nn ~ Poisson(20)\nfor i in 1:N { y[i] ~ Binomial(n, 0.5) }\n", {"y=[3,12,4]"}).empty());
 }
+
+}  // namespace test_definitions

@@ -12,6 +12,8 @@
 
 #include "runtime/diagnostics.hpp"
 
+namespace test_diagnostics {
+
 using chains_t = std::vector<std::vector<double>>;
 using ppl::runtime::autocorrelation_time;
 using ppl::runtime::effective_sample_size;
@@ -229,3 +231,5 @@ TEST_CASE("diagnostics: a two-valued quantity keeps a finite rhat and tail-ESS")
   CHECK(std::isfinite(s.ess_tail));
   CHECK(s.ess_bulk > 0.6 * 4000);
 }
+
+}  // namespace test_diagnostics

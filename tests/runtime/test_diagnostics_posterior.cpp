@@ -16,13 +16,15 @@
 #include "runtime/diagnostics.hpp"
 #include "tests/support/reference_csv.hpp"
 
+namespace test_diagnostics_posterior {
+
 using chains_t = std::vector<std::vector<double>>;
 
 namespace {
 
 constexpr double tolerance = 1e-9;
 
-using ppl::testing::fixture;
+using ppl::testing::data_fixture;
 using ppl::testing::read_reference_csv;
 double number(const std::string& cell) { return ppl::testing::reference_number(cell); }
 
@@ -50,8 +52,8 @@ void check_close(const std::string& what, double actual, double expected, double
 }  // namespace
 
 TEST_CASE("diagnostics: the figures of R's posterior 1.4.0 on the fixture's draws") {
-  const auto draws = read_reference_csv(fixture("posterior_draws.csv"));
-  const auto expected = read_reference_csv(fixture("posterior_summary.csv"));
+  const auto draws = read_reference_csv(data_fixture("posterior_draws.csv"));
+  const auto expected = read_reference_csv(data_fixture("posterior_summary.csv"));
   REQUIRE(expected.size() == 14);  // 7 quantities, 200 and 199 draws a chain
   ppl::runtime::summariser summarise;
   for (const auto& row : expected) {
@@ -86,3 +88,5 @@ TEST_CASE("diagnostics: the figures of R's posterior 1.4.0 on the fixture's draw
     check_close("n / ess of chain 1", ppl::runtime::autocorrelation_time(d[0]), static_cast<double>(length) / want("ess_chain1"));
   }
 }
+
+}  // namespace test_diagnostics_posterior

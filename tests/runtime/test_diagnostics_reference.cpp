@@ -14,6 +14,8 @@
 
 #include "runtime/diagnostics.hpp"
 
+namespace test_diagnostics_reference {
+
 using chains_t = std::vector<std::vector<double>>;
 
 namespace {
@@ -164,3 +166,5 @@ TEST_CASE("diagnostics reference: summaries equal the definitions, with ties, od
       CHECK(fresh.ess_tail == s.ess_tail);
     }
 }
+
+}  // namespace test_diagnostics_reference

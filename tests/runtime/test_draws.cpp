@@ -20,6 +20,8 @@
 #include "runtime/draws_reader.hpp"
 #include "runtime/draws_writer.hpp"
 
+namespace test_draws {
+
 namespace rt = ppl::runtime;
 namespace fs = std::filesystem;
 
@@ -224,3 +226,5 @@ TEST_CASE("diagnostics: E-BFMI of independent and of slowly moving energies") {
   CHECK(std::isnan(rt::energy_bfmi({1, 1, 1, 1})));
   CHECK(std::isnan(rt::energy_bfmi({1, NAN})));
 }
+
+}  // namespace test_draws

@@ -4,6 +4,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_evaluator {
+
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 
@@ -67,3 +69,5 @@ TEST_CASE("run-time errors point at the expression") {
         "test.ppl:3:5: error: dot: arguments have sizes 2 and 3");
   CHECK(error_of("data n: int = 3\nfor i in 1:n { r[i] = i }\nq = r[i]\n").find("undefined name `i`") != std::string::npos);
 }
+
+}  // namespace test_evaluator

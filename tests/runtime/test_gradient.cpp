@@ -9,6 +9,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_gradient {
+
 using ppl::testing::fixture;
 
 namespace {
@@ -174,3 +176,5 @@ TEST_CASE("gradient of a plate longer than one block of the row-wise batch (4,09
             {g + "]", x + "]", y + "]"});
   check_model_gradient(f, {"a", "b"});
 }
+
+}  // namespace test_gradient

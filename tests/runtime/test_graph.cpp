@@ -6,6 +6,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_graph {
+
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 
@@ -123,3 +125,5 @@ TEST_CASE("a variable may read its own earlier elements") {
   f.graph->start(f.rng, {.radius = 0});
   for (double x : s) CHECK(x == 2);
 }
+
+}  // namespace test_graph

@@ -7,6 +7,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_log_density_calls {
+
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 
@@ -74,3 +76,5 @@ TEST_CASE("log-density calls: errors") {
   CHECK(error_of("v = normal_lpdf(1 | 0)\n") == "test.ppl:1:5: error: normal_lpdf takes 3 arguments (the value, then 2 of Normal), got 2");
   CHECK(error_of("v = logpdf(exp(1), 2)\n") == "test.ppl:1:5: error: logpdf takes a distribution and a value: logpdf(Normal(mu, sigma), y)");
 }
+
+}  // namespace test_log_density_calls

@@ -20,8 +20,10 @@
 #include "runtime/psis.hpp"
 #include "tests/support/reference_csv.hpp"
 
+namespace test_loo_reference {
+
 namespace rt = ppl::runtime;
-using ppl::testing::fixture;
+using ppl::testing::data_fixture;
 using ppl::testing::read_reference_csv;
 using ppl::testing::reference_number;
 
@@ -47,11 +49,11 @@ std::vector<rt::loo_point> pointwise(const rt::draws_source& d) {
 }  // namespace
 
 TEST_CASE("loo: each observation's figures are loo 2.5.1's") {
-  const rt::draws_source d({fixture("loo_log_lik.csv")});
+  const rt::draws_source d({data_fixture("loo_log_lik.csv")});
   REQUIRE(d.chains() == 4);
   REQUIRE(d.rows(0) == 250);
   const auto points = pointwise(d);
-  const auto expected = read_reference_csv(fixture("loo_pointwise.csv"));
+  const auto expected = read_reference_csv(data_fixture("loo_pointwise.csv"));
   REQUIRE(points.size() == expected.size());
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& want = expected[i];
@@ -71,10 +73,10 @@ TEST_CASE("loo: each observation's figures are loo 2.5.1's") {
 }
 
 TEST_CASE("loo: the totals and their standard errors are loo 2.5.1's") {
-  const rt::draws_source d({fixture("loo_log_lik.csv")});
+  const rt::draws_source d({data_fixture("loo_log_lik.csv")});
   const auto points = pointwise(d);
   const rt::loo_result r = rt::loo(points, 1000);
-  for (const auto& row : read_reference_csv(fixture("loo_estimates.csv"))) {
+  for (const auto& row : read_reference_csv(data_fixture("loo_estimates.csv"))) {
     const std::string q = row.at("quantity");
     CAPTURE(q);
     const rt::loo_estimate& e = q == "elpd_loo" ? r.elpd_loo : q == "p_loo" ? r.p_loo : r.looic;
@@ -87,7 +89,7 @@ TEST_CASE("loo: the totals and their standard errors are loo 2.5.1's") {
 }
 
 TEST_CASE("loo: the Pareto k table uses the 2024 threshold, where loo 2.5.1 uses 0.7") {
-  const rt::draws_source d({fixture("loo_log_lik.csv")});
+  const rt::draws_source d({data_fixture("loo_log_lik.csv")});
   const auto points = pointwise(d);
   const double t = rt::pareto_k_threshold(1000);
   CHECK(t == doctest::Approx(2.0 / 3).epsilon(1e-15));
@@ -102,3 +104,5 @@ TEST_CASE("loo: the Pareto k table uses the 2024 threshold, where loo 2.5.1 uses
   CHECK(std::isnan(bins[1].min_n_eff));
   CHECK(std::isnan(bins[2].min_n_eff));
 }
+
+}  // namespace test_loo_reference

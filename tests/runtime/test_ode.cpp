@@ -11,6 +11,8 @@
 #include "runtime/ode.hpp"
 #include "tests/support/model_fixture.hpp"
 
+namespace test_ode {
+
 using ppl::runtime::ode_failure;
 using ppl::runtime::ode_options;
 using ppl::runtime::ode_system;
@@ -250,3 +252,5 @@ TEST_CASE("an ODE inside a loop solves per instance, and its initial state takes
     }
   }
 }
+
+}  // namespace test_ode

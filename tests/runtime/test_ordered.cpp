@@ -7,6 +7,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_ordered {
+
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 namespace rt = ppl::runtime;
@@ -111,3 +113,5 @@ TEST_CASE("ordered: errors") {
         "test.ppl:1:7: error: `c` is positive_ordered but its prior Dirichlet is not on the reals; give its elements a prior on "
         "the reals or on a half-line (0, inf), or none");
 }
+
+}  // namespace test_ordered

@@ -7,6 +7,8 @@
 #include "stdlib/flat.hpp"
 #include "tests/support/model_fixture.hpp"
 
+namespace test_param {
+
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 
@@ -93,3 +95,5 @@ TEST_CASE("param: errors") {
   CHECK(error_of("data b: real\nparam b: real\n") == "test.ppl:2:7: error: `b` is already declared (line 1)");
   CHECK(error_of("param b: real\nb = 2\n") == "test.ppl:2:1: error: `b` is declared `param`, an unknown; it cannot be assigned with `=`");
 }
+
+}  // namespace test_param

@@ -11,6 +11,8 @@
 #include "runtime/psis.hpp"
 #include "runtime/random.hpp"
 
+namespace test_psis {
+
 namespace rt = ppl::runtime;
 
 namespace {
@@ -119,3 +121,5 @@ TEST_CASE("loo_observation: independent draws of a likelihood that never varies"
   // Such a k counts as good.
   CHECK(rt::pareto_k_table({p}, 0.7)[0].count == 1);
 }
+
+}  // namespace test_psis

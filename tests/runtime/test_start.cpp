@@ -8,6 +8,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_start {
+
 using ppl::testing::fixture;
 namespace rt = ppl::runtime;
 
@@ -90,3 +92,5 @@ TEST_CASE("start: a Bernoulli of inv_logit far in the tail keeps a finite densit
   const double prior = -std::log(100 * std::sqrt(2 * M_PI)) - 0.5 * 0.36;
   CHECK(lp == doctest::Approx(prior - 60 - std::log1p(std::exp(-60.0))));
 }
+
+}  // namespace test_start

@@ -8,6 +8,8 @@
 #include "runtime/blanket.hpp"
 #include "tests/support/model_fixture.hpp"
 
+namespace test_tempering {
+
 using namespace ppl;
 
 namespace {
@@ -96,3 +98,5 @@ TEST_CASE("at temperature 0 the likelihood is left out even where it is -inf") {
   CHECK(std::isfinite(g.log_density_gradient(wrt, gradient)));
   CHECK_THROWS_AS(g.set_temperature(1.5), std::invalid_argument);
 }
+
+}  // namespace test_tempering

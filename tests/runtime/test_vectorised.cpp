@@ -6,6 +6,8 @@
 
 #include "tests/support/model_fixture.hpp"
 
+namespace test_vectorised {
+
 using ppl::testing::error_of;
 using ppl::testing::fixture;
 
@@ -166,3 +168,5 @@ TEST_CASE("a range on the left of `~` defines a block of a row") {
   CHECK(error_of("x[1, 1:2] ~ Dirichlet([1, 1])\nx[1, 2:3] ~ Dirichlet([1, 1])\n", {}).find("x[1, 2] is defined twice") !=
         std::string::npos);
 }
+
+}  // namespace test_vectorised

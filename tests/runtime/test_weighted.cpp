@@ -5,6 +5,8 @@
 
 #include "runtime/weighted.hpp"
 
+namespace test_weighted {
+
 using namespace ppl;
 
 TEST_CASE("weighted mean, sd, quantiles and Kish's ESS") {
@@ -33,3 +35,5 @@ TEST_CASE("equal weights give the plain mean; weight 0 leaves a draw out, even a
   CHECK(std::isnan(runtime::weighted_summary({3, 4}, {0, 0}).mean));
   CHECK(std::isnan(runtime::kish_ess({0, 0})));
 }
+
+}  // namespace test_weighted

@@ -11,6 +11,8 @@
 #include "tests/samplers/inference_fixture.hpp"
 #include "tests/support/short_run.hpp"
 
+namespace test_calibration {
+
 using namespace ppl;
 
 namespace {
@@ -199,3 +201,5 @@ TEST_CASE("Geweke: conjugate") {
 TEST_CASE("Geweke: gibbs") {
   run_geweke("z ~ Categorical([0.2, 0.3, 0.5])\ndata y: real[N]\nfor n in 1:N { y[n] ~ Normal(z, 1) }\n", {"N=2"}, "z", 2.3, "gibbs");
 }
+
+}  // namespace test_calibration

@@ -4,6 +4,8 @@
 // sampler moves lambda (|z| < 4 against the exact mean and sd, fixed seeds).
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_censoring {
+
 using namespace ppl::testing;
 
 namespace {
@@ -49,3 +51,5 @@ TEST_CASE("a vectorised factor of weibull_lccdf and weibull_lcdf calls compile a
   CHECK(s.mean > 0);
   CHECK(std::isfinite(s.sd));
 }
+
+}  // namespace test_censoring

@@ -4,6 +4,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_collapsed {
+
 using namespace ppl::testing;
 
 namespace {
@@ -149,3 +151,5 @@ TEST_CASE("collapsed holds only for z, theta and phi together: --sampler on one 
   o.overrides = {{"pi", "collapsed"}, {"z", "gibbs"}};
   CHECK_THROWS_WITH_AS(infer(mixture, data, o), doctest::Contains("collapsed takes z, theta and phi together"), std::invalid_argument);
 }
+
+}  // namespace test_collapsed

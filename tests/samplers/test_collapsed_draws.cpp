@@ -19,6 +19,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_collapsed_draws {
+
 using namespace ppl::testing;
 using ppl::samplers::collapsed_record;
 
@@ -248,3 +250,5 @@ TEST_CASE("collapsed draws: a derived quantity of theta, monitored without theta
   const auto first = derived.column("share")[0];
   CHECK(std::any_of(first.begin(), first.end(), [&](double x) { return x != first[0]; }));
 }
+
+}  // namespace test_collapsed_draws

@@ -4,6 +4,8 @@
 #include "tests/samplers/inference_fixture.hpp"
 #include "tests/support/example_text.hpp"
 
+namespace test_conjugate {
+
 using namespace ppl::testing;
 
 namespace {
@@ -196,3 +198,5 @@ TEST_CASE("pumps: theta's conjugate update (exposures t[i]) agrees with a long N
     CHECK(std::fabs(a.mean - b.mean) < 4 * std::hypot(a.mcse_mean, b.mcse_mean));
   }
 }
+
+}  // namespace test_conjugate

@@ -5,6 +5,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_continuous {
+
 using namespace ppl::testing;
 
 namespace {
@@ -273,3 +275,5 @@ TEST_CASE("a support that follows the variable's own elements: x[i] ~ Uniform(0,
   CHECK(p.kind("x") == "slice");
   for (int i = 0; i < 3; ++i) check_mean(p, "x[" + std::to_string(i + 1) + "]", mean[i] / total);
 }
+
+}  // namespace test_continuous

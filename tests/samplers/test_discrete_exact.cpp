@@ -1,6 +1,8 @@
 // Gibbs by enumeration against exact enumeration: the mark network of the MCMC notes.
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_discrete_exact {
+
 using namespace ppl::testing;
 
 namespace {
@@ -89,3 +91,5 @@ TEST_CASE("a two-state hidden Markov chain: gibbs on z[t] ~ Categorical(P[z[t - 
   CHECK(p.kind("z") == "gibbs");
   for (int t = 0; t < 6; ++t) check_mean(p, "z[" + std::to_string(t + 1) + "]", mean[t] / total);
 }
+
+}  // namespace test_discrete_exact

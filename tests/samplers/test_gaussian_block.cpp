@@ -9,6 +9,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_gaussian_block {
+
 using ppl::testing::check_mean;
 using ppl::testing::check_sd;
 using ppl::testing::infer;
@@ -238,3 +240,5 @@ TEST_CASE("MultiNormal unknowns in a block: varying intercepts and slopes with t
     CHECK(p.summary(name).ess_bulk >= 0.8 * 4000);
   }
 }
+
+}  // namespace test_gaussian_block

@@ -10,6 +10,8 @@
 #include "samplers/hamiltonian_adaptation.hpp"
 #include "samplers/hamiltonian_metric.hpp"
 
+namespace test_hamiltonian_parts {
+
 using namespace ppl::samplers::hamiltonian;
 
 namespace {
@@ -113,3 +115,5 @@ TEST_CASE("metric_estimate: the window's variance shrunk towards 1e-3 as Stan do
   m.velocity(Eigen::Vector2d(1, 1), v);
   CHECK(v[0] == doctest::Approx(expected));
 }
+
+}  // namespace test_hamiltonian_parts

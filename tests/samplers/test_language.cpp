@@ -3,6 +3,8 @@
 // Monte Carlo error (|z| < 4, fixed seeds).
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_language {
+
 using namespace ppl::testing;
 
 namespace {
@@ -87,3 +89,5 @@ TEST_CASE("a factor of a log-density call is the same posterior as the ~") {
   const double digamma22 = 3.0681430398611966;  // H_21 - Euler's gamma
   check_mean(p, "log_lik[1]", 3 * (digamma22 - std::log(6.0)) - 22.0 / 6 - std::log(6.0));
 }
+
+}  // namespace test_language

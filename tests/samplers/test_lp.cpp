@@ -7,6 +7,8 @@
 #include "runtime/graph.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_lp {
+
 using namespace ppl;
 
 namespace {
@@ -105,3 +107,5 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
   };
   for (const auto& c : cases) check_lp(c);
 }
+
+}  // namespace test_lp

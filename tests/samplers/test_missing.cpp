@@ -7,6 +7,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_missing {
+
 using namespace ppl;
 using testing::check_mean;
 using testing::check_sd;
@@ -172,3 +174,5 @@ TEST_CASE("truncation: a half-normal prior written as T[0, ], and observations t
   }
   check_mean(c, "lambda", mc / zc);
 }
+
+}  // namespace test_missing

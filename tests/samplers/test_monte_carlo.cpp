@@ -22,6 +22,8 @@
 #include "stdlib/registry.hpp"
 #include "tests/support/short_run.hpp"
 
+namespace test_monte_carlo {
+
 using namespace ppl;
 
 namespace {
@@ -517,3 +519,5 @@ TEST_CASE("an interrupted method returns what it finished: here nothing, and say
     CHECK(r.stopped.rfind("0 of ", 0) == 0);
   }
 }
+
+}  // namespace test_monte_carlo

@@ -7,6 +7,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_normal_wishart {
+
 using namespace ppl::testing;
 
 namespace {
@@ -108,3 +110,5 @@ TEST_CASE("Normal-InverseWishart: a population's mean and covariance, the mean's
   // Cov(mu | x) = E[C | x] / (beta0 + n).
   check_sd(p, "mu[1]", std::sqrt(sn(0, 0) / (nun - 3) / (beta0 + n)));
 }
+
+}  // namespace test_normal_wishart

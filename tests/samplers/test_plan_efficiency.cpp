@@ -9,6 +9,8 @@
 #include "stdlib/registry.hpp"
 #include "tests/support/example_text.hpp"
 
+namespace test_plan_efficiency {
+
 namespace {
 
 std::map<std::string, std::string> kinds(const std::string& text, const std::vector<std::string>& sets,
@@ -81,3 +83,5 @@ TEST_CASE("plan: a conjugate unknown combined with the NUTS block in one argumen
   CHECK(apart["ls"] == "nuts");
   CHECK(apart["mu"] == "conjugate");
 }
+
+}  // namespace test_plan_efficiency

@@ -11,6 +11,8 @@
 #include "runtime/interrupt.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_resume {
+
 using namespace ppl;
 using ppl::testing::logistic;
 using ppl::testing::logistic_data;
@@ -171,3 +173,5 @@ TEST_CASE("resume: a saved state that does not fit is refused") {
   o.resume = &before.states;
   CHECK_THROWS_WITH(run(mixture, bigger, o), doctest::Contains("does not fit the model: `z` has 6 values"));
 }
+
+}  // namespace test_resume

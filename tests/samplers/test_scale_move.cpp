@@ -8,6 +8,8 @@
 
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_scale_move {
+
 using ppl::testing::check_mean;
 using ppl::testing::check_sd;
 using ppl::testing::infer;
@@ -71,3 +73,5 @@ TEST_CASE("the centred eight schools: tau gets the non-centred scale move, and t
   // with the move it is near 2,000 per 4,000 (this run: 20,000 draws).
   CHECK(p.summary("tau").ess_bulk > 4000);
 }
+
+}  // namespace test_scale_move

@@ -10,6 +10,8 @@
 #include "samplers/spins_internal.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_spins {
+
 using namespace ppl;
 using samplers::spins::pairwise_model;
 
@@ -158,3 +160,5 @@ for i in 1:4 { factor 0.2 * s[i] * s[i + 1] * ifelse(i == 4, s[i + 2], 1) }
   check_same(again);
   CHECK(again.columns_reason == "a factor couples three or more of its elements at once");
 }
+
+}  // namespace test_spins

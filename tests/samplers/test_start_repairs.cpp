@@ -8,6 +8,8 @@
 //   conditionals by enumeration.
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_start_repairs {
+
 using namespace ppl::testing;
 
 TEST_CASE("a censored time whose bound is far in the tail at the start is imputed by inversion") {
@@ -59,3 +61,5 @@ TEST_CASE("latent states that prior draws cannot start: drawn from their full co
   check_mean(p, "z[2]", (w[0] + 2 * w[1] + 3 * w[2] + 4 * w[3]) / (w[0] + w[1] + w[2] + w[3]));
   CHECK(p.summary("z[3]").mean == 4);
 }
+
+}  // namespace test_start_repairs

@@ -6,6 +6,8 @@
 #include "samplers/monte_carlo.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
+namespace test_sum_move {
+
 using namespace ppl;
 
 TEST_CASE("sum_move: three Gamma(2, 1) summands of an observed total 6 are 6 Dirichlet(2, 2, 2)") {
@@ -40,3 +42,5 @@ TEST_CASE("an observed Sum refuses a computed summand, a summand in two sums, an
   runtime::apply_set(data, "y=7");
   CHECK_THROWS_WITH(samplers::importance_sample(m, data, {}), doctest::Contains("no draw from the prior meets"));
 }
+
+}  // namespace test_sum_move

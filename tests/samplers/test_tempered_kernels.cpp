@@ -17,6 +17,8 @@
 #include "samplers/factories.hpp"
 #include "tests/support/model_fixture.hpp"
 
+namespace test_tempered_kernels {
+
 using namespace ppl;
 
 namespace {
@@ -190,3 +192,5 @@ TEST_CASE("a tempered collapsed update: z from its tempered blanket, theta then 
   check_kinds(r, "collapsed");
   check_moments(r.values[0], mean, sd);
 }
+
+}  // namespace test_tempered_kernels

@@ -10,6 +10,8 @@
 #include "samplers/unconstrained.hpp"
 #include "stdlib/registry.hpp"
 
+namespace test_unconstrained {
+
 using namespace ppl;
 
 namespace {
@@ -177,3 +179,5 @@ factor -square(b - 0.2) - (c - a) + 0.5 * (d - 2 * a) + 3 * a * b
   const Eigen::VectorXd back = target.position();
   for (long i = 0; i < y.size(); ++i) CHECK(back[i] == doctest::Approx(y[i]).epsilon(1e-10));
 }
+
+}  // namespace test_unconstrained

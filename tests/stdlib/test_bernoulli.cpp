@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_bernoulli {
+
 using namespace ppl::testing;
 
 namespace {
@@ -55,3 +57,5 @@ TEST_CASE("Bernoulli: gradient in p matches finite differences") {
     for (double k : {0.0, 1.0}) check_gradients(d, {scalar(p)}, scalar(k), false);
   check_no_integer_gradients(d, {scalar(0.3)}, scalar(1));
 }
+
+}  // namespace test_bernoulli

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_beta {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -76,3 +78,5 @@ TEST_CASE("Beta: gradients match finite differences") {
   check_gradients(d, {scalar(0.3), scalar(0.7)}, scalar(0.2));
   check_gradients(d, {scalar(1), scalar(1)}, scalar(0.4));
 }
+
+}  // namespace test_beta

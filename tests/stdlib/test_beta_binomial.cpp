@@ -6,6 +6,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_beta_binomial {
+
 using namespace ppl::testing;
 
 namespace {
@@ -69,3 +71,5 @@ TEST_CASE("BetaBinomial: gradients in alpha and beta match finite differences") 
   check_gradients(d, {scalar(40), scalar(0.2), scalar(0.3)}, scalar(1), false);
   check_no_integer_gradients(d, {scalar(10), scalar(2), scalar(3)}, scalar(4));
 }
+
+}  // namespace test_beta_binomial

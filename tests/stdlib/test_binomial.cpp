@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_binomial {
+
 using namespace ppl::testing;
 
 namespace {
@@ -85,3 +87,5 @@ TEST_CASE("Binomial: gradient in p matches finite differences") {
   CHECK(dp == -12);
   check_no_integer_gradients(d, {scalar(12), scalar(0.35)}, scalar(4));
 }
+
+}  // namespace test_binomial

@@ -13,6 +13,8 @@
 
 #include "stdlib/block_transform.hpp"
 
+namespace test_block_transforms {
+
 using ppl::stdlib::block_transform;
 using ppl::stdlib::support;
 using ppl::stdlib::support_kind;
@@ -183,3 +185,5 @@ TEST_CASE("correlation: Omega = L L' with L the factor above, Stan's corr_matrix
   block_transform(s, 4).to_unconstrained(std::vector<double>{1, 2, 2, 1}.data(), y.data());  // not positive definite
   CHECK(std::isnan(y[0]));
 }
+
+}  // namespace test_block_transforms

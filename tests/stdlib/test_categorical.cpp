@@ -1,6 +1,8 @@
 // Categorical(p): values 1..K with probabilities p; masses are hand-computed (p_k itself).
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_categorical {
+
 using namespace ppl::testing;
 
 TEST_CASE("Categorical: log masses, with and without constants") {
@@ -61,3 +63,5 @@ TEST_CASE("Categorical: gradient in p matches finite differences") {
   for (double k : {1.0, 2.0, 3.0}) check_gradients(d, {vec({0.1, 0.6, 0.3})}, scalar(k), false);
   check_no_integer_gradients(d, {vec({0.1, 0.6, 0.3})}, scalar(2));
 }
+
+}  // namespace test_categorical

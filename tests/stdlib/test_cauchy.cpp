@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_cauchy {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -53,3 +55,5 @@ TEST_CASE("Cauchy: gradients match finite differences") {
   for (double x : {-10.0, -0.8, 0.3}) check_gradients(d, {scalar(-1), scalar(0.5)}, scalar(x));
   check_gradients(d, {scalar(3), scalar(40)}, scalar(-150));
 }
+
+}  // namespace test_cauchy

@@ -7,6 +7,8 @@
 
 #include "tests/stdlib/cdf_checks.hpp"
 
+namespace test_cdf {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -136,3 +138,5 @@ TEST_CASE("gradients of log cdf and log ccdf match finite differences") {
   }
   for (double x : {0.02, 0.4, 0.97}) check_cdf_gradients(dist("Beta"), {2.5, 1.5}, x, 1e-4);
 }
+
+}  // namespace test_cdf

@@ -6,6 +6,8 @@
 #include "stdlib/log_density_function.hpp"
 #include "tests/stdlib/cdf_checks.hpp"
 
+namespace test_cdf_discrete {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -95,3 +97,5 @@ TEST_CASE("NAME_lcdf, NAME_lccdf and NAME_cdf sum over arrays and pass gradients
       }
   }
 }
+
+}  // namespace test_cdf_discrete

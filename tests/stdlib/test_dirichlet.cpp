@@ -5,6 +5,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_dirichlet {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -128,3 +130,5 @@ TEST_CASE("Dirichlet: gradients match finite differences") {
     check_simplex_gradient(d, {alpha}, x);
   }
 }
+
+}  // namespace test_dirichlet

@@ -5,6 +5,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_dirichlet_multinomial {
+
 using namespace ppl::testing;
 
 namespace {
@@ -104,3 +106,5 @@ TEST_CASE("DirichletMultinomial: gradient in alpha matches finite differences") 
   check_gradients(d, {scalar(7), vec({0.1, 0.4})}, vec({7, 0}), false);
   check_no_integer_gradients(d, {scalar(5), vec({1, 2, 3})}, vec({2, 0, 3}));
 }
+
+}  // namespace test_dirichlet_multinomial

@@ -1,6 +1,8 @@
 // DiscreteUniform(lower, upper): the mass 1 / (upper - lower + 1) on each integer between.
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_discrete_uniform {
+
 using namespace ppl::testing;
 
 namespace {
@@ -54,3 +56,5 @@ TEST_CASE("DiscreteUniform: draws are uniform") {
   check_draws_reproducible(d, {scalar(1), scalar(100)});
   check_no_integer_gradients(d, {scalar(1), scalar(6)}, scalar(3));
 }
+
+}  // namespace test_discrete_uniform

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_double_exponential {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -51,3 +53,5 @@ TEST_CASE("DoubleExponential: gradients match finite differences away from the k
   const auto& d = dist("DoubleExponential");
   for (double x : {-3.0, 0.2, 4.0}) check_gradients(d, {scalar(0.5), scalar(1.5)}, scalar(x));
 }
+
+}  // namespace test_double_exponential

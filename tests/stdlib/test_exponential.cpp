@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_exponential {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -52,3 +54,5 @@ TEST_CASE("Exponential: gradients match finite differences") {
   for (double x : {0.01, 0.5, 3.0}) check_gradients(d, {scalar(2.5)}, scalar(x));
   check_gradients(d, {scalar(0.01)}, scalar(250));
 }
+
+}  // namespace test_exponential

@@ -5,6 +5,8 @@
 
 #include "tests/stdlib/function_cases.hpp"
 
+namespace test_function_gradients {
+
 using namespace ppl::testing;
 
 namespace {
@@ -130,3 +132,5 @@ TEST_CASE("backward() of the non-differentiable operators adds nothing") {
     CHECK(d1 == std::vector<double>{0, 0});
   }
 }
+
+}  // namespace test_function_gradients

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/function_cases.hpp"
 
+namespace test_function_types {
+
 using namespace ppl::testing;
 using ppl::stdlib::type_sig;
 
@@ -97,3 +99,5 @@ TEST_CASE("result types and type errors, on a table covering every built-in") {
     CHECK(seen.count(name) == 1);
   }
 }
+
+}  // namespace test_function_types

@@ -7,6 +7,8 @@
 
 #include "tests/stdlib/function_cases.hpp"
 
+namespace test_functions {
+
 using namespace ppl::testing;
 using ppl::stdlib::type_sig;
 
@@ -187,3 +189,5 @@ TEST_CASE("run-time shape and value errors") {
     CHECK_THROWS_WITH_AS(call(c.name, c.args), doctest::Contains(c.message.c_str()), ppl::stdlib::argument_error);
   }
 }
+
+}  // namespace test_functions

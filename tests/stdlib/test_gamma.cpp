@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_gamma {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -62,3 +64,5 @@ TEST_CASE("Gamma: gradients match finite differences") {
   check_gradients(d, {scalar(0.3), scalar(5)}, scalar(0.01));
   check_gradients(d, {scalar(1), scalar(2)}, scalar(0.7));
 }
+
+}  // namespace test_gamma

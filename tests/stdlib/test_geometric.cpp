@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_geometric {
+
 using namespace ppl::testing;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("Geometric: gradient in p matches finite differences") {
   for (double k : {0.0, 1.0, 9.0}) check_gradients(d, {scalar(0.3)}, scalar(k), false);
   check_no_integer_gradients(d, {scalar(0.3)}, scalar(4));
 }
+
+}  // namespace test_geometric

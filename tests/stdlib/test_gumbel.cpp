@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_gumbel {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -51,3 +53,5 @@ TEST_CASE("Gumbel: gradients match finite differences") {
   const auto& d = dist("Gumbel");
   for (double x : {-2.0, 0.2, 4.0, 9.0}) check_gradients(d, {scalar(0.5), scalar(1.5)}, scalar(x));
 }
+
+}  // namespace test_gumbel

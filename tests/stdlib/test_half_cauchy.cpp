@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_half_cauchy {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -53,3 +55,5 @@ TEST_CASE("HalfCauchy: gradients match finite differences") {
   for (double x : {0.1, 1.0, 40.0}) check_gradients(d, {scalar(5)}, scalar(x));
   check_gradients(d, {scalar(0.02)}, scalar(0.05));
 }
+
+}  // namespace test_half_cauchy

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_half_normal {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -56,3 +58,5 @@ TEST_CASE("HalfNormal: gradients match finite differences") {
   for (double x : {0.1, 1.0, 4.0}) check_gradients(d, {scalar(1.7)}, scalar(x));
   check_gradients(d, {scalar(0.02)}, scalar(0.05));
 }
+
+}  // namespace test_half_normal

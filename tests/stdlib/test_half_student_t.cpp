@@ -5,6 +5,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_half_student_t {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -56,3 +58,5 @@ TEST_CASE("HalfStudentT: gradients match finite differences") {
   check_gradients(d, {scalar(0.7), scalar(0.3)}, scalar(20));
   check_gradients(d, {scalar(300), scalar(2)}, scalar(1.1));
 }
+
+}  // namespace test_half_student_t

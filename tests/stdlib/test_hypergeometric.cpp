@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_hypergeometric {
+
 using namespace ppl::testing;
 
 namespace {
@@ -63,3 +65,5 @@ TEST_CASE("Hypergeometric: draws follow the pmf") {
   check_draws_reproducible(d, {scalar(5), scalar(4), scalar(6)});
   check_no_integer_gradients(d, {scalar(5), scalar(4), scalar(6)}, scalar(2));
 }
+
+}  // namespace test_hypergeometric

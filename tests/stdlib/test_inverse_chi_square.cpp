@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_inverse_chi_square {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -51,3 +53,5 @@ TEST_CASE("InverseChiSquare: gradients match finite differences") {
   for (double x : {0.05, 0.3, 2.0, 9.0}) check_gradients(d, {scalar(3.5)}, scalar(x));
   check_gradients(d, {scalar(0.6)}, scalar(4));
 }
+
+}  // namespace test_inverse_chi_square

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_inverse_gamma {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -71,3 +73,5 @@ TEST_CASE("InverseGamma: gradients match finite differences") {
   for (double x : {0.2, 0.8, 3.0}) check_gradients(d, {scalar(3.5), scalar(2)}, scalar(x));
   check_gradients(d, {scalar(0.4), scalar(0.05)}, scalar(2));
 }
+
+}  // namespace test_inverse_gamma

@@ -7,6 +7,8 @@
 
 #include "tests/stdlib/spd_matrices.hpp"
 
+namespace test_inverse_wishart {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -61,3 +63,5 @@ TEST_CASE("InverseWishart: gradients in W, nu and S match finite differences") {
   check_symmetric_value_gradient(d, {scalar(5.5), spd_3}, spd_3b);
   check_symmetric_value_gradient(d, {scalar(3), mat(1, 1, {0.7})}, mat(1, 1, {2.2}));
 }
+
+}  // namespace test_inverse_wishart

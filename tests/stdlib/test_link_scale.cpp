@@ -6,6 +6,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_link_scale {
+
 using namespace ppl::testing;
 
 namespace {
@@ -79,3 +81,5 @@ TEST_CASE("PoissonLog: log masses on the log-rate scale, draws and gradient") {
   check_invalid(d, {{{scalar(NAN)}, "PoissonLog: log rate alpha is nan"}, {{scalar(INFINITY)}, "PoissonLog: log rate alpha is inf"}});
   CHECK_NOTHROW(d.check(views({scalar(-INFINITY)})));
 }
+
+}  // namespace test_link_scale

@@ -18,6 +18,8 @@
 
 #include "tests/stdlib/lkj_values.hpp"
 
+namespace test_lkj {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 using ppl::stdlib::correlation_transform;
@@ -163,3 +165,5 @@ TEST_CASE("LKJCorrCholesky: LKJCorr's density at L L' plus log |d(L L')/dL| = su
     }
   }
 }
+
+}  // namespace test_lkj

@@ -7,6 +7,8 @@
 
 #include "tests/stdlib/lkj_values.hpp"
 
+namespace test_lkj_draws {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -145,3 +147,5 @@ TEST_CASE("LKJCorr and LKJCorrCholesky: draws' off-diagonal entries are 2 Beta(e
   check_draws_reproducible(dist("LKJCorr"), {scalar(3), scalar(2)}, 9);
   check_draws_reproducible(dist("LKJCorrCholesky"), {scalar(3), scalar(2)}, 9);
 }
+
+}  // namespace test_lkj_draws

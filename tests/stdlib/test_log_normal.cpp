@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_log_normal {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -58,3 +60,5 @@ TEST_CASE("LogNormal: gradients match finite differences") {
   for (double x : {0.1, 1.3, 6.0}) check_gradients(d, {scalar(0.3), scalar(0.8)}, scalar(x));
   check_gradients(d, {scalar(-5), scalar(0.1)}, scalar(0.007));
 }
+
+}  // namespace test_log_normal

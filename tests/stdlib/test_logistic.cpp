@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_logistic {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -51,3 +53,5 @@ TEST_CASE("Logistic: gradients match finite differences") {
   const auto& d = dist("Logistic");
   for (double x : {-3.0, 0.2, 4.0, 40.0}) check_gradients(d, {scalar(0.5), scalar(1.5)}, scalar(x));
 }
+
+}  // namespace test_logistic

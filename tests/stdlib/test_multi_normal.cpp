@@ -8,6 +8,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_multi_normal {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -116,3 +118,5 @@ TEST_CASE("MultiNormal: gradients in x, mu and Sigma match finite differences") 
   check_gradients(d, {vec({0, 2, -3}), sigma_3}, vec({-6, 9, 1}));
   check_gradients(d, {vec({5}), mat(1, 1, {0.3})}, vec({4.2}));
 }
+
+}  // namespace test_multi_normal

@@ -6,6 +6,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_multi_normal_cholesky {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -84,3 +86,5 @@ TEST_CASE("MultiNormalCholesky: gradients in x, mu and L match finite difference
   check_gradients(d, {vec({0, 2, -3}), with_upper_garbage(l3)}, vec({-6, 9, 1}));
   check_gradients(d, {vec({5}), mat(1, 1, {0.3})}, vec({4.2}));
 }
+
+}  // namespace test_multi_normal_cholesky

@@ -6,6 +6,8 @@
 
 #include "tests/stdlib/spd_matrices.hpp"
 
+namespace test_multi_normal_prec {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -54,3 +56,5 @@ TEST_CASE("MultiNormalPrec: gradients in x, mu and Omega match finite difference
   check_gradients(d, {vec({1, -1}), mat(2, 2, {2.0, 0.6, 0.6, 1.0})}, vec({0.5, 0.2}));
   check_gradients(d, {vec({5}), mat(1, 1, {0.3})}, vec({4.2}));
 }
+
+}  // namespace test_multi_normal_prec

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_multinomial {
+
 using namespace ppl::testing;
 
 namespace {
@@ -121,3 +123,5 @@ TEST_CASE("Multinomial: gradient in p matches finite differences") {
   check_gradients(d, {scalar(6), vec({0.2, 0.3, 0.5})}, vec({0, 6, 0}), false);
   check_no_integer_gradients(d, {scalar(6), vec({0.2, 0.3, 0.5})}, vec({1, 2, 3}));
 }
+
+}  // namespace test_multinomial

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_negative_binomial {
+
 using namespace ppl::testing;
 
 namespace {
@@ -73,3 +75,5 @@ TEST_CASE("NegativeBinomial: gradients in alpha and beta match finite difference
   check_gradients(d, {scalar(50), scalar(10)}, scalar(9), false);
   check_no_integer_gradients(d, {scalar(2.5), scalar(0.4)}, scalar(6));
 }
+
+}  // namespace test_negative_binomial

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_negative_binomial_2 {
+
 using namespace ppl::testing;
 
 namespace {
@@ -68,3 +70,5 @@ TEST_CASE("NegativeBinomial2: gradients in mu and phi match finite differences")
   check_gradients(d, {scalar(3), scalar(500)}, scalar(4), false);
   check_no_integer_gradients(d, {scalar(6), scalar(2.5)}, scalar(4));
 }
+
+}  // namespace test_negative_binomial_2

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_normal {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -58,3 +60,5 @@ TEST_CASE("Normal: gradients match finite differences") {
   check_gradients(d, {scalar(-40), scalar(100)}, scalar(250));
   check_gradients(d, {scalar(0), scalar(0.01)}, scalar(0.003));
 }
+
+}  // namespace test_normal

@@ -2,6 +2,8 @@
 // tails against the limit the stable form must reach where those differences round to 0.
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_ordered_logistic {
+
 using namespace ppl::testing;
 
 namespace {
@@ -77,3 +79,5 @@ TEST_CASE("OrderedLogistic: gradients in eta and the cutpoints match finite diff
   check_gradients(d, {scalar(1), vec({0.9, 1.1})}, scalar(2), false);
   check_no_integer_gradients(d, {scalar(0.3), vec(c)}, scalar(2));
 }
+
+}  // namespace test_ordered_logistic

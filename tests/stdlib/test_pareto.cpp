@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_pareto {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -54,3 +56,5 @@ TEST_CASE("Pareto: gradients match finite differences") {
   for (double x : {1.2, 3.0, 50.0}) check_gradients(d, {scalar(1), scalar(2.5)}, scalar(x));
   check_gradients(d, {scalar(0.2), scalar(0.3)}, scalar(0.7));
 }
+
+}  // namespace test_pareto

@@ -2,6 +2,8 @@
 // with summing log_density value by value, for the overrides and the default alike.
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_plate_sums {
+
 using namespace ppl::testing;
 
 TEST_CASE("plate sums equal sums of single densities") {
@@ -87,3 +89,5 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
     CHECK(d.log_density_rows(rows, k, values.data(), nullptr, static_cast<index_t>(values.size()), true) == -INFINITY);
   }
 }
+
+}  // namespace test_plate_sums

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_poisson {
+
 using namespace ppl::testing;
 
 namespace {
@@ -78,3 +80,5 @@ TEST_CASE("Poisson: gradient in lambda matches finite differences") {
   check_gradients(d, {scalar(250)}, scalar(240), false);
   check_no_integer_gradients(d, {scalar(3.7)}, scalar(4));
 }
+
+}  // namespace test_poisson

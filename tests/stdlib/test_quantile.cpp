@@ -9,6 +9,8 @@
 #include "stdlib/restricted.hpp"
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_quantile {
+
 using namespace ppl::testing;
 namespace stdlib = ppl::stdlib;
 namespace runtime = ppl::runtime;
@@ -148,3 +150,5 @@ TEST_CASE("a restricted draw without a distribution function falls back to rejec
   CHECK_THROWS_WITH(d->draw(views({scalar(0), scalar(1), scalar(0), scalar(40)}), rng, &x),
                     doctest::Contains("SkewNormal has no distribution function to draw within it directly"));
 }
+
+}  // namespace test_quantile

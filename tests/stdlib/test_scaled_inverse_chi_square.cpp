@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_scaled_inverse_chi_square {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -52,3 +54,5 @@ TEST_CASE("ScaledInverseChiSquare: gradients match finite differences") {
   for (double x : {0.3, 2.0, 9.0}) check_gradients(d, {scalar(3.5), scalar(1.3)}, scalar(x));
   check_gradients(d, {scalar(0.6), scalar(0.2)}, scalar(0.05));
 }
+
+}  // namespace test_scaled_inverse_chi_square

@@ -5,6 +5,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_skew_normal {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -66,3 +68,5 @@ TEST_CASE("SkewNormal: gradients match finite differences") {
   check_gradients(d, {scalar(0), scalar(1), scalar(10)}, scalar(-4));  // log Phi's tail
   check_gradients(d, {scalar(0), scalar(1), scalar(-2)}, scalar(1));
 }
+
+}  // namespace test_skew_normal

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_spin {
+
 using namespace ppl::testing;
 
 TEST_CASE("Spin: log masses, with and without constants") {
@@ -32,3 +34,5 @@ TEST_CASE("Spin: draws are fair") {
   check_draws_reproducible(d, {});
   check_no_integer_gradients(d, {}, scalar(1));
 }
+
+}  // namespace test_spin

@@ -4,6 +4,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_student_t {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -60,3 +62,5 @@ TEST_CASE("StudentT: gradients match finite differences") {
   check_gradients(d, {scalar(0.8), scalar(-1), scalar(0.5)}, scalar(20));
   check_gradients(d, {scalar(200), scalar(0), scalar(1)}, scalar(1.5));
 }
+
+}  // namespace test_student_t

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_sum {
+
 using namespace ppl::testing;
 
 TEST_CASE("Sum: a point mass at the sum of its vector, to a relative 1e-9") {
@@ -23,3 +25,5 @@ TEST_CASE("Sum: a point mass at the sum of its vector, to a relative 1e-9") {
   CHECK(typical == 3.25);
   check_invalid(d, {{{vec({1, NAN})}, "summand"}, {{vec({INFINITY, 1})}, "summand"}});
 }
+
+}  // namespace test_sum

@@ -6,6 +6,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_typical {
+
 using namespace ppl::testing;
 
 namespace {
@@ -82,3 +84,5 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
     CHECK_FALSE(d.typical(views(params), out));
   }
 }
+
+}  // namespace test_typical

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_uniform {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -54,3 +56,5 @@ TEST_CASE("Uniform: gradients match finite differences") {
   for (double x : {-0.5, 2.9}) check_gradients(d, {scalar(-1), scalar(3)}, scalar(x));
   check_gradients(d, {scalar(10), scalar(10.5)}, scalar(10.2));
 }
+
+}  // namespace test_uniform

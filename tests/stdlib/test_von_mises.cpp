@@ -7,6 +7,8 @@
 
 #include "tests/stdlib/discrete_checks.hpp"
 
+namespace test_von_mises {
+
 using namespace ppl::testing;
 
 namespace {
@@ -77,3 +79,5 @@ TEST_CASE("VonMises: gradients match finite differences") {
   check_gradients(d, {scalar(0.5), scalar(499)}, scalar(0.52));
   check_gradients(d, {scalar(0.5), scalar(800)}, scalar(0.52));
 }
+
+}  // namespace test_von_mises

@@ -3,6 +3,8 @@
 
 #include "tests/stdlib/distribution_checks.hpp"
 
+namespace test_weibull {
+
 using namespace ppl::testing;
 namespace bm = boost::math;
 
@@ -56,3 +58,5 @@ TEST_CASE("Weibull: gradients match finite differences") {
   for (double x : {0.3, 2.0, 6.0}) check_gradients(d, {scalar(1.5), scalar(2)}, scalar(x));
   check_gradients(d, {scalar(0.4), scalar(0.5)}, scalar(0.01));
 }
+
+}  // namespace test_weibull

@@ -13,7 +13,7 @@
 
 namespace ppl::testing {
 
-inline std::string fixture(const char* name) { return std::string(PPL_SOURCE_DIR) + "/tests/data/" + name; }
+inline std::string data_fixture(const char* name) { return std::string(PPL_SOURCE_DIR) + "/tests/data/" + name; }
 
 inline double reference_number(const std::string& cell) { return cell == "NA" ? NAN : std::stod(cell); }
 
