@@ -10,6 +10,7 @@
 
 #include "cli/cluster.hpp"
 #include "cli/commands.hpp"
+#include "cli/manual.hpp"
 #include "cli/session.hpp"
 #include "runtime/version.hpp"
 
@@ -137,7 +138,7 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->check(CLI::IsMember({"draws", "means"}))
       ->default_str("draws");
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
-  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made; with --format coda, the CODA files' stem (default: none, the summary only)");
+  cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made; with --format coda, the CODA files' stem (default: none, the summary only)")->type_name("FILE");
   cmd->add_option("--format", o.format,
                   "draws file format: ppl; stan (one file per chain, Stan's column names); or coda (JAGS's CODA files for R's "
                   "coda::read.coda: -o out/CODA writes out/CODAindex.txt, out/CODAchain1.txt, ... when the run is complete, "
@@ -217,7 +218,7 @@ int run_ppl(int argc, char** argv) {
   std::string translate_output;
   auto* translate = app.add_subcommand("translate", "print a BUGS model (.bug, .jags) in ppl's language; with its data, declared as data");
   add_model_inputs(translate, translate_in);
-  translate->add_option("--output,-o", translate_output, "the .ppl file to write (default: standard output)");
+  translate->add_option("--output,-o", translate_output, "the .ppl file to write (default: standard output)")->type_name("FILE");
 
   ppl::cli::model_inputs sim_in;
   ppl::cli::simulate_options sim;
@@ -225,7 +226,7 @@ int run_ppl(int argc, char** argv) {
   add_model_inputs(simulate, sim_in);
   simulate->add_option("--draws", sim.draws, "number of draws")->capture_default_str()->check(whole(1, 100000000));
   simulate->add_option("--seed", sim.seed, "random seed")->capture_default_str()->check(ppl::cli::seed());
-  simulate->add_option("--output,-o", sim.output, "CSV file to write (default: standard output)");
+  simulate->add_option("--output,-o", sim.output, "CSV file to write (default: standard output)")->type_name("FILE");
 
   ppl::cli::model_inputs infer_in;
   ppl::cli::infer_options inf;
@@ -234,7 +235,7 @@ int run_ppl(int argc, char** argv) {
   std::string infer_resume;
   infer->add_option("--resume", infer_resume,
                     "continue the interrupted run that wrote this draws file, from its saved state, with its own model, data and options "
-                    "(only --quiet, --histograms and --show may be given with it; default: none)");
+                    "(only --quiet, --histograms and --show may be given with it; default: none)")->type_name("FILE");
 
   ppl::cli::model_inputs plan_in;
   std::vector<std::string> plan_samplers;
@@ -265,7 +266,7 @@ int run_ppl(int argc, char** argv) {
   loo->add_option("--var", loo_opt.variable, "the variable holding the pointwise log-likelihoods, one element per observation")
       ->capture_default_str();
   loo->add_option("--pointwise", loo_opt.pointwise,
-                  "write each observation's elpd_loo, mcse_elpd_loo, p_loo, looic, pareto_k, n_eff and r_eff to this CSV file (default: none)");
+                  "write each observation's elpd_loo, mcse_elpd_loo, p_loo, looic, pareto_k, n_eff and r_eff to this CSV file (default: none)")->type_name("FILE");
 
   std::string topics_path, topics_variable = "phi", topics_labels;
   int topics_top = 10;
@@ -280,7 +281,7 @@ int run_ppl(int argc, char** argv) {
   auto* heatmap = app.add_subcommand("heatmap", "draw a monitored matrix (a spin field, a mean field) as an SVG or PNG heat map");
   heatmap->add_option("DRAWS", heat.draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
   heatmap->add_option("NAME", heat.variable, "the matrix, e.g. s")->required();
-  heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->required();
+  heatmap->add_option("--output,-o", heat.output, "the picture: FILE.svg or FILE.png")->type_name("FILE")->required();
   heatmap->add_option("--draw", heat_draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
   heatmap->add_option("--chain", heat.chain, "the chain the draws come from")->capture_default_str()->check(whole(1, 256));
   heatmap->add_option("--range", heat.range, "LOW HIGH: the values mapped to blue and red (default: the values' own range)")
@@ -300,7 +301,7 @@ int run_ppl(int argc, char** argv) {
   auto* plot = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
   plot->add_option("DRAWS", plot_opt.draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
   plot->add_option("NAME", plot_opt.names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
-  plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->required();
+  plot->add_option("--output,-o", plot_opt.output, "the picture: FILE.svg or FILE.png")->type_name("FILE")->required();
   plot->add_option("--max-elements", plot_opt.max_elements, "elements of each array plotted")->capture_default_str()
       ->check(whole(1, 1000));
 
@@ -350,7 +351,12 @@ int run_ppl(int argc, char** argv) {
       ->check(whole(1, 256));
   sbc_cmd->add_option("--bins", sbc.bins, "bins of the ranks for the chi-square test")->capture_default_str()->check(whole(2, 1000));
   sbc_cmd->add_option("--sampler", sbc.samplers, "force a sampler kind: NAME=KIND (default: chosen by structure)");
-  sbc_cmd->add_option("--output,-o", sbc.output, "CSV of every replicate's ranks (default: none)");
+  sbc_cmd->add_option("--output,-o", sbc.output, "CSV of every replicate's ranks (default: none)")->type_name("FILE");
+
+  auto* man = app.add_subcommand("man", "print this manual page in roff (man -l <(ppl man)); installed as ppl.1");
+  std::string shell;
+  auto* completion = app.add_subcommand("completion", "print the shell completion script (bash: source <(ppl completion bash))");
+  completion->add_option("SHELL", shell, "the shell")->required()->check(CLI::IsMember({"bash"}));
 
   std::string names;
   bool known = false;
@@ -374,6 +380,8 @@ int run_ppl(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
+  if (man->parsed()) return ppl::cli::print_text(ppl::cli::manual_page(app));
+  if (completion->parsed()) return ppl::cli::print_text(ppl::cli::bash_completion(app));
   if (check->parsed()) return ppl::cli::run_check(check_in);
   if (translate->parsed()) return ppl::cli::run_translate(translate_in, translate_output);
   if (simulate->parsed()) return ppl::cli::run_simulate(sim_in, sim);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Help and usage errors: `ppl --help` lists every command, and every command's --help every
-# option with its default (check_help.py); an unknown option or a bad value is a usage
-# error (exit 2) that names it.
+# option with its default (check_help.py), as do `ppl man` and `ppl completion bash`
+# (check_manual.py); an unknown option or a bad value is a usage error (exit 2) that names it.
 set -euo pipefail
 ppl=$1
 examples=$2
@@ -16,6 +16,8 @@ for c in check simulate infer plan summary loo topics heatmap plot repl diagnose
   echo "$commands" | grep -qx "$c" || { echo "FAIL: ppl --help does not list $c"; exit 1; }
 done
 python3 "$here/check_help.py" "$ppl" $commands
+# The manual page and the bash completion, written from the same definitions.
+python3 "$here/check_manual.py" "$ppl" "$examples" $commands
 
 usage_error() {  # expected-text command...
   local expected=$1; shift
