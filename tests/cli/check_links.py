@@ -5,8 +5,8 @@ the repository, and that an anchor into a markdown file names one of its heading
   check_links.py REPO FILE.md...
 
 Every link `[text](path)`, `[text](path#anchor)`, `[text](#anchor)` and image
-`![alt](path)` outside code (fenced blocks and `code spans`), and every reference
-definition `[name]: path`, is checked:
+`![alt](path)` outside code (fenced blocks and `code spans`), its text on one line or
+several, and every reference definition `[name]: path`, is checked:
 
 - the path is taken relative to the file that holds the link (or to REPO when it begins
   with `/`), and must exist inside REPO;
@@ -52,6 +52,23 @@ def prose_lines(text):
             continue
         if fence is None:
             yield number, line
+
+
+def paragraphs(text):
+    """(first line number, lines) of each run of prose lines between blank lines and fences,
+    code spans blanked, so that a link whose text wraps onto the next line is one match."""
+    block, first, expected = [], None, None
+    for number, line in prose_lines(text):
+        if block and (not line.strip() or number != expected):
+            yield first, block
+            block = []
+        if line.strip():
+            if not block:
+                first = number
+            block.append(blank_code_spans(line))
+        expected = number + 1
+    if block:
+        yield first, block
 
 
 def heading_text(raw):
@@ -141,13 +158,15 @@ def main():
         if not os.path.isfile(path):
             problems.append(f"{os.path.relpath(path, repo)}: no such markdown file")
             continue
-        for number, line in prose_lines(open(path, encoding="utf-8").read()):
-            line = blank_code_spans(line)
-            m = REFDEF.match(line)
-            if m:
-                tally[check(repo, path, number, m.group(2), problems)] += 1
-                continue
-            for link in INLINE.finditer(line):
+        for first, lines in paragraphs(open(path, encoding="utf-8").read()):
+            for k, line in enumerate(lines):
+                m = REFDEF.match(line)
+                if m:
+                    tally[check(repo, path, first + k, m.group(2), problems)] += 1
+                    lines[k] = ""
+            block = "\n".join(lines)
+            for link in INLINE.finditer(block):
+                number = first + block.count("\n", 0, link.start())
                 tally[check(repo, path, number, link.group(2), problems)] += 1
     for p in problems:
         print(p)
