@@ -1,4 +1,4 @@
-// Where a chain starts (README, "Starting points"). Unknowns get their first values in
+// Where a chain starts (docs/samplers.md, "Starting points"). Unknowns get their first values in
 // dependency order, so that each is chosen given the values its parents already have:
 // - values given with --init, checked against the variable's shape and support;
 // - by default, a typical value of the prior (its mean, or median where the mean is not

@@ -1,7 +1,7 @@
-// A start's discrete unknowns, settled where their terms are not finite (README, "Starting
-// points"). A discrete unknown starts as a draw from its prior, which knows nothing of the
-// data: in a latent class model a state the observations rule out (a patient's true
-// state below the worst grade of the patient's biopsies) gives them probability 0, and
+// A start's discrete unknowns, settled where their terms are not finite
+// (docs/samplers.md, "Starting points"). A discrete unknown starts as a draw from its
+// prior, which knows nothing of the data: in a latent class model a state the
+// observations rule out (a patient's true state below the worst grade of the patient's biopsies) gives them probability 0, and
 // with many such states no draw of all of them from their priors is possible (OpenBUGS's
 // Biopsies: 157 patients). Such an element is drawn instead from its full conditional
 // given the rest, p(z = k | rest) proportional to the exp of its Markov blanket's log

@@ -3,6 +3,7 @@
 the repository, and that an anchor into a markdown file names one of its headings.
 
   check_links.py REPO FILE.md...
+  check_links.py REPO            every markdown file of REPO (build directories aside)
 
 Every link `[text](path)`, `[text](path#anchor)`, `[text](#anchor)` and image
 `![alt](path)` outside code (fenced blocks and `code spans`), its text on one line or
@@ -147,12 +148,21 @@ def check(repo, path, number, target, problems):
     return "file"
 
 
+def markdown_files(repo):
+    """Every .md file under repo, hidden folders and build directories (build*) aside."""
+    found = []
+    for folder, subfolders, names in os.walk(repo):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith((".", "build")) and d != "__pycache__")
+        found += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".md")]
+    return found
+
+
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 2:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
     repo = os.path.abspath(sys.argv[1])
-    files = [os.path.abspath(f) for f in sys.argv[2:]]
+    files = [os.path.abspath(f) for f in sys.argv[2:]] or markdown_files(repo)
     problems, tally = [], {"file": 0, "anchor": 0, "external": 0, "broken": 0}
     for path in files:
         if not os.path.isfile(path):

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Re-runs the command transcripts quoted in the READMEs and checks that the current
-binary prints what they show, so that no quoted output drifts.
+"""Re-runs the command transcripts quoted in the documentation (the README, docs/, the
+examples' READMEs) and checks that the current binary prints what they show, so that no
+quoted output drifts.
 
 A transcript is a fenced code block (indented or not) whose first line starts with `$ `.
 Each `$ ` line is a command, run by the shell from a scratch directory where `examples`,
@@ -107,6 +108,6 @@ with tempfile.TemporaryDirectory() as scratch:
                 if not ok:
                     failures += 1
                     print(f"FAIL {where}: `{command}` printed\n" + "\n".join("    " + p for p in printed[:60]))
-                    print("  where the README shows\n" + "\n".join("    " + e for e in expected))
+                    print("  where the page shows\n" + "\n".join("    " + e for e in expected))
 print(f"{checked} commands re-run, {skipped} transcripts labelled with their version, {failures} failed")
 sys.exit(1 if failures else 0)
