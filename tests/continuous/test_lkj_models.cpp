@@ -110,7 +110,7 @@ TEST_CASE("nuts: a correlation recovered from data, the covariance built as quad
     INFO(std::string(term));
     auto p = infer("data y: real[N, 3]\nL ~ LKJCorrCholesky(3, 2.0)\nfor k in 1:3 { tau[k] ~ HalfCauchy(2.5) }\n"
                    "for n in 1:N { y[n] ~ " + std::string(term) + " }\nOmega = multiply_lower_tri_self_transpose(L)\n",
-                   {y.str()}, two_chains(1000, shortened(1000, 2), 66));
+                   {y.str()}, two_chains(shortened(1000, 2), shortened(1000, 2), 66));
     CHECK(p.kind("L") == "nuts");
     CHECK(p.kind("tau") == "nuts");
     for (int i = 1; i < 3; ++i)
