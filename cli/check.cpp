@@ -2,8 +2,8 @@
 #include <fmt/core.h>
 
 #include "cli/session.hpp"
-#include "lang/diagnostics.hpp"
-#include "runtime/graph.hpp"
+#include "core/source_error.hpp"
+#include "model/graph.hpp"
 
 namespace ppl::cli {
 
@@ -35,9 +35,9 @@ int run_check(const model_inputs& in) {
   return guarded([&] {
     loaded l = load(in);
     const auto& m = *l.model;
-    std::unique_ptr<runtime::graph> g;
-    runtime::rng rng(1);
-    if (!in.data_path.empty() || !in.sets.empty()) g = std::make_unique<runtime::graph>(m, l.data, rng);
+    std::unique_ptr<model::graph> g;
+    ppl::rng rng(1);
+    if (!in.data_path.empty() || !in.sets.empty()) g = std::make_unique<model::graph>(m, l.data, rng);
     fmt::print("model {}: {} variables, {} statements\n", in.model_path, m.variables.size(), m.statements.size());
     for (std::size_t i = 0; i < m.variables.size(); ++i) {
       const auto& v = m.variables[i];

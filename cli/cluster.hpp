@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "samplers/chain.hpp"
+#include "inference/chain.hpp"
 
 namespace ppl::cli {
 
@@ -37,7 +37,7 @@ void agree_to_start();
 // infer: `chains` chains spread over the processes (chain c on rank c mod R), or, with one
 // chain and several processes, that chain run by all of them, its LDA sweep shared
 // (samplers/lda.hpp: AD-LDA across processes); null for one process. Agrees to start first.
-samplers::chain_spread* spread_chains(int chains);
+inference::chain_spread* spread_chains(int chains);
 // Whether the processes share one chain (its state is then not saved: each holds only its
 // own documents' topics).
 bool processes_share_chains(int chains);

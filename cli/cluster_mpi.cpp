@@ -14,7 +14,7 @@
 
 #include "cli/cluster.hpp"
 #include "cli/cluster_mpi.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 
 namespace ppl::cli {
 
@@ -90,7 +90,7 @@ job_failure describe_failure(std::exception_ptr error) {
     std::rethrow_exception(error);
   } catch (const job_failure& f) {
     return f;
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     return {1, e.what()};
   } catch (const std::invalid_argument& e) {
     return {2, fmt::format("error: {}\n", e.what())};
@@ -140,7 +140,7 @@ void agree_to_start() {
 
 bool processes_share_chains(int chains) { return the_job.active && chains < the_job.size; }
 
-samplers::chain_spread* spread_chains(int chains) {
+inference::chain_spread* spread_chains(int chains) {
   if (!the_job.active) return nullptr;
   // Read from the command line, so every process finds it alike, before agreeing.
   if (chains < the_job.size && chains != 1)
@@ -148,7 +148,7 @@ samplers::chain_spread* spread_chains(int chains) {
                                             "chains as processes (mpirun -np), or one chain, whose LDA sweep they then share",
                                             chains, the_job.size));
   agree_to_start();
-  static const std::unique_ptr<samplers::chain_spread> spread =
+  static const std::unique_ptr<inference::chain_spread> spread =
       chains < the_job.size ? make_mpi_team(the_job.rank, the_job.size) : make_mpi_spread(the_job.rank, the_job.size);
   return spread.get();
 }

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "samplers/chain.hpp"
+#include "inference/chain.hpp"
 
 namespace ppl::cli {
 
@@ -25,9 +25,9 @@ extern std::atomic<bool> remotes_running;
 job_failure describe_failure(std::exception_ptr error);
 
 // Chain c on rank c mod R (cli/cluster_mpi_spread.cpp).
-std::unique_ptr<samplers::chain_spread> make_mpi_spread(int rank, int size);
+std::unique_ptr<inference::chain_spread> make_mpi_spread(int rank, int size);
 // One chain run by every process, its LDA sweep shared (cli/cluster_mpi_team.cpp).
-std::unique_ptr<samplers::chain_spread> make_mpi_team(int rank, int size);
+std::unique_ptr<inference::chain_spread> make_mpi_team(int rank, int size);
 
 // Every process, once its chains are built (`error`: how that failed, or null): when any
 // failed, all stop, rank 0 raising the lowest-ranked failure's message.

@@ -1,4 +1,4 @@
-// Chains spread over the processes of an MPI job (samplers::chain_spread): chain c runs
+// Chains spread over the processes of an MPI job (inference::chain_spread): chain c runs
 // on rank c mod R. The other processes send rank 0 everything their chains would hand a
 // writer or a callback, in one stream of messages per process (MPI keeps their order, so
 // a saved state arrives after the rows it counts); rank 0 hands each on as its own chains'
@@ -13,8 +13,8 @@
 
 #include "cli/cluster.hpp"
 #include "cli/cluster_mpi.hpp"
-#include "runtime/archive.hpp"
-#include "runtime/interrupt.hpp"
+#include "core/archive.hpp"
+#include "core/interrupt.hpp"
 
 namespace ppl::cli {
 
@@ -29,7 +29,7 @@ enum stop_reason : char { stop_interrupted = 1, stop_failed = 2 };
 class mpi_spread;
 
 // The writer of a process that does not write: each call becomes a message to rank 0.
-class forwarding_writer final : public runtime::draws_writer {
+class forwarding_writer final : public draws::draws_writer {
  public:
   forwarding_writer(mpi_spread& spread, std::size_t columns) : spread_(spread), columns_(columns) {}
   void write(int chain, long iteration, const double* values) override;
@@ -44,25 +44,25 @@ class forwarding_writer final : public runtime::draws_writer {
   std::size_t columns_;
 };
 
-class mpi_spread final : public samplers::chain_spread {
+class mpi_spread final : public inference::chain_spread {
  public:
   mpi_spread(int rank, int size) : rank_(rank), size_(size) {}
   bool runs(int chain) const override { return chain % size_ == rank_; }
   bool writes() const override { return rank_ == 0; }
   void agree_built(std::exception_ptr error) override;
 
-  void forward_callbacks(samplers::run_options& o, bool saving) override {
+  void forward_callbacks(inference::run_options& o, bool saving) override {
     o.progress = [this](int c, long done, long total, double lp) { send(message::progress, c, done, total, lp); };
     o.heldout_report = [this](int c, long it, const std::string& what, double score) { send(message::heldout, c, it, what, score); };
     if (saving) o.checkpoint = [this](int c, long done, const std::string& state) { send(message::checkpoint, c, done, state); };
   }
-  runtime::draws_writer* forward_writer(std::size_t columns) override {
+  draws::draws_writer* forward_writer(std::size_t columns) override {
     writer_ = std::make_unique<forwarding_writer>(*this, columns);
     return writer_.get();
   }
-  void serve(runtime::draws_writer* writer, const samplers::run_options& o, samplers::run_result& r) override;
+  void serve(draws::draws_writer* writer, const inference::run_options& o, inference::run_result& r) override;
   void stop() override { stop_wanted_ = true; }
-  void report(const samplers::run_result& r) override;
+  void report(const inference::run_result& r) override;
   void report_failure(std::exception_ptr error) override {
     if (!started_) return;  // failed before the chains began: agree_built has told everyone
     const job_failure f = describe_failure(error);
@@ -71,7 +71,7 @@ class mpi_spread final : public samplers::chain_spread {
 
   template <typename... T>
   void send(message kind, const T&... fields) {
-    runtime::archive a;
+    ppl::archive a;
     a.write(kind, fields...);
     const std::string bytes = a.take();
     std::lock_guard<std::mutex> lock(mutex_);
@@ -94,9 +94,9 @@ class mpi_spread final : public samplers::chain_spread {
     last_batch_ = std::chrono::steady_clock::now();
     if (batch_.bytes().empty()) return;
     MPI_Send(batch_.bytes().data(), static_cast<int>(batch_.bytes().size()), MPI_BYTE, 0, tag_report, MPI_COMM_WORLD);
-    batch_ = runtime::archive();
+    batch_ = ppl::archive();
   }
-  bool receive(std::string bytes, runtime::draws_writer* writer, const samplers::run_options& o, samplers::run_result& r);
+  bool receive(std::string bytes, draws::draws_writer* writer, const inference::run_options& o, inference::run_result& r);
   // Those still running: one that has reported may already be finishing MPI.
   void tell_all(stop_reason why, const std::vector<char>& finished) {
     const char byte = why;
@@ -110,7 +110,7 @@ class mpi_spread final : public samplers::chain_spread {
   std::atomic<bool> stop_wanted_{false};
   bool stop_seen_ = false;
   std::chrono::steady_clock::time_point last_look_{}, last_batch_{};
-  runtime::archive batch_;
+  ppl::archive batch_;
   std::optional<job_failure> failure_;
   bool started_ = false;  // every process has built its chains
 };
@@ -138,7 +138,7 @@ bool mpi_spread::stopped() {
     if (!flag) break;
     char why = 0;
     MPI_Recv(&why, 1, MPI_BYTE, 0, tag_stop, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (why == stop_interrupted) runtime::set_interrupted(true);
+    if (why == stop_interrupted) ppl::set_interrupted(true);
     else stop_seen_ = true;
   }
   return stop_seen_;
@@ -149,11 +149,11 @@ void mpi_spread::agree_built(std::exception_ptr error) {
   started_ = true;
 }
 
-void mpi_spread::report(const samplers::run_result& r) {
-  runtime::archive a;
+void mpi_spread::report(const inference::run_result& r) {
+  ppl::archive a;
   std::uint64_t mine = 0;
   for (std::size_t c = 0; c < r.completed.size(); ++c) mine += runs(static_cast<int>(c));
-  a.write(message::done, static_cast<std::uint8_t>(runtime::interrupted()), 0, std::string(), mine);
+  a.write(message::done, static_cast<std::uint8_t>(ppl::interrupted()), 0, std::string(), mine);
   for (std::size_t c = 0; c < r.completed.size(); ++c)
     if (runs(static_cast<int>(c)))
       a.write(static_cast<int>(c), r.completed[c], r.heldout_score[c], r.warmup_seconds[c], r.sampling_seconds[c], r.reports[c]);
@@ -163,12 +163,12 @@ void mpi_spread::report(const samplers::run_result& r) {
   MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, tag_report, MPI_COMM_WORLD);
 }
 
-void mpi_spread::serve(runtime::draws_writer* writer, const samplers::run_options& o, samplers::run_result& r) {
+void mpi_spread::serve(draws::draws_writer* writer, const inference::run_options& o, inference::run_result& r) {
   int waiting = size_ - 1;
   std::vector<char> finished(static_cast<std::size_t>(size_), 0);
   bool told_interrupt = false, told_failure = false;
   while (waiting > 0) {
-    if (!told_interrupt && runtime::interrupted()) tell_all(stop_interrupted, finished), told_interrupt = true;
+    if (!told_interrupt && ppl::interrupted()) tell_all(stop_interrupted, finished), told_interrupt = true;
     if (!told_failure && (stop_wanted_ || failure_ || (writer && writer->failed()))) tell_all(stop_failed, finished), told_failure = true;
     int flag = 0;
     MPI_Status status;
@@ -188,8 +188,8 @@ void mpi_spread::serve(runtime::draws_writer* writer, const samplers::run_option
 }
 
 // Hands one message on; true when it is a process's last.
-bool mpi_spread::receive(std::string bytes, runtime::draws_writer* writer, const samplers::run_options& o, samplers::run_result& r) {
-  runtime::archive a(std::move(bytes));
+bool mpi_spread::receive(std::string bytes, draws::draws_writer* writer, const inference::run_options& o, inference::run_result& r) {
+  ppl::archive a(std::move(bytes));
   message kind{};
   int c = 0;
   a(kind);
@@ -198,10 +198,10 @@ bool mpi_spread::receive(std::string bytes, runtime::draws_writer* writer, const
     job_failure f;
     std::uint64_t chains = 0;
     a(interrupted, f.status, f.text, chains);
-    if (interrupted) r.interrupted = true, runtime::set_interrupted(true);
+    if (interrupted) r.interrupted = true, ppl::set_interrupted(true);
     // A chain failed there: this process's chains stop too (as on Ctrl-C), and the failure
     // is raised once they have.
-    if (f.status != 0 && !failure_) failure_ = f, runtime::set_interrupted(true);
+    if (f.status != 0 && !failure_) failure_ = f, ppl::set_interrupted(true);
     for (std::uint64_t k = 0; k < chains; ++k) {
       a(c);
       const auto i = static_cast<std::size_t>(c);
@@ -264,7 +264,7 @@ bool mpi_spread::receive(std::string bytes, runtime::draws_writer* writer, const
       }
       case message::done: break;
     }
-  } catch (const runtime::write_error&) {
+  } catch (const draws::write_error&) {
     // The writer has failed: the chains are told to stop, and the error is reported where
     // rank 0's own chains stop.
   }
@@ -301,6 +301,6 @@ void agree_on_chains(std::exception_ptr error, int rank, int size) {
   throw job_stopped{status};
 }
 
-std::unique_ptr<samplers::chain_spread> make_mpi_spread(int rank, int size) { return std::make_unique<mpi_spread>(rank, size); }
+std::unique_ptr<inference::chain_spread> make_mpi_spread(int rank, int size) { return std::make_unique<mpi_spread>(rank, size); }
 
 }  // namespace ppl::cli

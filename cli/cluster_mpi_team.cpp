@@ -9,7 +9,7 @@
 
 #include "cli/cluster.hpp"
 #include "cli/cluster_mpi.hpp"
-#include "runtime/interrupt.hpp"
+#include "core/interrupt.hpp"
 #include "samplers/lda.hpp"
 
 namespace ppl::cli {
@@ -31,7 +31,7 @@ class mpi_team final : public samplers::lda::team {
   // stopping costs no message of its own.
   void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) override {
     if (!installed_) {
-      signalled = runtime::interrupted();
+      signalled = ppl::interrupted();
       std::signal(SIGINT, on_team_signal);
       std::signal(SIGTERM, on_team_signal);
       installed_ = true;
@@ -53,7 +53,7 @@ class mpi_team final : public samplers::lda::team {
     MPI_Allgatherv(values.data(), counts[static_cast<std::size_t>(rank_)], MPI_UINT32_T, all.data(), counts.data(), offsets.data(),
                    MPI_UINT32_T, MPI_COMM_WORLD);
     values = std::move(all);
-    if (stop) runtime::set_interrupted(true);
+    if (stop) ppl::set_interrupted(true);
   }
   double sum(double value) override {
     double total = 0;
@@ -67,7 +67,7 @@ class mpi_team final : public samplers::lda::team {
 };
 
 // What the other processes' copies of the chain write: nothing.
-class discarding_writer final : public runtime::draws_writer {
+class discarding_writer final : public draws::draws_writer {
  public:
   void write(int, long, const double*) override {}
   void note(int, const std::string&) override {}
@@ -77,7 +77,7 @@ class discarding_writer final : public runtime::draws_writer {
   bool failed() const override { return false; }
 };
 
-class team_spread final : public samplers::chain_spread {
+class team_spread final : public inference::chain_spread {
  public:
   team_spread(int rank, int size) : rank_(rank), size_(size), team_(rank, size) { samplers::lda::set_process_team(&team_); }
   bool runs(int) const override { return true; }
@@ -86,16 +86,16 @@ class team_spread final : public samplers::chain_spread {
     agree_on_chains(error, rank_, size_);
     started_ = true;
   }
-  void forward_callbacks(samplers::run_options& o, bool) override {
+  void forward_callbacks(inference::run_options& o, bool) override {
     o.progress = nullptr;
     o.heldout_report = nullptr;
     o.checkpoint = nullptr;
   }
-  runtime::draws_writer* forward_writer(std::size_t) override { return &discard_; }
+  draws::draws_writer* forward_writer(std::size_t) override { return &discard_; }
   // No chain runs elsewhere: nothing to receive.
-  void serve(runtime::draws_writer*, const samplers::run_options&, samplers::run_result&) override {}
+  void serve(draws::draws_writer*, const inference::run_options&, inference::run_result&) override {}
   void stop() override {}
-  void report(const samplers::run_result&) override {}
+  void report(const inference::run_result&) override {}
   // Once the chains run, the others wait in the next sum for this process: only ending the
   // job frees them. (Before, agree_built has told everyone.)
   void report_failure(std::exception_ptr error) override {
@@ -113,6 +113,6 @@ class team_spread final : public samplers::chain_spread {
 
 }  // namespace
 
-std::unique_ptr<samplers::chain_spread> make_mpi_team(int rank, int size) { return std::make_unique<team_spread>(rank, size); }
+std::unique_ptr<inference::chain_spread> make_mpi_team(int rank, int size) { return std::make_unique<team_spread>(rank, size); }
 
 }  // namespace ppl::cli

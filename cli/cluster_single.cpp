@@ -8,7 +8,7 @@ int process_rank() { return 0; }
 int process_count() { return 1; }
 void agree_to_start() {}
 bool processes_share_chains(int) { return false; }
-samplers::chain_spread* spread_chains(int) { return nullptr; }
+inference::chain_spread* spread_chains(int) { return nullptr; }
 std::vector<std::string> gather_pieces(const std::string& mine) { return {mine}; }
 
 }  // namespace ppl::cli

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "samplers/chain.hpp"
-#include "samplers/monte_carlo.hpp"
+#include "inference/chain.hpp"
+#include "inference/monte_carlo.hpp"
 
 namespace CLI {
 class App;
@@ -35,7 +35,7 @@ struct simulate_options {
 int run_simulate(const model_inputs& in, const simulate_options& opt);
 
 struct infer_options {
-  samplers::run_options run;           // chains, warmup, draws, thin, seed (the rest is set from below)
+  inference::run_options run;           // chains, warmup, draws, thin, seed (the rest is set from below)
   std::string init = "1";              // a file of initial values, a jitter radius, or "prior"
   std::string heldout;                 // held-out data to score (LDA's document completion)
   std::vector<std::string> monitor;    // names
@@ -48,7 +48,7 @@ struct infer_options {
   std::string metric = "diag";         // nuts and hmc: diag or dense
   // --method: mcmc (the chains above), or importance, smc, rejection (cli/infer_weighted.cpp).
   std::string method = "mcmc";
-  samplers::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run
+  inference::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run
   std::string proposal;                // importance: a model of the unknowns alone to draw from (default: the prior)
   // `ppl infer` from the command line (not the REPL's sample) saves its state beside its
   // draws file, to be resumed (cli/resume.hpp).
@@ -64,7 +64,7 @@ int resume_infer(const std::string& draws_path, const infer_options& current);
 // The options of `ppl infer` (also those of the REPL's `sample`).
 void add_infer_options(CLI::App* cmd, infer_options& opt);
 // The weighted methods' settings, for `ppl infer` and `ppl compare`.
-void add_monte_carlo_options(CLI::App* cmd, samplers::monte_carlo_options& mc);
+void add_monte_carlo_options(CLI::App* cmd, inference::monte_carlo_options& mc);
 // The model inputs and options of `ppl infer` from its arguments (those a saved run keeps).
 void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& in, infer_options& opt);
 int run_repl(const model_inputs& in, bool script);
@@ -87,7 +87,7 @@ struct compare_options {
   std::string model_a, model_b, data_path;
   std::vector<std::string> sets;
   std::string method = "smc";
-  samplers::monte_carlo_options monte_carlo;
+  inference::monte_carlo_options monte_carlo;
 };
 int run_compare(const compare_options& opt);
 
@@ -116,7 +116,7 @@ int run_plot(const plot_options& opt);
 // replicates are spread over threads and, under mpirun, over processes.
 struct sbc_options {
   long replicates = 100;
-  samplers::run_options run;  // per replicate: chains (1), warmup, draws, thin, seed, samplers
+  inference::run_options run;  // per replicate: chains (1), warmup, draws, thin, seed, samplers
   std::vector<std::string> samplers;  // name=kind
   int bins = 10;              // of the ranks, for the chi-square test of uniformity
   int workers = 1;            // replicates fitted at once on threads (--threads)

@@ -18,15 +18,15 @@ int run_compare(const compare_options& o) {
     for (const std::string& path : {o.model_a, o.model_b}) {
       models.push_back(load({path, o.data_path, o.sets, "auto"}));
       if (!lang::ir::has_unknowns(*models.back().model))
-        throw lang::source_error({path, {}, "the model has no unknowns; its evidence is its log density at the data, which `ppl compare` "
+        throw ppl::source_error({path, {}, "the model has no unknowns; its evidence is its log density at the data, which `ppl compare` "
                                             "does not compute", "", ""});
       refuse_improper_priors(*models.back().model, "`ppl compare`");
     }
-    std::vector<samplers::evidence_estimate> found;
+    std::vector<inference::evidence_estimate> found;
     fmt::print("{:<28} {:>14} {:>10} {:>10}\n", "model", "log evidence", "se", "seconds");
     for (std::size_t k = 0; k < 2; ++k) {
       const std::string& path = k == 0 ? o.model_a : o.model_b;
-      const samplers::weighted_result r = run_method(*models[k].model, models[k].data, o.method, o.monte_carlo);
+      const inference::weighted_result r = run_method(*models[k].model, models[k].data, o.method, o.monte_carlo);
       for (const auto& w : r.warnings) fmt::print(stderr, "warning: {}: {}\n", path, w);
       fmt::print("{:<28} {:>14.4f} {:>10.4f} {:>10.2f}\n", path, r.evidence.log_z, r.evidence.se, r.seconds);
       found.push_back(r.evidence);

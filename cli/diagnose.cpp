@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "cli/session.hpp"
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 #include "samplers/unconstrained.hpp"
 
 namespace ppl::cli {
@@ -19,8 +19,8 @@ int run_diagnose(const model_inputs& in, const diagnose_options& opt) {
   return guarded([&] {
     loaded l = load(in);
     const auto& m = *l.model;
-    runtime::rng rng(opt.seed);
-    runtime::graph g(m, l.data, rng);
+    ppl::rng rng(opt.seed);
+    model::graph g(m, l.data, rng);
     std::vector<int> block;
     std::string skipped;
     for (std::size_t v = 0; v < m.variables.size(); ++v) {

@@ -14,7 +14,7 @@
 #include "cli/picture.hpp"
 #include "cli/picture_axes.hpp"
 #include "cli/session.hpp"
-#include "runtime/draws.hpp"
+#include "draws/draws.hpp"
 
 namespace ppl::cli {
 
@@ -27,7 +27,7 @@ struct grid {
 };
 
 // The columns NAME[i,j] of the draws, as a grid of posterior means or of draw `draw`.
-grid read_grid(const runtime::draws& d, const std::string& name, const heatmap_options& o) {
+grid read_grid(const draws::table& d, const std::string& name, const heatmap_options& o) {
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> cells;  // (i, j) -> column
   grid g;
   for (std::size_t c = 0; c < d.columns.size(); ++c) {
@@ -102,7 +102,7 @@ void colour_bar(canvas& c, const panel& p, double lo, double hi) {
 int run_heatmap(const heatmap_options& o) {
   return guarded([&] {
     std::vector<std::string> meta;
-    const runtime::draws d = runtime::read_draws(o.draws_path, meta);
+    const draws::table d = draws::read_draws(o.draws_path, meta);
     const grid g = read_grid(d, o.variable, o);
     double lo = o.range.size() == 2 ? o.range[0] : *std::min_element(g.values.begin(), g.values.end());
     double hi = o.range.size() == 2 ? o.range[1] : *std::max_element(g.values.begin(), g.values.end());

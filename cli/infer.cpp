@@ -16,10 +16,10 @@
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
-#include "runtime/coda_writer.hpp"
-#include "runtime/draws_writer.hpp"
-#include "runtime/interrupt.hpp"
-#include "samplers/chain.hpp"
+#include "draws/coda_writer.hpp"
+#include "draws/writer.hpp"
+#include "core/interrupt.hpp"
+#include "inference/chain.hpp"
 
 namespace ppl::cli {
 
@@ -37,8 +37,8 @@ std::map<std::string, std::string> parse_overrides(const std::vector<std::string
 }
 
 // --init: `prior`, a jitter radius, or a file of values (read into `values`).
-runtime::start_options start_from(const std::string& spec, runtime::data_table& values) {
-  runtime::start_options out;
+model::start_options start_from(const std::string& spec, data::data_table& values) {
+  model::start_options out;
   double radius = 0;
   const auto parsed = std::from_chars(spec.data(), spec.data() + spec.size(), radius);
   if (spec == "prior") {
@@ -46,14 +46,14 @@ runtime::start_options start_from(const std::string& spec, runtime::data_table& 
   } else if (parsed.ec == std::errc() && parsed.ptr == spec.data() + spec.size()) {
     out.radius = radius;
   } else {
-    values = runtime::read_data_file(spec);
+    values = data::read_data_file(spec);
     out.init = &values;
   }
   return out;
 }
 
-runtime::draws_format format_of(const infer_options& o) {
-  return o.format == "stan" ? runtime::draws_format::stan : o.format == "coda" ? runtime::draws_format::coda : runtime::draws_format::ppl;
+draws::draws_format format_of(const infer_options& o) {
+  return o.format == "stan" ? draws::draws_format::stan : o.format == "coda" ? draws::draws_format::coda : draws::draws_format::ppl;
 }
 
 // --show names variables of the model that are recorded; caught before the run, not after.
@@ -67,16 +67,16 @@ void check_show(const lang::ir::model& m, const infer_options& o) {
 
 // The files a run writes: its draws file(s) and the saved state beside them.
 std::vector<std::string> run_outputs(const infer_options& o) {
-  std::vector<std::string> out = runtime::draws_paths(o.output, format_of(o), o.run.chains);
-  if (format_of(o) == runtime::draws_format::coda)
-    for (const auto& p : runtime::coda_paths(runtime::coda_stem(o.output), o.run.chains)) out.push_back(p);
+  std::vector<std::string> out = draws::draws_paths(o.output, format_of(o), o.run.chains);
+  if (format_of(o) == draws::draws_format::coda)
+    for (const auto& p : draws::coda_paths(draws::coda_stem(o.output), o.run.chains)) out.push_back(p);
   out.push_back(state_path(o.output));
   out.push_back(state_path(o.output) + ".tmp");
   return out;
 }
 
 // Notes after the summary: what was left out of the draws for its size.
-void print_left_out(const samplers::run_result& r, const infer_options& o) {
+void print_left_out(const inference::run_result& r, const infer_options& o) {
   if (r.left_out.empty() || !o.monitor.empty()) return;
   std::string names;
   for (const auto& v : r.left_out) names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", v.name, v.size);
@@ -94,32 +94,32 @@ int run_infer(const model_inputs& in, const infer_options& o) {
   return guarded([&] { return infer_loaded(load(in), in, o, nullptr); });
 }
 
-int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, runtime::draws* keep) {
+int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, draws::table* keep) {
   const infer_options o = coda_output(given);
   // Chains of a model without unknowns would record lp__ alone, a constant.
   if (!lang::ir::has_unknowns(*l.model))
-    throw lang::source_error({in.model_path, {}, "the model has no unknowns: every variable is data or computed from data, so there is "
+    throw ppl::source_error({in.model_path, {}, "the model has no unknowns: every variable is data or computed from data, so there is "
                                                   "nothing to infer (`ppl simulate` draws observations from a model whose data are missing)", "", ""});
   // The weighted methods run in one process; under mpirun the others wait for its status.
   if (o.method != "mcmc") return process_rank() == 0 ? infer_weighted(std::move(l), in, o, keep) : 0;
-  runtime::data_table init, heldout;
-  runtime::start_options start = start_from(o.init, init);
+  data::data_table init, heldout;
+  model::start_options start = start_from(o.init, init);
   if (start.from_prior) refuse_improper_priors(*l.model, "`--init prior`");
-  if (!o.heldout.empty()) heldout = runtime::read_data_file(o.heldout);
+  if (!o.heldout.empty()) heldout = data::read_data_file(o.heldout);
   check_show(*l.model, o);
   if (!o.output.empty())
     refuse_overwriting_inputs(o.output == given.output ? "--output" : "--output " + given.output + ": its file", run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
-  samplers::run_options ro = o.run;
+  inference::run_options ro = o.run;
   ro.dense_metric = o.metric == "dense";
   ro.monitors = o.monitor;
   ro.overrides = parse_overrides(o.samplers);
   ro.start = start;
   ro.heldout = o.heldout.empty() ? nullptr : &heldout;
   // A temporary draws file (no --output) is in ppl's layout, one file.
-  const auto format = o.output.empty() ? runtime::draws_format::ppl : format_of(o);
-  ro.hamiltonian_columns = format == runtime::draws_format::stan;
+  const auto format = o.output.empty() ? draws::draws_format::ppl : format_of(o);
+  ro.hamiltonian_columns = format == draws::draws_format::stan;
   // What is streamed: a CODA run's rows go to its ppl-layout file.
-  const auto streamed = format == runtime::draws_format::coda ? runtime::draws_format::ppl : format;
+  const auto streamed = format == draws::draws_format::coda ? draws::draws_format::ppl : format;
   const bool shared = processes_share_chains(o.run.chains);
   const bool saving = !o.args.empty() && !o.output.empty() && !shared;
   if (shared && !o.output.empty() && process_rank() == 0)
@@ -132,11 +132,11 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
     std::vector<std::string> resume_from;
     if (o.resume) ro.resume = &(resume_from = o.resume->chains);
     ro.spread->forward_callbacks(ro, saving);
-    runtime::install_interrupt_handlers();
-    samplers::run(*l.model, std::move(l.data), ro, nullptr);
+    ppl::install_interrupt_handlers();
+    inference::run(*l.model, std::move(l.data), ro, nullptr);
     return 0;
   }
-  if (format == runtime::draws_format::coda) runtime::remove_coda(runtime::coda_stem(o.output));
+  if (format == draws::draws_format::coda) draws::remove_coda(draws::coda_stem(o.output));
   progress_display progress(o.run.chains, o.run.warmup, !o.quiet && isatty(STDERR_FILENO));
   if (!o.quiet)
     ro.heldout_report = [&](int c, long it, const std::string& what, double score) {
@@ -144,13 +144,13 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
     };
   if (!o.quiet && isatty(STDERR_FILENO))
     ro.progress = [&](int c, long done, long total, double lp) { progress.update(c, done, total, lp); };
-  runtime::install_interrupt_handlers();
+  ppl::install_interrupt_handlers();
   // A run that names no draws file still streams its draws, to a temporary one the
   // summary is read from: memory does not grow with the number of draws.
   std::optional<temporary_file> temporary;
   if (o.output.empty()) temporary.emplace("ppl-draws-");
   const std::string output = o.output.empty() ? temporary->path() : o.output;
-  std::unique_ptr<runtime::draws_writer> writer;
+  std::unique_ptr<draws::draws_writer> writer;
   // The run's saved state (cli/resume.hpp): continued from --resume, or begun here.
   saved_run state;
   std::vector<std::string> resume_from;
@@ -182,7 +182,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
         if (writer) writer->flush();  // the draws the state counts are on disk before it is
         write_saved_run(state_path(o.output), state);
         saved_once = true;
-      } catch (const runtime::write_error&) {
+      } catch (const draws::write_error&) {
         // Reported where the chains stop; the state already saved still agrees with the file.
       } catch (const std::exception& e) {
         if (!save_failed) progress.note(fmt::format("warning: the run's state is not saved: {}", e.what()));
@@ -190,22 +190,22 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
       }
     };
   }
-  samplers::run_result r;
+  inference::run_result r;
   try {
-    r = samplers::run(*l.model, std::move(l.data), ro, [&](const std::vector<std::string>& columns, const std::vector<samplers::plan_line>& plan) {
-      const auto paths = runtime::draws_paths(output, streamed, o.run.chains);
-      writer = std::make_unique<runtime::draws_writer>(output, streamed, o.run.chains, draws_comments(in, o, plan, streamed, paths), columns,
+    r = inference::run(*l.model, std::move(l.data), ro, [&](const std::vector<std::string>& columns, const std::vector<inference::plan_line>& plan) {
+      const auto paths = draws::draws_paths(output, streamed, o.run.chains);
+      writer = std::make_unique<draws::draws_writer>(output, streamed, o.run.chains, draws_comments(in, o, plan, streamed, paths), columns,
                                                        o.resume != nullptr);
       for (std::size_t c = 0; c < resumed_notes.size(); ++c)
         for (const auto& note : resumed_notes[c]) writer->note(static_cast<int>(c) + 1, note);
       // ppl's layout says where a chain was resumed; Stan's has no comments among its rows.
-      if (o.resume && streamed == runtime::draws_format::ppl)
+      if (o.resume && streamed == draws::draws_format::ppl)
         for (std::size_t c = 0; c < state.completed.size(); ++c)
           writer->note(static_cast<int>(c) + 1, fmt::format("chain {} iteration {}: resumed", c + 1, state.completed[c]));
       return writer.get();
     });
     writer->close();
-  } catch (const runtime::write_error& e) {
+  } catch (const draws::write_error& e) {
     progress.finish();
     fmt::print(stderr, "error: {}\n", e.what());
     const long rows = writer ? writer->rows_written() : 0;
@@ -224,11 +224,11 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
     std::string done;
     for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
     fmt::print(stderr, "interrupted: {}; every finished draw is kept{}\n", done, o.output.empty() ? "" : " in " + o.output);
-    if (format == runtime::draws_format::coda) fmt::print(stderr, "note: the CODA files are written when the run is complete\n");
+    if (format == draws::draws_format::coda) fmt::print(stderr, "note: the CODA files are written when the run is complete\n");
     if (saving && !save_failed) fmt::print(stderr, "continue with: ppl infer --resume {}\n", o.output);
   }
-  const runtime::draws_source draws(writer->paths());
-  if (format == runtime::draws_format::coda && !r.interrupted)
+  const draws::draws_source draws(writer->paths());
+  if (format == draws::draws_format::coda && !r.interrupted)
     if (const int status = write_coda_files(draws, o, saving); status != 0) return status;
   bool enough = draws.chains() > 0;
   for (std::size_t c = 0; c < draws.chains(); ++c) enough = enough && draws.rows(c) >= 4;
@@ -239,7 +239,7 @@ int infer_loaded(loaded l, const model_inputs& in, const infer_options& given, r
     // whose spread is narrower than the posterior's; the summary's sd and quantiles would
     // mislead unsaid.
     for (const auto& p : r.plan)
-      if (p.means && std::any_of(r.columns.begin(), r.columns.end(), [&](const std::string& c) { return runtime::column_variable(c) == p.name; }))
+      if (p.means && std::any_of(r.columns.begin(), r.columns.end(), [&](const std::string& c) { return draws::column_variable(c) == p.name; }))
         messages.warnings.push_back(fmt::format("{0} holds Rao-Blackwellised means E[{0} | z] (--collapsed means), not draws: their "
                                                 "mean estimates the posterior mean, their sd and quantiles understate the posterior's "
                                                 "(without --collapsed means, {0} is recorded as draws)",
@@ -278,8 +278,8 @@ int resume_infer(const std::string& draws_path, const infer_options& current) {
     if (saved.chains.size() != static_cast<std::size_t>(o.run.chains))
       throw std::invalid_argument("--resume: the saved state has " + std::to_string(saved.chains.size()) + " chains, the run's arguments " +
                                   std::to_string(o.run.chains));
-    const std::vector<std::string> given = runtime::draws_paths(draws_path, format_of(o), o.run.chains);
-    const std::vector<std::string> files = runtime::draws_paths(draws, format_of(o), o.run.chains);
+    const std::vector<std::string> given = draws::draws_paths(draws_path, format_of(o), o.run.chains);
+    const std::vector<std::string> files = draws::draws_paths(draws, format_of(o), o.run.chains);
     for (std::size_t i = 0; i < files.size(); ++i)
       if (!std::filesystem::exists(files[i]))
         throw std::invalid_argument("--resume: the draws file " + given[i] + " is gone; the run continues only with the draws it has written");
@@ -293,14 +293,14 @@ int resume_infer(const std::string& draws_path, const infer_options& current) {
 int run_plan(const model_inputs& in, const std::vector<std::string>& overrides) {
   return guarded([&] {
     loaded l = load(in);
-    print_plan(samplers::describe_plan(*l.model, l.data, parse_overrides(overrides)));
+    print_plan(inference::describe_plan(*l.model, l.data, parse_overrides(overrides)));
     return 0;
   });
 }
 
 int run_summary(const std::vector<std::string>& paths, const std::vector<std::string>& show, bool histograms, bool csv) {
   return guarded([&] {
-    const runtime::draws_source d(paths);
+    const draws::draws_source d(paths);
     if (!csv)
       for (const auto& m : d.metadata()) fmt::print("# {}\n", m);
     for (const auto& n : d.notes()) fmt::print(stderr, "note: {}\n", n);

@@ -1,5 +1,5 @@
 // `ppl infer --method importance|smc|rejection`: the weighted Monte Carlo methods
-// (samplers/monte_carlo.hpp). Their draws are known only when the method is done (the
+// (inference/monte_carlo.hpp). Their draws are known only when the method is done (the
 // weights are normalised over all of them, and the evidence goes in the header), so the
 // draws file is written whole at the end, in ppl's layout, with a weight__ column. Ctrl-C
 // or SIGTERM stops the method with what it finished (whole SMC runs, the draws made),
@@ -11,8 +11,8 @@
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
-#include "runtime/draws_writer.hpp"
-#include "runtime/interrupt.hpp"
+#include "draws/writer.hpp"
+#include "core/interrupt.hpp"
 
 namespace ppl::cli {
 
@@ -30,13 +30,13 @@ void refuse_mcmc_options(const infer_options& o) {
     throw std::invalid_argument("--resample: --method rejection's draws are unweighted already");
 }
 
-std::string temperature_counts(const samplers::weighted_result& r) {
+std::string temperature_counts(const inference::weighted_result& r) {
   std::string out;
   for (const auto& ladder : r.temperatures) out += (out.empty() ? "" : ", ") + std::to_string(ladder.size() - 1);
   return out;
 }
 
-std::string method_settings(const infer_options& o, const samplers::monte_carlo_options& mc) {
+std::string method_settings(const infer_options& o, const inference::monte_carlo_options& mc) {
   if (o.method == "smc")
     return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
                        mc.ess_fraction, mc.moves, mc.threads);
@@ -47,7 +47,7 @@ std::string method_settings(const infer_options& o, const samplers::monte_carlo_
 }
 
 // What the method found, as `key: value` lines: the draws file's header and the report.
-std::vector<std::string> result_lines(const infer_options& o, const samplers::weighted_result& r) {
+std::vector<std::string> result_lines(const infer_options& o, const inference::weighted_result& r) {
   std::vector<std::string> lines;
   lines.push_back(fmt::format("log_evidence: {:.6f}", r.evidence.log_z));
   lines.push_back(fmt::format("log_evidence_se: {:.6f}", r.evidence.se));
@@ -66,8 +66,8 @@ std::vector<std::string> result_lines(const infer_options& o, const samplers::we
   return lines;
 }
 
-std::vector<std::string> method_comments(const model_inputs& in, const infer_options& o, const samplers::monte_carlo_options& mc,
-                                         const samplers::weighted_result& r) {
+std::vector<std::string> method_comments(const model_inputs& in, const infer_options& o, const inference::monte_carlo_options& mc,
+                                         const inference::weighted_result& r) {
   std::vector<std::string> lines = identity_comments(in, mc.seed);
   lines.push_back("method: " + o.method);
   lines.push_back(method_settings(o, mc));
@@ -77,8 +77,8 @@ std::vector<std::string> method_comments(const model_inputs& in, const infer_opt
 }
 
 // The settings from infer's options: --threads, --seed and --monitor are MCMC's too.
-samplers::monte_carlo_options monte_carlo_settings(const infer_options& o) {
-  samplers::monte_carlo_options mc = o.monte_carlo;
+inference::monte_carlo_options monte_carlo_settings(const infer_options& o) {
+  inference::monte_carlo_options mc = o.monte_carlo;
   mc.threads = o.run.threads;
   mc.seed = o.run.seed;
   mc.monitors = o.monitor;
@@ -87,19 +87,19 @@ samplers::monte_carlo_options monte_carlo_settings(const infer_options& o) {
 
 }  // namespace
 
-samplers::weighted_result run_method(const lang::ir::model& m, const runtime::data_table& data, const std::string& method,
-                                     const samplers::monte_carlo_options& mc) {
+inference::weighted_result run_method(const lang::ir::model& m, const data::data_table& data, const std::string& method,
+                                     const inference::monte_carlo_options& mc) {
   refuse_improper_priors(m, "--method " + method);
-  if (method == "importance") return samplers::importance_sample(m, data, mc);
-  if (method == "smc") return samplers::smc_sample(m, data, mc);
-  if (method == "rejection") return samplers::rejection_sample(m, data, mc);
+  if (method == "importance") return inference::importance_sample(m, data, mc);
+  if (method == "smc") return inference::smc_sample(m, data, mc);
+  if (method == "rejection") return inference::rejection_sample(m, data, mc);
   throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc or rejection");
 }
 
-int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep) {
+int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep) {
   refuse_mcmc_options(o);
   if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path, o.proposal});
-  samplers::monte_carlo_options mc = monte_carlo_settings(o);
+  inference::monte_carlo_options mc = monte_carlo_settings(o);
   // The REPL's queries (mean(E), quantile(E, p)) read the kept draws as equally weighted:
   // it keeps resampled ones, never weights they would ignore.
   if (keep && o.method != "rejection") mc.resample = true;
@@ -113,21 +113,21 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, run
     mc.proposal = proposal->model.get();
     mc.proposal_data = &proposal->data;
   }
-  runtime::install_interrupt_handlers();
-  const samplers::weighted_result r = run_method(*l.model, l.data, o.method, mc);
+  ppl::install_interrupt_handlers();
+  const inference::weighted_result r = run_method(*l.model, l.data, o.method, mc);
   if (r.interrupted && r.row_count == 0) {
     fmt::print(stderr, "interrupted: {}; nothing is written{}\n", r.stopped, o.output.empty() ? "" : " (" + o.output + " is untouched)");
     return 130;
   }
   std::optional<temporary_file> temporary;
   if (o.output.empty()) temporary.emplace("ppl-draws-");
-  runtime::draws_writer writer(o.output.empty() ? temporary->path() : o.output, runtime::draws_format::ppl, 1,
+  draws::draws_writer writer(o.output.empty() ? temporary->path() : o.output, draws::draws_format::ppl, 1,
                                {method_comments(in, o, mc, r)}, r.columns);
   const std::size_t width = r.columns.size();
   for (std::size_t i = 0; i < r.row_count; ++i) writer.write(1, static_cast<long>(i) + 1, &r.rows[i * width]);
   writer.close();
   if (!o.quiet && !r.moves.empty()) print_plan(r.moves, "# move: ", 16);
-  const runtime::draws_source draws(writer.paths());
+  const draws::draws_source draws(writer.paths());
   summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
   for (const auto& n : r.notes) messages.notes.push_back(n);
   for (const auto& w : r.warnings) messages.warnings.push_back(w);

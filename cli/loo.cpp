@@ -1,7 +1,7 @@
 // `ppl loo DRAWS...`: leave-one-out cross-validation by Pareto smoothed importance sampling
 // from the pointwise log-likelihoods a model records (`log_lik[n] = normal_lpdf(y[n] | ...)`),
 // printed as R's loo package prints it: elpd_loo, p_loo and looic with their standard
-// errors, the MCSE of elpd_loo and the table of Pareto k (runtime/loo.hpp). Observations
+// errors, the MCSE of elpd_loo and the table of Pareto k (draws/loo.hpp). Observations
 // are read a batch of columns at a time, so memory stays bounded as in `ppl summary`.
 #include <fmt/core.h>
 
@@ -15,33 +15,33 @@
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
-#include "runtime/draws_reader.hpp"
-#include "runtime/loo.hpp"
-#include "runtime/psis.hpp"
+#include "draws/reader.hpp"
+#include "draws/loo.hpp"
+#include "draws/psis.hpp"
 
 namespace ppl::cli {
 
 namespace {
 
-using column_draws = runtime::draws_source::column_draws;
+using column_draws = draws::draws_source::column_draws;
 
 // Fewer draws leave the threshold of k below 0.5 and the tail fit on a dozen ratios.
 constexpr std::size_t min_draws = 100;
 
 struct observations {
   std::vector<std::string> names;  // their columns, log_lik[1], ...
-  std::vector<runtime::loo_point> points;
+  std::vector<draws::loo_point> points;
 };
 
 // The columns of `name` (a scalar, or an array's elements), or a usage error that lists
 // the variables the draws do have.
-std::vector<std::size_t> observation_columns(const runtime::draws_source& d, const std::string& name) {
+std::vector<std::size_t> observation_columns(const draws::draws_source& d, const std::string& name) {
   std::vector<std::size_t> found;
   std::vector<std::string> variables;
   for (std::size_t k = 0; k < d.columns().size(); ++k) {
-    const std::string variable = runtime::column_variable(d.columns()[k]);
+    const std::string variable = draws::column_variable(d.columns()[k]);
     if (variable == name) found.push_back(k);
-    else if (!runtime::sampler_column(variable) && std::find(variables.begin(), variables.end(), variable) == variables.end())
+    else if (!draws::sampler_column(variable) && std::find(variables.begin(), variables.end(), variable) == variables.end())
       variables.push_back(variable);
   }
   if (found.empty()) {
@@ -58,7 +58,7 @@ std::vector<std::size_t> observation_columns(const runtime::draws_source& d, con
 
 // The draws of every chain used: all of them, or as many as the shortest chain has (an
 // interrupted run), as the summary does.
-std::size_t common_length(const runtime::draws_source& d, std::vector<std::string>& notes) {
+std::size_t common_length(const draws::draws_source& d, std::vector<std::string>& notes) {
   std::size_t shortest = d.chains() ? d.rows(0) : 0, longest = shortest;
   for (std::size_t c = 0; c < d.chains(); ++c) shortest = std::min(shortest, d.rows(c)), longest = std::max(longest, d.rows(c));
   if (shortest < longest)
@@ -77,10 +77,10 @@ void check_finite(const std::string& column, const column_draws& chains) {
 }
 
 // PSIS-LOO of every column, a batch of columns per read.
-observations compute(const runtime::draws_source& d, const std::vector<std::size_t>& columns, std::size_t length) {
+observations compute(const draws::draws_source& d, const std::vector<std::size_t>& columns, std::size_t length) {
   observations out;
   const std::size_t per_column = length * d.chains() + 1;
-  const std::size_t batch = std::max<std::size_t>(1, runtime::draws_budget / per_column);
+  const std::size_t batch = std::max<std::size_t>(1, draws::draws_budget / per_column);
   std::vector<column_draws> values;
   for (std::size_t at = 0; at < columns.size();) {
     // A run of adjacent columns (an array's elements are), at most a batch.
@@ -92,7 +92,7 @@ observations compute(const runtime::draws_source& d, const std::vector<std::size
       for (auto& c : values[j]) c.resize(length);
       check_finite(name, values[j]);
       out.names.push_back(name);
-      out.points.push_back(runtime::loo_observation(values[j]));
+      out.points.push_back(draws::loo_observation(values[j]));
     }
     at += n;
   }
@@ -101,14 +101,14 @@ observations compute(const runtime::draws_source& d, const std::vector<std::size
 
 std::string figure(double x, int decimals) { return std::isnan(x) ? "n/a" : fmt::format("{:.{}f}", x, decimals); }
 
-void print_estimates(const runtime::loo_result& r, const observations& obs, std::size_t draws, std::size_t chains) {
+void print_estimates(const draws::loo_result& r, const observations& obs, std::size_t draws, std::size_t chains) {
   fmt::print("Computed from {} by {} log-likelihood matrix ({} chain{} of {} draws).\n\n", draws, obs.points.size(), chains,
              chains == 1 ? "" : "s", draws / chains);
   fmt::print("{:<8} {:>9} {:>7}\n", "", "Estimate", "SE");
-  const std::pair<const char*, const runtime::loo_estimate*> rows[] = {{"elpd_loo", &r.elpd_loo}, {"p_loo", &r.p_loo}, {"looic", &r.looic}};
+  const std::pair<const char*, const draws::loo_estimate*> rows[] = {{"elpd_loo", &r.elpd_loo}, {"p_loo", &r.p_loo}, {"looic", &r.looic}};
   for (const auto& [name, e] : rows) fmt::print("{:<8} {:>9} {:>7}\n", name, figure(e->estimate, 1), figure(e->se, 1));
   fmt::print("------\n");
-  const double threshold = runtime::pareto_k_threshold(draws);
+  const double threshold = draws::pareto_k_threshold(draws);
   if (std::isnan(r.mcse_elpd_loo)) fmt::print("MCSE of elpd_loo is n/a: some Pareto k are above {:.2f}.\n", threshold);
   else fmt::print("MCSE of elpd_loo is {}.\n", figure(r.mcse_elpd_loo, 1));
   double low = INFINITY, high = -INFINITY;
@@ -117,10 +117,10 @@ void print_estimates(const runtime::loo_result& r, const observations& obs, std:
 }
 
 void print_k_table(const observations& obs, std::size_t draws) {
-  const double t = runtime::pareto_k_threshold(draws);
+  const double t = draws::pareto_k_threshold(draws);
   fmt::print("Pareto k diagnostic values (threshold min(1 - 1/log10(S), 0.7) = {:.2f} for S = {}):\n", t, draws);
   fmt::print("{:>12}  {:<10} {:>5} {:>7}  {:>10}\n", "", "", "Count", "Pct.", "Min. n_eff");
-  const auto bins = runtime::pareto_k_table(obs.points, t);
+  const auto bins = draws::pareto_k_table(obs.points, t);
   const std::string labels[] = {fmt::format("(-Inf, {:.2f}]", t), fmt::format("({:.2f}, 1]", t), "(1, Inf)"};
   const char* verdicts[] = {"(good)", "(bad)", "(very bad)"};
   for (std::size_t b = 0; b < bins.size(); ++b) {
@@ -150,7 +150,7 @@ void write_pointwise(const std::string& path, const observations& obs) {
 
 // The warning for k above the threshold, naming the worst observations.
 std::vector<std::string> k_warnings(const observations& obs, std::size_t draws) {
-  const double t = runtime::pareto_k_threshold(draws);
+  const double t = draws::pareto_k_threshold(draws);
   std::vector<std::size_t> high;
   for (std::size_t i = 0; i < obs.points.size(); ++i)
     if (obs.points[i].pareto_k > t) high.push_back(i);
@@ -179,8 +179,8 @@ std::vector<std::string> k_warnings(const observations& obs, std::size_t draws) 
 
 int run_loo(const loo_options& o) {
   return guarded([&] {
-    if (!o.pointwise.empty()) refuse_overwriting_inputs("--pointwise", {o.pointwise}, runtime::expand_draws_paths(o.draws_paths));
-    const runtime::draws_source d(o.draws_paths);
+    if (!o.pointwise.empty()) refuse_overwriting_inputs("--pointwise", {o.pointwise}, draws::expand_draws_paths(o.draws_paths));
+    const draws::draws_source d(o.draws_paths);
     std::vector<std::string> notes = d.notes();
     const std::vector<std::size_t> columns = observation_columns(d, o.variable);
     const std::size_t length = common_length(d, notes), draws = length * d.chains();
@@ -191,7 +191,7 @@ int run_loo(const loo_options& o) {
                                               draws, o.variable, d.chains(), d.chains() == 1 ? "" : "s", min_draws));
     const observations obs = compute(d, columns, length);
     if (!o.pointwise.empty()) write_pointwise(o.pointwise, obs);
-    print_estimates(runtime::loo(obs.points, draws), obs, draws, d.chains());
+    print_estimates(draws::loo(obs.points, draws), obs, draws, d.chains());
     print_k_table(obs, draws);
     for (const auto& w : k_warnings(obs, draws)) fmt::print(stderr, "warning: {}\n", w);
     return 0;

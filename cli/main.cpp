@@ -12,7 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/manual.hpp"
 #include "cli/session.hpp"
-#include "runtime/version.hpp"
+#include "core/version.hpp"
 
 namespace ppl::cli {
 
@@ -70,8 +70,8 @@ CLI::Validator seed() {
 
 }  // namespace
 
-// The weighted methods' settings (samplers/monte_carlo.hpp), for `infer` and `compare`.
-void add_monte_carlo_options(CLI::App* cmd, samplers::monte_carlo_options& mc) {
+// The weighted methods' settings (inference/monte_carlo.hpp), for `infer` and `compare`.
+void add_monte_carlo_options(CLI::App* cmd, inference::monte_carlo_options& mc) {
   cmd->add_option("--particles", mc.particles, "importance: prior draws; smc: particles per run; rejection: exact draws wanted")
       ->capture_default_str()->check(whole(2, 100000000));
   cmd->add_option("--runs", mc.runs, "smc: independent runs, whose spread gives the evidence's standard error")
@@ -206,7 +206,7 @@ namespace {
 
 int run_ppl(int argc, char** argv) {
   CLI::App app{"ppl: a probabilistic programming language"};
-  app.set_version_flag("--version", ppl::runtime::version());
+  app.set_version_flag("--version", ppl::version());
   app.require_subcommand(1);
   app.failure_message(usage_failure);
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "runtime/version.hpp"
+#include "core/version.hpp"
 
 namespace ppl::cli {
 
@@ -130,7 +130,7 @@ samplers, output formats, BUGS models, the REPL, running on a cluster.
 }  // namespace
 
 std::string manual_page(const CLI::App& app) {
-  std::string page = fmt::format(".TH PPL 1 \"\" \"ppl {}\" \"User Commands\"\n", runtime::version());
+  std::string page = fmt::format(".TH PPL 1 \"\" \"ppl {}\" \"User Commands\"\n", ppl::version());
   page += ".SH NAME\nppl \\- a probabilistic programming language: models, data, posterior draws\n";
   page += ".SH SYNOPSIS\n\\fBppl\\fR \\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]\n.br\n\\fBppl\\fR \\fB\\-\\-help\\fR | \\fB\\-\\-version\\fR\n";
   page += page_head;
@@ -197,7 +197,7 @@ _ppl() {{
 }}
 complete -o filenames -o bashdefault -F _ppl ppl
 )",
-                     runtime::version(), commands, cases);
+                     ppl::version(), commands, cases);
 }
 
 int print_text(const std::string& text) {

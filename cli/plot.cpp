@@ -15,7 +15,7 @@
 #include "cli/picture_axes.hpp"
 #include "cli/plot_panels.hpp"
 #include "cli/session.hpp"
-#include "runtime/draws.hpp"
+#include "draws/draws.hpp"
 
 namespace ppl::cli {
 
@@ -25,7 +25,7 @@ const rgb grey{150, 150, 150}, pale{205, 215, 230};
 constexpr int rank_bins = 20;
 
 // The columns NAME (a scalar) or NAME[...] (an array's elements), in file order.
-std::vector<std::size_t> columns_of(const runtime::draws& d, const std::string& name, int max_elements) {
+std::vector<std::size_t> columns_of(const draws::table& d, const std::string& name, int max_elements) {
   std::vector<std::size_t> out;
   for (std::size_t c = 0; c < d.columns.size(); ++c) {
     const std::string& col = d.columns[c];
@@ -33,7 +33,7 @@ std::vector<std::size_t> columns_of(const runtime::draws& d, const std::string& 
       out.push_back(c);
   }
   if (out.empty())
-    throw std::invalid_argument("plot: the draws have no column `" + name + "`; monitor it with --monitor " + runtime::column_variable(name));
+    throw std::invalid_argument("plot: the draws have no column `" + name + "`; monitor it with --monitor " + draws::column_variable(name));
   if (out.size() > static_cast<std::size_t>(max_elements)) out.resize(static_cast<std::size_t>(max_elements));
   return out;
 }
@@ -46,7 +46,7 @@ struct quantity {
   rank_counts ranks;
 };
 
-quantity read_quantity(const runtime::draws& d, std::size_t column) {
+quantity read_quantity(const draws::table& d, std::size_t column) {
   quantity q;
   q.name = d.columns[column];
   q.draws = d.column(column);
@@ -130,7 +130,7 @@ void draw_row(canvas& c, const layout& l, const quantity& q, double y) {
   }
 }
 
-void check_draws(const runtime::draws& d) {
+void check_draws(const draws::table& d) {
   if (d.chains.empty()) throw std::invalid_argument("plot: the draws file has no draws");
   for (std::size_t k = 0; k < d.chains.size(); ++k)
     if (d.rows(k) < 2)
@@ -143,7 +143,7 @@ void check_draws(const runtime::draws& d) {
 int run_plot(const plot_options& o) {
   return guarded([&] {
     std::vector<std::string> meta;
-    const runtime::draws d = runtime::read_draws(o.draws_path, meta);
+    const draws::table d = draws::read_draws(o.draws_path, meta);
     std::vector<std::size_t> columns;
     for (const auto& name : o.names) {
       auto c = columns_of(d, name, o.max_elements);

@@ -26,8 +26,8 @@
 #include "cli/commands.hpp"
 #include "cli/repl_input.hpp"
 #include "cli/repl_session.hpp"
-#include "runtime/interrupt.hpp"
-#include "runtime/version.hpp"
+#include "core/interrupt.hpp"
+#include "core/version.hpp"
 
 namespace ppl::cli {
 
@@ -150,13 +150,13 @@ typed read_line(const char* prompt, std::string& out) {
 // Runs a complete input. While it runs, Ctrl-C sets the flag `sample` stops its chains at
 // instead; a Ctrl-C then stops the command and does not count at the next prompt.
 bool run_command(repl::session& s, const std::string& input) {
-  runtime::install_interrupt_handlers();
-  runtime::set_interrupted(false);
+  ppl::install_interrupt_handlers();
+  ppl::set_interrupted(false);
   const bool go_on = s.handle(input);
   prompt_signal = 0;
   drain_signal_pipe();
   handle_prompt_signals();
-  runtime::set_interrupted(false);
+  ppl::set_interrupted(false);
   return go_on;
 }
 
@@ -166,7 +166,7 @@ int run_terminal(repl::session& s) {
   using_history();
   read_history(history.c_str());
   rl_attempted_completion_function = complete;
-  fmt::print("ppl {} — type help for the commands, quit to leave\n", runtime::version());
+  fmt::print("ppl {} — type help for the commands, quit to leave\n", ppl::version());
   handle_prompt_signals();
   std::string pending, line;
   bool cancelled = false;  // the last thing typed was a Ctrl-C

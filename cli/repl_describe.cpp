@@ -8,8 +8,8 @@
 #include "cli/repl_input.hpp"
 #include "cli/session.hpp"
 #include "lang/checker.hpp"
-#include "runtime/graph.hpp"
-#include "samplers/chain.hpp"
+#include "model/graph.hpp"
+#include "inference/chain.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli::repl {
@@ -26,7 +26,7 @@ std::string line_of(const std::string& text, std::size_t line) {
 
 }  // namespace
 
-void describe(const lang::ir::model& m, const runtime::data_table& data, const std::string& name) {
+void describe(const lang::ir::model& m, const data::data_table& data, const std::string& name) {
   const int v = m.find(name);
   if (v < 0) throw std::invalid_argument("describe: `" + name + "` is not a variable of the model");
   const auto& var = m.variables[static_cast<std::size_t>(v)];
@@ -36,23 +36,23 @@ void describe(const lang::ir::model& m, const runtime::data_table& data, const s
   fmt::print("{}: {} {}\n", var.name, stdlib::to_string(var.type), role);
   for (int s : var.statements) {
     const auto& st = m.statements[static_cast<std::size_t>(s)];
-    const auto where = lang::locate(m.source.text, st.pos);
+    const auto where = ppl::locate(m.source.text, st.pos);
     fmt::print("  line {}: {}\n", where.line, trim(line_of(m.source.text, where.line)));
   }
   try {
-    runtime::rng rng(1);
-    runtime::graph g(m, data, rng);
+    ppl::rng rng(1);
+    model::graph g(m, data, rng);
     fmt::print("  shape {}\n", g.value(v).shape.rank ? g.value(v).shape.str() : "scalar");
     if (var.role == lang::ir::role::unknown)
-      for (const auto& p : samplers::describe_plan(m, data, {}))
+      for (const auto& p : inference::describe_plan(m, data, {}))
         if (p.name == var.name) fmt::print("  sampler {}: {}\n", p.kind, p.reason);
-  } catch (const lang::source_error&) {
+  } catch (const ppl::source_error&) {
     fmt::print("  (give data to see its shape and sampler)\n");
   }
 }
 
-void print_plan(const lang::ir::model& m, const runtime::data_table& data, const std::map<std::string, std::string>& forced) {
-  cli::print_plan(samplers::describe_plan(m, data, forced));
+void print_plan(const lang::ir::model& m, const data::data_table& data, const std::map<std::string, std::string>& forced) {
+  cli::print_plan(inference::describe_plan(m, data, forced));
 }
 
 }  // namespace ppl::cli::repl

@@ -10,8 +10,8 @@
 
 #include "cli/repl_input.hpp"
 #include "lang/checker.hpp"
-#include "runtime/diagnostics.hpp"
-#include "runtime/graph.hpp"
+#include "draws/diagnostics.hpp"
+#include "model/graph.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli::repl {
@@ -45,13 +45,13 @@ std::unique_ptr<lang::ir::model> compile_query(const std::string& model_text, co
   const std::string prefix = model_text + value_name + " =\n";
   try {
     return std::make_unique<lang::ir::model>(lang::compile({"<input>", prefix + expression + "\n"}, stdlib::library()));
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     const auto& diag = e.diag();
     const std::size_t prefix_lines = static_cast<std::size_t>(std::count(prefix.begin(), prefix.end(), '\n'));
     if (diag.where.line <= prefix_lines) throw;
     const std::size_t at = line.find(expression);
-    const lang::source_file input{"<input>", line};
-    throw lang::source_error(lang::make_diagnostic(input, (at == std::string::npos ? 0 : at) + diag.where.column - 1, diag.message));
+    const ppl::source_file input{"<input>", line};
+    throw ppl::source_error(ppl::make_diagnostic(input, (at == std::string::npos ? 0 : at) + diag.where.column - 1, diag.message));
   }
 }
 
@@ -67,14 +67,14 @@ std::vector<char> inputs_of(const lang::ir::model& m, int target) {
 
 // For each unknown, the draws' columns of its elements; empty for a variable that is no
 // unknown or that the draws lack (an error when `target` needs it).
-std::vector<std::vector<int>> draw_columns(const lang::ir::model& m, const runtime::graph& g, const runtime::draws& d, int target) {
+std::vector<std::vector<int>> draw_columns(const lang::ir::model& m, const model::graph& g, const draws::table& d, int target) {
   std::vector<std::vector<int>> where(m.variables.size());
   const auto needed = inputs_of(m, target);
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != lang::ir::role::unknown) continue;
     const auto& t = g.value(static_cast<int>(v));
-    for (runtime::index_t i : g.recorded_elements(static_cast<int>(v))) {
-      const std::string column = runtime::element_column(m.variables[v].name, t.shape, i);
+    for (ppl::index_t i : g.recorded_elements(static_cast<int>(v))) {
+      const std::string column = draws::element_column(m.variables[v].name, t.shape, i);
       const auto it = std::find(d.columns.begin(), d.columns.end(), column);
       if (it == d.columns.end()) {
         if (needed[v]) throw std::invalid_argument("`" + m.variables[v].name + "` is not in the draws; sample with --monitor " + m.variables[v].name);
@@ -88,16 +88,16 @@ std::vector<std::vector<int>> draw_columns(const lang::ir::model& m, const runti
 }
 
 // E at every draw: element, chain, draw.
-std::vector<std::vector<std::vector<double>>> values_per_draw(runtime::graph& g, int target, const std::vector<std::vector<int>>& where,
-                                                              const runtime::draws& d) {
+std::vector<std::vector<std::vector<double>>> values_per_draw(model::graph& g, int target, const std::vector<std::vector<int>>& where,
+                                                              const draws::table& d) {
   const auto size = static_cast<std::size_t>(g.value(target).size());
   std::vector<std::vector<std::vector<double>>> values(size, std::vector<std::vector<double>>(d.chains.size()));
   const std::size_t width = d.columns.size();
-  std::vector<std::vector<runtime::index_t>> elements(where.size());  // the element each column of `where` holds
+  std::vector<std::vector<ppl::index_t>> elements(where.size());  // the element each column of `where` holds
   for (std::size_t v = 0; v < where.size(); ++v)
     if (!where[v].empty()) elements[v] = g.recorded_elements(static_cast<int>(v));
   for (std::size_t c = 0; c < d.chains.size(); ++c)
-    for (runtime::index_t r = 0; r < d.rows(c); ++r) {
+    for (ppl::index_t r = 0; r < d.rows(c); ++r) {
       const double* row = d.chains[c].data() + static_cast<std::size_t>(r) * width;
       for (std::size_t v = 0; v < where.size(); ++v)
         for (std::size_t i = 0; i < where[v].size(); ++i) g.values()[v].data[static_cast<std::size_t>(elements[v][i])] = row[where[v][i]];
@@ -111,7 +111,7 @@ std::vector<std::vector<std::vector<double>>> values_per_draw(runtime::graph& g,
 // The answer for one element of E, from its draws per chain.
 std::string answer(const query& q, const std::vector<std::vector<double>>& chains) {
   if (q.fn == "summary") {
-    const auto s = runtime::summarize(chains);
+    const auto s = draws::summarize(chains);
     return fmt::format("mean {:.6g}, sd {:.4g}, 5% {:.4g}, 50% {:.4g}, 95% {:.4g} (mcse {:.2g}, ess {:.0f})", s.mean, s.sd, s.q5, s.q50,
                        s.q95, s.mcse_mean, s.ess_bulk);
   }
@@ -133,18 +133,18 @@ std::string answer(const query& q, const std::vector<std::vector<double>>& chain
 
 }  // namespace
 
-void print_query(const query& q, const std::string& model_text, const runtime::data_table& data, const runtime::draws& d) {
+void print_query(const query& q, const std::string& model_text, const data::data_table& data, const draws::table& d) {
   const auto m = compile_query(model_text, q.expression, q.line);
   const int target = m->find(value_name);
-  runtime::rng rng(1);
-  runtime::graph g(*m, data, rng);
+  ppl::rng rng(1);
+  model::graph g(*m, data, rng);
   const auto where = draw_columns(*m, g, d, target);
   const auto values = values_per_draw(g, target, where, d);
   const auto& shape = g.value(target).shape;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::string text = answer(q, values[i]);
     if (values.size() == 1) fmt::print("{}\n", text);
-    else fmt::print("{} {}\n", runtime::element_column("", shape, static_cast<runtime::index_t>(i)), text);
+    else fmt::print("{} {}\n", draws::element_column("", shape, static_cast<ppl::index_t>(i)), text);
   }
 }
 

@@ -4,8 +4,8 @@
 // the draws came from, and recomputed for every draw from the unknowns' values in it.
 #include <string>
 
-#include "runtime/data.hpp"
-#include "runtime/draws.hpp"
+#include "data/data.hpp"
+#include "draws/draws.hpp"
 
 namespace ppl::cli::repl {
 
@@ -20,8 +20,8 @@ struct query {
 query parse_query(const std::string& line);
 
 // Evaluates the query over the draws `d` of the model `model_text` with data `data`, and
-// prints the answer (one line per element of E). Throws lang::source_error for an error
+// prints the answer (one line per element of E). Throws ppl::source_error for an error
 // in E (pointing into the line), std::invalid_argument when E needs what `d` lacks.
-void print_query(const query& q, const std::string& model_text, const runtime::data_table& data, const runtime::draws& d);
+void print_query(const query& q, const std::string& model_text, const data::data_table& data, const draws::table& d);
 
 }  // namespace ppl::cli::repl

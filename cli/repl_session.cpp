@@ -18,8 +18,8 @@
 #include "cli/summary_table.hpp"
 #include "lang/bugs_parser.hpp"
 #include "lang/checker.hpp"
-#include "runtime/graph.hpp"
-#include "runtime/interrupt.hpp"
+#include "model/graph.hpp"
+#include "core/interrupt.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli::repl {
@@ -74,7 +74,7 @@ bool session::handle(const std::string& input) {
   if (line == "quit" || line == "exit") return false;
   try {
     dispatch(line, input);
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     fail(e.what());
   } catch (const CLI::Success&) {
   } catch (const CLI::ParseError& e) {
@@ -125,7 +125,7 @@ void session::commit(program p, const std::string& done, const std::string& sour
   std::unique_ptr<lang::ir::model> m;
   try {
     if (!p.empty()) m = std::make_unique<lang::ir::model>(lang::compile({source, p.text()}, stdlib::library()));
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     fail(std::string(e.what()) + "note: the model is as it was (`model` lists it)\n");
     return;
   }
@@ -189,13 +189,13 @@ void session::load_command(const std::vector<std::string>& w) {
 }
 
 void session::read_data(const std::string& path) {
-  data_ = runtime::read_data_file(path);
-  for (const auto& s : sets_) runtime::apply_set(data_, s);
+  data_ = data::read_data_file(path);
+  for (const auto& s : sets_) data::apply_set(data_, s);
   fmt::print("data {}: {}\n", path, count(data_.values().size(), "variable"));
 }
 
 void session::set_command(const std::string& assignment) {
-  runtime::apply_set(data_, assignment);
+  data::apply_set(data_, assignment);
   sets_.push_back(assignment);
   changed();
 }
@@ -231,13 +231,13 @@ void session::sample_command(const std::vector<std::string>& w) {
   loaded l;
   l.model = std::make_unique<lang::ir::model>(lang::compile({name_, text}, stdlib::library()));
   l.data = data_;
-  if (auto missing = runtime::missing_values(*l.model, l.data); !missing.partly_observed.empty())
+  if (auto missing = model::missing_values(*l.model, l.data); !missing.partly_observed.empty())
     l.model = std::make_unique<lang::ir::model>(lang::compile({name_, text}, stdlib::library(), std::move(missing)));
   model_inputs in{name_, "", sets_};
-  runtime::draws d;
-  runtime::set_interrupted(false);  // a Ctrl-C typed before must not stop these chains
+  draws::table d;
+  ppl::set_interrupted(false);  // a Ctrl-C typed before must not stop these chains
   infer_loaded(std::move(l), in, o, &d);
-  runtime::set_interrupted(false);
+  ppl::set_interrupted(false);
   last_ = {std::move(d), text, data_, false};
 }
 
@@ -256,7 +256,7 @@ void session::summary_command(const std::vector<std::string>& w) {
   CLI::App app{"summary"};
   app.add_option("--show", show, "list every element of these arrays")->delimiter(',');
   parse(app, w);
-  const summary_messages messages = print_summary(runtime::draws_source(last_sample().draws), {20, show, want_histograms(false)});
+  const summary_messages messages = print_summary(draws::draws_source(last_sample().draws), {20, show, want_histograms(false)});
   for (const auto& note : messages.notes) fmt::print("note: {}\n", note);
   for (const auto& warning : messages.warnings) fmt::print("warning: {}\n", warning);
 }

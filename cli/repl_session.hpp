@@ -13,8 +13,8 @@
 
 #include "cli/repl_program.hpp"
 #include "lang/ir.hpp"
-#include "runtime/data.hpp"
-#include "runtime/draws.hpp"
+#include "data/data.hpp"
+#include "draws/draws.hpp"
 
 namespace ppl::cli::repl {
 
@@ -31,9 +31,9 @@ class session {
 
  private:
   struct sample {
-    runtime::draws draws;
+    draws::table draws;
     std::string model_text;
-    runtime::data_table data;
+    data::data_table data;
     bool stale = false;
   };
 
@@ -59,7 +59,7 @@ class session {
   std::string name_ = "<repl>";
   program program_;
   std::unique_ptr<lang::ir::model> model_;  // program_ compiled; null while it is empty
-  runtime::data_table data_;
+  data::data_table data_;
   std::vector<std::string> sets_;
   sample last_;
 };

@@ -8,14 +8,14 @@
 #include <stdexcept>
 
 #include "cli/run_output.hpp"
-#include "runtime/archive.hpp"
+#include "core/archive.hpp"
 
 namespace ppl::cli {
 
 namespace {
 
 // The format's number follows the words: 2 stores integers compact and leaves out values
-// no chain needs (samplers/chain.cpp).
+// no chain needs (inference/chain.cpp).
 constexpr std::string_view magic_words = "ppl saved run ";
 constexpr std::string_view magic = "ppl saved run 2\n";
 
@@ -42,11 +42,11 @@ std::string state_path(const std::string& draws_path) { return draws_path + ".st
 void write_saved_run(const std::string& path, const saved_run& s) {
   // The small fields through an archive; the chains' states (LDA's: tens of MB each)
   // straight from where they are held.
-  runtime::archive a;
+  ppl::archive a;
   a.write(s.args, s.directory, s.model_hash, s.data_hash, s.warmup, s.thin, s.completed);
   write_replacing(path, "the saved state ", [&](std::ostream& out) {
     out << magic << a.bytes();
-    runtime::archive::write_strings(out, s.chains);
+    ppl::archive::write_strings(out, s.chains);
   });
 }
 
@@ -62,7 +62,7 @@ saved_run read_saved_run(const std::string& path) {
                                 "start the run again without --resume");
   saved_run s;
   try {
-    runtime::archive a(bytes.substr(magic.size()));
+    ppl::archive a(bytes.substr(magic.size()));
     a(s.args, s.directory, s.model_hash, s.data_hash, s.warmup, s.thin, s.completed, s.chains);
     if (!a.done() || s.completed.size() != s.chains.size()) throw std::runtime_error("");
   } catch (const std::runtime_error&) {
@@ -145,13 +145,13 @@ std::vector<std::string> cut_file(const std::string& path, const saved_run& s, l
 
 }  // namespace
 
-std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format) {
-  if (format != runtime::draws_format::stan) {
+std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, draws::draws_format format) {
+  if (format != draws::draws_format::stan) {
     cut_file(path, s, 0);
     return {};
   }
   std::vector<std::vector<std::string>> notes;
-  const std::vector<std::string> paths = runtime::draws_paths(path, format, static_cast<int>(s.completed.size()));
+  const std::vector<std::string> paths = draws::draws_paths(path, format, static_cast<int>(s.completed.size()));
   for (std::size_t c = 0; c < paths.size(); ++c) notes.push_back(cut_file(paths[c], s, static_cast<long>(c) + 1));
   return notes;
 }

@@ -2,7 +2,7 @@
 // Saving and resuming `ppl infer` runs. A run that writes a draws file keeps its state
 // beside it, in DRAWS.csv.state (named after --output, in Stan's format too): the arguments it was started with and
 // the directory it ran in, fingerprints of the model and data files, and each chain's
-// saved state (samplers/chain.hpp) with the iterations it had done. The chains save it
+// saved state (inference/chain.hpp) with the iterations it had done. The chains save it
 // every --checkpoint-every seconds and when they stop; the draws file is flushed first, so
 // it always holds every draw the state has counted. `ppl infer --resume DRAWS.csv` cuts
 // the draws file back to what the state counts (a run killed between two saves may have
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/draws.hpp"
+#include "draws/draws.hpp"
 
 namespace ppl::cli {
 
@@ -38,6 +38,6 @@ std::uint64_t file_fingerprint(const std::string& path);
 // later iterations dropped. Stan's files keep no comment among their rows, so the
 // elapsed times go and each chain's notes of counted iterations (held-out scores) are
 // returned, to be written again at the end of its file; none in ppl's layout.
-std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, runtime::draws_format format);
+std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, draws::draws_format format);
 
 }  // namespace ppl::cli

@@ -11,15 +11,15 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "runtime/coda_writer.hpp"
-#include "runtime/interrupt.hpp"
-#include "runtime/version.hpp"
+#include "draws/coda_writer.hpp"
+#include "core/interrupt.hpp"
+#include "core/version.hpp"
 
 namespace ppl::cli {
 
 namespace {
 
-std::vector<std::string> ppl_comments(const model_inputs& in, const infer_options& o, const std::vector<samplers::plan_line>& plan) {
+std::vector<std::string> ppl_comments(const model_inputs& in, const infer_options& o, const std::vector<inference::plan_line>& plan) {
   std::vector<std::string> lines = identity_comments(in, o.run.seed);
   lines.push_back("init: " + o.init);
   lines.push_back(fmt::format("chains: {}, warmup: {}, draws: {}, thin: {}, threads per chain: {}", o.run.chains, o.run.warmup,
@@ -34,11 +34,11 @@ std::vector<std::string> ppl_comments(const model_inputs& in, const infer_option
 // own defaults (marked so) where ppl has the same fixed value. The sampler is NUTS when a
 // block of the model runs it (static HMC when `hmc` does); the plan lines after it say
 // which sampler drew each variable.
-std::vector<std::string> stan_comments(const model_inputs& in, const infer_options& o, const std::vector<samplers::plan_line>& plan,
+std::vector<std::string> stan_comments(const model_inputs& in, const infer_options& o, const std::vector<inference::plan_line>& plan,
                                        int chain, const std::string& path) {
   const bool hmc = std::any_of(plan.begin(), plan.end(), [](const auto& p) { return p.kind == "hmc"; });
   std::vector<std::string> lines = {
-      fmt::format("Written by ppl {} in CmdStan's layout (the stan_version lines give the layout's version)", runtime::version()),
+      fmt::format("Written by ppl {} in CmdStan's layout (the stan_version lines give the layout's version)", ppl::version()),
       "stan_version_major = 2", "stan_version_minor = 21", "stan_version_patch = 0",
       "model = " + std::filesystem::path(in.model_path).stem().string(),
       "method = sample (Default)", "  sample",
@@ -75,7 +75,7 @@ std::vector<std::string> stan_comments(const model_inputs& in, const infer_optio
 }  // namespace
 
 std::vector<std::string> identity_comments(const model_inputs& in, std::uint64_t seed) {
-  std::vector<std::string> lines = {fmt::format("ppl {}", runtime::version()), "model: " + in.model_path,
+  std::vector<std::string> lines = {fmt::format("ppl {}", ppl::version()), "model: " + in.model_path,
                                     "data: " + (in.data_path.empty() ? std::string("(none)") : in.data_path)};
   for (const auto& s : in.sets) lines.push_back("set: " + s);
   lines.push_back(fmt::format("seed: {}", seed));
@@ -83,9 +83,9 @@ std::vector<std::string> identity_comments(const model_inputs& in, std::uint64_t
 }
 
 std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, const infer_options& o,
-                                                     const std::vector<samplers::plan_line>& plan, runtime::draws_format format,
+                                                     const std::vector<inference::plan_line>& plan, draws::draws_format format,
                                                      const std::vector<std::string>& paths) {
-  if (format != runtime::draws_format::stan) return {ppl_comments(in, o, plan)};
+  if (format != draws::draws_format::stan) return {ppl_comments(in, o, plan)};
   std::vector<std::vector<std::string>> out;
   for (std::size_t c = 0; c < paths.size(); ++c) out.push_back(stan_comments(in, o, plan, static_cast<int>(c) + 1, paths[c]));
   return out;
@@ -98,17 +98,17 @@ infer_options coda_output(infer_options o) {
                                 "out/CODAchain1.txt, ...); name them with --output");
   if (o.output == "-")
     throw std::invalid_argument("--format coda writes several files, not standard output; name them with --output (-o out/CODA)");
-  o.output = runtime::coda_draws_path(o.output);
+  o.output = draws::coda_draws_path(o.output);
   return o;
 }
 
-int write_coda_files(const runtime::draws_source& draws, const infer_options& o, bool saved) {
+int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved) {
   const std::string again = saved ? "; write them with: ppl infer --resume " + o.output : "";
   try {
-    if (runtime::write_coda(draws, runtime::coda_stem(o.output), {o.run.warmup, o.run.thin}, runtime::interrupted)) return 0;
+    if (draws::write_coda(draws, draws::coda_stem(o.output), {o.run.warmup, o.run.thin}, ppl::interrupted)) return 0;
     fmt::print(stderr, "interrupted while writing the CODA files: none is written; the draws are whole in {}{}\n", o.output, again);
     return 130;
-  } catch (const runtime::write_error& e) {
+  } catch (const draws::write_error& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     fmt::print(stderr, "note: no CODA file is written; the draws are whole in {}{}\n", o.output,
                saved ? "; once there is room, write them with: ppl infer --resume " + o.output : "");

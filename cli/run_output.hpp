@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "runtime/draws.hpp"
-#include "runtime/draws_reader.hpp"
-#include "samplers/chain.hpp"
+#include "draws/draws.hpp"
+#include "draws/reader.hpp"
+#include "inference/chain.hpp"
 
 namespace ppl::cli {
 
@@ -23,20 +23,20 @@ std::vector<std::string> identity_comments(const model_inputs& in, std::uint64_t
 // The comment lines of each file the run writes (one list for ppl's layout, one per
 // chain for Stan's).
 std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, const infer_options& o,
-                                                     const std::vector<samplers::plan_line>& plan, runtime::draws_format format,
+                                                     const std::vector<inference::plan_line>& plan, draws::draws_format format,
                                                      const std::vector<std::string>& paths);
 
 // --format coda: the CODA files are named after --output, and the draws are streamed to
-// STEM.csv in ppl's layout first (runtime/coda_writer.hpp); the options returned have
+// STEM.csv in ppl's layout first (draws/coda_writer.hpp); the options returned have
 // that file as their output, which the saved state sits beside and --resume names.
 // Throws std::invalid_argument without an --output that names files. Other formats: `o`.
 infer_options coda_output(infer_options o);
 
 // --format coda, a complete run: its CODA files, transposed from its draws file o.output
-// (runtime/coda_writer.hpp). Returns the exit status: 0; 1 when a file cannot be written;
+// (draws/coda_writer.hpp). Returns the exit status: 0; 1 when a file cannot be written;
 // 130 when Ctrl-C stops the writing. Those two are reported, and leave no CODA file: the
 // draws file is whole, and `ppl infer --resume` (when the run's state is `saved`) writes them.
-int write_coda_files(const runtime::draws_source& draws, const infer_options& o, bool saved);
+int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved);
 
 // Writes a file whole or not at all: `write` fills PATH.tmp, which then replaces PATH. A
 // failed write (a full disk) or rename removes PATH.tmp and throws std::runtime_error

@@ -25,9 +25,9 @@
 #include "cli/commands.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
-#include "lang/diagnostics.hpp"
-#include "runtime/archive.hpp"
-#include "runtime/graph.hpp"
+#include "core/source_error.hpp"
+#include "core/archive.hpp"
+#include "model/graph.hpp"
 
 namespace ppl::cli {
 
@@ -35,10 +35,10 @@ namespace {
 
 struct sbc_setup {
   const lang::ir::model* model = nullptr;
-  const runtime::data_table* data = nullptr;
+  const data::data_table* data = nullptr;
   std::vector<int> unknowns;       // the variables ranked
   std::vector<std::string> names;  // their scalars, as columns
-  samplers::run_options run;       // one chain's settings
+  inference::run_options run;       // one chain's settings
 };
 
 // One replicate's rank of each scalar, in the order of sbc_setup::names.
@@ -54,33 +54,33 @@ struct piece {
   std::string error;
 };
 
-runtime::graph prior_graph(const sbc_setup& s, runtime::rng& rng) {
-  runtime::graph_options options;
+model::graph prior_graph(const sbc_setup& s, ppl::rng& rng) {
+  model::graph_options options;
   options.allow_missing_observations = true;
   options.start.from_prior = true;
-  return runtime::graph(*s.model, *s.data, rng, options);
+  return model::graph(*s.model, *s.data, rng, options);
 }
 
 replicate run_replicate(const sbc_setup& s, long r) {
   std::seed_seq seq{static_cast<std::uint32_t>(s.run.seed), static_cast<std::uint32_t>(s.run.seed >> 32), static_cast<std::uint32_t>(r),
                     static_cast<std::uint32_t>(r >> 32), 0x736263u};
-  runtime::rng rng(seq);
+  ppl::rng rng(seq);
   const auto& m = *s.model;
-  runtime::graph prior = prior_graph(s, rng);
+  model::graph prior = prior_graph(s, rng);
   std::vector<double> truth;
   for (int v : s.unknowns) prior.append_recorded(v, truth);
-  runtime::data_table data = *s.data;
+  data::data_table data = *s.data;
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     if (prior.simulated(static_cast<int>(v))) {
-      runtime::data_value simulated;
+      data::data_value simulated;
       simulated.value = prior.value(static_cast<int>(v));
       simulated.integer = m.variables[v].type.kind == stdlib::scalar_kind::integer;
       simulated.origin = "sbc";
       data.set(m.variables[v].name, std::move(simulated));
     }
-  samplers::run_options o = s.run;
+  inference::run_options o = s.run;
   o.seed = rng();
-  const samplers::run_result fit = samplers::run(m, std::move(data), o, nullptr);
+  const inference::run_result fit = inference::run(m, std::move(data), o, nullptr);
   const auto& rows = fit.draws.chains[0];
   const std::size_t width = fit.draws.columns.size(), first = width - s.names.size();
   replicate out{r, {}};
@@ -96,7 +96,7 @@ replicate run_replicate(const sbc_setup& s, long r) {
 void describe(std::exception_ptr error, piece& p) {
   try {
     std::rethrow_exception(error);
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     p.status = 1, p.error = e.what();
   } catch (const std::invalid_argument& e) {
     p.status = 2, p.error = fmt::format("error: {}\n", e.what());
@@ -133,7 +133,7 @@ piece run_mine(const sbc_setup& s, long replicates, int workers) {
 }
 
 std::string pack(piece& p) {
-  runtime::archive a;
+  ppl::archive a;
   auto n = static_cast<std::uint64_t>(p.done.size());
   a(p.status, p.error, n);
   for (auto& r : p.done) a(r.index, r.ranks);
@@ -141,7 +141,7 @@ std::string pack(piece& p) {
 }
 
 piece unpack(std::string bytes) {
-  runtime::archive a(std::move(bytes));
+  ppl::archive a(std::move(bytes));
   piece p;
   std::uint64_t n = 0;
   a(p.status, p.error, n);
@@ -210,13 +210,13 @@ sbc_setup make_setup(const loaded& l, const sbc_options& o) {
   const auto& m = *l.model;
   for (const auto& st : m.statements)
     if (st.which == lang::ir::statement::kind::factor)
-      lang::fail_at(m.source, st.pos, "this model has `factor` terms, so its observations cannot be simulated; `ppl sbc` needs a generative model");
+      ppl::fail_at(m.source, st.pos, "this model has `factor` terms, so its observations cannot be simulated; `ppl sbc` needs a generative model");
   refuse_improper_priors(m, "`ppl sbc`");
   sbc_setup s;
   s.model = l.model.get();
   s.data = &l.data;
-  runtime::rng rng(o.run.seed);
-  const runtime::graph prior = prior_graph(s, rng);
+  ppl::rng rng(o.run.seed);
+  const model::graph prior = prior_graph(s, rng);
   bool simulated = false;
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     simulated = simulated || prior.simulated(static_cast<int>(v));
@@ -224,7 +224,7 @@ sbc_setup make_setup(const loaded& l, const sbc_options& o) {
   }
   if (!simulated)
     throw std::invalid_argument("ppl sbc: the data give every observation; leave the observations out, so that each replicate draws them");
-  s.names = samplers::recorded_columns(prior, s.unknowns);
+  s.names = inference::recorded_columns(prior, s.unknowns);
   if (o.bins > o.run.draws + 1) throw std::invalid_argument(fmt::format("--bins {}: more bins than rank values (--draws + 1 = {})", o.bins, o.run.draws + 1));
   return s;
 }
@@ -236,7 +236,7 @@ int run_sbc(const model_inputs& in, const sbc_options& o) {
     const loaded l = load(in);
     sbc_setup s = make_setup(l, o);
     if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path});
-    samplers::run_options fit;
+    inference::run_options fit;
     fit.chains = 1;
     fit.warmup = o.run.warmup;
     fit.draws = o.run.draws;

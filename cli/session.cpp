@@ -1,6 +1,6 @@
 #include "cli/session.hpp"
 
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -34,19 +34,19 @@ bool reads_data(const lang::ir::model& m, std::string_view name) {
 // A column of text that the model reads is an error when the graph binds the data; one it
 // does not read (names, dates, notes beside the numbers) is left out, with a note. A column
 // X.k is read when the matrix X is.
-void note_unread_text(const lang::ir::model& m, const runtime::data_table& data) {
+void note_unread_text(const lang::ir::model& m, const data::data_table& data) {
   for (const auto& [name, column] : data.text_columns()) {
     if (column.matrix || reads_data(m, name)) continue;
     const auto dot = name.rfind('.');
     const std::string matrix = dot == std::string::npos ? "" : name.substr(0, dot);
     if (!matrix.empty() && data.text(matrix) && reads_data(m, matrix)) continue;
-    std::cerr << "note: " << column.problem.file << ": column `" << lang::printable(name) << "` " << column.reason
+    std::cerr << "note: " << column.problem.file << ": column `" << ppl::printable(name) << "` " << column.reason
               << " and the model does not use it; ignored\n";
   }
 }
 
 // What the BUGS front end needs of the data: each value's shape and whether it is whole.
-lang::bugs_data_shapes shapes_of(const runtime::data_table& data) {
+lang::bugs_data_shapes shapes_of(const data::data_table& data) {
   lang::bugs_data_shapes shapes;
   for (const auto& [name, v] : data.values()) {
     lang::bugs_data_shape& s = shapes[name];
@@ -62,7 +62,7 @@ lang::bugs_data_shapes shapes_of(const runtime::data_table& data) {
 
 source_model read_model(const model_inputs& in) {
   std::ifstream f(in.model_path, std::ios::binary);
-  if (!f) throw lang::source_error({in.model_path, {}, std::string("cannot open the model file: ") + std::strerror(errno), "", ""});
+  if (!f) throw ppl::source_error({in.model_path, {}, std::string("cannot open the model file: ") + std::strerror(errno), "", ""});
   std::ostringstream os;
   os << f.rdbuf();
   source_model out{{in.model_path, os.str()}, false};
@@ -70,7 +70,7 @@ source_model read_model(const model_inputs& in) {
   return out;
 }
 
-lang::ast::program program_of(const source_model& m, const runtime::data_table* data) {
+lang::ast::program program_of(const source_model& m, const data::data_table* data) {
   if (!m.bugs) return lang::parse(m.src);
   const auto bugs = lang::parse_bugs(m.src);
   if (!data) return lang::lower_bugs(m.src, bugs, nullptr);
@@ -78,9 +78,9 @@ lang::ast::program program_of(const source_model& m, const runtime::data_table* 
   return lang::lower_bugs(m.src, bugs, &shapes);
 }
 
-void fit_length_one(const lang::ir::model& model, runtime::data_table& data) {
+void fit_length_one(const lang::ir::model& model, data::data_table& data) {
   for (const auto& var : model.variables) {
-    runtime::data_value* v = var.role == lang::ir::role::data ? data.find(var.name) : nullptr;
+    data::data_value* v = var.role == lang::ir::role::data ? data.find(var.name) : nullptr;
     if (!v || !v->length_one || v->value.shape.rank != 0 || var.type.rank == 0) continue;
     v->value.shape.rank = var.type.rank;
     for (int k = 0; k < var.type.rank; ++k) v->value.shape.dims[static_cast<std::size_t>(k)] = 1;
@@ -94,12 +94,12 @@ loaded load(const model_inputs& in) {
   // a ppl model is checked first, so that an error in it is found without the data.
   std::optional<lang::ast::program> program;
   if (!m.bugs) program = program_of(m, nullptr), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
-  if (!in.data_path.empty()) out.data = runtime::read_data_file(in.data_path);
-  for (const auto& s : in.sets) runtime::apply_set(out.data, s);
+  if (!in.data_path.empty()) out.data = data::read_data_file(in.data_path);
+  for (const auto& s : in.sets) data::apply_set(out.data, s);
   const bool no_data = in.data_path.empty() && in.sets.empty();  // then the names the model never defines are its data
   if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   fit_length_one(*out.model, out.data);
-  if (auto options = runtime::missing_values(*out.model, out.data); !options.partly_observed.empty())
+  if (auto options = model::missing_values(*out.model, out.data); !options.partly_observed.empty())
     out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);
   return out;
@@ -117,7 +117,7 @@ void refuse_improper_priors(const lang::ir::model& m, const std::string& what) {
     if (s.which != lang::ir::statement::kind::sample || !stdlib::improper(*s.dist)) continue;
     const auto& var = m.variables[static_cast<std::size_t>(s.target)];
     if (var.role != lang::ir::role::unknown) continue;
-    lang::fail_at(m.source, s.pos, "`" + var.name + "` has an improper flat prior (a `param` without `~`, or Flat()), which has no draws, so " +
+    ppl::fail_at(m.source, s.pos, "`" + var.name + "` has an improper flat prior (a `param` without `~`, or Flat()), which has no draws, so " +
                                        what + " cannot draw it; give it a proper prior with `~` (a wide Uniform or Normal)");
   }
 }
@@ -125,7 +125,7 @@ void refuse_improper_priors(const lang::ir::model& m, const std::string& what) {
 int guarded(const std::function<int()>& body) {
   try {
     return body();
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     std::cerr << e.what();
     return 1;
   } catch (const std::invalid_argument& e) {
@@ -140,7 +140,7 @@ int guarded(const std::function<int()>& body) {
   }
 }
 
-void print_plan(const std::vector<samplers::plan_line>& lines, std::string_view prefix, std::size_t label_width) {
+void print_plan(const std::vector<inference::plan_line>& lines, std::string_view prefix, std::size_t label_width) {
   std::size_t kind_width = 10;
   for (const auto& p : lines) label_width = std::max(label_width, p.variable.size()), kind_width = std::max(kind_width, p.kind.size());
   for (const auto& p : lines) fmt::print("{}{:<{}} {:<{}} {}\n", prefix, p.variable, label_width, p.kind, kind_width, p.reason);

@@ -8,57 +8,57 @@
 
 #include "cli/commands.hpp"
 #include "lang/ast.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 #include "lang/ir.hpp"
-#include "runtime/data.hpp"
-#include "runtime/draws.hpp"
-#include "samplers/chain.hpp"
+#include "data/data.hpp"
+#include "draws/draws.hpp"
+#include "inference/chain.hpp"
 
 namespace ppl::cli {
 
 struct loaded {
   std::unique_ptr<lang::ir::model> model;
-  runtime::data_table data;
+  data::data_table data;
 };
 
 // A model file's text and its language.
 struct source_model {
-  lang::source_file src;
+  ppl::source_file src;
   bool bugs = false;  // the BUGS language (--dialect, or lang::looks_like_bugs)
 };
 source_model read_model(const model_inputs& in);
 
 // The model as ppl's syntax tree: parsed, or for BUGS parsed and lowered, its data
 // declarations made from the data's shapes (or with no data, from the model alone).
-lang::ast::program program_of(const source_model& m, const runtime::data_table* data);
+lang::ast::program program_of(const source_model& m, const data::data_table* data);
 
 // The data made to fit the checked model: an R number that the model declares an array
 // (R's dump writes a vector of length 1 as `y <- 2.5`) becomes an array of one element.
-void fit_length_one(const lang::ir::model& model, runtime::data_table& data);
+void fit_length_one(const lang::ir::model& model, data::data_table& data);
 
-// Reads, parses and checks the model and reads the data. Throws lang::source_error, or
+// Reads, parses and checks the model and reads the data. Throws ppl::source_error, or
 // std::invalid_argument for a malformed --set (a usage error).
 loaded load(const model_inputs& in);
 
 // `ppl infer` on a loaded model: runs the chains, streams the draws, prints the summary;
 // `keep`, when given, receives the draws (the REPL's `sample`). Returns the exit status.
-int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep);
+int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep);
 
 // `ppl infer --method importance|smc|rejection` on a loaded model (cli/infer_weighted.cpp):
 // the method run, its draws written whole with their weights and the evidence in the
 // header, the weighted summary printed. Returns the exit status.
-int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, runtime::draws* keep);
+int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep);
 // One weighted method run by name, its prior checked proper first (`ppl compare` runs it
 // on each model).
-samplers::weighted_result run_method(const lang::ir::model& m, const runtime::data_table& data, const std::string& method,
-                                     const samplers::monte_carlo_options& mc);
+inference::weighted_result run_method(const lang::ir::model& m, const data::data_table& data, const std::string& method,
+                                     const inference::monte_carlo_options& mc);
 
 // Runs a command body, turning errors into messages on stderr and exit statuses.
 int guarded(const std::function<int()>& body);
 
 // The plan's lines (variable, sampler kind, reason) in columns at least `label_width` and
 // 10 wide, wider where a label or a kind is longer, each line after `prefix`.
-void print_plan(const std::vector<samplers::plan_line>& lines, std::string_view prefix = "", std::size_t label_width = 28);
+void print_plan(const std::vector<inference::plan_line>& lines, std::string_view prefix = "", std::size_t label_width = 28);
 
 // Refuses a model with an unknown whose prior is improper (a `param` without `~`,
 // Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").

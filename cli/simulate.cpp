@@ -3,9 +3,9 @@
 
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
-#include "lang/diagnostics.hpp"
-#include "runtime/draws_writer.hpp"
-#include "runtime/graph.hpp"
+#include "core/source_error.hpp"
+#include "draws/writer.hpp"
+#include "model/graph.hpp"
 
 namespace ppl::cli {
 
@@ -15,14 +15,14 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     const auto& m = *l.model;
     for (const auto& s : m.statements)
       if (s.which == lang::ir::statement::kind::factor)
-        lang::fail_at(m.source, s.pos, "this model has `factor` terms, so it cannot be simulated forward; use `ppl infer`");
+        ppl::fail_at(m.source, s.pos, "this model has `factor` terms, so it cannot be simulated forward; use `ppl infer`");
     refuse_improper_priors(m, "`ppl simulate`");
     refuse_overwriting_inputs("--output", {opt.output}, {in.model_path, in.data_path});
-    runtime::rng rng(opt.seed);
-    runtime::graph_options forward;  // observations simulated, unknowns drawn from their priors
+    ppl::rng rng(opt.seed);
+    model::graph_options forward;  // observations simulated, unknowns drawn from their priors
     forward.allow_missing_observations = true;
     forward.start.from_prior = true;
-    runtime::graph g(m, l.data, rng, forward);
+    model::graph g(m, l.data, rng, forward);
     std::vector<int> columns;
     for (std::size_t v = 0; v < m.variables.size(); ++v) {
       auto role = m.variables[v].role;
@@ -31,10 +31,10 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     }
     std::vector<std::string> names;
     for (int v : columns)
-      for (runtime::index_t i : g.recorded_elements(v))
-        names.push_back(runtime::element_column(m.variables[static_cast<std::size_t>(v)].name, g.value(v).shape, i));
+      for (ppl::index_t i : g.recorded_elements(v))
+        names.push_back(draws::element_column(m.variables[static_cast<std::size_t>(v)].name, g.value(v).shape, i));
     // Written as `ppl infer` writes its draws, a failed write an error that names the file.
-    runtime::draws_writer out(opt.output.empty() ? "-" : opt.output, runtime::draws_format::plain, 1, {}, names);
+    draws::draws_writer out(opt.output.empty() ? "-" : opt.output, draws::draws_format::plain, 1, {}, names);
     std::vector<double> row;
     for (long d = 1; d <= opt.draws; ++d) {
       g.draw_prior(rng);

@@ -9,8 +9,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "runtime/diagnostics.hpp"
-#include "runtime/weighted.hpp"
+#include "draws/diagnostics.hpp"
+#include "draws/weighted.hpp"
 
 namespace ppl::cli {
 
@@ -43,7 +43,7 @@ std::string text_histogram(std::vector<double> draws) {
 
 namespace {
 
-using column_draws = runtime::draws_source::column_draws;
+using column_draws = draws::draws_source::column_draws;
 
 // What the Hamiltonian columns say, per chain.
 struct hamiltonian_record {
@@ -78,7 +78,7 @@ void record_hamiltonian(hamiltonian_record& h, const std::string& name, const co
     if (name == "divergent__") h.divergent[c] = std::count_if(chains[c].begin(), chains[c].end(), [](double x) { return x > 0; });
     if (name == "treedepth__" && max_depth > 0)
       h.at_max_depth[c] = std::count(chains[c].begin(), chains[c].end(), static_cast<double>(max_depth));
-    if (name == "energy__") h.bfmi[c] = runtime::energy_bfmi(chains[c]);
+    if (name == "energy__") h.bfmi[c] = draws::energy_bfmi(chains[c]);
   }
 }
 
@@ -122,7 +122,7 @@ std::string cell(double x, const char* format) { return std::isnan(x) ? "n/a" : 
 // Why a column's statistics are n/a, if they are: one note per kind, naming the columns.
 struct undefined_columns {
   std::vector<std::string> non_finite, constant, no_tail;
-  void add(const std::string& name, const column_draws& chains, const runtime::scalar_summary& s) {
+  void add(const std::string& name, const column_draws& chains, const draws::scalar_summary& s) {
     const bool finite = std::all_of(chains.begin(), chains.end(),
                                     [](const auto& c) { return std::all_of(c.begin(), c.end(), [](double x) { return std::isfinite(x); }); });
     if (!finite) non_finite.push_back(name);
@@ -163,7 +163,7 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-void print_csv_row(const std::string& name, const runtime::scalar_summary& s) {
+void print_csv_row(const std::string& name, const draws::scalar_summary& s) {
   auto number = [](double x) { return std::isnan(x) ? std::string("NA") : fmt::format("{}", x); };
   fmt::print("{},{},{},{},{},{},{},{},{},{}\n", csv_field(name), number(s.mean), number(s.sd), number(s.q5), number(s.q50), number(s.q95),
              number(s.mcse_mean), number(s.ess_bulk), number(s.ess_tail), number(s.rhat));
@@ -174,7 +174,7 @@ void print_header(bool histograms) {
              "mcse", "ess_bulk", "ess_tail", "iat", "rhat", histograms ? "  distribution" : "");
 }
 
-void print_row(const std::string& name, const column_draws& chains, const runtime::scalar_summary& s, bool histograms) {
+void print_row(const std::string& name, const column_draws& chains, const draws::scalar_summary& s, bool histograms) {
   // The integrated autocorrelation time, in draws: how many draws one effective draw costs.
   std::size_t draws = 0;
   for (const auto& chain : chains) draws += chain.size();
@@ -191,12 +191,12 @@ void print_row(const std::string& name, const column_draws& chains, const runtim
 
 }  // namespace
 
-summary_messages print_summary(const runtime::draws_source& d, const table_options& o) {
+summary_messages print_summary(const draws::draws_source& d, const table_options& o) {
   const auto& columns = d.columns();
-  auto in_table = [](const std::string& c) { return c == "lp__" || !runtime::sampler_column(c); };
+  auto in_table = [](const std::string& c) { return c == "lp__" || !draws::sampler_column(c); };
   std::map<std::string, std::size_t> count, shown;
   for (const auto& c : columns)
-    if (in_table(c)) ++count[runtime::column_variable(c)];
+    if (in_table(c)) ++count[draws::column_variable(c)];
   for (const auto& name : o.show)
     if (!count.contains(name)) throw std::invalid_argument("--show: `" + name + "` is not in the draws");
   if (o.csv) print_csv_header();
@@ -218,7 +218,7 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
   undefined_columns undefined;
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
-  runtime::summariser summarize;
+  draws::summariser summarize;
   // Weighted draws (importance sampling, SMC): every statistic is weighted by weight__.
   const auto weight_at = std::find(columns.begin(), columns.end(), "weight__");
   std::vector<double> weights;
@@ -238,9 +238,9 @@ summary_messages print_summary(const runtime::draws_source& d, const table_optio
         if (name != "weight__") record_hamiltonian(hamiltonian, name, values[k], max_depth);
         continue;
       }
-      const std::string base = runtime::column_variable(name);
+      const std::string base = draws::column_variable(name);
       const bool listed = o.csv || count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
-      const runtime::scalar_summary s = weights.empty() ? summarize(values[k]) : runtime::weighted_summary(pooled(values[k]), weights);
+      const draws::scalar_summary s = weights.empty() ? summarize(values[k]) : draws::weighted_summary(pooled(values[k]), weights);
       if (s.rhat > 1.01) ++bad_rhat, worst = name;
       if (s.ess_bulk < 400 || s.ess_tail < 400) ++low_ess;
       if (weights.empty() || std::isnan(s.mean)) undefined.add(name, values[k], s);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/draws_reader.hpp"
+#include "draws/reader.hpp"
 
 namespace ppl::cli {
 
@@ -20,7 +20,7 @@ struct table_options {
   // A column is summarised from at most column_cap draws (beyond, every k-th), and at
   // most `budget` values are read at once.
   std::size_t column_cap = std::size_t{1} << 20;
-  std::size_t budget = runtime::draws_budget;
+  std::size_t budget = draws::draws_budget;
 };
 
 // The bin of a finite value v among `bins` equal bins over [lo, hi]; values outside go to
@@ -46,6 +46,6 @@ struct summary_messages {
 // Hamiltonian columns for divergent transitions, transitions at the maximum tree depth and
 // an E-BFMI below 0.3; notes explaining every statistic printed as n/a. Throws
 // std::invalid_argument when `show` names a variable the draws do not have.
-summary_messages print_summary(const runtime::draws_source& d, const table_options& o);
+summary_messages print_summary(const draws::draws_source& d, const table_options& o);
 
 }  // namespace ppl::cli

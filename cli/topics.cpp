@@ -10,7 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/session.hpp"
-#include "runtime/draws.hpp"
+#include "draws/draws.hpp"
 
 namespace ppl::cli {
 
@@ -29,7 +29,7 @@ std::vector<std::string> read_labels(const std::string& path) {
 }
 
 // Posterior means of `name[r, c]`, by row and column (1-based indices as in the file).
-std::map<long, std::map<long, double>> row_means(const runtime::draws& d, const std::string& name) {
+std::map<long, std::map<long, double>> row_means(const draws::table& d, const std::string& name) {
   std::map<long, std::map<long, double>> rows;
   for (std::size_t c = 0; c < d.columns.size(); ++c) {
     const std::string& col = d.columns[c];
@@ -52,7 +52,7 @@ std::map<long, std::map<long, double>> row_means(const runtime::draws& d, const 
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top) {
   return guarded([&] {
     std::vector<std::string> meta;
-    runtime::draws d = runtime::read_draws(draws_path, meta);
+    draws::table d = draws::read_draws(draws_path, meta);
     auto rows = row_means(d, variable);
     if (rows.empty())
       throw std::invalid_argument("topics: the draws have no matrix `" + variable + "` (columns " + variable + "[i,j]); monitor it with --monitor " +

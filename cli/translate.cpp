@@ -12,7 +12,7 @@
 #include "lang/checker.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
-#include "runtime/data.hpp"
+#include "data/data.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli {
@@ -24,9 +24,9 @@ int run_translate(const model_inputs& in, const std::string& output) {
       throw std::invalid_argument(in.model_path + " is not a BUGS model (.bug, .bugs, .jags, or a .txt beginning with `model {`); "
                                   "give --dialect bugs if it is one");
     refuse_overwriting_inputs("--output", {output}, {in.model_path, in.data_path});
-    runtime::data_table data;
-    if (!in.data_path.empty()) data = runtime::read_data_file(in.data_path);
-    for (const auto& s : in.sets) runtime::apply_set(data, s);
+    data::data_table data;
+    if (!in.data_path.empty()) data = data::read_data_file(in.data_path);
+    for (const auto& s : in.sets) data::apply_set(data, s);
     const bool with_data = !in.data_path.empty() || !in.sets.empty();
     const lang::ast::program program = program_of(m, with_data ? &data : nullptr);
     lang::check(m.src, program, stdlib::library());
@@ -39,7 +39,7 @@ int run_translate(const model_inputs& in, const std::string& output) {
     // The printer's check: the text reads back as the model that was checked.
     try {
       lang::check({"<translation>", text}, lang::parse({"<translation>", text}), stdlib::library());
-    } catch (const lang::source_error& e) {
+    } catch (const ppl::source_error& e) {
       throw std::runtime_error(std::string("the translation does not read back (a fault of ppl's; please report it):\n") + e.what());
     }
     if (output.empty() || output == "-") {

@@ -18,7 +18,7 @@
 
 #include "lang/ast.hpp"
 #include "lang/bugs_ast.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 
 namespace ppl::lang {
 

@@ -1,10 +1,10 @@
 #pragma once
 // Parsing a model in the BUGS language (.bug, .jags) into its syntax tree
-// (lang/bugs_ast.hpp). Syntax errors throw lang::source_error at the BUGS text.
+// (lang/bugs_ast.hpp). Syntax errors throw ppl::source_error at the BUGS text.
 #include <string_view>
 
 #include "lang/bugs_ast.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 
 namespace ppl::lang {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lang/ast.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 
 namespace ppl::lang::bugs_rewrites {
 

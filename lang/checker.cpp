@@ -146,8 +146,8 @@ void checker::convert_data_decls() {
     auto& var = model_.variables[static_cast<std::size_t>(v)];
     var.type = {d->type.scalar == "int" ? scalar_kind::integer : scalar_kind::real,
                 static_cast<int>(d->type.dims.size())};
-    if (var.type.rank > runtime::max_rank)
-      fail(d->type.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+    if (var.type.rank > ppl::max_rank)
+      fail(d->type.pos, "arrays have at most " + std::to_string(ppl::max_rank) + " dimensions");
     type_state_[static_cast<std::size_t>(v)] = 2;
   }
   for (const auto* d : data_decls_) {

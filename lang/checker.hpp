@@ -1,6 +1,6 @@
 #pragma once
 // Semantic checks: names, types, shapes (ranks), distribution arguments, roles and the
-// dependency order. Errors throw lang::source_error at the offending token.
+// dependency order. Errors throw ppl::source_error at the offending token.
 #include <set>
 #include <string>
 

@@ -198,7 +198,7 @@ void checker::check_elements() {
     }
     check_defined_once(*this, model_.lines, var, known);
     // A computed variable may leave elements undefined (BUGS's ragged arrays): the graph
-    // refuses a read of one (runtime/graph_holes.cpp). An unknown's every element needs a prior.
+    // refuses a read of one (model/graph_holes.cpp). An unknown's every element needs a prior.
     if (all_known && !known.empty() && var.role == ir::role::unknown) check_all_defined(*this, var, known);
   }
 }

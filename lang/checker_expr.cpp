@@ -232,7 +232,7 @@ expr_ptr checker::convert_vector(const ast::vector_literal& v) {
     if (a->type.kind == scalar_kind::real) t.kind = scalar_kind::real;
   }
   check_rows(v, *e);
-  if (t.rank + 1 > runtime::max_rank) fail(v.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+  if (t.rank + 1 > ppl::max_rank) fail(v.pos, "arrays have at most " + std::to_string(ppl::max_rank) + " dimensions");
   e->type = {t.kind, t.rank + 1};
   return e;
 }

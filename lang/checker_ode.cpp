@@ -3,7 +3,7 @@
 // form `ode_rk45(t, s, rhs, y0, t0, ts)`, the time's name t) and any variable of the
 // model. `ode_bdf` takes the same arguments and suits stiff systems; the `_tol` forms add
 // rel_tol, abs_tol and max_num_steps, as Stan's do. The names are bound only inside rhs;
-// the solver itself is runtime/evaluator_ode.cpp.
+// the solver itself is model/evaluator_ode.cpp.
 #include <algorithm>
 
 #include "lang/checker_impl.hpp"

@@ -44,8 +44,8 @@ void checker::convert_param_decls() {
     auto& info = params_[v];
     var.type = {d->type.scalar == "int" ? scalar_kind::integer : scalar_kind::real, static_cast<int>(d->type.dims.size())};
     if (d->type.scalar == "ordered" || d->type.scalar == "positive_ordered") check_ordered(*d, var);
-    if (var.type.rank > runtime::max_rank)
-      fail(d->type.pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+    if (var.type.rank > ppl::max_rank)
+      fail(d->type.pos, "arrays have at most " + std::to_string(ppl::max_rank) + " dimensions");
     type_state_[v] = 2;
     for (const auto& dim : d->type.dims) info.dims.push_back(require_int_scalar(convert(dim), "a size"));
     for (const auto& b : d->type.bounds) {

@@ -270,7 +270,7 @@ void checker::convert_statement(std::size_t i) {
     if (out.which == ir::statement::kind::sample) vectorise(out, lhs->pos, src_.text.substr(lhs->pos, lhs->end - lhs->pos));
     auto& var = model_.variables[static_cast<std::size_t>(out.target)];
     type_sig t{value_kind, static_cast<int>(out.target_indices.size()) + value_rank};
-    if (t.rank > runtime::max_rank) fail(lhs->pos, "arrays have at most " + std::to_string(runtime::max_rank) + " dimensions");
+    if (t.rank > ppl::max_rank) fail(lhs->pos, "arrays have at most " + std::to_string(ppl::max_rank) + " dimensions");
     if (type_state_[static_cast<std::size_t>(out.target)] == 2 || var.statements.size() > 0) {
       if (var.type.rank != t.rank) {
         // A distribution of vectors, or with a vector parameter, does not vectorise.

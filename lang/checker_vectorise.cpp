@@ -231,7 +231,7 @@ void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& 
   if (arrays.empty() && !sized)
     fail(pos, target_text + " has " + dimensions(target_rank) + " but nothing in this statement says how many elements: " +
                       "give an argument of its shape, or write the loop (for i in 1:N { " + var.name + "[i] ~ ... })");
-  // The most arguments a call takes (runtime/evaluator.cpp), declared sizes included.
+  // The most arguments a call takes (model/evaluator.cpp), declared sizes included.
   const std::size_t max_arrays = 8 - (sized ? static_cast<std::size_t>(rank) : 0);
   if (arrays.size() > max_arrays) arrays.resize(max_arrays), labels.resize(max_arrays + (sized ? 1 : 0));
   std::vector<int> slots;

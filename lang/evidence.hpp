@@ -19,7 +19,7 @@ std::vector<char> predictive_statements(const ir::model& m);
 
 // By statement: the terms of the likelihood, the observations of data and the `factor`s
 // (everything the evidence p(data) integrates over the prior's other terms). Tempered
-// methods raise these to a power beta (runtime::graph::set_temperature).
+// methods raise these to a power beta (model::graph::set_temperature).
 std::vector<char> likelihood_statements(const ir::model& m);
 
 }  // namespace ppl::lang

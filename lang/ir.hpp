@@ -1,6 +1,6 @@
 #pragma once
 // The checked model: every name resolved, every expression typed, every variable given a
-// role. The checker (lang/checker.*) builds it from the syntax tree; the runtime builds the
+// role. The checker (lang/checker.*) builds it from the syntax tree; model/ builds the
 // graph from it and evaluates its expressions.
 #include <memory>
 #include <string>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "lang/ast.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 #include "stdlib/distribution.hpp"
 #include "stdlib/function.hpp"
 #include "stdlib/types.hpp"
@@ -30,7 +30,7 @@ struct index_item {
 };
 
 struct expr {
-  // ode: an ODE's solution at given times (runtime/evaluator_ode.cpp); args: the
+  // ode: an ODE's solution at given times (model/evaluator_ode.cpp); args: the
   // right-hand side, the initial state, the initial time, the output times, then the
   // relative and absolute tolerances and the most steps when given. local: the time or the
   // state an ODE's right-hand side is written in, bound while the solver runs.

@@ -1,12 +1,12 @@
 #pragma once
-// Parsing a model's source into the syntax tree. Syntax errors throw lang::source_error
+// Parsing a model's source into the syntax tree. Syntax errors throw ppl::source_error
 // saying what was expected where.
 #include <cstddef>
 #include <string>
 #include <string_view>
 
 #include "lang/ast.hpp"
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 
 namespace ppl::lang {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 
 namespace ppl::lang {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 #include "lang/habits.hpp"
 #include "lang/suggest.hpp"
 

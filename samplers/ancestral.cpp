@@ -13,7 +13,7 @@ namespace {
 
 class ancestral_sampler final : public sampler {
  public:
-  ancestral_sampler(runtime::graph& g, int v) : graph_(g), variable_(v) {
+  ancestral_sampler(model::graph& g, int v) : graph_(g), variable_(v) {
     // Derived variables read only by predictions are not kept current by the other
     // samplers (no density term reads them): this draw recomputes those it reads.
     const auto& m = g.model();
@@ -31,7 +31,7 @@ class ancestral_sampler final : public sampler {
       refresh_ = refresh_ || needed_[u];
     }
   }
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     if (refresh_) graph_.update_derived(needed_);
     graph_.draw_variable(variable_, rng);
   }
@@ -39,7 +39,7 @@ class ancestral_sampler final : public sampler {
   double last_change() const override { return predictive_ ? 0.0 : NAN; }
 
  private:
-  runtime::graph& graph_;
+  model::graph& graph_;
   int variable_;
   std::vector<char> needed_;  // by variable: derived inputs to recompute before drawing
   bool refresh_ = false, predictive_ = false;
@@ -48,21 +48,21 @@ class ancestral_sampler final : public sampler {
 class ancestral_factory final : public factory {
  public:
   std::string_view kind() const override { return "ancestral"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     if (informed(g, v)) return {false, "an observation or factor depends on it"};
     // A flat prior with nothing to inform it leaves the posterior flat too: no sampler can
     // give draws of it, and none should pretend to.
     const auto& m = g.model();
     for (int si : m.variables[static_cast<std::size_t>(v)].statements)
       if (const auto& s = m.statements[static_cast<std::size_t>(si)]; s.dist && stdlib::improper(*s.dist))
-        lang::fail_at(m.source, s.pos, "`" + m.variables[static_cast<std::size_t>(v)].name +
+        ppl::fail_at(m.source, s.pos, "`" + m.variables[static_cast<std::size_t>(v)].name +
                                            "` has an improper flat prior and no observation or factor depends on it, so its "
                                            "posterior is improper too; give it a proper prior with `~`, or data that inform it");
     if (std::string why; g.ordered(v) && !g.ordered_draw_exact(v, why))
       return {false, "an ordered vector and " + why + ": sorting its elements' draws would not be a draw of its prior"};
     return {true, "no observation or factor depends on it: drawn from its prior"};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<ancestral_sampler>(g, v); }
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return std::make_unique<ancestral_sampler>(g, v); }
 };
 
 }  // namespace

@@ -90,7 +90,7 @@ std::string collapsed_recording(const std::string& name, collapsed_record record
                                            : "recorded: Rao-Blackwellised means E[" + name + " | z] (--collapsed means)";
 }
 
-token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtime::index_t theta_width) {
+token_index index_tokens(model::graph& g, const collapsed_structure& s, ppl::index_t theta_width) {
   const auto& m = g.model();
   token_index t;
   const statement& zs = m.statements[static_cast<std::size_t>(s.z_statement)];
@@ -98,7 +98,7 @@ token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtim
   const std::size_t z_size = g.value(s.z).data.size();
   if (z_size >= 0xffffffffu) throw std::invalid_argument("collapsed: z has more than 2^32 - 1 elements");
   t.row.reserve(z_size);
-  g.visit_instances(zs, [&](const runtime::index_t* l) {
+  g.visit_instances(zs, [&](const ppl::index_t* l) {
     const auto offset = static_cast<std::uint32_t>(g.instance_target(zs, l).first);
     const std::size_t n = t.row.size();
     if (t.element.empty() && offset != n) {  // not z's own order: keep every element from here on
@@ -119,7 +119,7 @@ token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtim
   const double* z_base = g.value(s.z).data.data();
   const auto& words = g.value(c.target).data;
   t.word.assign(t.row.size(), 0);
-  g.visit_instances(c, [&](const runtime::index_t* l) {
+  g.visit_instances(c, [&](const ppl::index_t* l) {
     const auto at = static_cast<std::size_t>(g.eval_at(c, l, *c.args[0]->indices[0].lo).data - z_base);
     const std::size_t n = position.empty() ? at : position[at];
     t.word[n] = static_cast<std::uint32_t>(words[static_cast<std::size_t>(g.instance_target(c, l).first)]) - 1;
@@ -140,13 +140,13 @@ namespace {
 
 // The concentrations of a Dirichlet prior when every row has the same (LDA's symmetric or
 // per-topic alpha, and eta); nothing otherwise.
-std::optional<std::vector<double>> shared_concentrations(runtime::graph& g, int variable) {
+std::optional<std::vector<double>> shared_concentrations(model::graph& g, int variable) {
   std::optional<std::vector<double>> row;
   bool same = true;
   for (int si : g.model().variables[static_cast<std::size_t>(variable)].statements) {
     const statement& s = g.model().statements[static_cast<std::size_t>(si)];
-    g.visit_instances(s, [&](const runtime::index_t* l) {
-      const runtime::view& a = g.args_at(s, l)[0];
+    g.visit_instances(s, [&](const ppl::index_t* l) {
+      const ppl::view& a = g.args_at(s, l)[0];
       if (!row) row.emplace(a.begin(), a.end());
       else same = same && std::equal(a.begin(), a.end(), row->begin(), row->end());
     });
@@ -158,14 +158,14 @@ std::optional<std::vector<double>> shared_concentrations(runtime::graph& g, int 
 // theta and phi: integrated out; their values are written by z's sampler when recorded.
 class integrated_out final : public sampler {
  public:
-  void step(runtime::rng&, bool) override {}
+  void step(ppl::rng&, bool) override {}
   bool values_rewritten() const override { return true; }
 };
 
 class collapsed_factory final : public factory {
  public:
   std::string_view kind() const override { return "collapsed"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     std::string reason;
     auto s = find_collapsed(g.model(), v, reason);
     if (!s) return {false, reason};
@@ -189,7 +189,7 @@ class collapsed_factory final : public factory {
     int child = v == s->theta ? s->z_statement : s->child_statement;
     return {true, "only children: " + name(m.statements[static_cast<std::size_t>(child)].target) + " (categorical)"};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override {
     std::string reason;
     auto s = find_collapsed(g.model(), v, reason);
     if (v != s->z) return std::make_unique<integrated_out>();

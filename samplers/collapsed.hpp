@@ -8,7 +8,7 @@
 // (c[k, w] + eta[k, w]) / (c[k] + sum eta[k]); otherwise it is z[n]'s Markov blanket.
 #include <optional>
 
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 #include "samplers/sampler.hpp"
 
 namespace ppl::samplers {

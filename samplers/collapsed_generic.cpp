@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/blanket.hpp"
+#include "model/blanket.hpp"
 #include "samplers/collapsed_parts.hpp"
 #include "samplers/dirichlet_draw.hpp"
 #include "stdlib/log_gamma.hpp"
@@ -18,20 +18,20 @@ namespace {
 // Dirichlet concentrations and their row sums, one row per instance of the prior.
 struct concentrations {
   std::vector<double> alpha, row_sum;
-  runtime::index_t width = 0;
+  ppl::index_t width = 0;
 };
 
-concentrations read_prior(runtime::graph& g, int variable) {
+concentrations read_prior(model::graph& g, int variable) {
   concentrations c;
   const auto& t = g.value(variable);
   c.width = t.shape[t.shape.rank - 1];
   c.alpha.assign(t.data.size(), 0.0);
   for (int si : g.model().variables[static_cast<std::size_t>(variable)].statements) {
     const statement& s = g.model().statements[static_cast<std::size_t>(si)];
-    std::vector<runtime::index_t> loops = g.instance_table(s);
+    std::vector<ppl::index_t> loops = g.instance_table(s);
     std::size_t count = s.loops.empty() ? 1 : loops.size() / s.loops.size();
     for (std::size_t i = 0; i < count; ++i) {
-      const runtime::index_t* l = loops.data() + i * s.loops.size();
+      const ppl::index_t* l = loops.data() + i * s.loops.size();
       auto [offset, size] = g.instance_target(s, l);
       const auto& args = g.args_at(s, l);
       std::copy(args[0].begin(), args[0].end(), c.alpha.begin() + offset);
@@ -44,9 +44,9 @@ concentrations read_prior(runtime::graph& g, int variable) {
 
 class collapsed_sampler final : public sampler {
  public:
-  collapsed_sampler(runtime::graph& g, const collapsed_structure& s) : graph_(g), s_(s), theta_(read_prior(g, s.theta)) {
+  collapsed_sampler(model::graph& g, const collapsed_structure& s) : graph_(g), s_(s), theta_(read_prior(g, s.theta)) {
     if (s.phi >= 0) phi_ = read_prior(g, s.phi);
-    else blanket_ = std::make_unique<runtime::blanket>(g, s.z);
+    else blanket_ = std::make_unique<model::blanket>(g, s.z);
     token_index t = index_tokens(g, s, theta_.width);
     if (t.element.empty()) {
       t.element.resize(t.row.size());
@@ -63,7 +63,7 @@ class collapsed_sampler final : public sampler {
     particles_ = settings.particles;
   }
 
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     // A particle's counts are its own; after the sweep its theta is drawn from the
     // conditional given z, so that the particle holds a draw of the joint (the collapsed
     // sweep and that draw together leave the joint invariant).
@@ -72,28 +72,28 @@ class collapsed_sampler final : public sampler {
     if (particles_) write(s_.theta, theta_, theta_counts_, row_counts_, rng, true);
   }
 
-  void sweep(runtime::rng& rng) {
+  void sweep(ppl::rng& rng) {
     auto& z = graph_.values()[static_cast<std::size_t>(s_.z)].data;
-    runtime::index_t k_count = theta_.width;
+    ppl::index_t k_count = theta_.width;
     score_.resize(static_cast<std::size_t>(k_count));
     boost::random::uniform_01<double> uniform;
     for (std::size_t n = 0; n < row_.size(); ++n) {
-      auto old = static_cast<runtime::index_t>(z[element_[n]]) - 1;
+      auto old = static_cast<ppl::index_t>(z[element_[n]]) - 1;
       move(n, old, -1);
       double total = 0;
-      for (runtime::index_t k = 0; k < k_count; ++k) total += score_[static_cast<std::size_t>(k)] = weight(n, k);
+      for (ppl::index_t k = 0; k < k_count; ++k) total += score_[static_cast<std::size_t>(k)] = weight(n, k);
       double u = uniform(rng) * total;
-      runtime::index_t k = 0;
+      ppl::index_t k = 0;
       while (k + 1 < k_count && (u -= score_[static_cast<std::size_t>(k)]) >= 0) ++k;
       z[element_[n]] = static_cast<double>(k + 1);
-      if (blanket_) blanket_->update(static_cast<runtime::index_t>(element_[n]));
+      if (blanket_) blanket_->update(static_cast<ppl::index_t>(element_[n]));
       move(n, k, +1);
     }
   }
 
   void record(long iteration) override {
     if (!recording_.theta && !recording_.phi) return;
-    runtime::rng rng = recording_.stream(iteration);
+    ppl::rng rng = recording_.stream(iteration);
     if (recording_.theta) write(s_.theta, theta_, theta_counts_, row_counts_, rng, recording_.draws());
     if (recording_.phi) write(s_.phi, phi_, phi_counts_, topic_counts_, rng, recording_.draws());
   }
@@ -117,9 +117,9 @@ class collapsed_sampler final : public sampler {
       topic_counts_.assign(phi_.row_sum.size(), 0.0);
     }
     const auto& z = graph_.value(s_.z).data;
-    for (std::size_t n = 0; n < row_.size(); ++n) move(n, static_cast<runtime::index_t>(z[element_[n]]) - 1, +1);
+    for (std::size_t n = 0; n < row_.size(); ++n) move(n, static_cast<ppl::index_t>(z[element_[n]]) - 1, +1);
   }
-  void move(std::size_t n, runtime::index_t k, double delta) {
+  void move(std::size_t n, ppl::index_t k, double delta) {
     auto w = static_cast<std::size_t>(theta_.width);
     theta_counts_[row_[n] * w + static_cast<std::size_t>(k)] += delta;
     row_counts_[row_[n]] += delta;
@@ -130,7 +130,7 @@ class collapsed_sampler final : public sampler {
   }
 
   // Unnormalised p(z[n] = k | everything else), with theta (and phi) integrated out.
-  double weight(std::size_t n, runtime::index_t k) {
+  double weight(std::size_t n, ppl::index_t k) {
     auto w = static_cast<std::size_t>(theta_.width);
     std::size_t dk = row_[n] * w + static_cast<std::size_t>(k);
     double prior = theta_counts_[dk] + theta_.alpha[dk];
@@ -140,8 +140,8 @@ class collapsed_sampler final : public sampler {
     }
     auto& z = graph_.values()[static_cast<std::size_t>(s_.z)].data;
     z[element_[n]] = static_cast<double>(k + 1);
-    blanket_->update(static_cast<runtime::index_t>(element_[n]));
-    double lp = blanket_->log_density(static_cast<runtime::index_t>(element_[n]), false);
+    blanket_->update(static_cast<ppl::index_t>(element_[n]));
+    double lp = blanket_->log_density(static_cast<ppl::index_t>(element_[n]), false);
     return std::isnan(lp) ? 0 : prior * std::exp(lp);
   }
 
@@ -156,7 +156,7 @@ class collapsed_sampler final : public sampler {
   // Each row of theta (or phi) given z is Dirichlet(counts + alpha): written as a draw or
   // as its mean, (counts + alpha) / (row's count + sum alpha).
   void write(int variable, const concentrations& c, const std::vector<double>& counts, const std::vector<double>& rows,
-             runtime::rng& rng, bool draws) {
+             ppl::rng& rng, bool draws) {
     auto& x = graph_.values()[static_cast<std::size_t>(variable)].data;
     auto w = static_cast<std::size_t>(c.width);
     if (!draws) {
@@ -170,19 +170,19 @@ class collapsed_sampler final : public sampler {
     }
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   collapsed_structure s_;
   recording recording_;
   bool particles_ = false;
   concentrations theta_, phi_;
-  std::unique_ptr<runtime::blanket> blanket_;
+  std::unique_ptr<model::blanket> blanket_;
   std::vector<std::uint32_t> element_, row_, word_;
   std::vector<double> theta_counts_, row_counts_, phi_counts_, topic_counts_, score_, shape_;
 };
 
 }  // namespace
 
-std::unique_ptr<sampler> make_generic_sampler(runtime::graph& g, const collapsed_structure& s) {
+std::unique_ptr<sampler> make_generic_sampler(model::graph& g, const collapsed_structure& s) {
   return std::make_unique<collapsed_sampler>(g, s);
 }
 

@@ -18,7 +18,7 @@ namespace {
 // lda.hpp, with the kernel chosen by the number of topics.
 class lda_sampler final : public sampler {
  public:
-  lda_sampler(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta)
+  lda_sampler(model::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta)
       : graph_(g), s_(s), engine_(corpus(g, s, std::move(alpha), std::move(eta)), g.values()[static_cast<std::size_t>(s.z)].data.data()) {
     kernel_ = sparse_kernel(engine_.data().topics) ? lda::kernel::sparse : lda::kernel::dense;
   }
@@ -39,9 +39,9 @@ class lda_sampler final : public sampler {
   }
 
   bool scores_heldout() const override { return !heldout_.doc_start.empty(); }
-  double heldout_perplexity(runtime::rng& rng) override { return engine_.complete(heldout_, rng).perplexity(); }
+  double heldout_perplexity(ppl::rng& rng) override { return engine_.complete(heldout_, rng).perplexity(); }
 
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     engine_.sweep(rng, kernel_, threads_);
   }
 
@@ -56,7 +56,7 @@ class lda_sampler final : public sampler {
       return;
     }
     if (!recording_.theta && !recording_.phi) return;
-    runtime::rng rng = recording_.stream(iteration);
+    ppl::rng rng = recording_.stream(iteration);
     if (recording_.theta) engine_.theta_draws(theta, rng);
     if (recording_.phi) engine_.phi_draws(phi, rng);
   }
@@ -78,7 +78,7 @@ class lda_sampler final : public sampler {
  private:
   // The held-out documents: the columns named like the data that chooses theta's row
   // (`doc` in theta[doc[n]]) and the observed words, document ids from 1.
-  lda::held_out heldout_documents(const runtime::data_table& table) const {
+  lda::held_out heldout_documents(const data::data_table& table) const {
     const auto& m = graph_.model();
     const expr& row = *m.statements[static_cast<std::size_t>(s_.z_statement)].args[0]->indices[0].lo;
     if (row.which != expr::kind::index || row.args[0]->which != expr::kind::variable ||
@@ -86,19 +86,19 @@ class lda_sampler final : public sampler {
       throw std::invalid_argument("--heldout: theta's row must be chosen by a data array, as in theta[doc[n]]");
     const std::string& doc_name = m.variables[static_cast<std::size_t>(row.args[0]->slot)].name;
     const std::string& word_name = m.variables[static_cast<std::size_t>(m.statements[static_cast<std::size_t>(s_.child_statement)].target)].name;
-    auto column = [&](const std::string& name) -> const runtime::tensor& {
-      const runtime::data_value* v = table.find(name);
+    auto column = [&](const std::string& name) -> const ppl::tensor& {
+      const data::data_value* v = table.find(name);
       if (!v) throw std::invalid_argument("--heldout: the held-out data has no `" + name + "`");
       if (v->value.shape.rank != 1) throw std::invalid_argument("--heldout: `" + name + "` must be a 1-D array");
       return v->value;
     };
-    const runtime::tensor &docs = column(doc_name), &words = column(word_name);
+    const ppl::tensor &docs = column(doc_name), &words = column(word_name);
     if (docs.size() != words.size())
       throw std::invalid_argument("--heldout: `" + doc_name + "` has " + std::to_string(docs.size()) + " values but `" +
                                   word_name + "` has " + std::to_string(words.size()));
     const std::uint32_t V = engine_.data().words;
     std::uint64_t documents = 0;
-    for (runtime::index_t i = 0; i < docs.size(); ++i) {
+    for (ppl::index_t i = 0; i < docs.size(); ++i) {
       const double d = docs.data[static_cast<std::size_t>(i)], w = words.data[static_cast<std::size_t>(i)];
       if (!(d >= 1 && d < 4e9 && d == std::floor(d)))
         throw std::invalid_argument("--heldout: `" + doc_name + "[" + std::to_string(i + 1) + "]` is " + fmt::format("{}", d) +
@@ -120,7 +120,7 @@ class lda_sampler final : public sampler {
     return out;
   }
 
-  static lda::corpus corpus(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta) {
+  static lda::corpus corpus(model::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta) {
     lda::corpus c;
     c.topics = static_cast<std::uint32_t>(alpha.size());
     c.documents = static_cast<std::uint32_t>(g.value(s.theta).data.size() / alpha.size());
@@ -149,7 +149,7 @@ class lda_sampler final : public sampler {
     return c;
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   collapsed_structure s_;
   lda::engine engine_;
   lda::kernel kernel_;
@@ -160,7 +160,7 @@ class lda_sampler final : public sampler {
 
 }  // namespace
 
-std::unique_ptr<sampler> make_lda_sampler(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha,
+std::unique_ptr<sampler> make_lda_sampler(model::graph& g, const collapsed_structure& s, std::vector<double> alpha,
                                           std::vector<double> eta) {
   return std::make_unique<lda_sampler>(g, s, std::move(alpha), std::move(eta));
 }

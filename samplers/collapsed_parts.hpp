@@ -26,7 +26,7 @@ struct token_index {
   std::uint32_t element_of(std::size_t n) const { return element.empty() ? static_cast<std::uint32_t>(n) : element[n]; }
 };
 
-token_index index_tokens(runtime::graph& g, const collapsed_structure& s, runtime::index_t theta_width);
+token_index index_tokens(model::graph& g, const collapsed_structure& s, ppl::index_t theta_width);
 
 // lp__ replaces the terms of theta, z (and phi, w) with the collapsed marginal.
 void mark_collapsed(const lang::ir::model& m, const collapsed_structure& s, std::vector<char>& skip);
@@ -45,13 +45,13 @@ struct recording {
       : theta(settings.monitored(s.theta)), phi(settings.monitored(s.phi)), what(settings.collapsed), seed(settings.seed),
         chain(settings.chain) {}
   bool draws() const { return what == collapsed_record::draws; }
-  runtime::rng stream(long iteration) const { return side_stream(seed, chain, iteration, 0x64726177u); }
+  ppl::rng stream(long iteration) const { return side_stream(seed, chain, iteration, 0x64726177u); }
 };
 
 // LDA with the same prior on every document and every topic (alpha, eta: that prior).
-std::unique_ptr<sampler> make_lda_sampler(runtime::graph& g, const collapsed_structure& s, std::vector<double> alpha,
+std::unique_ptr<sampler> make_lda_sampler(model::graph& g, const collapsed_structure& s, std::vector<double> alpha,
                                           std::vector<double> eta);
 // Any other shape, z's likelihood from its Markov blanket when phi is not collapsed.
-std::unique_ptr<sampler> make_generic_sampler(runtime::graph& g, const collapsed_structure& s);
+std::unique_ptr<sampler> make_generic_sampler(model::graph& g, const collapsed_structure& s);
 
 }  // namespace ppl::samplers

@@ -7,7 +7,7 @@
 #include <array>
 #include <cmath>
 
-#include "runtime/blanket.hpp"
+#include "model/blanket.hpp"
 #include "samplers/dot_rows.hpp"
 #include "samplers/factories.hpp"
 
@@ -29,7 +29,7 @@ const std::vector<conjugate_pair>& pairs() {
 
 class conjugate_sampler final : public sampler {
  public:
-  conjugate_sampler(runtime::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children)
+  conjugate_sampler(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children)
       : graph_(g), variable_(v), pair_(pair) {
     const auto& shape = g.value(v).shape;
     stride_ = pair.stats_per_element > 0 ? pair.stats_per_element : (shape.rank ? shape[shape.rank - 1] : 1) + 1;
@@ -38,7 +38,7 @@ class conjugate_sampler final : public sampler {
     for (int si : m.variables[static_cast<std::size_t>(v)].statements) add_table(m.statements[static_cast<std::size_t>(si)], priors_);
   }
 
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
     const std::size_t size = values.size() * static_cast<std::size_t>(stride_);
     if (constant_stats_.size() != size) {
@@ -86,9 +86,9 @@ class conjugate_sampler final : public sampler {
       for (const statement* s : prior_statements_) change -= graph_.statement_log_density(*s);
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
-        const runtime::index_t* loops = p.loops.data() + i * p.s->loops.size();
+        const ppl::index_t* loops = p.loops.data() + i * p.s->loops.size();
         auto [offset, size] = graph_.instance_target(*p.s, loops);
-        const std::vector<runtime::view>& prior = graph_.args_at(*p.s, loops);
+        const std::vector<ppl::view>& prior = graph_.args_at(*p.s, loops);
         const double* stats = stats_.data() + offset * stride_;
         double* value = values.data() + offset;
         change -= pair_.log_kernel(stats, value, size) + (prior_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0);
@@ -110,7 +110,7 @@ class conjugate_sampler final : public sampler {
   // so a sweep is a plain loop over arrays.
   struct table {
     const statement* s = nullptr;
-    std::vector<runtime::index_t> loops;
+    std::vector<ppl::index_t> loops;
     std::size_t count = 0;
     std::size_t arg = 0, which = 0;
     const expr* ref = nullptr;  // the variable's reference inside argument `arg`
@@ -120,14 +120,14 @@ class conjugate_sampler final : public sampler {
     // Not fixed, but its elements and value offsets are (make_rows): the arguments are
     // read as columns over all instances at each sweep, through the graph's batch path.
     bool rows = false;
-    std::vector<runtime::index_t> elements, value_offsets, value_sizes;
+    std::vector<ppl::index_t> elements, value_offsets, value_sizes;
     std::vector<double> fixed_args;
     // y ~ Normal(dot(v-block, x-block), s) with both blocks at fixed places and s fixed
     // (a rating in matrix factorisation): the coefficients are read in place from the
     // other variable (`other`, at `other_offsets`), with weight 1 / s^2 (`fixed_args`).
     int other = -1;               // fixed_args then holds each instance's weight 1 / s^2
-    runtime::index_t block = 0;  // the blocks' length
-    std::vector<runtime::index_t> other_offsets;
+    ppl::index_t block = 0;  // the blocks' length
+    std::vector<ppl::index_t> other_offsets;
   };
 
   // How many times a child's statistics count at temperature beta: beta for the
@@ -174,7 +174,7 @@ class conjugate_sampler final : public sampler {
     }
     const double* base = graph_.value(variable_).data.data();
     for (std::size_t i = 0; i < t.count; ++i) {
-      const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
+      const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
       auto [offset, size] = graph_.instance_target(s, loops);
       const auto& args = graph_.args_at(s, loops);
       t.elements.push_back(t.scale ? graph_.eval_at(s, loops, *t.ref).data - base : args[t.arg].data - base);
@@ -193,11 +193,11 @@ class conjugate_sampler final : public sampler {
     const double* base = graph_.value(variable_).data.data();
     const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
-      const runtime::index_t* loops = c.loops.data() + i * c.s->loops.size();
+      const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
       auto [offset, size] = graph_.instance_target(*c.s, loops);
-      std::vector<runtime::view> args = graph_.args_at(*c.s, loops);
-      runtime::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
-      runtime::view x{child_values.data() + offset, value_shape(*c.s, size)};
+      std::vector<ppl::view> args = graph_.args_at(*c.s, loops);
+      ppl::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
+      ppl::view x{child_values.data() + offset, value_shape(*c.s, size)};
       if (c.scale) args[c.arg] = graph_.eval_at(*c.s, loops, *c.scale);
       if (linear_mean(c)) {
         accumulate_linear(c, loops, element, x[0], args[1][0]);
@@ -211,7 +211,7 @@ class conjugate_sampler final : public sampler {
   // and v = 1 (derived values recomputed through the blanket) give c0 and c1 for all of
   // them in two passes.
   void linear_through_derived(double beta) {
-    if (!blanket_) blanket_ = std::make_unique<runtime::blanket>(graph_, variable_);
+    if (!blanket_) blanket_ = std::make_unique<model::blanket>(graph_, variable_);
     auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data[0];
     double saved = v;
     std::vector<double> c0, c1, y, sigma, weights;
@@ -221,7 +221,7 @@ class conjugate_sampler final : public sampler {
       for (const auto& c : children_) {
         if (c.ref) continue;
         for (std::size_t i = 0; i < c.count; ++i) {
-          const runtime::index_t* loops = c.loops.data() + i * c.s->loops.size();
+          const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
           const auto& args = graph_.args_at(*c.s, loops);
           (at == 0 ? c0 : c1).push_back(args[0][0]);
           if (at != 0) continue;
@@ -237,13 +237,13 @@ class conjugate_sampler final : public sampler {
       double slope = c1[i] - c0[i];
       if (slope == 0) continue;
       double observed = (y[i] - c0[i]) / slope, scale = sigma[i] / std::fabs(slope);
-      std::array<runtime::view, 2> args = {runtime::view{&c0[i], runtime::shape::scalar()}, runtime::view{&scale, runtime::shape::scalar()}};
+      std::array<ppl::view, 2> args = {ppl::view{&c0[i], ppl::shape::scalar()}, ppl::view{&scale, ppl::shape::scalar()}};
       if (weights[i] == 1) {
-        pair_.accumulate(0, {&observed, runtime::shape::scalar()}, args, stats_.data());
+        pair_.accumulate(0, {&observed, ppl::shape::scalar()}, args, stats_.data());
         continue;
       }
       scratch_.assign(static_cast<std::size_t>(stride_), 0.0);
-      pair_.accumulate(0, {&observed, runtime::shape::scalar()}, args, scratch_.data());
+      pair_.accumulate(0, {&observed, ppl::shape::scalar()}, args, scratch_.data());
       for (std::size_t k = 0; k < scratch_.size(); ++k) stats_[k] += weights[i] * scratch_[k];
     }
   }
@@ -252,13 +252,13 @@ class conjugate_sampler final : public sampler {
   // from evaluating the mean at v = 0 and at unit vectors. A scalar v is then observed as
   // (y - c0) / c with scale s / |c|; a block gets the residual y - c0, the coefficients c
   // (as the first argument) and s, for the pair to add c c' / s^2 and c (y - c0) / s^2.
-  void accumulate_linear(const table& c, const runtime::index_t* loops, runtime::index_t element, double y, double sigma) {
+  void accumulate_linear(const table& c, const ppl::index_t* loops, ppl::index_t element, double y, double sigma) {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    runtime::index_t k = graph_.eval_at(*c.s, loops, *c.ref).size();
+    ppl::index_t k = graph_.eval_at(*c.s, loops, *c.ref).size();
     std::vector<double> saved(values.begin() + element, values.begin() + element + k), coef(static_cast<std::size_t>(k));
     std::fill(values.begin() + element, values.begin() + element + k, 0.0);
     double c0 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar();
-    for (runtime::index_t j = 0; j < k; ++j) {
+    for (ppl::index_t j = 0; j < k; ++j) {
       values[static_cast<std::size_t>(element + j)] = 1;
       coef[static_cast<std::size_t>(j)] = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar() - c0;
       values[static_cast<std::size_t>(element + j)] = 0;
@@ -267,14 +267,14 @@ class conjugate_sampler final : public sampler {
     double* stats = stats_.data() + element * stride_;
     if (k > 1) {
       double residual = y - c0;
-      std::array<runtime::view, 2> args = {runtime::view{coef.data(), runtime::shape::vector(k)}, runtime::view{&sigma, runtime::shape::scalar()}};
-      pair_.accumulate(c.which, {&residual, runtime::shape::scalar()}, args, stats);
+      std::array<ppl::view, 2> args = {ppl::view{coef.data(), ppl::shape::vector(k)}, ppl::view{&sigma, ppl::shape::scalar()}};
+      pair_.accumulate(c.which, {&residual, ppl::shape::scalar()}, args, stats);
       return;
     }
     if (coef[0] == 0) return;
     double observed = (y - c0) / coef[0], scale = sigma / std::fabs(coef[0]);
-    std::array<runtime::view, 2> args = {runtime::view{&c0, runtime::shape::scalar()}, runtime::view{&scale, runtime::shape::scalar()}};
-    pair_.accumulate(c.which, {&observed, runtime::shape::scalar()}, args, stats);
+    std::array<ppl::view, 2> args = {ppl::view{&c0, ppl::shape::scalar()}, ppl::view{&scale, ppl::shape::scalar()}};
+    pair_.accumulate(c.which, {&observed, ppl::shape::scalar()}, args, stats);
   }
 
   // A child plate whose elements and value offsets cannot change but whose arguments can
@@ -308,7 +308,7 @@ class conjugate_sampler final : public sampler {
     if (!graph_.batch_values(s, arg, probe)) return;
     const double* base = graph_.value(variable_).data.data();
     for (std::size_t i = 0; i < t.count; ++i) {
-      const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
+      const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
       t.elements.push_back(graph_.eval_at(s, loops, *t.ref).data - base);
       t.value_offsets.push_back(graph_.instance_target(s, loops).first);
     }
@@ -339,7 +339,7 @@ class conjugate_sampler final : public sampler {
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
     for (std::size_t i : order) {
-      const runtime::index_t* loops = t.loops.data() + i * s.loops.size();
+      const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
       const double scale = graph_.eval_at(s, loops, *s.args[1]).scalar();
       t.elements.push_back(mine[i]);
       t.other_offsets.push_back(theirs[i]);
@@ -373,7 +373,7 @@ class conjugate_sampler final : public sampler {
       if (!ok) return false;
     }
     const double* y = graph_.value(s.target).data.data();
-    std::array<runtime::view, stdlib::max_params> args{};
+    std::array<ppl::view, stdlib::max_params> args{};
     for (std::size_t i = 0; i < c.count; ++i) {
       double* stats = stats_.data() + c.elements[i] * stride_;
       double x = y[c.value_offsets[i]];
@@ -383,13 +383,13 @@ class conjugate_sampler final : public sampler {
         if (c1 == 0) continue;
         double scale = cols_[1][i] / std::fabs(c1);
         x = (x - c0) / c1;
-        args[0] = {&c0, runtime::shape::scalar()};
-        args[1] = {&scale, runtime::shape::scalar()};
-        pair_.accumulate(c.which, {&x, runtime::shape::scalar()}, std::span<const runtime::view>(args.data(), 2), stats);
+        args[0] = {&c0, ppl::shape::scalar()};
+        args[1] = {&scale, ppl::shape::scalar()};
+        pair_.accumulate(c.which, {&x, ppl::shape::scalar()}, std::span<const ppl::view>(args.data(), 2), stats);
         continue;
       }
-      for (std::size_t k = 0; k < s.args.size(); ++k) args[k] = {&cols_[k][i], runtime::shape::scalar()};
-      pair_.accumulate(c.which, {&x, runtime::shape::scalar()}, std::span<const runtime::view>(args.data(), s.args.size()), stats);
+      for (std::size_t k = 0; k < s.args.size(); ++k) args[k] = {&cols_[k][i], ppl::shape::scalar()};
+      pair_.accumulate(c.which, {&x, ppl::shape::scalar()}, std::span<const ppl::view>(args.data(), s.args.size()), stats);
     }
     return true;
   }
@@ -397,24 +397,24 @@ class conjugate_sampler final : public sampler {
   void accumulate_fixed(const table& c, double* stats) {
     const auto& child_values = graph_.value(c.s->target).data;
     std::size_t n_args = c.s->args.size();
-    std::array<runtime::view, stdlib::max_params> args{};
-    for (std::size_t k = 0; k < n_args; ++k) args[k].shape = runtime::shape::scalar();
+    std::array<ppl::view, stdlib::max_params> args{};
+    for (std::size_t k = 0; k < n_args; ++k) args[k].shape = ppl::shape::scalar();
     bool scalar = c.s->dist->value_rank() == 0;
-    runtime::view x;
+    ppl::view x;
     for (std::size_t i = 0; i < c.count; ++i) {
       for (std::size_t k = 0; k < n_args; ++k) args[k].data = &c.fixed_args[i * n_args + k];
       x.data = child_values.data() + c.value_offsets[i];
-      x.shape = scalar ? runtime::shape::scalar() : runtime::shape::vector(c.value_sizes[i]);
-      pair_.accumulate(c.which, x, std::span<const runtime::view>(args.data(), n_args),
+      x.shape = scalar ? ppl::shape::scalar() : ppl::shape::vector(c.value_sizes[i]);
+      pair_.accumulate(c.which, x, std::span<const ppl::view>(args.data(), n_args),
                        stats + c.elements[i] * stride_);
     }
   }
 
-  static runtime::shape value_shape(const statement& s, runtime::index_t size) {
-    return s.dist->value_rank() == 0 ? runtime::shape::scalar() : runtime::shape::vector(size);
+  static ppl::shape value_shape(const statement& s, ppl::index_t size) {
+    return s.dist->value_rank() == 0 ? ppl::shape::scalar() : ppl::shape::vector(size);
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   int variable_;
   const conjugate_pair& pair_;
   std::vector<table> children_, priors_;
@@ -424,9 +424,9 @@ class conjugate_sampler final : public sampler {
   // children, and a scratch buffer for a child counted beta times.
   std::vector<double> constant_prior_, constant_likelihood_, scratch_;
   double change_ = NAN;
-  runtime::index_t stride_ = 1;  // statistics per element of the variable
+  ppl::index_t stride_ = 1;  // statistics per element of the variable
   bool through_derived_ = false;
-  std::unique_ptr<runtime::blanket> blanket_;
+  std::unique_ptr<model::blanket> blanket_;
   std::array<std::vector<double>, stdlib::max_params> cols_;          // accumulate_rows: a child plate's arguments
   std::vector<double> intercept_, slope_, saved_;     // and a linear mean at 0 and 1, the values set aside
 };
@@ -434,7 +434,7 @@ class conjugate_sampler final : public sampler {
 class conjugate_factory final : public factory {
  public:
   std::string_view kind() const override { return "conjugate"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     const conjugate_pair* pair = nullptr;
     std::vector<int> children;
     std::string why = match(g, v, pair, children);
@@ -446,7 +446,7 @@ class conjugate_factory final : public factory {
     }
     return {true, pair->prior + " prior, children: " + names + " [" + pair->name + "]"};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override {
     const conjugate_pair* pair = nullptr;
     std::vector<int> children;
     match(g, v, pair, children);
@@ -454,7 +454,7 @@ class conjugate_factory final : public factory {
   }
 
  private:
-  static std::string match(runtime::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
+  static std::string match(model::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
     // The pairs' posteriors are their priors' family, not its restriction to an ordered set.
     if (g.ordered(v)) return "an ordered vector: no conjugate update keeps its elements in order";
     // x[t] ~ Normal(a * x[t - 1], s): each element is also a child of its neighbour, and
@@ -463,7 +463,7 @@ class conjugate_factory final : public factory {
       const auto reads = lang::ir::statement_reads(g.model().statements[static_cast<std::size_t>(si)]);
       if (std::find(reads.begin(), reads.end(), v) != reads.end())
         return "its prior reads its own elements (line " +
-               std::to_string(lang::locate(g.model().source.text, g.model().statements[static_cast<std::size_t>(si)].pos).line) + ")";
+               std::to_string(ppl::locate(g.model().source.text, g.model().statements[static_cast<std::size_t>(si)].pos).line) + ")";
     }
     std::string prior = prior_name(g.model(), v), why;
     // The reason given is that of a pair that takes the failing child's distribution, when

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/random.hpp"
+#include "core/random.hpp"
 #include "samplers/structure.hpp"
 #include "stdlib/distribution.hpp"
 
@@ -23,22 +23,22 @@ struct conjugate_pair {
   int stats_per_element = 2;
   // Adds one child (which of `likelihoods` it is, its value and arguments) to the
   // statistics of the element (or block) it reads.
-  void (*accumulate)(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats);
+  void (*accumulate)(std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats);
   // Draws a value (the prior's value shape) from the posterior given the prior's
   // arguments and the statistics.
-  void (*draw)(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size);
+  void (*draw)(std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t size);
   // The children's log density as a function of the value (or block) alone, given its
   // statistics, up to terms free of the value: the sampler's change in lp__ is the
   // difference of this at the new and the old value, plus the prior's.
-  double (*log_kernel)(const double* stats, const double* value, runtime::index_t size);
+  double (*log_kernel)(const double* stats, const double* value, ppl::index_t size);
   // Vector pairs with Normal children linear in the block: adds one child with
   // coefficients c (k of them), residual y and weight w = 1 / s^2 straight to the
   // statistics, for the sampler's loops over children whose coefficients are read in place.
-  void (*add_linear)(const double* c, double y, double w, runtime::index_t k, double* stats) = nullptr;
+  void (*add_linear)(const double* c, double y, double w, ppl::index_t k, double* stats) = nullptr;
   // Optional: the prior's log density as a function of the value alone, up to terms free
   // of it (for MultiNormalPrec(m, P), -(v - m)' P (v - m) / 2): the sampler's change in
   // lp__ then needs no evaluation of the prior's statement (a factorisation per block).
-  double (*prior_log_kernel)(std::span<const runtime::view> prior, const double* value, runtime::index_t size) = nullptr;
+  double (*prior_log_kernel)(std::span<const ppl::view> prior, const double* value, ppl::index_t size) = nullptr;
 };
 
 conjugate_pair beta_binomial_pair();

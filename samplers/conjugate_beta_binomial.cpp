@@ -13,7 +13,7 @@ conjugate_pair beta_binomial_pair() {
           "Beta",
           {{"Bernoulli", 0}, {"Binomial", 1}, {"NegativeBinomial", 1, link::odds}},
           2,
-          [](std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+          [](std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
             if (which == 2) {  // NegativeBinomial(alpha, p / (1 - p)): alpha successes, y failures
               stats[0] += args[0][0];
               stats[1] += x[0];
@@ -23,11 +23,11 @@ conjugate_pair beta_binomial_pair() {
             stats[0] += x[0];
             stats[1] += trials - x[0];
           },
-          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
+          [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = boost::random::beta_distribution<double>(prior[0][0] + stats[0], prior[1][0] + stats[1])(rng);
           },
           // p^successes (1 - p)^failures
-          [](const double* stats, const double* p, runtime::index_t) {
+          [](const double* stats, const double* p, ppl::index_t) {
             return stats[0] * std::log(p[0]) + stats[1] * std::log1p(-p[0]);
           }};
 }

@@ -12,23 +12,23 @@ conjugate_pair dirichlet_categorical_pair() {
           "Dirichlet",
           {{"Categorical", 0}, {"Multinomial", 1}},
           1,  // one count per component of the simplex
-          [](std::size_t which, runtime::view x, std::span<const runtime::view>, double* stats) {
+          [](std::size_t which, ppl::view x, std::span<const ppl::view>, double* stats) {
             if (which == 0) {  // Categorical
-              stats[static_cast<runtime::index_t>(x[0]) - 1] += 1;
+              stats[static_cast<ppl::index_t>(x[0]) - 1] += 1;
             } else {
-              for (runtime::index_t k = 0; k < x.size(); ++k) stats[k] += x[k];
+              for (ppl::index_t k = 0; k < x.size(); ++k) stats[k] += x[k];
             }
           },
-          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size) {
+          [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t size) {
             std::vector<double> alpha(static_cast<std::size_t>(size));
-            for (runtime::index_t k = 0; k < size; ++k) alpha[static_cast<std::size_t>(k)] = prior[0][k] + stats[k];
-            runtime::view posterior{alpha.data(), runtime::shape::vector(size)};
-            stdlib::library().find_distribution("Dirichlet")->draw(std::span<const runtime::view>(&posterior, 1), rng, out);
+            for (ppl::index_t k = 0; k < size; ++k) alpha[static_cast<std::size_t>(k)] = prior[0][k] + stats[k];
+            ppl::view posterior{alpha.data(), ppl::shape::vector(size)};
+            stdlib::library().find_distribution("Dirichlet")->draw(std::span<const ppl::view>(&posterior, 1), rng, out);
           },
           // prod theta_k^count_k
-          [](const double* stats, const double* theta, runtime::index_t size) {
+          [](const double* stats, const double* theta, ppl::index_t size) {
             double total = 0;
-            for (runtime::index_t k = 0; k < size; ++k)
+            for (ppl::index_t k = 0; k < size; ++k)
               if (stats[k] != 0) total += stats[k] * std::log(theta[k]);
             return total;
           }};

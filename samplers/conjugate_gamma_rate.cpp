@@ -18,7 +18,7 @@ conjugate_pair gamma_rate_pair() {
           {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1},
            {"Poisson", 0, link::scaled}, {"Exponential", 0, link::scaled}, {"Gamma", 1, link::scaled}},
           2,
-          [](std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
+          [](std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
             // A scaled child carries its factor c as the rate argument.
             const double c = which < 3 ? 1 : (which == 5 ? args[1][0] : args[0][0]);
             if (which % 3 == 0) {  // Poisson
@@ -29,11 +29,11 @@ conjugate_pair gamma_rate_pair() {
               stats[1] += c * x[0];
             }
           },
-          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
+          [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
           },
           // r^shape e^(-rate r)
-          [](const double* stats, const double* r, runtime::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; }};
+          [](const double* stats, const double* r, ppl::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; }};
 }
 
 }  // namespace ppl::samplers

@@ -24,23 +24,23 @@ using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 // read: the draw and the kernel see P through selfadjointView<Lower>. Half the work of the
 // whole matrix, in runs the compiler vectorises: the loop a rating costs in matrix
 // factorisation.
-inline __attribute__((always_inline)) void add_linear_rows(const double* c, double y, double w, runtime::index_t k, double* stats) {
+inline __attribute__((always_inline)) void add_linear_rows(const double* c, double y, double w, ppl::index_t k, double* stats) {
   double* p = stats + k;
-  for (runtime::index_t i = 0; i < k; ++i) {
+  for (ppl::index_t i = 0; i < k; ++i) {
     const double cw = c[i] * w;
     stats[i] += cw * y;
     double* row = p + i * k;
-    for (runtime::index_t j = 0; j <= i; ++j) row[j] += cw * c[j];
+    for (ppl::index_t j = 0; j <= i; ++j) row[j] += cw * c[j];
   }
 }
 
 // The same with the size known at compile time, its loops unrolled.
-template <runtime::index_t K>
+template <ppl::index_t K>
 void add_linear_fixed(const double* c, double y, double w, double* stats) {
   add_linear_rows(c, y, w, K, stats);
 }
 
-void add_linear(const double* c, double y, double w, runtime::index_t k, double* stats) {
+void add_linear(const double* c, double y, double w, ppl::index_t k, double* stats) {
   switch (k) {
     case 2: return add_linear_fixed<2>(c, y, w, stats);
     case 3: return add_linear_fixed<3>(c, y, w, stats);
@@ -55,12 +55,12 @@ void add_linear(const double* c, double y, double w, runtime::index_t k, double*
 }
 
 // MultiNormalPrec(m, P)'s log density in v, up to terms free of it: -(v - m)' P (v - m) / 2.
-double precision_prior_kernel(std::span<const runtime::view> prior, const double* v, runtime::index_t k) {
+double precision_prior_kernel(std::span<const ppl::view> prior, const double* v, ppl::index_t k) {
   double quadratic = 0;
-  for (runtime::index_t i = 0; i < k; ++i) {
+  for (ppl::index_t i = 0; i < k; ++i) {
     const double ri = v[i] - prior[0][i];
     double row = 0;
-    for (runtime::index_t j = 0; j < k; ++j) row += prior[1][i * k + j] * (v[j] - prior[0][j]);
+    for (ppl::index_t j = 0; j < k; ++j) row += prior[1][i * k + j] * (v[j] - prior[0][j]);
     quadratic += ri * row;
   }
   return -0.5 * quadratic;
@@ -69,7 +69,7 @@ double precision_prior_kernel(std::span<const runtime::view> prior, const double
 // Draws from N(Q^-1 (P0 m + b), Q^-1), Q = P0 + P. The working matrices are kept per
 // thread: a sweep of matrix factorisation draws thousands of small blocks.
 template <bool precision>
-void draw_gaussian(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t k) {
+void draw_gaussian(std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t k) {
   thread_local Eigen::MatrixXd prior_precision, q;
   thread_local Eigen::VectorXd mean, z;
   thread_local Eigen::LLT<Eigen::MatrixXd, Eigen::Lower> llt;
@@ -86,34 +86,34 @@ void draw_gaussian(std::span<const runtime::view> prior, const double* stats, ru
   // mean + L^-T z, where L L' is the posterior precision.
   z.resize(k);
   boost::random::normal_distribution<double> normal;
-  for (runtime::index_t i = 0; i < k; ++i) z[i] = normal(rng);
+  for (ppl::index_t i = 0; i < k; ++i) z[i] = normal(rng);
   llt.matrixU().solveInPlace(z);
   Eigen::Map<Eigen::VectorXd>(out, k) = mean + z;
 }
 
 // v' b - v' P v / 2 with P read from its lower triangle.
-double gaussian_kernel(const double* stats, const double* v, runtime::index_t k) {
+double gaussian_kernel(const double* stats, const double* v, ppl::index_t k) {
   const double* p = stats + k;
   double linear = 0, quadratic = 0;
-  for (runtime::index_t i = 0; i < k; ++i) {
+  for (ppl::index_t i = 0; i < k; ++i) {
     linear += v[i] * stats[i];
     const double* row = p + i * k;
     double off = 0;
-    for (runtime::index_t j = 0; j < i; ++j) off += row[j] * v[j];
+    for (ppl::index_t j = 0; j < i; ++j) off += row[j] * v[j];
     quadratic += v[i] * (2 * off + row[i] * v[i]);
   }
   return linear - 0.5 * quadratic;
 }
 
 // Normal children linear in v. x: the residual y - c0; args: the coefficients c and s.
-void accumulate_normal(std::size_t, runtime::view x, std::span<const runtime::view> args, double* stats) {
+void accumulate_normal(std::size_t, ppl::view x, std::span<const ppl::view> args, double* stats) {
   add_linear(args[0].data, x[0], 1 / (args[1][0] * args[1][0]), args[0].size(), stats);
 }
 
 // MultiNormal (which 0: a covariance) or MultiNormalPrec (which 1: a precision) children
 // whose mean is v: b += P x, P += P.
-void accumulate_vectors(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
-  const runtime::index_t k = x.size();
+void accumulate_vectors(std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
+  const ppl::index_t k = x.size();
   Eigen::Map<const matrix> given(args[1].data, k, k);
   if (which == 1) {
     Eigen::Map<Eigen::VectorXd>(stats, k).noalias() += given * Eigen::Map<const Eigen::VectorXd>(x.data, k);

@@ -14,19 +14,19 @@ conjugate_pair normal_normal_pair() {
           "Normal",
           {{"Normal", 0, link::linear}},
           2,
-          [](std::size_t, runtime::view x, std::span<const runtime::view> args, double* stats) {
+          [](std::size_t, ppl::view x, std::span<const ppl::view> args, double* stats) {
             double precision = 1 / (args[1][0] * args[1][0]);
             stats[0] += x[0] * precision;
             stats[1] += precision;
           },
-          [](std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t) {
+          [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             double prior_precision = 1 / (prior[1][0] * prior[1][0]);
             double precision = prior_precision + stats[1];
             double mean = (prior[0][0] * prior_precision + stats[0]) / precision;
             out[0] = boost::random::normal_distribution<double>(mean, 1 / std::sqrt(precision))(rng);
           },
           // exp(m sum(x p) - m^2 sum(p) / 2)
-          [](const double* stats, const double* m, runtime::index_t) { return m[0] * stats[0] - 0.5 * stats[1] * m[0] * m[0]; }};
+          [](const double* stats, const double* m, ppl::index_t) { return m[0] * stats[0] - 0.5 * stats[1] * m[0] * m[0]; }};
 }
 
 }  // namespace ppl::samplers

@@ -22,26 +22,26 @@ using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 
 // which 0: the matrix itself; which 1: c times it, c passed as the argument.
 template <bool inverse>
-void accumulate_residual(std::size_t which, runtime::view x, std::span<const runtime::view> args, double* stats) {
-  const runtime::index_t k = x.size();
+void accumulate_residual(std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
+  const ppl::index_t k = x.size();
   const double c = which == 0 ? 1.0 : args[1][0], w = inverse ? 1 / c : c;
-  for (runtime::index_t i = 0; i < k; ++i) {
+  for (ppl::index_t i = 0; i < k; ++i) {
     const double ri = w * (x[i] - args[0][i]);
-    for (runtime::index_t j = 0; j < k; ++j) stats[i * k + j] += ri * (x[j] - args[0][j]);
+    for (ppl::index_t j = 0; j < k; ++j) stats[i * k + j] += ri * (x[j] - args[0][j]);
   }
   stats[k * k] += 1;
 }
 
-runtime::index_t side(runtime::index_t size) {
-  runtime::index_t k = 0;
+ppl::index_t side(ppl::index_t size) {
+  ppl::index_t k = 0;
   while (k * k < size) ++k;
   return k;
 }
 
 // Draws from the posterior by the prior's own distribution at the updated (nu, S).
 template <bool inverse>
-void draw_matrix(std::span<const runtime::view> prior, const double* stats, runtime::rng& rng, double* out, runtime::index_t size) {
-  const runtime::index_t k = side(size);
+void draw_matrix(std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t size) {
+  const ppl::index_t k = side(size);
   Eigen::Map<const matrix> s(prior[1].data, k, k), a(stats, k, k);
   const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(k, k);
   matrix scale = inverse ? matrix(Eigen::MatrixXd(s) + Eigen::MatrixXd(a))
@@ -49,14 +49,14 @@ void draw_matrix(std::span<const runtime::view> prior, const double* stats, runt
   scale = (0.5 * (scale + scale.transpose())).eval();  // exactly symmetric, as the checks require
   const double nu = prior[0][0] + stats[k * k];
   static const stdlib::distribution* wishart = stdlib::library().find_distribution(inverse ? "InverseWishart" : "Wishart");
-  const std::array<runtime::view, 2> params = {runtime::view{&nu, runtime::shape::scalar()},
-                                               runtime::view{scale.data(), runtime::shape::matrix(k, k)}};
+  const std::array<ppl::view, 2> params = {ppl::view{&nu, ppl::shape::scalar()},
+                                               ppl::view{scale.data(), ppl::shape::matrix(k, k)}};
   wishart->draw(params, rng, out);
 }
 
 template <bool inverse>
-double matrix_kernel(const double* stats, const double* value, runtime::index_t size) {
-  const runtime::index_t k = side(size);
+double matrix_kernel(const double* stats, const double* value, ppl::index_t size) {
+  const ppl::index_t k = side(size);
   Eigen::Map<const matrix> w(value, k, k), a(stats, k, k);
   Eigen::LLT<Eigen::MatrixXd> llt{Eigen::MatrixXd(w)};
   if (llt.info() != Eigen::Success) return -INFINITY;

@@ -5,16 +5,16 @@
 // that the small concentrations of topic models do not underflow).
 #include <cstddef>
 
-#include "runtime/random.hpp"
-#include "runtime/tensor.hpp"
+#include "core/random.hpp"
+#include "core/tensor.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::samplers {
 
-inline void dirichlet_draw(const double* shape, std::size_t n, runtime::rng& rng, double* out) {
+inline void dirichlet_draw(const double* shape, std::size_t n, ppl::rng& rng, double* out) {
   static const stdlib::distribution* const dirichlet = stdlib::library().find_distribution("Dirichlet");
-  const runtime::view concentration{shape, runtime::shape::vector(static_cast<runtime::index_t>(n))};
-  dirichlet->draw(std::span<const runtime::view>(&concentration, 1), rng, out);
+  const ppl::view concentration{shape, ppl::shape::vector(static_cast<ppl::index_t>(n))};
+  dirichlet->draw(std::span<const ppl::view>(&concentration, 1), rng, out);
 }
 
 }  // namespace ppl::samplers

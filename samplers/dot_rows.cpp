@@ -6,7 +6,7 @@ namespace ppl::samplers {
 
 using lang::ir::expr;
 
-bool read_dot_rows(runtime::graph& g, const lang::ir::statement& s, const expr& arg, dot_rows& out) {
+bool read_dot_rows(model::graph& g, const lang::ir::statement& s, const expr& arg, dot_rows& out) {
   if (arg.which != expr::kind::call || arg.fn->name() != "dot" || arg.args.size() != 2) return false;
   out = {};
   out.left_ref = arg.args[0].get();
@@ -19,9 +19,9 @@ bool read_dot_rows(runtime::graph& g, const lang::ir::statement& s, const expr& 
   const auto& a = g.value(out.left).data;
   const auto& b = g.value(out.right).data;
   for (std::size_t i = 0; i < count; ++i) {
-    const runtime::index_t* loops = table.data() + i * depth;
-    const runtime::view x = g.eval_at(s, loops, *out.left_ref);
-    const runtime::view y = g.eval_at(s, loops, *out.right_ref);
+    const ppl::index_t* loops = table.data() + i * depth;
+    const ppl::view x = g.eval_at(s, loops, *out.left_ref);
+    const ppl::view y = g.eval_at(s, loops, *out.right_ref);
     // Both must be views into the variables' own storage, of one length.
     if (x.data < a.data() || x.data + x.size() > a.data() + a.size() || y.data < b.data() || y.data + y.size() > b.data() + b.size() ||
         x.size() != y.size() || (i > 0 && x.size() != out.size))

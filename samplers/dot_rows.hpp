@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "lang/ir.hpp"
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 
 namespace ppl::samplers {
 
@@ -15,21 +15,21 @@ struct dot_rows {
   int left = -1, right = -1;  // the two variables
   const lang::ir::expr* left_ref = nullptr;
   const lang::ir::expr* right_ref = nullptr;
-  runtime::index_t size = 0;  // the blocks' length
-  std::vector<runtime::index_t> left_offsets, right_offsets;  // per instance, in instance order
+  ppl::index_t size = 0;  // the blocks' length
+  std::vector<ppl::index_t> left_offsets, right_offsets;  // per instance, in instance order
 
   // The product at instance i, from the variables' current values.
-  double at(const runtime::graph& g, std::size_t i) const {
+  double at(const model::graph& g, std::size_t i) const {
     const double* a = g.value(left).data.data() + left_offsets[i];
     const double* b = g.value(right).data.data() + right_offsets[i];
     double sum = 0;
-    for (runtime::index_t k = 0; k < size; ++k) sum += a[k] * b[k];
+    for (ppl::index_t k = 0; k < size; ++k) sum += a[k] * b[k];
     return sum;
   }
 };
 
 // Fills `out` and returns true when `arg` (an argument of `s`) is such a product; false
 // otherwise, `out` then unspecified.
-bool read_dot_rows(runtime::graph& g, const lang::ir::statement& s, const lang::ir::expr& arg, dot_rows& out);
+bool read_dot_rows(model::graph& g, const lang::ir::statement& s, const lang::ir::expr& arg, dot_rows& out);
 
 }  // namespace ppl::samplers

@@ -23,7 +23,7 @@ std::unique_ptr<factory> make_sum_move_factory();
 
 // Whether `variables` can be drawn together by gaussian_block (samplers/gaussian_block.cpp):
 // Normal priors and terms, jointly affine in them; `why` says why not.
-bool gaussian_block_possible(runtime::graph& g, const std::vector<int>& variables, std::string& why);
+bool gaussian_block_possible(model::graph& g, const std::vector<int>& variables, std::string& why);
 
 // All factories in priority order: the first that can sample a variable claims it.
 const std::vector<std::unique_ptr<factory>>& factories();
@@ -38,17 +38,17 @@ struct assignment {
 
 // The sampler of every unknown. `overrides` maps a variable name to a kind (--sampler);
 // an impossible override or an unclaimable unknown throws std::invalid_argument saying
-// why (a usage error) — or lang::source_error for an unknown no factory can claim.
-std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std::string>& overrides);
+// why (a usage error) — or ppl::source_error for an unknown no factory can claim.
+std::vector<assignment> plan(model::graph& g, const std::map<std::string, std::string>& overrides);
 // Revises the planner's own choices for ESS per CPU second (samplers/plan_efficiency.cpp):
 // a NUTS block of one scalar goes to slice; a conjugate unknown combined with the NUTS
 // block inside one argument of a term joins it. Kinds given in `overrides` stay.
 // Pairs (theta, b) for the non-centred scale move (samplers/scale_move.cpp): theta a
 // positive scalar, b unknowns with Normal priors whose scale reads theta, neither with a
 // kind given by --sampler; and the move, run after the sweep.
-std::vector<std::pair<int, int>> find_scale_moves(runtime::graph& g, const std::vector<assignment>& plan);
-std::unique_ptr<sampler> make_scale_move(runtime::graph& g, int theta, int b);
+std::vector<std::pair<int, int>> find_scale_moves(model::graph& g, const std::vector<assignment>& plan);
+std::unique_ptr<sampler> make_scale_move(model::graph& g, int theta, int b);
 
-void choose_by_efficiency(runtime::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan);
+void choose_by_efficiency(model::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan);
 
 }  // namespace ppl::samplers

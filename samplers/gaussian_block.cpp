@@ -25,7 +25,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "runtime/blanket.hpp"
+#include "model/blanket.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
 
@@ -40,11 +40,11 @@ namespace {
 // in instance order.
 struct normal_term {
   const statement* s = nullptr;
-  std::vector<runtime::index_t> loops;
+  std::vector<ppl::index_t> loops;
   std::size_t count = 0;
   std::size_t dim = 1;    // the value's length: 1 for Normal
   int form = 0;           // 0 Normal(m, s), 1 MultiNormal(m, Sigma), 2 MultiNormalPrec(m, P)
-  std::vector<runtime::index_t> value_offsets;
+  std::vector<ppl::index_t> value_offsets;
   std::size_t first_row = 0;
   std::vector<double> scales;  // a batch statement's scales, read once a sweep
 };
@@ -53,7 +53,7 @@ struct normal_term {
 // recompute when they change.
 struct block_structure {
   std::vector<int> variables;
-  std::vector<std::pair<int, runtime::index_t>> elements;  // (variable, element) per coordinate
+  std::vector<std::pair<int, ppl::index_t>> elements;  // (variable, element) per coordinate
   std::vector<const statement*> terms;
   std::vector<char> derived;  // by variable: derived from the block and read by a term
 };
@@ -68,7 +68,7 @@ int term_form(const statement& s) {
 
 // Why `variables` cannot form a block, or empty when their terms have the form above
 // (structurally: Normal everywhere, scales and indices free of the block).
-std::string structure_of(runtime::graph& g, const std::vector<int>& variables, block_structure& out) {
+std::string structure_of(model::graph& g, const std::vector<int>& variables, block_structure& out) {
   const auto& m = g.model();
   const std::size_t n = m.variables.size();
   std::vector<char> marked(n, 0);
@@ -100,13 +100,13 @@ std::string structure_of(runtime::graph& g, const std::vector<int>& variables, b
     out.terms.push_back(&s);
   }
   for (int v : variables)
-    for (runtime::index_t e = 0; e < g.value(v).size(); ++e) out.elements.emplace_back(v, e);
+    for (ppl::index_t e = 0; e < g.value(v).size(); ++e) out.elements.emplace_back(v, e);
   return {};
 }
 
 class gaussian_block_sampler final : public sampler {
  public:
-  gaussian_block_sampler(runtime::graph& g, const std::vector<int>& variables) : graph_(g) {
+  gaussian_block_sampler(model::graph& g, const std::vector<int>& variables) : graph_(g) {
     if (std::string why = structure_of(g, variables, block_); !why.empty()) throw std::invalid_argument(why);
     std::vector<int> term_of(g.model().statements.size(), -1);
     for (const statement* s : block_.terms) {
@@ -136,7 +136,7 @@ class gaussian_block_sampler final : public sampler {
     if (std::string why = check_affine(); !why.empty()) throw std::invalid_argument(why);
   }
 
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     const Eigen::VectorXd b = current();
     read_linear_form();
     // Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed row by
@@ -191,10 +191,10 @@ class gaussian_block_sampler final : public sampler {
       for (std::size_t i = 0; i < t.count; ++i) add_instance(t, i, k);
     };
     for (int v : block_.variables) {
-      const runtime::blanket b(graph_, v);
-      for (runtime::index_t e = 0; e < graph_.value(v).size(); ++e, ++column) {
+      const model::blanket b(graph_, v);
+      for (ppl::index_t e = 0; e < graph_.value(v).size(); ++e, ++column) {
         const int k = static_cast<int>(column);
-        b.for_each_term(e, [&](int si, runtime::index_t instance) {
+        b.for_each_term(e, [&](int si, ppl::index_t instance) {
           const int t = term_of[static_cast<std::size_t>(si)];
           if (t < 0) throw std::invalid_argument("a term of the block is not one of its Normal terms");
           add_instance(terms_[static_cast<std::size_t>(t)], static_cast<std::size_t>(instance), k);
@@ -336,7 +336,7 @@ class gaussian_block_sampler final : public sampler {
     const Eigen::VectorXd start = current();
     read_linear_form();
     const Eigen::VectorXd at_zero = passes_.col(0);
-    runtime::rng rng(20260717);
+    ppl::rng rng(20260717);
     boost::random::normal_distribution<double> normal;
     std::string why;
     for (int trial = 0; trial < 2 && why.empty(); ++trial) {
@@ -358,7 +358,7 @@ class gaussian_block_sampler final : public sampler {
     return why;
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   block_structure block_;
   std::vector<normal_term> terms_;
   std::size_t rows_ = 0;
@@ -380,22 +380,22 @@ class gaussian_block_factory final : public factory {
   std::string_view kind() const override { return "gaussian_block"; }
   // Each variable on its own: real, with Normal (or MultiNormal) priors and terms. Whether a set of
   // them is jointly affine is known only for the set (gaussian_block_possible).
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     if (g.model().variables[static_cast<std::size_t>(v)].type.kind != stdlib::scalar_kind::real) return {false, "not real"};
     block_structure b;
     if (std::string why = structure_of(g, {v}, b); !why.empty()) return {false, why};
     return {true, "Normal or MultiNormal prior and terms, affine in it: drawn jointly with the block's other unknowns from their multivariate normal conditional"};
   }
   bool joins_block() const override { return true; }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return make_block(g, {v}); }
-  std::unique_ptr<sampler> make_block(runtime::graph& g, const std::vector<int>& variables) const override {
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return make_block(g, {v}); }
+  std::unique_ptr<sampler> make_block(model::graph& g, const std::vector<int>& variables) const override {
     return std::make_unique<gaussian_block_sampler>(g, variables);
   }
 };
 
 }  // namespace
 
-bool gaussian_block_possible(runtime::graph& g, const std::vector<int>& variables, std::string& why) {
+bool gaussian_block_possible(model::graph& g, const std::vector<int>& variables, std::string& why) {
   try {
     gaussian_block_sampler s(g, variables);
   } catch (const std::invalid_argument& e) {

@@ -4,7 +4,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 
-#include "runtime/blanket.hpp"
+#include "model/blanket.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/spins.hpp"
 #include "samplers/structure.hpp"
@@ -15,12 +15,12 @@ namespace {
 
 class gibbs_sampler final : public sampler {
  public:
-  gibbs_sampler(runtime::graph& g, int v)
+  gibbs_sampler(model::graph& g, int v)
       : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
     read_supports();
   }
 
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     auto& x = graph_.values()[static_cast<std::size_t>(variable_)].data;
     // Supports whose bounds follow other unknowns are read again each sweep, or before
     // each element when they follow this variable's own elements.
@@ -64,7 +64,7 @@ class gibbs_sampler final : public sampler {
   }
 
  public:
-  void persist(runtime::archive& a) override { a(not_a_number_, stuck_); }
+  void persist(ppl::archive& a) override { a(not_a_number_, stuck_); }
   double last_change() const override { return change_; }
 
   std::string report() const override {
@@ -78,13 +78,13 @@ class gibbs_sampler final : public sampler {
  private:
   void read_supports() {
     supports_.clear();
-    graph_.visit_supports(variable_, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
-      for (runtime::index_t e = offset; e < offset + size; ++e) supports_.push_back({e, s});
+    graph_.visit_supports(variable_, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
+      for (ppl::index_t e = offset; e < offset + size; ++e) supports_.push_back({e, s});
     });
   }
 
   // A draw proportional to exp(log_p_), computed relative to the largest term.
-  std::size_t pick(double best, runtime::rng& rng) {
+  std::size_t pick(double best, ppl::rng& rng) {
     double total = 0;
     for (double& lp : log_p_) total += lp = std::exp(lp - best);
     double u = boost::random::uniform_01<double>()(rng) * total;
@@ -93,11 +93,11 @@ class gibbs_sampler final : public sampler {
     return log_p_.size() - 1;
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   int variable_;
-  runtime::blanket blanket_;
+  model::blanket blanket_;
   bool moving_, self_;
-  std::vector<std::pair<runtime::index_t, stdlib::support>> supports_;
+  std::vector<std::pair<ppl::index_t, stdlib::support>> supports_;
   std::vector<double> values_, log_p_;
   long not_a_number_ = 0, stuck_ = 0;
   double change_ = NAN;  // the last sweep's change in the joint log density
@@ -106,21 +106,21 @@ class gibbs_sampler final : public sampler {
 // Pairwise ±1 models: the chromatic heat-bath of spins.hpp, on --threads threads.
 class spin_gibbs_sampler final : public sampler {
  public:
-  spin_gibbs_sampler(runtime::graph& g, int v, std::shared_ptr<const spins::pairwise_model> m)
+  spin_gibbs_sampler(model::graph& g, int v, std::shared_ptr<const spins::pairwise_model> m)
       : graph_(g), x_(g.values()[static_cast<std::size_t>(v)].data.data()), engine_(std::move(m), x_) {}
   // lp__ from the couplings, in O(couplings) instead of evaluating every factor.
   double marginal_log_density(std::vector<char>& skip) override {
     return spins::marginal_log_density(engine_.model(), x_, skip, graph_.model().statements.size());
   }
   void configure(const sampler_settings& settings) override { threads_ = settings.threads; }
-  void step(runtime::rng& rng, bool) override { engine_.sweep(rng, threads_); }
+  void step(ppl::rng& rng, bool) override { engine_.sweep(rng, threads_); }
   std::string report() const override {
     return "chromatic heat-bath, " + std::to_string(engine_.colours()) + " colours" +
            (threads_ > 1 ? ", " + std::to_string(threads_) + " threads" : "");
   }
 
  private:
-  runtime::graph& graph_;
+  model::graph& graph_;
   double* x_;
   spins::heat_bath engine_;
   int threads_ = 1;
@@ -129,7 +129,7 @@ class spin_gibbs_sampler final : public sampler {
 class gibbs_factory final : public factory {
  public:
   std::string_view kind() const override { return "gibbs"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     std::string reason;
     bool ok = finite_support(g, v, reason);
     if (!ok) return {false, reason};
@@ -139,7 +139,7 @@ class gibbs_factory final : public factory {
                         std::to_string(spins::colour_classes(*m).size()) + " colours), O(degree) per site"};
     return {true, reason + ", enumerated"};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override {
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override {
     std::string ignored;
     if (auto m = spins::find_pairwise(g, v, ignored)) return std::make_unique<spin_gibbs_sampler>(g, v, std::move(m));
     return std::make_unique<gibbs_sampler>(g, v);

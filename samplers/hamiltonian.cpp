@@ -39,7 +39,7 @@ enum class integrator { nuts, static_hmc };
 
 class hamiltonian_sampler final : public sampler {
  public:
-  hamiltonian_sampler(runtime::graph& g, std::vector<int> variables, integrator kind)
+  hamiltonian_sampler(model::graph& g, std::vector<int> variables, integrator kind)
       : target_(g, std::move(variables)), kind_(kind), dynamics_(target_, metric_) {
     configure(sampler_settings{});  // no warmup known: step size adapted, metric the identity
   }
@@ -53,7 +53,7 @@ class hamiltonian_sampler final : public sampler {
     windows_.reset(s.warmup);
   }
 
-  void step(runtime::rng& rng, bool warmup) override {
+  void step(ppl::rng& rng, bool warmup) override {
     const double start_terms = start();
     change_ = 0;
     if (!std::isfinite(z_.lp)) {
@@ -86,7 +86,7 @@ class hamiltonian_sampler final : public sampler {
     have_start_ = true;
   }
 
-  void persist(runtime::archive& a) override {
+  void persist(ppl::archive& a) override {
     metric_.persist(a);
     adapt_.persist(a);
     windows_.persist(a);
@@ -140,12 +140,12 @@ class hamiltonian_sampler final : public sampler {
     return z_.lp - z_.log_jacobian;
   }
 
-  double jittered(runtime::rng& rng) const {
+  double jittered(ppl::rng& rng) const {
     return step_size_ * (0.8 + 0.4 * boost::random::uniform_01<double>()(rng));
   }
   static long hmc_steps(double eps) { return std::max(1L, std::lround(std::numbers::pi / 2 / eps)); }
 
-  void adapt(double accept_stat, runtime::rng& rng) {
+  void adapt(double accept_stat, ppl::rng& rng) {
     const long i = warmup_iteration_++;
     step_size_ = adapt_.learn(accept_stat);
     if (windows_.collects(i)) estimate_.add(z_.q);
@@ -198,7 +198,7 @@ class hamiltonian_factory final : public factory {
  public:
   explicit hamiltonian_factory(integrator kind) : kind_(kind) {}
   std::string_view kind() const override { return kind_ == integrator::nuts ? "nuts" : "hmc"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     std::string reason;
     const bool ok = smooth_block(g, v, reason);
     if (ok)
@@ -209,8 +209,8 @@ class hamiltonian_factory final : public factory {
     return {ok, reason};
   }
   bool joins_block() const override { return true; }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return make_block(g, {v}); }
-  std::unique_ptr<sampler> make_block(runtime::graph& g, const std::vector<int>& variables) const override {
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return make_block(g, {v}); }
+  std::unique_ptr<sampler> make_block(model::graph& g, const std::vector<int>& variables) const override {
     return std::make_unique<hamiltonian_sampler>(g, variables, kind_);
   }
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/archive.hpp"
+#include "core/archive.hpp"
 
 namespace ppl::samplers::hamiltonian {
 
@@ -31,7 +31,7 @@ struct dual_averaging {
   }
   // The step size kept after warmup: the average of the iterates.
   double final_step() const { return std::exp(x_bar); }
-  void persist(runtime::archive& a) { a(target, mu, s_bar, x_bar, count); }
+  void persist(ppl::archive& a) { a(target, mu, s_bar, x_bar, count); }
 };
 
 // Stan's warmup windows: an initial buffer (step size only), windows of doubling length
@@ -65,7 +65,7 @@ class windows {
     }
     return true;
   }
-  void persist(runtime::archive& a) { a(warmup_, init_, term_, base_, size_, end_); }
+  void persist(ppl::archive& a) { a(warmup_, init_, term_, base_, size_, end_); }
 
  private:
   long warmup_ = 0, init_ = 0, term_ = 0, base_ = 0, size_ = 0, end_ = -1;

@@ -10,7 +10,7 @@ void dynamics::evaluate(point& z) {
   z.evaluation = ++evaluations_;
 }
 
-void dynamics::draw_momentum(point& z, runtime::rng& rng) const {
+void dynamics::draw_momentum(point& z, ppl::rng& rng) const {
   metric_.draw(rng, z.p);
   metric_.velocity(z.p, z.v);
 }
@@ -24,7 +24,7 @@ void dynamics::leapfrog(point& z, double eps) {
   metric_.velocity(z.p, z.v);
 }
 
-double dynamics::find_step_size(const point& start, runtime::rng& rng, double eps) {
+double dynamics::find_step_size(const point& start, ppl::rng& rng, double eps) {
   int direction = 0;
   for (int tries = 0; tries < 100; ++tries) {
     trial_ = start;
@@ -41,7 +41,7 @@ double dynamics::find_step_size(const point& start, runtime::rng& rng, double ep
   return eps;
 }
 
-transition_result dynamics::static_transition(point& z, runtime::rng& rng, double eps, long steps) {
+transition_result dynamics::static_transition(point& z, ppl::rng& rng, double eps, long steps) {
   draw_momentum(z, rng);
   trial_ = z;  // the start, kept in case the proposal is rejected
   const double h0 = hamiltonian(z);

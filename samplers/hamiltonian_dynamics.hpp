@@ -7,7 +7,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
-#include "runtime/random.hpp"
+#include "core/random.hpp"
 #include "samplers/hamiltonian_metric.hpp"
 #include "samplers/unconstrained.hpp"
 
@@ -52,7 +52,7 @@ class dynamics {
   // Whether the graph holds z: the last evaluation was z's.
   bool holds(const point& z) const { return z.evaluation != 0 && z.evaluation == evaluations_; }
   // A new momentum p ~ N(0, M) for z, and its velocity.
-  void draw_momentum(point& z, runtime::rng& rng) const;
+  void draw_momentum(point& z, ppl::rng& rng) const;
   // One leapfrog step of size eps (negative: backwards in time). When the new position's
   // density is not finite the momentum keeps its half step: the energy is infinite anyway.
   void leapfrog(point& z, double eps);
@@ -63,10 +63,10 @@ class dynamics {
   }
   // Stan's heuristic: double or halve eps until one leapfrog step's acceptance probability
   // from `start` (a new momentum each time) crosses 0.8. The graph is left at a trial point.
-  double find_step_size(const point& start, runtime::rng& rng, double eps);
+  double find_step_size(const point& start, ppl::rng& rng, double eps);
   // Static HMC from z: a new momentum, `steps` leapfrog steps of size eps and a Metropolis
   // correction; z becomes the state kept.
-  transition_result static_transition(point& z, runtime::rng& rng, double eps, long steps);
+  transition_result static_transition(point& z, ppl::rng& rng, double eps, long steps);
 
  private:
   unconstrained_target& target_;

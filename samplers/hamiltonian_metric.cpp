@@ -23,7 +23,7 @@ void metric::set_covariance(const Eigen::MatrixXd& c) {
   chol_ = llt.matrixL();
 }
 
-void metric::draw(runtime::rng& rng, Eigen::VectorXd& p) const {
+void metric::draw(ppl::rng& rng, Eigen::VectorXd& p) const {
   boost::random::normal_distribution<double> normal;
   p.resize(diagonal_.size());
   for (long i = 0; i < p.size(); ++i) p[i] = normal(rng);
@@ -31,7 +31,7 @@ void metric::draw(runtime::rng& rng, Eigen::VectorXd& p) const {
   else p.array() /= sqrt_diagonal_.array();
 }
 
-void metric::persist(runtime::archive& a) {
+void metric::persist(ppl::archive& a) {
   a(dense_, diagonal_, covariance_, chol_);
   sqrt_diagonal_ = diagonal_.cwiseSqrt();  // derived, so not saved
 }

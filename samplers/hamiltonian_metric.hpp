@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/archive.hpp"
-#include "runtime/random.hpp"
+#include "core/archive.hpp"
+#include "core/random.hpp"
 
 namespace ppl::samplers::hamiltonian {
 
@@ -22,7 +22,7 @@ class metric {
   // Keeps the previous metric when c is not positive definite.
   void set_covariance(const Eigen::MatrixXd& c);
   // p ~ N(0, M): p = z / sqrt(diagonal), or p = L'^-1 z; d standard normal draws either way.
-  void draw(runtime::rng& rng, Eigen::VectorXd& p) const;
+  void draw(ppl::rng& rng, Eigen::VectorXd& p) const;
   // v = M^-1 p, the velocity dq/dt (v must not be p).
   void velocity(const Eigen::VectorXd& p, Eigen::VectorXd& v) const {
     if (dense_) v.noalias() = covariance_ * p;
@@ -30,7 +30,7 @@ class metric {
   }
   // 1/2 p' M^-1 p, given v = M^-1 p.
   static double kinetic(const Eigen::VectorXd& p, const Eigen::VectorXd& v) { return 0.5 * p.dot(v); }
-  void persist(runtime::archive& a);
+  void persist(ppl::archive& a);
   // As Stan's adaptation block gives it: the diagonal on one line, or the matrix by rows.
   std::vector<std::string> lines() const;
 
@@ -49,7 +49,7 @@ class metric_estimate {
   void add(const Eigen::VectorXd& q);
   // Sets the metric from the window's draws (when there are at least 3) and starts a new window.
   void update(metric& m);
-  void persist(runtime::archive& a) { a(count_, mean_, m2_diag_, m2_); }
+  void persist(ppl::archive& a) { a(count_, mean_, m2_diag_, m2_); }
 
  private:
   bool dense_ = false;

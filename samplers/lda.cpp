@@ -81,7 +81,7 @@ void engine::derive(topic_counts& t, bool lists) const {
 // The dense kernel: every topic's weight, in a loop the compiler vectorises, then block
 // sums so that the search walks K / 8 blocks and at most 8 topics.
 void engine::dense_documents(const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
-                             runtime::rng& rng, scratch& s) {
+                             ppl::rng& rng, scratch& s) {
   const std::uint32_t K = c_.topics, B = (K + block - 1) / block;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
@@ -101,7 +101,7 @@ void engine::dense_documents(const token_arrays& a, std::uint32_t first, std::ui
       const double ew = a.eta[w];
       --nd[old], --nw[old], --nk[old];
       inv[old] = 1 / (nk[old] + E);
-      double u = runtime::unit_uniform(rng) * topic_weights(nd, nw, alpha, inv, ew, K, p, blocks);
+      double u = ppl::unit_uniform(rng) * topic_weights(nd, nw, alpha, inv, ew, K, p, blocks);
       std::uint32_t b = 0;
       while (b + 1 < B && u >= blocks[b]) u -= blocks[b++];
       std::uint32_t k = b * block;
@@ -122,7 +122,7 @@ void engine::dense_documents(const token_arrays& a, std::uint32_t first, std::ui
 // document, and coef_k = (alpha_k + n_dk) c_k for every topic; q is summed afresh over the
 // word's list for every token.
 void engine::sparse_documents(const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
-                              runtime::rng& rng, scratch& s) {
+                              ppl::rng& rng, scratch& s) {
   const std::uint32_t K = c_.topics;
   const double* alpha = c_.alpha.data();
   const double E = eta_sum_;
@@ -189,7 +189,7 @@ void engine::sparse_documents(const token_arrays& a, std::uint32_t first, std::u
       const std::uint32_t wlen = lengths[w];
       double Q = 0;
       for (std::uint32_t i = 0; i < wlen; ++i) Q += q[i] = coef[wl[i]] * nw[wl[i]];
-      double u = runtime::unit_uniform(rng) * (Q + ew * (R + S));
+      double u = ppl::unit_uniform(rng) * (Q + ew * (R + S));
       std::uint32_t k = K;
       if (u < Q) {
         std::uint32_t i = 0;
@@ -235,12 +235,12 @@ void engine::sparse_documents(const token_arrays& a, std::uint32_t first, std::u
 }
 
 void engine::documents(kernel k, const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
-                       runtime::rng& rng, scratch& s) {
+                       ppl::rng& rng, scratch& s) {
   if (k == kernel::sparse) sparse_documents(a, first, last, t, rng, s);
   else dense_documents(a, first, last, t, rng, s);
 }
 
-void engine::sweep(runtime::rng& rng, kernel k, int threads) {
+void engine::sweep(ppl::rng& rng, kernel k, int threads) {
   const bool lists = k == kernel::sparse;
   if (lists && c_.topics > 65535) throw std::invalid_argument("the sparse LDA kernel takes at most 65535 topics");
   if (lists && !lists_ready_) derive(counts_, true);

@@ -40,8 +40,8 @@
 #include <memory>
 #include <vector>
 
-#include "runtime/random.hpp"
-#include "runtime/thread_pool.hpp"
+#include "core/random.hpp"
+#include "core/thread_pool.hpp"
 
 namespace ppl::samplers::lda {
 
@@ -121,7 +121,7 @@ class engine {
   engine(corpus c, double* z);
   ~engine();
 
-  void sweep(runtime::rng& rng, kernel k, int threads);
+  void sweep(ppl::rng& rng, kernel k, int threads);
   // log p(w, z) with theta and phi integrated out.
   double log_joint() const;
   // theta (documents × topics) and phi (topics × words) given z, where document d's theta
@@ -129,13 +129,13 @@ class engine {
   // Rao–Blackwellised estimates of the posterior means), or one draw.
   void theta_means(double* out) const;
   void phi_means(double* out) const;
-  void theta_draws(double* out, runtime::rng& rng) const;
-  void phi_draws(double* out, runtime::rng& rng) const;
+  void theta_draws(double* out, ppl::rng& rng) const;
+  void phi_draws(double* out, ppl::rng& rng) const;
   // Document completion (Wallach et al. 2009, section 4.2): in each held-out document the
   // tokens at odd positions (1st, 3rd, ...) are observed, their topics drawn `sweeps`
   // times with phi fixed at its current posterior mean, theta estimated from the second
   // half of those sweeps, and the tokens at even positions scored under theta and phi.
-  completion complete(const held_out& heldout, runtime::rng& rng, int sweeps = 20) const;
+  completion complete(const held_out& heldout, ppl::rng& rng, int sweeps = 20) const;
 
   const corpus& data() const { return c_; }
   // Sweep as one of `t`'s processes (null: alone). Set before the first sweep.
@@ -160,14 +160,14 @@ class engine {
   void derive(topic_counts& t, bool lists) const;
   // Sweeps the tokens `a` gives of documents [first, last) against counts `t`.
   void dense_documents(const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
-                       runtime::rng& rng, scratch& s);
+                       ppl::rng& rng, scratch& s);
   void sparse_documents(const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
-                        runtime::rng& rng, scratch& s);
+                        ppl::rng& rng, scratch& s);
   void documents(kernel k, const token_arrays& a, std::uint32_t first, std::uint32_t last, count_view t,
-                 runtime::rng& rng, scratch& s);
+                 ppl::rng& rng, scratch& s);
   std::unique_ptr<partition> make_partition(std::size_t threads, std::size_t chunks) const;
-  void parallel_sweep(runtime::rng& rng, kernel k, std::size_t threads);
-  void team_sweep(runtime::rng& rng, kernel k);
+  void parallel_sweep(ppl::rng& rng, kernel k, std::size_t threads);
+  void team_sweep(ppl::rng& rng, kernel k);
   void apply_moves(const std::vector<std::uint32_t>& moves, const std::vector<std::size_t>& sizes, kernel k);
   // log p(z) of documents [first, last), and log p(w | z) when `words`.
   double log_joint_parts(std::uint32_t first, std::uint32_t last, bool words) const;
@@ -177,7 +177,7 @@ class engine {
   double alpha_sum_ = 0, eta_sum_ = 0;
   bool lists_ready_ = false;
   topic_counts counts_;
-  std::unique_ptr<runtime::thread_pool> pool_;
+  std::unique_ptr<ppl::thread_pool> pool_;
   std::unique_ptr<partition> partition_;  // of the last parallel sweep
   std::vector<std::unique_ptr<thread_state>> states_;
   team* team_ = nullptr;

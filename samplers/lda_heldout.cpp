@@ -11,7 +11,7 @@ double completion::perplexity() const {
   return tokens == 0 ? NAN : std::exp(-log_likelihood / static_cast<double>(tokens));
 }
 
-completion engine::complete(const held_out& heldout, runtime::rng& rng, int sweeps) const {
+completion engine::complete(const held_out& heldout, ppl::rng& rng, int sweeps) const {
   const std::uint32_t K = c_.topics;
   std::vector<double> phi(static_cast<std::size_t>(c_.words) * K);  // word-major, as nwk
   for (std::uint32_t w = 0; w < c_.words; ++w)
@@ -27,7 +27,7 @@ completion engine::complete(const held_out& heldout, runtime::rng& rng, int swee
     if (last - first < 2) continue;
     std::fill(nd.begin(), nd.end(), 0);
     z.resize(observed);
-    for (auto& k : z) ++nd[k = static_cast<std::uint32_t>(runtime::unit_uniform(rng) * K)];
+    for (auto& k : z) ++nd[k = static_cast<std::uint32_t>(ppl::unit_uniform(rng) * K)];
     std::fill(theta.begin(), theta.end(), 0.0);
     int kept = 0;
     for (int s = 0; s < sweeps; ++s) {
@@ -36,7 +36,7 @@ completion engine::complete(const held_out& heldout, runtime::rng& rng, int swee
         --nd[z[i]];
         double total = 0;
         for (std::uint32_t k = 0; k < K; ++k) p[k] = total += (nd[k] + c_.alpha[k]) * pw[k];
-        const double u = runtime::unit_uniform(rng) * total;
+        const double u = ppl::unit_uniform(rng) * total;
         std::uint32_t k = 0;
         while (k + 1 < K && p[k] <= u) ++k;
         ++nd[z[i] = k];

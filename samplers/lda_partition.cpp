@@ -116,18 +116,18 @@ std::unique_ptr<engine::partition> engine::make_partition(std::size_t T, std::si
   return part;
 }
 
-void engine::parallel_sweep(runtime::rng& rng, kernel k, std::size_t T) {
+void engine::parallel_sweep(ppl::rng& rng, kernel k, std::size_t T) {
   const auto chunks = static_cast<std::size_t>(merges_per_sweep(static_cast<int>(T))) / T;
   if (!partition_ || partition_->threads != T || partition_->chunks != chunks) partition_ = make_partition(T, chunks);
   const partition& P = *partition_;
   const std::uint32_t K = c_.topics;
   // One stream per thread, seeded from the chain's stream.
-  std::vector<runtime::rng> streams;
+  std::vector<ppl::rng> streams;
   for (std::size_t b = 0; b < T; ++b) {
     std::seed_seq seq{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(b)};
     streams.emplace_back(seq);
   }
-  if (!pool_ || pool_->size() != T) pool_ = std::make_unique<runtime::thread_pool>(T);
+  if (!pool_ || pool_->size() != T) pool_ = std::make_unique<ppl::thread_pool>(T);
   if (states_.size() != T) {
     states_.clear();
     states_.resize(T);
@@ -164,7 +164,7 @@ void engine::parallel_sweep(runtime::rng& rng, kernel k, std::size_t T) {
       view.inv = st.inv.data();
       // The stream is copied to the stack: next to the other threads' in memory it would
       // share cache lines written at every token.
-      runtime::rng stream = streams[b];
+      ppl::rng stream = streams[b];
       documents(k, a, chunk[0], chunk[1], view, stream, st.space);
       streams[b] = stream;
       std::int32_t* delta = st.delta[step % 2].data();

@@ -116,7 +116,7 @@ void engine::phi_means(double* out) const {
   }
 }
 
-void engine::theta_draws(double* out, runtime::rng& rng) const {
+void engine::theta_draws(double* out, ppl::rng& rng) const {
   const std::uint32_t K = c_.topics;
   std::vector<std::int32_t> nd(K);
   std::vector<double> shape(K);
@@ -128,7 +128,7 @@ void engine::theta_draws(double* out, runtime::rng& rng) const {
   }
 }
 
-void engine::phi_draws(double* out, runtime::rng& rng) const {
+void engine::phi_draws(double* out, ppl::rng& rng) const {
   const std::uint32_t K = c_.topics, V = c_.words;
   std::vector<double> shape(V);
   for (std::uint32_t k = 0; k < K; ++k) {

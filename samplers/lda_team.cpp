@@ -35,7 +35,7 @@ void engine::apply_moves(const std::vector<std::uint32_t>& moves, const std::vec
   derive(counts_, k == kernel::sparse);
 }
 
-void engine::team_sweep(runtime::rng& rng, kernel k) {
+void engine::team_sweep(ppl::rng& rng, kernel k) {
   const auto R = static_cast<std::uint64_t>(team_->size()), r = static_cast<std::uint64_t>(team_->rank());
   // This process's documents: those whose first token falls in its share of the tokens.
   const std::uint64_t tokens = c_.word.size();
@@ -47,7 +47,7 @@ void engine::team_sweep(runtime::rng& rng, kernel k) {
   // that the processes' draws are independent and the chain's next numbers the same.
   const std::uint64_t seed = rng();
   std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(r)};
-  runtime::rng own(seq);
+  ppl::rng own(seq);
   scratch s(c_.topics);
   const std::uint64_t from = c_.doc_start[first], to = c_.doc_start[last];
   std::uint32_t done = first;

@@ -23,7 +23,7 @@ bool no_u_turn(const Eigen::VectorXd& v_back, const Eigen::VectorXd& v_front, co
 
 }  // namespace
 
-transition_result nuts_tree::transition(dynamics& dyn, point& z, runtime::rng& rng, double eps, int max_depth) {
+transition_result nuts_tree::transition(dynamics& dyn, point& z, ppl::rng& rng, double eps, int max_depth) {
   boost::random::uniform_01<double> uniform;
   if (levels_.size() < static_cast<std::size_t>(max_depth) + 1) levels_.resize(static_cast<std::size_t>(max_depth) + 1);
   dyn.draw_momentum(z, rng);

@@ -21,7 +21,7 @@ class nuts_tree {
  public:
   // One transition from z, whose momentum is redrawn, with steps of size eps and at most
   // 2^max_depth - 1 of them; z becomes the state drawn.
-  transition_result transition(dynamics& dyn, point& z, runtime::rng& rng, double eps, int max_depth);
+  transition_result transition(dynamics& dyn, point& z, ppl::rng& rng, double eps, int max_depth);
 
  private:
   struct edge {  // the momentum and velocity at one end of a (sub)trajectory
@@ -34,7 +34,7 @@ class nuts_tree {
   };
   struct walk {  // the transition's running totals
     dynamics& dyn;
-    runtime::rng& rng;
+    ppl::rng& rng;
     double h0, eps;
     long leapfrogs = 0;
     double sum_metro = 0;

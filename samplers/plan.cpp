@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "lang/diagnostics.hpp"
+#include "core/source_error.hpp"
 #include "samplers/collapsed.hpp"
 #include "samplers/factories.hpp"
 
@@ -37,7 +37,7 @@ const factory* find_factory(std::string_view kind) {
   return nullptr;
 }
 
-std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std::string>& overrides) {
+std::vector<assignment> plan(model::graph& g, const std::map<std::string, std::string>& overrides) {
   const auto& m = g.model();
   for (const auto& [name, kind] : overrides) {
     int v = m.find(name);
@@ -63,7 +63,7 @@ std::vector<assignment> plan(runtime::graph& g, const std::map<std::string, std:
       if (c.ok) return assignment{v, f.get(), c.reason};
       reasons += "; " + std::string(f->kind()) + ": " + c.reason;
     }
-    lang::fail_at(m.source, var.pos, "no sampler can update `" + var.name + "`" + reasons);
+    ppl::fail_at(m.source, var.pos, "no sampler can update `" + var.name + "`" + reasons);
   };
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     const auto& var = m.variables[v];

@@ -62,7 +62,7 @@ void for_each_argument_reads(const lang::ir::model& m, const statement& s, const
 }
 
 template <class Forced>
-void join_nuts_block(runtime::graph& g, Forced forced, std::vector<assignment>& plan) {
+void join_nuts_block(model::graph& g, Forced forced, std::vector<assignment>& plan) {
   const auto& m = g.model();
   const std::size_t n = m.variables.size();
   std::vector<char> in_block(n, 0), candidate(n, 0), tied(n, 0);
@@ -97,7 +97,7 @@ void join_nuts_block(runtime::graph& g, Forced forced, std::vector<assignment>& 
 }
 
 template <class Forced>
-void form_gaussian_block(runtime::graph& g, Forced forced, std::vector<assignment>& plan) {
+void form_gaussian_block(model::graph& g, Forced forced, std::vector<assignment>& plan) {
   const auto& m = g.model();
   const std::size_t n = m.variables.size();
   const factory* block = find_factory("gaussian_block");
@@ -131,7 +131,7 @@ void form_gaussian_block(runtime::graph& g, Forced forced, std::vector<assignmen
     }
   }
   std::vector<int> members;
-  runtime::index_t elements = 0;
+  ppl::index_t elements = 0;
   for (std::size_t v = 0; v < n; ++v)
     if (tied[v]) members.push_back(static_cast<int>(v)), elements += g.value(static_cast<int>(v)).size();
   std::string why;
@@ -148,7 +148,7 @@ void form_gaussian_block(runtime::graph& g, Forced forced, std::vector<assignmen
 
 }  // namespace
 
-void choose_by_efficiency(runtime::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan) {
+void choose_by_efficiency(model::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan) {
   const auto& m = g.model();
   auto forced = [&](const assignment& a) { return overrides.count(m.variables[static_cast<std::size_t>(a.variable)].name) != 0; };
   auto block_size = [&] {

@@ -19,14 +19,14 @@ constexpr long dense_limit = 50;  // larger blocks adapt a diagonal covariance
 
 class rwmh_sampler final : public sampler {
  public:
-  rwmh_sampler(runtime::graph& g, int v) : graph_(g), target_(g, {v}), dimension_(target_.dimension()) {
+  rwmh_sampler(model::graph& g, int v) : graph_(g), target_(g, {v}), dimension_(target_.dimension()) {
     auto d = static_cast<long>(dimension_);
     chol_ = Eigen::MatrixXd::Identity(d, d) * (2.38 / std::sqrt(static_cast<double>(d)));
     mean_ = Eigen::VectorXd::Zero(d);
     scatter_ = Eigen::MatrixXd::Zero(d, d);
   }
 
-  void step(runtime::rng& rng, bool warmup) override {
+  void step(ppl::rng& rng, bool warmup) override {
     target_.refresh_supports();
     auto d = static_cast<long>(dimension_);
     Eigen::VectorXd y = current(), z(d);
@@ -45,7 +45,7 @@ class rwmh_sampler final : public sampler {
     }
   }
 
-  void persist(runtime::archive& a) override { a(chol_, scatter_, mean_, log_scale_, iterations_, proposals_, accepted_, non_finite_); }
+  void persist(ppl::archive& a) override { a(chol_, scatter_, mean_, log_scale_, iterations_, proposals_, accepted_, non_finite_); }
 
   std::string report() const override {
     if (proposals_ == 0) return {};
@@ -82,7 +82,7 @@ class rwmh_sampler final : public sampler {
     }
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   unconstrained_target target_;
   long dimension_ = 0;
   Eigen::MatrixXd chol_, scatter_;
@@ -95,14 +95,14 @@ class rwmh_sampler final : public sampler {
 class rwmh_factory final : public factory {
  public:
   std::string_view kind() const override { return "rwmh"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     bool ok = true;
-    g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) { ok = ok && continuous_support(s); });
+    g.visit_supports(v, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) { ok = ok && continuous_support(s); });
     if (!ok) return {false, "not continuous"};
     if (g.support_reads_itself(v)) return {false, "its support's bounds follow its own values"};
     return {true, "continuous block, adaptive random-walk Metropolis"};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<rwmh_sampler>(g, v); }
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return std::make_unique<rwmh_sampler>(g, v); }
 };
 
 }  // namespace

@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "runtime/archive.hpp"
-#include "runtime/graph.hpp"
-#include "runtime/random.hpp"
+#include "core/archive.hpp"
+#include "model/graph.hpp"
+#include "core/random.hpp"
 
 namespace ppl::samplers {
 
@@ -27,7 +27,7 @@ enum class collapsed_record { draws, means };
 struct sampler_settings {
   int threads = 1;            // threads a sampler may use within its chain (--threads)
   std::vector<char> recorded;  // per variable: its values are read at kept iterations (written to the draws, or read by a derived variable that is)
-  const runtime::data_table* heldout = nullptr;  // held-out data to score (--heldout)
+  const data::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long warmup = 0;             // warmup iterations: adaptation happens during these
   // Hamiltonian samplers (--metric, --target-accept, --max-depth).
   bool dense_metric = false;
@@ -57,10 +57,10 @@ struct transition_stats {
 // iteration, purpose) alone. Draws from it leave the chain's stream, and so every other
 // draw, as they are, and a resumed run makes the same stream again. `purpose` keeps the
 // streams of different uses apart.
-inline runtime::rng side_stream(std::uint64_t seed, int chain, long iteration, std::uint32_t purpose) {
+inline ppl::rng side_stream(std::uint64_t seed, int chain, long iteration, std::uint32_t purpose) {
   std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(chain),
                     static_cast<std::uint32_t>(iteration), purpose};
-  return runtime::rng(seq);
+  return ppl::rng(seq);
 }
 
 class sampler {
@@ -72,9 +72,9 @@ class sampler {
   // Whether configure() took settings.heldout: the sampler can score held-out data (LDA's
   // document completion); and that score, as a perplexity, at the current state.
   virtual bool scores_heldout() const { return false; }
-  virtual double heldout_perplexity(runtime::rng& /*rng*/) { return 0; }
+  virtual double heldout_perplexity(ppl::rng& /*rng*/) { return 0; }
   // One update of the variable given everything else; adaptation only when `warmup`.
-  virtual void step(runtime::rng& rng, bool warmup) = 0;
+  virtual void step(ppl::rng& rng, bool warmup) = 0;
   // Called at each kept iteration (`iteration` counts from 1, warmup included) before the
   // recorded values are read: a sampler that keeps a variable's values elsewhere writes
   // them to the graph now, drawing from side_stream if it draws.
@@ -100,7 +100,7 @@ class sampler {
   // makes its samplers afresh from the saved values, so what they derive from the values
   // (LDA's counts) is rebuilt, not saved. It must list everything else: a resumed run
   // gives the same draws as one never interrupted (tests/samplers/test_resume.cpp).
-  virtual void persist(runtime::archive& /*a*/) {}
+  virtual void persist(ppl::archive& /*a*/) {}
   // Whether its variables' values are no state of the chain: another sampler writes them,
   // at each kept iteration before they are read, from the values of others (collapsed theta
   // and phi, drawn from z's counts), and nothing reads them in between. A saved state then
@@ -117,12 +117,12 @@ class factory {
  public:
   virtual ~factory() = default;
   virtual std::string_view kind() const = 0;
-  virtual claim can_sample(runtime::graph& g, int variable) const = 0;
-  virtual std::unique_ptr<sampler> make(runtime::graph& g, int variable) const = 0;
+  virtual claim can_sample(model::graph& g, int variable) const = 0;
+  virtual std::unique_ptr<sampler> make(model::graph& g, int variable) const = 0;
   // A kind that updates its variables jointly (NUTS): every variable it claims in a model
   // goes to one sampler, made by make_block.
   virtual bool joins_block() const { return false; }
-  virtual std::unique_ptr<sampler> make_block(runtime::graph& g, const std::vector<int>& variables) const {
+  virtual std::unique_ptr<sampler> make_block(model::graph& g, const std::vector<int>& variables) const {
     return make(g, variables.front());
   }
 };

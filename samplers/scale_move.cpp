@@ -25,7 +25,7 @@ namespace {
 // Whether (theta, b) has the form: theta a real scalar unknown on a positive interval whose prior does
 // not read b; every statement defining b is Normal with a scale reading theta and neither
 // argument reading b, the mean not reading theta.
-bool scale_pair(runtime::graph& g, int theta, int b) {
+bool scale_pair(model::graph& g, int theta, int b) {
   const auto& m = g.model();
   const auto& tv = m.variables[static_cast<std::size_t>(theta)];
   const auto& bv = m.variables[static_cast<std::size_t>(b)];
@@ -64,7 +64,7 @@ bool scale_pair(runtime::graph& g, int theta, int b) {
 
 class scale_move_sampler final : public sampler {
  public:
-  scale_move_sampler(runtime::graph& g, int theta, int b) : graph_(g), theta_(theta), b_(b) {
+  scale_move_sampler(model::graph& g, int theta, int b) : graph_(g), theta_(theta), b_(b) {
     const auto& m = g.model();
     std::vector<char> marked(m.variables.size(), 0);
     marked[static_cast<std::size_t>(theta)] = marked[static_cast<std::size_t>(b)] = 1;
@@ -82,13 +82,13 @@ class scale_move_sampler final : public sampler {
       const statement& s = m.statements[static_cast<std::size_t>(si)];
       auto table = g.instance_table(s);
       const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
-      for (std::size_t i = 0; i < count; ++i) instances_.push_back({&s, std::vector<runtime::index_t>(table.begin() + static_cast<long>(i * depth), table.begin() + static_cast<long>((i + 1) * depth)), 0});
+      for (std::size_t i = 0; i < count; ++i) instances_.push_back({&s, std::vector<ppl::index_t>(table.begin() + static_cast<long>(i * depth), table.begin() + static_cast<long>((i + 1) * depth)), 0});
       statements_.emplace_back(&s, count);
     }
     for (auto& in : instances_) in.offset = g.instance_target(*in.s, in.loops.data()).first;
   }
 
-  void step(runtime::rng& rng, bool) override {
+  void step(ppl::rng& rng, bool) override {
     const double theta = graph_.value(theta_).data[0];
     if (!(theta > 0) || !std::isfinite(theta)) return;
     // The means and the standardised effects at the current state.
@@ -124,8 +124,8 @@ class scale_move_sampler final : public sampler {
  private:
   struct instance {
     const statement* s;
-    std::vector<runtime::index_t> loops;
-    runtime::index_t offset;
+    std::vector<ppl::index_t> loops;
+    ppl::index_t offset;
   };
 
   // Argument k of b's prior at each instance, in instances_' order: a statement's column at
@@ -163,7 +163,7 @@ class scale_move_sampler final : public sampler {
     return std::isnan(lp) ? -INFINITY : lp;
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   int theta_, b_;
   std::vector<char> needed_;               // derived variables to recompute as theta and b move
   std::vector<const statement*> terms_;    // every term reading theta or b
@@ -176,7 +176,7 @@ class scale_move_sampler final : public sampler {
 
 }  // namespace
 
-std::vector<std::pair<int, int>> find_scale_moves(runtime::graph& g, const std::vector<assignment>& plan) {
+std::vector<std::pair<int, int>> find_scale_moves(model::graph& g, const std::vector<assignment>& plan) {
   std::vector<std::pair<int, int>> out;
   auto kind_of = [&](int v) -> std::string_view {
     for (const auto& a : plan)
@@ -195,6 +195,6 @@ std::vector<std::pair<int, int>> find_scale_moves(runtime::graph& g, const std::
   return out;
 }
 
-std::unique_ptr<sampler> make_scale_move(runtime::graph& g, int theta, int b) { return std::make_unique<scale_move_sampler>(g, theta, b); }
+std::unique_ptr<sampler> make_scale_move(model::graph& g, int theta, int b) { return std::make_unique<scale_move_sampler>(g, theta, b); }
 
 }  // namespace ppl::samplers

@@ -12,7 +12,7 @@
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 
-#include "runtime/blanket.hpp"
+#include "model/blanket.hpp"
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
 #include "stdlib/transform.hpp"
@@ -29,25 +29,25 @@ constexpr int max_shrinks = 200;
 
 class slice_sampler final : public sampler {
  public:
-  slice_sampler(runtime::graph& g, int v)
+  slice_sampler(model::graph& g, int v)
       : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
-    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+    g.visit_supports(v, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
       ordered_ = s.kind == stdlib::support_kind::ordered;
       lower_ = s.lower;
-      for (runtime::index_t e = offset; e < offset + size; ++e) {
+      for (ppl::index_t e = offset; e < offset + size; ++e) {
         elements_.push_back({e, transform(s), 1.0, 0.0, 0, false, 0, 0});
         if (!ordered_) fit(elements_.back(), s);
       }
     });
   }
 
-  void step(runtime::rng& rng, bool warmup) override {
+  void step(ppl::rng& rng, bool warmup) override {
     // Supports whose bounds follow other unknowns are read again each sweep, or before
     // each element when they follow this variable's own elements.
     if (moving_ && !self_) {
       std::size_t k = 0;
-      graph_.visit_supports(variable_, [&](runtime::index_t, runtime::index_t size, const stdlib::support& s) {
-        for (runtime::index_t e = 0; e < size; ++e) fit(elements_[k++], s);
+      graph_.visit_supports(variable_, [&](ppl::index_t, ppl::index_t size, const stdlib::support& s) {
+        for (ppl::index_t e = 0; e < size; ++e) fit(elements_[k++], s);
       });
     }
     change_ = 0;
@@ -60,7 +60,7 @@ class slice_sampler final : public sampler {
 
  private:
   struct element {
-    runtime::index_t index;
+    ppl::index_t index;
     transform t;
     double width, moved;
     long moves;
@@ -79,7 +79,7 @@ class slice_sampler final : public sampler {
 
   // An element of an ordered vector moves between its neighbours (above the bound for the
   // first): its full conditional is the joint's on that interval.
-  stdlib::support between_neighbours(runtime::index_t i) const {
+  stdlib::support between_neighbours(ppl::index_t i) const {
     const auto& x = graph_.value(variable_).data;
     const auto at = static_cast<std::size_t>(i);
     return {stdlib::support_kind::real_interval, at == 0 ? lower_ : x[at - 1], at + 1 == x.size() ? INFINITY : x[at + 1]};
@@ -99,7 +99,7 @@ class slice_sampler final : public sampler {
   }
 
  public:
-  void persist(runtime::archive& a) override {
+  void persist(ppl::archive& a) override {
     a(not_a_number_);
     for (auto& el : elements_) a(el.width, el.moved, el.moves);
   }
@@ -118,7 +118,7 @@ class slice_sampler final : public sampler {
   // An element's log Jacobian at y (none for an integer's continuous extension).
   static double jacobian(const element& el, double y) { return el.integer ? 0 : el.t.log_jacobian(y); }
 
-  void update(element& el, runtime::rng& rng, bool warmup) {
+  void update(element& el, ppl::rng& rng, bool warmup) {
     boost::random::uniform_01<double> uniform;
     double x0 = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)];
     double y0 = el.integer ? x0 + uniform(rng) : el.t.to_unconstrained(x0);
@@ -148,9 +148,9 @@ class slice_sampler final : public sampler {
     }
   }
 
-  runtime::graph& graph_;
+  model::graph& graph_;
   int variable_;
-  runtime::blanket blanket_;
+  model::blanket blanket_;
   bool moving_, self_;
   bool ordered_ = false;  // an ordered vector: each element's interval is read before its update
   double lower_ = -INFINITY;
@@ -159,9 +159,9 @@ class slice_sampler final : public sampler {
 
 // Scalars on an interval of the reals or of the integers (gibbs, earlier in the order,
 // takes the integers it can enumerate).
-bool sliceable(runtime::graph& g, int v, std::string& reason) {
+bool sliceable(model::graph& g, int v, std::string& reason) {
   bool ok = true, integer = false, ordered = false;
-  g.visit_supports(v, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
+  g.visit_supports(v, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
     integer = integer || s.kind == stdlib::support_kind::integer_interval;
     ordered = s.kind == stdlib::support_kind::ordered;
     if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::integer_interval && !ordered) ok = false;
@@ -176,12 +176,12 @@ bool sliceable(runtime::graph& g, int v, std::string& reason) {
 class slice_factory final : public factory {
  public:
   std::string_view kind() const override { return "slice"; }
-  claim can_sample(runtime::graph& g, int v) const override {
+  claim can_sample(model::graph& g, int v) const override {
     std::string reason;
     bool ok = sliceable(g, v, reason);
     return {ok, reason};
   }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return std::make_unique<slice_sampler>(g, v); }
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return std::make_unique<slice_sampler>(g, v); }
 };
 
 }  // namespace

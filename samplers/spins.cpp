@@ -15,7 +15,7 @@ double hashed_uniform(std::uint64_t key, std::uint64_t site) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
-  return runtime::unit_uniform(z);
+  return ppl::unit_uniform(z);
 }
 
 }  // namespace
@@ -96,9 +96,9 @@ void heat_bath::update(const std::vector<std::uint32_t>& sites, std::size_t firs
   }
 }
 
-void heat_bath::sweep(runtime::rng& rng, int threads) {
+void heat_bath::sweep(ppl::rng& rng, int threads) {
   const auto T = static_cast<std::size_t>(std::max(threads, 1));
-  if (T > 1 && (!pool_ || pool_->size() != T)) pool_ = std::make_unique<runtime::thread_pool>(T);
+  if (T > 1 && (!pool_ || pool_->size() != T)) pool_ = std::make_unique<ppl::thread_pool>(T);
   for (const auto& sites : classes_) {
     const std::uint64_t key = rng();
     if (T == 1 || sites.size() < 4096) {
@@ -124,7 +124,7 @@ std::uint32_t swendsen_wang::root(std::uint32_t i) {
   return i;
 }
 
-void swendsen_wang::sweep(runtime::rng& rng) {
+void swendsen_wang::sweep(ppl::rng& rng) {
   const pairwise_model& m = *m_;
   const auto n = static_cast<std::uint32_t>(m.sites);
   const bool uniform = bond_probability_.empty();
@@ -133,7 +133,7 @@ void swendsen_wang::sweep(runtime::rng& rng) {
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::uint64_t e = m.start[i]; e < m.start[i + 1]; ++e) {
       const std::uint32_t j = m.neighbour[e];
-      if (j <= i || x_[i] != x_[j] || runtime::unit_uniform(rng) >= (uniform ? bond_uniform_ : bond_probability_[e])) continue;
+      if (j <= i || x_[i] != x_[j] || ppl::unit_uniform(rng) >= (uniform ? bond_uniform_ : bond_probability_[e])) continue;
       const std::uint32_t a = root(i), b = root(j);
       if (a != b) parent_[std::max(a, b)] = std::min(a, b);
     }
@@ -145,7 +145,7 @@ void swendsen_wang::sweep(runtime::rng& rng) {
     const std::uint32_t r = root(i);
     if (r == i) {
       ++clusters;
-      x_[i] = runtime::unit_uniform(rng) * (1 + std::exp(-2 * cluster_field_[i])) < 1 ? 1.0 : -1.0;
+      x_[i] = ppl::unit_uniform(rng) * (1 + std::exp(-2 * cluster_field_[i])) < 1 ? 1.0 : -1.0;
     } else {
       x_[i] = x_[r];
     }

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/graph.hpp"
-#include "runtime/thread_pool.hpp"
+#include "model/graph.hpp"
+#include "core/thread_pool.hpp"
 
 namespace ppl::samplers::spins {
 
@@ -37,7 +37,7 @@ struct pairwise_model {
 // The model of unknown `variable` when it has that form (null otherwise, and `reason` says
 // why not), read once per graph (spins_read.cpp) and shared by the factories that ask and
 // the sampler made.
-std::shared_ptr<const pairwise_model> find_pairwise(runtime::graph& g, int variable, std::string& reason);
+std::shared_ptr<const pairwise_model> find_pairwise(model::graph& g, int variable, std::string& reason);
 
 // log p(s) at spins x: constant + sum_i h_i x_i + sum_{i<j} J_ij x_i x_j, in O(couplings).
 double log_density(const pairwise_model& m, const double* x);
@@ -56,7 +56,7 @@ class heat_bath {
  public:
   heat_bath(std::shared_ptr<const pairwise_model> m, double* spins);
   heat_bath(pairwise_model m, double* spins) : heat_bath(std::make_shared<const pairwise_model>(std::move(m)), spins) {}
-  void sweep(runtime::rng& rng, int threads);
+  void sweep(ppl::rng& rng, int threads);
   std::size_t colours() const { return classes_.size(); }
   const pairwise_model& model() const { return *m_; }
 
@@ -71,7 +71,7 @@ class heat_bath {
   bool uniform_ = false;
   std::uint64_t degree_ = 0;
   std::vector<double> table_;
-  std::unique_ptr<runtime::thread_pool> pool_;
+  std::unique_ptr<ppl::thread_pool> pool_;
 };
 
 // Swendsen–Wang (1987) for couplings J_ij >= 0: bonds between equal neighbours with
@@ -82,7 +82,7 @@ class swendsen_wang {
  public:
   swendsen_wang(std::shared_ptr<const pairwise_model> m, double* spins);
   swendsen_wang(pairwise_model m, double* spins) : swendsen_wang(std::make_shared<const pairwise_model>(std::move(m)), spins) {}
-  void sweep(runtime::rng& rng);
+  void sweep(ppl::rng& rng);
   // Mean cluster size of the last sweep, for the report.
   double mean_cluster_size() const { return mean_size_; }
   const pairwise_model& model() const { return *m_; }

@@ -18,9 +18,9 @@ namespace {
 using lang::ir::expr;
 using lang::ir::index_item;
 using lang::ir::statement;
-using runtime::index_t;
-using runtime::shape;
-using runtime::view;
+using ppl::index_t;
+using ppl::shape;
+using ppl::view;
 
 struct not_columns {};  // an instance the columns cannot take: read instance by instance
 
@@ -41,7 +41,7 @@ struct step {
 
 class factor_columns {
  public:
-  factor_columns(runtime::graph& g, const statement& s, int variable) : g_(g), s_(s), variable_(variable), depth_(s.loops.size()) {}
+  factor_columns(model::graph& g, const statement& s, int variable) : g_(g), s_(s), variable_(variable), depth_(s.loops.size()) {}
 
   // The instances streamed block by block (no table of them all), the steps compiled at
   // the first, where the invariant parts are evaluated.
@@ -204,7 +204,7 @@ class factor_columns {
 
   // An element read: row-major offsets from the index steps, checked against the extents.
   void read(step& st, std::size_t n) {
-    const runtime::tensor& base = g_.value(st.e->args[0]->slot);
+    const ppl::tensor& base = g_.value(st.e->args[0]->slot);
     for (std::size_t r = 0; r < n; ++r) {
       index_t offset = 0;
       for (std::size_t k = 0; k < st.inputs.size(); ++k) {
@@ -234,7 +234,7 @@ class factor_columns {
     }
   }
 
-  runtime::graph& g_;
+  model::graph& g_;
   const statement& s_;
   int variable_;
   std::size_t depth_;
@@ -255,7 +255,7 @@ class factor_columns {
 
 }  // namespace
 
-column_outcome add_factor_columns(runtime::graph& g, const statement& s, int variable, term_sum& sum) {
+column_outcome add_factor_columns(model::graph& g, const statement& s, int variable, term_sum& sum) {
   return factor_columns(g, s, variable).run(sum);
 }
 

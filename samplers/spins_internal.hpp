@@ -41,10 +41,10 @@ struct term_sum {
 // instance); `abandoned` when an instance failed a check after others were added (the
 // caller reads every statement again instance by instance, which gives the reasons).
 enum class column_outcome { done, declined, abandoned };
-column_outcome add_factor_columns(runtime::graph& g, const lang::ir::statement& s, int variable, term_sum& sum);
+column_outcome add_factor_columns(model::graph& g, const lang::ir::statement& s, int variable, term_sum& sum);
 
 // The reading itself, uncached; `columns` false reads every factor instance by instance
 // (the general path, which tests compare the column path against).
-std::optional<pairwise_model> read_pairwise(runtime::graph& g, int variable, std::string& reason, bool columns = true);
+std::optional<pairwise_model> read_pairwise(model::graph& g, int variable, std::string& reason, bool columns = true);
 
 }  // namespace ppl::samplers::spins::detail

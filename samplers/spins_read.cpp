@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/draws.hpp"
+#include "draws/draws.hpp"
 #include "samplers/spins_internal.hpp"
 #include "samplers/structure.hpp"
 
@@ -64,18 +64,18 @@ using detail::pair_term;
 
 // Every instance of factor `s` through the evaluator: the spins it reads (it must read
 // nothing else but data), then its value at each of their configurations.
-bool read_instances(runtime::graph& g, const statement& s, int variable, detail::term_sum& sum, std::string& reason) {
+bool read_instances(model::graph& g, const statement& s, int variable, detail::term_sum& sum, std::string& reason) {
   const auto& m = g.model();
   auto& x = g.values()[static_cast<std::size_t>(variable)].data;
   bool ok = true;
   std::vector<std::uint32_t> elements;
   std::vector<double> values, saved;
-  g.visit_instances(s, [&](const runtime::index_t* loops) {
+  g.visit_instances(s, [&](const ppl::index_t* loops) {
     if (!ok) return;
     elements.clear();
     for (const auto& r : g.instance_reads(s, loops)) {
       if (r.variable == variable) {
-        for (runtime::index_t e = r.offset; e < r.offset + r.size; ++e) elements.push_back(static_cast<std::uint32_t>(e));
+        for (ppl::index_t e = r.offset; e < r.offset + r.size; ++e) elements.push_back(static_cast<std::uint32_t>(e));
         continue;
       }
       const auto rr = m.variables[static_cast<std::size_t>(r.variable)].role;
@@ -144,7 +144,7 @@ class pairs_by_site {
 
 // Stores each coupling in both directions, every site's neighbours in increasing order; one
 // J when all are equal. Two passes: one counts each site's neighbours, one stores them.
-void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, const std::string& name, const runtime::shape& shape) {
+void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, const std::string& name, const ppl::shape& shape) {
   pairs_by_site merged(pairs, out.sites);
   out.start.assign(out.sites + 1, 0);
   bool equal = true, any = false;
@@ -168,7 +168,7 @@ void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, c
   });
   for (std::size_t i = out.sites; i > 0; --i) out.start[i] = out.start[i - 1];
   out.start[0] = 0;
-  auto label = [&](std::uint32_t e) { return runtime::element_column(name, shape, static_cast<runtime::index_t>(e)); };
+  auto label = [&](std::uint32_t e) { return draws::element_column(name, shape, static_cast<ppl::index_t>(e)); };
   if (any) out.min_coupling_between = label(low) + " and " + label(high);
 }
 
@@ -176,7 +176,7 @@ void store_couplings(pairwise_model& out, const std::vector<pair_term>& pairs, c
 
 namespace detail {
 
-std::optional<pairwise_model> read_pairwise(runtime::graph& g, int variable, std::string& reason, bool columns) {
+std::optional<pairwise_model> read_pairwise(model::graph& g, int variable, std::string& reason, bool columns) {
   const auto& m = g.model();
   const auto& var = m.variables[static_cast<std::size_t>(variable)];
   if (var.role != role::unknown) return std::nullopt;
@@ -227,7 +227,7 @@ struct cached_analysis {
 
 }  // namespace
 
-std::shared_ptr<const pairwise_model> find_pairwise(runtime::graph& g, int variable, std::string& reason) {
+std::shared_ptr<const pairwise_model> find_pairwise(model::graph& g, int variable, std::string& reason) {
   const std::string key = "spins::pairwise " + std::to_string(variable);
   auto cached = std::static_pointer_cast<const cached_analysis>(g.analysis(key));
   if (!cached) {

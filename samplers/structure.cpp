@@ -43,7 +43,7 @@ bool reads_marked(const expr* e, const std::vector<char>& marked) {
 namespace {
 
 // A per-variable analysis of the model, computed once per graph and kept with its analyses.
-const std::vector<char>& kept_per_graph(runtime::graph& g, const std::string& key, std::vector<char> (*compute)(const lang::ir::model&)) {
+const std::vector<char>& kept_per_graph(model::graph& g, const std::string& key, std::vector<char> (*compute)(const lang::ir::model&)) {
   auto kept = g.analysis(key);
   if (!kept) {
     kept = std::make_shared<const std::vector<char>>(compute(g.model()));
@@ -54,7 +54,7 @@ const std::vector<char>& kept_per_graph(runtime::graph& g, const std::string& ke
 
 }  // namespace
 
-bool informed(runtime::graph& g, int variable) {
+bool informed(model::graph& g, int variable) {
   return kept_per_graph(g, "informed", lang::informed_variables)[static_cast<std::size_t>(variable)] != 0;
 }
 
@@ -72,7 +72,7 @@ std::vector<char> feeding_density(const lang::ir::model& m) {
   return feeds;
 }
 
-const std::vector<char>& feeding_density(runtime::graph& g) {
+const std::vector<char>& feeding_density(model::graph& g) {
   return kept_per_graph(g, "feeding_density", static_cast<std::vector<char> (*)(const lang::ir::model&)>(feeding_density));
 }
 
@@ -246,7 +246,7 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
   if (unlisted) *unlisted = false;
   for (int si : reading_statements(m, variable)) {
     const auto& s = m.statements[static_cast<std::size_t>(si)];
-    std::string where = "line " + std::to_string(lang::locate(m.source.text, s.pos).line);
+    std::string where = "line " + std::to_string(ppl::locate(m.source.text, s.pos).line);
     if (s.which == statement::kind::assign) {
       // A derived variable linear in a scalar (mu[n] = a + b * x[n]): its children count
       // as children of the scalar, if they take the derived variable linearly.
@@ -319,11 +319,11 @@ std::string prior_name(const lang::ir::model& m, int variable) {
   return name;
 }
 
-bool finite_support(runtime::graph& g, int variable, std::string& reason) {
+bool finite_support(model::graph& g, int variable, std::string& reason) {
   constexpr double max_values = 1000;
   double lo = INFINITY, hi = -INFINITY;
   bool spin = false, ok = true;
-  g.visit_supports(variable, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
+  g.visit_supports(variable, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
     if (s.kind == stdlib::support_kind::spin) {
       spin = true;
     } else if (s.kind != stdlib::support_kind::integer_interval || !std::isfinite(s.upper) || s.upper - s.lower + 1 > max_values) {

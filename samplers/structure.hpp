@@ -4,14 +4,14 @@
 #include <vector>
 
 #include "lang/ir.hpp"
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 
 namespace ppl::samplers {
 
 // Whether some observation or `factor` depends on the variable (through any path of
 // statements); an unknown that none does is drawn exactly from its prior. Found for every
 // variable once per graph (lang::informed_variables).
-bool informed(runtime::graph& g, int variable);
+bool informed(model::graph& g, int variable);
 
 // The marked variables (by index) and every variable they reach through `=` definitions.
 // Statements come parents first, so one pass carries a mark down every chain.
@@ -35,7 +35,7 @@ bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
 // count: their sampler recomputes what they read itself. One pass over the statements;
 // with a graph, computed once and kept with the graph's analyses.
 std::vector<char> feeding_density(const lang::ir::model& m);
-const std::vector<char>& feeding_density(runtime::graph& g);
+const std::vector<char>& feeding_density(model::graph& g);
 
 // The statements other than its own prior that read the variable, leaving out the
 // definitions of output-only derived variables and the `~` of predictions.
@@ -85,6 +85,6 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
 std::string prior_name(const lang::ir::model& m, int variable);
 
 // Whether every element's support is finite and small enough to enumerate; sets `reason`.
-bool finite_support(runtime::graph& g, int variable, std::string& reason);
+bool finite_support(model::graph& g, int variable, std::string& reason);
 
 }  // namespace ppl::samplers

@@ -6,16 +6,16 @@
 // integer summand shifts by a whole number. Every summand of every sum is moved once per
 // sweep, with a partner drawn at random. The shift's scale adapts in warmup towards an
 // acceptance rate of 0.4 (Robbins-Monro on its log) and is fixed after. The graph starts
-// the summands on the sum (runtime::start_on_sums), and refuses a summand computed from
-// unknowns or one in two sums (runtime::observed_sums).
+// the summands on the sum (model::start_on_sums), and refuses a summand computed from
+// unknowns or one in two sums (model::observed_sums).
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 #include <algorithm>
 #include <cmath>
 
-#include "runtime/archive.hpp"
-#include "runtime/sums.hpp"
+#include "core/archive.hpp"
+#include "model/sums.hpp"
 #include "samplers/factories.hpp"
 
 namespace ppl::samplers {
@@ -26,9 +26,9 @@ constexpr double target_acceptance = 0.4;
 
 class sum_move_sampler final : public sampler {
  public:
-  sum_move_sampler(runtime::graph& g, const std::vector<int>& variables) : graph_(g) {
-    for (auto& o : runtime::observed_sums(g)) {
-      std::vector<runtime::summand> mine;
+  sum_move_sampler(model::graph& g, const std::vector<int>& variables) : graph_(g) {
+    for (auto& o : model::observed_sums(g)) {
+      std::vector<model::summand> mine;
       for (const auto& u : o.unknowns)
         if (std::find(variables.begin(), variables.end(), u.variable) != variables.end()) mine.push_back(u);
       if (mine.size() >= 2) groups_.push_back(std::move(mine));
@@ -36,7 +36,7 @@ class sum_move_sampler final : public sampler {
     scale_.assign(groups_.size(), 1.0);
   }
 
-  void step(runtime::rng& rng, bool warmup) override {
+  void step(ppl::rng& rng, bool warmup) override {
     auto& values = graph_.values();
     const double start = graph_.log_density();
     double lp = start;
@@ -80,14 +80,14 @@ class sum_move_sampler final : public sampler {
     return total > 0 ? "acceptance " + std::to_string(static_cast<double>(accepted_) / total).substr(0, 4) : std::string();
   }
 
-  void persist(runtime::archive& a) override {
+  void persist(ppl::archive& a) override {
     a(adaptations_, accepted_, rejected_);
     for (double& s : scale_) a(s);
   }
 
  private:
-  runtime::graph& graph_;
-  std::vector<std::vector<runtime::summand>> groups_;
+  model::graph& graph_;
+  std::vector<std::vector<model::summand>> groups_;
   std::vector<double> scale_;  // by group: the shift's scale
   long adaptations_ = 0, accepted_ = 0, rejected_ = 0;
   double change_ = 0;
@@ -96,8 +96,8 @@ class sum_move_sampler final : public sampler {
 class sum_move_factory final : public factory {
  public:
   std::string_view kind() const override { return "sum_move"; }
-  claim can_sample(runtime::graph& g, int v) const override {
-    const auto sums = runtime::observed_sums(g);
+  claim can_sample(model::graph& g, int v) const override {
+    const auto sums = model::observed_sums(g);
     std::vector<char> in_sum(static_cast<std::size_t>(g.value(v).size()), 0);
     for (const auto& o : sums)
       for (const auto& u : o.unknowns)
@@ -109,8 +109,8 @@ class sum_move_factory final : public factory {
     return {true, "a summand of an observed Sum: shifted to and from another summand, which keeps the sum"};
   }
   bool joins_block() const override { return true; }
-  std::unique_ptr<sampler> make(runtime::graph& g, int v) const override { return make_block(g, {v}); }
-  std::unique_ptr<sampler> make_block(runtime::graph& g, const std::vector<int>& variables) const override {
+  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return make_block(g, {v}); }
+  std::unique_ptr<sampler> make_block(model::graph& g, const std::vector<int>& variables) const override {
     return std::make_unique<sum_move_sampler>(g, variables);
   }
 };

@@ -25,7 +25,7 @@ std::vector<char> reached_from(const lang::ir::model& m, std::vector<char> from)
 
 // The unknowns outside the block that the terms involving it (`reached`: the block and the
 // derived variables computed from it) read, directly or through derived variables.
-std::vector<int> unknowns_read(const runtime::graph& g, const std::vector<char>& reached) {
+std::vector<int> unknowns_read(const model::graph& g, const std::vector<char>& reached) {
   const auto& m = g.model();
   std::vector<char> read(m.variables.size(), 0);
   for (const auto& s : m.statements) {
@@ -44,19 +44,19 @@ std::vector<int> unknowns_read(const runtime::graph& g, const std::vector<char>&
 
 }  // namespace
 
-unconstrained_target::unconstrained_target(runtime::graph& g, std::vector<int> variables)
+unconstrained_target::unconstrained_target(model::graph& g, std::vector<int> variables)
     : graph_(g), variables_(std::move(variables)) {
   const auto& m = g.model();
   wrt_.assign(m.variables.size(), 0);
   for (int v : variables_) {
     wrt_[static_cast<std::size_t>(v)] = 1;
     moving_ = moving_ || g.support_moves(v);
-    g.visit_supports(v, [&](runtime::index_t offset, runtime::index_t size, const stdlib::support& s) {
+    g.visit_supports(v, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
       if (block_transform::applies(s)) {
         blocks_.push_back({v, offset, size, dimension_, block_transform(s, size)});
         dimension_ += blocks_.back().t.dimension();
       } else {
-        for (runtime::index_t e = offset; e < offset + size; ++e) scalars_.push_back({v, e, transform(s), dimension_++});
+        for (ppl::index_t e = offset; e < offset + size; ++e) scalars_.push_back({v, e, transform(s), dimension_++});
       }
     });
   }
@@ -79,9 +79,9 @@ void unconstrained_target::refresh_supports() {
   if (!moving_) return;
   std::size_t k = 0;
   for (int v : variables_)
-    graph_.visit_supports(v, [&](runtime::index_t, runtime::index_t size, const stdlib::support& s) {
+    graph_.visit_supports(v, [&](ppl::index_t, ppl::index_t size, const stdlib::support& s) {
       if (block_transform::applies(s)) return;
-      for (runtime::index_t e = 0; e < size; ++e) scalars_[k++].t = transform(s);
+      for (ppl::index_t e = 0; e < size; ++e) scalars_[k++].t = transform(s);
     });
 }
 
@@ -199,10 +199,10 @@ std::string unconstrained_target::coordinate_label(long i) const {
   const auto& m = graph_.model();
   for (const auto& b : scalars_)
     if (b.position == i)
-      return runtime::element_label(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape, b.element);
+      return element_name(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape, b.element);
   for (const auto& b : blocks_)
     if (i >= b.position && i < b.position + b.t.dimension())
-      return runtime::element_label(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape,
+      return element_name(m.variables[static_cast<std::size_t>(b.variable)].name, graph_.value(b.variable).shape,
                                     b.offset + b.t.coordinate_element(i - b.position));
   return "?";
 }
@@ -229,9 +229,9 @@ bool continuous_support(const stdlib::support& s) {
   return s.kind == stdlib::support_kind::real_interval || s.kind == stdlib::support_kind::real_vector || block_transform::applies(s);
 }
 
-bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
+bool smooth_block(model::graph& g, int variable, std::string& reason) {
   bool continuous = true;
-  g.visit_supports(variable, [&](runtime::index_t, runtime::index_t, const stdlib::support& s) {
+  g.visit_supports(variable, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
     continuous = continuous && continuous_support(s);
   });
   if (!continuous) {
@@ -259,7 +259,7 @@ bool smooth_block(runtime::graph& g, int variable, std::string& reason) {
       if (!rough) rough = rough_call(a.get(), from);
     if (rough) {
       reason = "reaches the density through `" + std::string(rough->fn->name()) + "` (line " +
-               std::to_string(lang::locate(m.source.text, rough->pos).line) + "), which has no gradient";
+               std::to_string(ppl::locate(m.source.text, rough->pos).line) + "), which has no gradient";
       return false;
     }
   }

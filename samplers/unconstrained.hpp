@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/archive.hpp"
-#include "runtime/graph.hpp"
+#include "core/archive.hpp"
+#include "model/graph.hpp"
 #include "stdlib/block_transform.hpp"
 #include "stdlib/transform.hpp"
 
@@ -21,7 +21,7 @@ using stdlib::transform;
 
 class unconstrained_target {
  public:
-  unconstrained_target(runtime::graph& g, std::vector<int> variables);
+  unconstrained_target(model::graph& g, std::vector<int> variables);
 
   long dimension() const { return dimension_; }
   const std::vector<int>& variables() const { return variables_; }
@@ -52,7 +52,7 @@ class unconstrained_target {
   // the temperature (the graph's; MCMC's is always 1, which a saved state need not hold).
   void remember_inputs();
   bool inputs_unchanged() const;
-  void persist_inputs(runtime::archive& a) { a(remembered_); }
+  void persist_inputs(ppl::archive& a) { a(remembered_); }
   // "W1[2, 3]" for coordinate i of y (a block's coordinate names the element it sets last:
   // a simplex's first K - 1, a covariance matrix's lower triangle).
   std::string coordinate_label(long i) const;
@@ -63,7 +63,7 @@ class unconstrained_target {
 
   struct scalar_block {
     int variable;
-    runtime::index_t element;
+    ppl::index_t element;
     transform t;
     long position;
     double slope = 1, jacobian_slope = 0;  // dx/dy and d/dy log |dx/dy| at the y last written
@@ -75,11 +75,11 @@ class unconstrained_target {
   };
   struct vector_block {
     int variable;
-    runtime::index_t offset, size;
+    ppl::index_t offset, size;
     long position;
     block_transform t;
   };
-  runtime::graph& graph_;
+  model::graph& graph_;
   std::vector<int> variables_;
   std::vector<char> wrt_;
   std::vector<char> derived_;  // derived variables that read the block and feed a density (kept up to date by set)
@@ -100,7 +100,7 @@ class unconstrained_target {
 // Whether every element of the variable is continuous (an interval, a real vector, a
 // simplex, an ordered vector or a covariance matrix), and the variable reaches every term
 // through differentiable functions only; sets `reason` either way (for `ppl plan`).
-bool smooth_block(runtime::graph& g, int variable, std::string& reason);
+bool smooth_block(model::graph& g, int variable, std::string& reason);
 
 // Whether a support is one a block on the unconstrained scale can hold: every continuous kind.
 bool continuous_support(const stdlib::support& s);

@@ -49,7 +49,7 @@ class bernoulli final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = boost::random::bernoulli_distribution<double>(p[0][0])(rng) ? 1.0 : 0.0;
   }
 };

@@ -39,7 +39,7 @@ class bernoulli_logit final : public scalar_distribution {
     return (ones > 0 ? ones * log_inv_logit(a) : 0) + (zeros > 0 ? zeros * log_inv_logit(-a) : 0);
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = boost::random::bernoulli_distribution<double>(inv_logit(p[0][0]))(rng) ? 1.0 : 0.0;
   }
 };

@@ -59,7 +59,7 @@ class beta final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double log_x = log_gamma_draw(p[0][0], rng);
     const double d = log_gamma_draw(p[1][0], rng) - log_x;  // log(Y / X)
     out[0] = d > 0 ? std::exp(-d) / (1 + std::exp(-d)) : 1 / (1 + std::exp(d));

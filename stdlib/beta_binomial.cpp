@@ -50,7 +50,7 @@ class beta_binomial final : public scalar_distribution {
 
   // The mixture itself: p ~ Beta(alpha, beta) from two log gammas (as Beta's draw, which
   // stays exact for small shapes), then Binomial(n, p).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double d = log_gamma_draw(p[2][0], rng) - log_gamma_draw(p[1][0], rng);  // log(Y / X)
     const double q = d > 0 ? std::exp(-d) / (1 + std::exp(-d)) : 1 / (1 + std::exp(d));
     const auto n = static_cast<long long>(p[0][0]);

@@ -58,7 +58,7 @@ class binomial final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const auto n = static_cast<long long>(p[0][0]);
     out[0] = static_cast<double>(boost::random::binomial_distribution<long long, double>(n, p[1][0])(rng));
   }

@@ -2,7 +2,7 @@
 // The unconstraining transform of a support whose elements move together (a simplex, an
 // ordered vector, a covariance matrix, a correlation matrix or its Cholesky factor): one block of `size` values and its dimension()
 // coordinates on the real line. What samplers (samplers/unconstrained.cpp) and a chain's
-// start (runtime/graph_start.cpp) use for any such block; scalars have stdlib::transform.
+// start (model/graph_start.cpp) use for any such block; scalars have stdlib::transform.
 #include <cmath>
 #include <vector>
 

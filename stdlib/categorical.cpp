@@ -33,7 +33,7 @@ class categorical final : public scalar_distribution {
   }
 
   // Inversion: the first category whose cumulative probability exceeds a uniform draw.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double u = boost::random::uniform_01<double>()(rng);
     double cumulative = 0;
     index_t last_possible = 0;

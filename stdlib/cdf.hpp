@@ -101,7 +101,7 @@ inline void cdf_shape_difference(const distribution& d, std::span<const view> pa
   std::array<view, 4> moved{};
   for (std::size_t i = 0; i < params.size() && i < 4; ++i) {
     values[i] = params[i][0];
-    moved[i] = {&values[i], runtime::shape::scalar()};
+    moved[i] = {&values[i], ppl::shape::scalar()};
   }
   const std::span<const view> in(moved.data(), params.size());
   const double s = values[param], h = 1e-5 * s;

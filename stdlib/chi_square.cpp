@@ -58,7 +58,7 @@ class chi_square final : public scalar_distribution {
   }
 
   // Twice a Gamma(nu / 2, 1) draw, from its logarithm (see gamma_draw.hpp).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = 2 * std::exp(log_gamma_draw(p[0][0] / 2, rng));
   }
 };

@@ -67,7 +67,7 @@ class dirichlet final : public distribution {
     return true;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const view& alpha = p[0];
     double max_log = -INFINITY;
     for (index_t i = 0; i < alpha.size(); ++i) max_log = std::max(max_log, out[i] = log_gamma_draw(alpha[i], rng));

@@ -66,7 +66,7 @@ class dirichlet_multinomial final : public distribution {
 
   // The mixture itself: p ~ Dirichlet(alpha), normalised from log gammas so that small
   // concentrations do not underflow (as Dirichlet's draw), then Multinomial(n, p).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const view& alpha = p[1];
     std::vector<double> q(static_cast<std::size_t>(alpha.size()));
     double max_log = -INFINITY, sum = 0;

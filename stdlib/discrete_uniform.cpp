@@ -61,7 +61,7 @@ class discrete_uniform final : public scalar_distribution {
     return cdf_probabilities((k - lower + 1) / count, (upper - k) / count);
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const auto lower = static_cast<long long>(p[0][0]), upper = static_cast<long long>(p[1][0]);
     out[0] = static_cast<double>(boost::random::uniform_int_distribution<long long>(lower, upper)(rng));
   }

@@ -16,15 +16,15 @@
 #include <string>
 #include <string_view>
 
-#include "runtime/random.hpp"
-#include "runtime/tensor.hpp"
+#include "core/random.hpp"
+#include "core/tensor.hpp"
 #include "stdlib/types.hpp"
 
 namespace ppl::stdlib {
 
-using runtime::index_t;
-using runtime::shape;
-using runtime::view;
+using ppl::index_t;
+using ppl::shape;
+using ppl::view;
 
 // A parameter outside its domain, or parameters whose shapes disagree.
 struct parameter_error : std::runtime_error {
@@ -86,7 +86,7 @@ struct cdf_parts {
 // added into dp[i][k * step[i]] where dp[i] is not null (a shared one's summed over rows).
 struct rows_params {
   std::array<const double*, max_params> p{};
-  std::array<runtime::index_t, max_params> step{};
+  std::array<ppl::index_t, max_params> step{};
   std::array<double*, max_params> dp{};
 };
 
@@ -135,7 +135,7 @@ class distribution {
   virtual double log_density_sum(std::span<const view> params, const double* values, index_t n) const;
 
   // The sum of n scalar terms and their gradients, a plate's rows at once (the batched
-  // gradient, runtime/graph_batch_backward.cpp): value k is x[k], its derivative added into
+  // gradient, model/graph_batch_backward.cpp): value k is x[k], its derivative added into
   // dx[k] when dx is given; parameters as rows_params says. With `check`, the parameters are
   // checked as check() does, and the first invalid one makes the result -inf (derivatives
   // unspecified). The default calls log_density row by row; distributions override it where
@@ -173,7 +173,7 @@ class distribution {
   virtual bool typical(std::span<const view> /*params*/, double* /*out*/) const { return false; }
 
   // Writes one draw (value_shape_at(params).size() doubles) to out.
-  virtual void draw(std::span<const view> params, runtime::rng& rng, double* out) const = 0;
+  virtual void draw(std::span<const view> params, ppl::rng& rng, double* out) const = 0;
 };
 
 }  // namespace ppl::stdlib

@@ -54,7 +54,7 @@ class double_exponential final : public scalar_distribution {
 
   // An exponential of scale sigma with a random sign; -log(1 - u) with u in [0, 1) is
   // finite.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     boost::random::uniform_01<double> uniform;
     const double e = -std::log1p(-uniform(rng));
     out[0] = p[0][0] + (uniform(rng) < 0.5 ? -e : e) * p[1][0];

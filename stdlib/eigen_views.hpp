@@ -4,7 +4,7 @@
 // written through one, without copies.
 #include <Eigen/Dense>
 
-#include "runtime/tensor.hpp"
+#include "core/tensor.hpp"
 
 namespace ppl::stdlib {
 
@@ -12,6 +12,6 @@ using row_major = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 using matrix_in = Eigen::Map<const row_major>;
 using matrix_out = Eigen::Map<row_major>;
 
-inline matrix_in as_matrix(const runtime::view& v) { return {v.data, v.rows(), v.cols()}; }
+inline matrix_in as_matrix(const ppl::view& v) { return {v.data, v.rows(), v.cols()}; }
 
 }  // namespace ppl::stdlib

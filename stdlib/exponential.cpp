@@ -52,7 +52,7 @@ class exponential final : public scalar_distribution {
     return (upper ? -log_p : std::exp(log_hazard_at(log_p))) / p[0][0];
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = boost::random::exponential_distribution<double>(p[0][0])(rng);
   }
 };

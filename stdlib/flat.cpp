@@ -60,7 +60,7 @@ class flat final : public scalar_distribution {
     out[0] = bounded_ == side::below ? p[0][0] + 1 : bounded_ == side::above ? p[0][0] - 1 : 0;
     return true;
   }
-  void draw(std::span<const view>, runtime::rng&, double*) const override {
+  void draw(std::span<const view>, ppl::rng&, double*) const override {
     throw parameter_error("Flat: an improper prior has no draws; give the variable a proper prior with `~`");
   }
 

@@ -8,14 +8,14 @@
 #include <string_view>
 #include <variant>
 
-#include "runtime/tensor.hpp"
+#include "core/tensor.hpp"
 #include "stdlib/types.hpp"
 
 namespace ppl::stdlib {
 
-using runtime::index_t;
-using runtime::shape;
-using runtime::view;
+using ppl::index_t;
+using ppl::shape;
+using ppl::view;
 
 // Arguments whose run-time shapes or values a function cannot accept ("dot: arguments have
 // sizes 3 and 4"). The evaluator adds the source position.
@@ -53,7 +53,7 @@ class function {
 
   // True for maps applied element by element (exp, tanh, +, .*): element i of the result
   // depends only on element i of each argument, a scalar argument being broadcast. Such a
-  // function can be applied to a whole plate's values in one call (runtime/graph_plate.cpp).
+  // function can be applied to a whole plate's values in one call (model/graph_plate.cpp).
   virtual bool elementwise() const { return false; }
 };
 

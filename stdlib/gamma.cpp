@@ -69,7 +69,7 @@ class gamma final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
   }
 };

@@ -8,12 +8,12 @@
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 
-#include "runtime/random.hpp"
+#include "core/random.hpp"
 
 namespace ppl::stdlib {
 
 // log of a Gamma(a, 1) draw, a > 0.
-inline double log_gamma_draw(double a, runtime::rng& rng) {
+inline double log_gamma_draw(double a, ppl::rng& rng) {
   boost::random::uniform_01<double> uniform;
   double log_boost = 0;
   if (a < 1) {

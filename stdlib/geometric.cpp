@@ -61,7 +61,7 @@ class geometric final : public scalar_distribution {
   }
 
   // Inversion: floor(log u / log(1 - p)) for u in (0, 1]; p = 1 gives 0.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double q = p[0][0];
     if (q == 1) {
       out[0] = 0;

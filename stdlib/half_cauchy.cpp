@@ -53,7 +53,7 @@ class half_cauchy final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     // The quantile of a uniform on (0, 1): sigma tan(pi u / 2).
     const double u = boost::random::uniform_01<double>()(rng);
     out[0] = p[0][0] * std::tan(std::numbers::pi * u / 2);

@@ -54,7 +54,7 @@ class half_normal final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = std::fabs(boost::random::normal_distribution<double>(0, p[0][0])(rng));
   }
 };

@@ -82,7 +82,7 @@ class half_student_t final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = p[1][0] * std::fabs(boost::random::student_t_distribution<double>(p[0][0])(rng));
   }
 };

@@ -66,7 +66,7 @@ class hypergeometric final : public scalar_distribution {
   // Inversion of the distribution function taken in the order mode, mode + 1, mode - 1,
   // mode + 2, ... (Kemp's search from the mode): any fixed order of the support gives an
   // exact draw, and this one needs about a standard deviation of steps.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const urn balls = urn_of(p);
     const double lower = balls.lower(), upper = balls.upper();
     const double mode = std::clamp(

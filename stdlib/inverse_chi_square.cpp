@@ -63,7 +63,7 @@ class inverse_chi_square final : public scalar_distribution {
 
   // 1 / (2 G) for G ~ Gamma(nu / 2, 1), from log G; draws beyond the largest double become
   // that double (inf is outside the support).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double x = std::exp(-std::numbers::ln2 - log_gamma_draw(p[0][0] / 2, rng));
     out[0] = std::min(x, std::numeric_limits<double>::max());
   }

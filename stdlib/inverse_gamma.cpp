@@ -61,7 +61,7 @@ class inverse_gamma final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double x = std::exp(std::log(p[1][0]) - log_gamma_draw(p[0][0], rng));
     out[0] = std::min(x, std::numeric_limits<double>::max());
   }

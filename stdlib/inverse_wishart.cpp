@@ -36,7 +36,7 @@ class inverse_wishart final : public wishart_base {
   }
   // W = X^-1 for X ~ Wishart(nu, S^-1) = L'^-1 A A' L^-1 (S = L L', A Bartlett's factor):
   // W = B B' with B = L A'^-1.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const auto llt = spd_factor(p[1]);
     const Eigen::MatrixXd a = bartlett(p[0][0], p[1].rows(), rng);
     const Eigen::MatrixXd l = llt.matrixL();

@@ -85,7 +85,7 @@ class lkj_base : public distribution {
   // B = G1 / (G1 + G2) ~ Beta(b, b) is tanh((log G1 - log G2) / 2) for G1, G2 independent
   // Gamma(b, 1), so y = (log G1 - log G2) / 2, computed from the logarithms (no
   // cancellation where b is large, no underflow where it is small).
-  static std::vector<double> draw_coordinates(index_t k, double eta, runtime::rng& rng) {
+  static std::vector<double> draw_coordinates(index_t k, double eta, ppl::rng& rng) {
     std::vector<double> y;
     y.reserve(cholesky_corr_transform::dimension(static_cast<std::size_t>(k)));
     for (index_t i = 1; i < k; ++i)

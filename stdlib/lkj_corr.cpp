@@ -44,7 +44,7 @@ class lkj_corr final : public lkj_base {
     return lp;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const index_t k = size(p);
     correlation_transform::to_constrained(draw_coordinates(k, p[1][0], rng).data(), static_cast<std::size_t>(k), out);
   }

@@ -58,7 +58,7 @@ class log_normal final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = boost::random::lognormal_distribution<double>(p[0][0], p[1][0])(rng);
   }
 };

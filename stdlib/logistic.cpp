@@ -52,7 +52,7 @@ class logistic final : public scalar_distribution {
   }
 
   // Inversion: mu + sigma logit(u), with u in (0, 1).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     double u = 0;
     while (u == 0) u = boost::random::uniform_01<double>()(rng);
     out[0] = p[0][0] + p[1][0] * (std::log(u) - std::log1p(-u));

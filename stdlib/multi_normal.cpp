@@ -57,7 +57,7 @@ class multi_normal final : public distribution {
     return true;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     index_t k = p[0].size();
     auto llt = spd_factor(p[1]);
     Eigen::VectorXd z(k);

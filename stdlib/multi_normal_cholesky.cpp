@@ -68,7 +68,7 @@ class multi_normal_cholesky final : public distribution {
     for (index_t i = 0; i < p[0].size(); ++i) out[i] = p[0][i];
     return true;
   }
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const index_t k = p[0].size();
     Eigen::VectorXd z(k);
     boost::random::normal_distribution<double> normal;

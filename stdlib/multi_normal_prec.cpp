@@ -53,7 +53,7 @@ class multi_normal_prec final : public distribution {
     return true;
   }
   // x = mu + L'^-1 z with Omega = L L': its covariance is L'^-1 L^-1 = Omega^-1.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const index_t k = p[0].size();
     const auto llt = spd_factor(p[1]);
     Eigen::VectorXd z(k);

@@ -44,7 +44,7 @@ class multinomial final : public distribution {
     return lp;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     multinomial_draw(p[0][0], p[1], rng, out);
   }
 };

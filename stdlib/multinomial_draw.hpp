@@ -5,16 +5,16 @@
 #include <algorithm>
 #include <boost/random/binomial_distribution.hpp>
 
-#include "runtime/random.hpp"
-#include "runtime/tensor.hpp"
+#include "core/random.hpp"
+#include "core/tensor.hpp"
 
 namespace ppl::stdlib {
 
 // Writes p.size() counts summing to n; p sums to one (rounding aside).
-inline void multinomial_draw(double n, runtime::view p, runtime::rng& rng, double* out) {
+inline void multinomial_draw(double n, ppl::view p, ppl::rng& rng, double* out) {
   auto left = static_cast<long long>(n);
   double mass = 1;
-  for (runtime::index_t i = 0; i < p.size(); ++i) {
+  for (ppl::index_t i = 0; i < p.size(); ++i) {
     long long c = left;
     if (i + 1 < p.size() && left > 0) {
       const double share = mass > 0 ? std::clamp(p[i] / mass, 0.0, 1.0) : 1.0;

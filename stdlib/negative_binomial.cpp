@@ -60,7 +60,7 @@ class negative_binomial final : public scalar_distribution {
   }
 
   // The mixture itself: a Gamma(alpha, beta) rate, then a Poisson count at that rate.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double rate = std::exp(log_gamma_draw(p[0][0], rng)) / p[1][0];
     out[0] = poisson_draw(rate, rng);  // a tiny shape can give a rate that underflows to 0; its count is 0
   }

@@ -84,7 +84,7 @@ class negative_binomial_2 final : public scalar_distribution {
   }
 
   // The mixture itself: a Gamma(phi, rate phi / mu) rate, then a Poisson count at that rate.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double mu = p[0][0], phi = p[1][0];
     out[0] = poisson_draw(std::exp(log_gamma_draw(phi, rng) + std::log(mu / phi)), rng);
   }

@@ -72,7 +72,7 @@ class normal final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = boost::random::normal_distribution<double>(p[0][0], p[1][0])(rng);
   }
 };

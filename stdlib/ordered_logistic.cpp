@@ -75,7 +75,7 @@ class ordered_logistic final : public scalar_distribution {
 
   // The latent variable itself: eta plus a standard logistic draw, and its category is one
   // more than the number of cutpoints below it.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     double u = 0;
     while (u == 0) u = boost::random::uniform_01<double>()(rng);
     const double latent = p[0][0] + std::log(u) - std::log1p(-u);

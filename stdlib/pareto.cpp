@@ -67,7 +67,7 @@ class pareto final : public scalar_distribution {
 
   // Inversion: y_min (1 - u)^(-1 / alpha), u in [0, 1). Draws beyond the largest double
   // (alpha near 0) become that double: inf is outside the support.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double e = -std::log1p(-boost::random::uniform_01<double>()(rng));
     const double x = p[0][0] * std::exp(e / p[1][0]);
     out[0] = std::min(x, std::numeric_limits<double>::max());

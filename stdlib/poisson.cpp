@@ -44,7 +44,7 @@ class poisson final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = poisson_draw(p[0][0], rng);
   }
 };

@@ -8,11 +8,11 @@
 #include <boost/random/poisson_distribution.hpp>
 #include <cmath>
 
-#include "runtime/random.hpp"
+#include "core/random.hpp"
 
 namespace ppl::stdlib {
 
-inline double poisson_draw(double lambda, runtime::rng& rng) {
+inline double poisson_draw(double lambda, ppl::rng& rng) {
   if (!(lambda > 0)) return 0;  // Boost.Random requires a positive mean; a rate of 0 gives 0
   if (lambda < 0x1p40) return static_cast<double>(boost::random::poisson_distribution<long long, double>(lambda)(rng));
   return std::max(0.0, std::round(boost::random::normal_distribution<double>(lambda, std::sqrt(lambda))(rng)));

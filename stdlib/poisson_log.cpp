@@ -37,7 +37,7 @@ class poisson_log final : public scalar_distribution {
     return lp;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = poisson_draw(std::min(std::exp(p[0][0]), std::numeric_limits<double>::max()), rng);
   }
 };

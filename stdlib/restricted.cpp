@@ -79,7 +79,7 @@ class restricted final : public distribution {
   // By inversion where D has a distribution function (Devroye 1986, Non-Uniform Random
   // Variate Generation, II.2.3): exact in one uniform however improbable the interval.
   // Without one, by rejection from D: exact, and cheap unless the interval is improbable.
-  void draw(std::span<const view> params, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> params, ppl::rng& rng, double* out) const override {
     const support s = value_support(params);
     if (inner_.has_cdf()) {
       *out = at_fraction(params, boost::random::uniform_01<double>()(rng));

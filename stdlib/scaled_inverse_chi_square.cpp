@@ -70,7 +70,7 @@ class scaled_inverse_chi_square final : public scalar_distribution {
 
   // (nu s^2 / 2) / G for G ~ Gamma(nu / 2, 1), from log G; draws beyond the largest double
   // become that double.
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double nu = p[0][0], s = p[1][0];
     const double x = std::exp(std::log(nu / 2) + 2 * std::log(s) - log_gamma_draw(nu / 2, rng));
     out[0] = std::min(x, std::numeric_limits<double>::max());

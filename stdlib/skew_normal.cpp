@@ -54,7 +54,7 @@ class skew_normal final : public scalar_distribution {
   // delta |u| + sqrt(1 - delta^2) v for independent standard normals u and v has the
   // standard skew-normal distribution (Henze 1986, "A probabilistic representation of the
   // skew-normal distribution", Scand. J. Statist. 13).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double alpha = p[2][0], root = std::sqrt(1 + alpha * alpha);  // sqrt(1 - delta^2) = 1 / root
     boost::random::normal_distribution<double> normal;
     const double u = std::fabs(normal(rng)), v = normal(rng);

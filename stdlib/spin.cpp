@@ -26,7 +26,7 @@ class spin final : public scalar_distribution {
     return with_constants ? -std::numbers::ln2 : 0.0;
   }
 
-  void draw(std::span<const view>, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view>, ppl::rng& rng, double* out) const override {
     out[0] = boost::random::bernoulli_distribution<double>(0.5)(rng) ? 1.0 : -1.0;
   }
 };

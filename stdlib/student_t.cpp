@@ -66,7 +66,7 @@ class student_t final : public scalar_distribution {
     return r;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = p[1][0] + p[2][0] * boost::random::student_t_distribution<double>(p[0][0])(rng);
   }
 };

@@ -1,6 +1,6 @@
 // Sum(x): the point mass at the sum of the vector x, JAGS's dsum. Observed (`y ~ Sum([a,
 // b])` with y data) it says that the unknowns in x add up to the data; the graph starts
-// them on that set and the `sum_move` sampler keeps them there (runtime/sums.hpp). Its
+// them on that set and the `sum_move` sampler keeps them there (model/sums.hpp). Its
 // density is 1 at the sum (within sum_holds' tolerance) and 0 elsewhere; unobserved, it
 // is the sum itself.
 #include "stdlib/sum.hpp"
@@ -36,7 +36,7 @@ class sum_distribution final : public scalar_distribution {
     out[0] = total(p[0]);
     return true;
   }
-  void draw(std::span<const view> p, runtime::rng&, double* out) const override { out[0] = total(p[0]); }
+  void draw(std::span<const view> p, ppl::rng&, double* out) const override { out[0] = total(p[0]); }
 };
 
 }  // namespace

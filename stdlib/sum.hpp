@@ -1,6 +1,6 @@
 #pragma once
 // The tolerance of Sum(x) (stdlib/sum.cpp), shared with what keeps observed sums
-// (runtime/sums.hpp): a relative 1e-9, so that real summands moved by floating point keep
+// (model/sums.hpp): a relative 1e-9, so that real summands moved by floating point keep
 // their sum.
 #include <algorithm>
 #include <cmath>

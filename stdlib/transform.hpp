@@ -1,7 +1,7 @@
 #pragma once
 // Unconstraining transforms for continuous scalars: samplers move y on the real line and
 // the variable is x = f(y); the target density gains log |dx/dy| (the Jacobian). A chain's
-// start jitters a typical value on this scale too (runtime/graph_start.cpp).
+// start jitters a typical value on this scale too (model/graph_start.cpp).
 //   (-inf, inf): x = y          [a, inf): x = a + exp(y)
 //   (-inf, b]:   x = b - exp(y) [a, b]:   x = a + (b - a) inv_logit(y)
 #include <cmath>

@@ -81,7 +81,7 @@ class von_mises final : public scalar_distribution {
     return true;
   }
 
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     out[0] = wrap_angle(p[0][0] + deviation(p[1][0], rng));
   }
 
@@ -90,7 +90,7 @@ class von_mises final : public scalar_distribution {
   // the von Mises distribution", Appl. Statist. 28(2): rejection from a wrapped Cauchy
   // envelope with a squeeze. rho = (tau - sqrt(2 tau)) / (2 kappa) is computed as
   // 2 kappa / (tau + sqrt(2 tau)), which does not cancel for small kappa.
-  static double deviation(double kappa, runtime::rng& rng) {
+  static double deviation(double kappa, ppl::rng& rng) {
     boost::random::uniform_01<double> uniform;
     if (kappa == 0) return pi * (2 * uniform(rng) - 1);
     const double tau = 1 + std::sqrt(1 + 4 * kappa * kappa), rho = 2 * kappa / (tau + std::sqrt(2 * tau));

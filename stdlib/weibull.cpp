@@ -69,7 +69,7 @@ class weibull final : public scalar_distribution {
   }
 
   // Inversion: sigma (-log(1 - u))^(1 / alpha), u in [0, 1).
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const double e = -std::log1p(-boost::random::uniform_01<double>()(rng));
     out[0] = p[1][0] * std::pow(e, 1 / p[0][0]);
   }

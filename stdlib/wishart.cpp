@@ -33,7 +33,7 @@ class wishart final : public wishart_base {
     for (index_t i = 0; i < p[1].size(); ++i) out[i] = p[0][0] * p[1][i];
     return true;
   }
-  void draw(std::span<const view> p, runtime::rng& rng, double* out) const override {
+  void draw(std::span<const view> p, ppl::rng& rng, double* out) const override {
     const auto llt = spd_factor(p[1]);
     write_product(llt.matrixL() * bartlett(p[0][0], p[1].rows(), rng), out);
   }

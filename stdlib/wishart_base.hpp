@@ -33,7 +33,7 @@ class wishart_base : public distribution {
  protected:
   // Bartlett (1933): with A lower triangular, A_ii^2 ~ ChiSquare(nu - i) (i from 0) and
   // A_ij ~ Normal(0, 1) below the diagonal, L A A' L' ~ Wishart(nu, L L').
-  static Eigen::MatrixXd bartlett(double nu, index_t k, runtime::rng& rng) {
+  static Eigen::MatrixXd bartlett(double nu, index_t k, ppl::rng& rng) {
     Eigen::MatrixXd a = Eigen::MatrixXd::Zero(k, k);
     boost::random::normal_distribution<double> normal;
     for (index_t i = 0; i < k; ++i) {

@@ -2,7 +2,7 @@
 # `ppl loo` against R's loo (Debian's r-cran-loo) on a fresh run, in both layouts: ppl's
 # draws file of the outliers example with Normal errors (k from below 0 to above 1) and the
 # same run in Stan's layout, read by R as CmdStan files. Every pointwise figure must be
-# loo's within 1e-9 relative, as in tests/runtime/test_loo_reference.cpp (the same algorithm;
+# loo's within 1e-9 relative, as in tests/draws/test_loo_reference.cpp (the same algorithm;
 # only sums are in another order), and the MCSE the 2024 paper's, from loo's own weights.
 # Chains of 700 draws, on purpose: loo 2.5.1's relative_eff scales its autocovariances by
 # 2 N^2 where its FFT is 2 M long, M the next 2^a 3^b 5^c from N (720 here), which moves

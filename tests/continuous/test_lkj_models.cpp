@@ -93,7 +93,7 @@ TEST_CASE("nuts: a correlation recovered from data, the covariance built as quad
   r << 1, 0.6, -0.3, 0.6, 1, 0.2, -0.3, 0.2, 1;
   const Eigen::Vector3d tau(1, 2, 0.5);
   const Eigen::Matrix3d factor = (tau.asDiagonal() * r * tau.asDiagonal()).llt().matrixL();
-  ppl::runtime::rng rng(65);
+  ppl::rng rng(65);
   boost::random::normal_distribution<double> normal;
   std::ostringstream y;
   y.precision(17);

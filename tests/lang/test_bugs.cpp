@@ -22,7 +22,7 @@ namespace {
 
 // The BUGS text in ppl, with data of these shapes (or none).
 std::string translate(const std::string& bugs, const lang::bugs_data_shapes* data = nullptr) {
-  lang::source_file src{"m.bug", bugs};
+  ppl::source_file src{"m.bug", bugs};
   lang::ast::program p = lang::lower_bugs(src, lang::parse_bugs(src), data);
   lang::check(src, p, stdlib::library());  // what the checker takes
   return lang::print_program(p, src.text);
@@ -31,7 +31,7 @@ std::string translate(const std::string& bugs, const lang::bugs_data_shapes* dat
 std::string error_of(const std::string& bugs, const lang::bugs_data_shapes* data = nullptr) {
   try {
     translate(bugs, data);
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     std::string s = e.what();
     return s.substr(0, s.find('\n'));
   }
@@ -383,7 +383,7 @@ TEST_CASE("bugs: many statements with a power each, inside the model block") {
   std::string text = "model {\n";
   for (int i = 0; i < 300; ++i) text += "  y" + std::to_string(i) + " <- pow(2, 2) + 2^2\n";
   text += "}\n";
-  lang::source_file src{"m.bug", text};
+  ppl::source_file src{"m.bug", text};
   CHECK_NOTHROW(lang::parse_bugs(src));
 }
 

@@ -17,7 +17,7 @@ lang::ir::model compile(const std::string& text) { return lang::compile({"m.ppl"
 std::string error_of(const std::string& text) {
   try {
     compile(text);
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     std::string s = e.what();
     return s.substr(0, s.find('\n'));
   }

@@ -15,7 +15,7 @@ namespace {
 std::string error_of(const std::string& text) {
   try {
     lang::compile({"m.ppl", text}, stdlib::library());
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     std::string s = e.what();
     return s.substr(0, s.find('\n'));
   }
@@ -55,7 +55,7 @@ TEST_CASE("an element of an unknown that no statement defines is found without d
   CHECK(error_of("x[1] ~ Normal(0, 1)\nx[3] ~ Normal(0, 1)\n") == "m.ppl:1:1: error: x[2] is never defined");
   CHECK(error_of("for i in 1:2 { A[i, 1] ~ Normal(0, 1) }\nA[1, 2] ~ Normal(0, 1)\n") == "m.ppl:1:16: error: A[2, 2] is never defined");
   // A computed array may leave elements undefined (BUGS's ragged arrays): the graph
-  // refuses a read of one (tests/runtime/test_graph.cpp).
+  // refuses a read of one (tests/model/test_graph.cpp).
   CHECK(error_of("for i in 1:3 { x[i] = 2 * i }\nx[5] = 10\n") == "");
 }
 

@@ -19,7 +19,7 @@ lang::ir::model compile(const std::string& text) { return lang::compile({"m.ppl"
 std::string error_of(const std::string& text) {
   try {
     compile(text);
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     std::string s = e.what();
     return s.substr(0, s.find('\n'));
   }
@@ -94,17 +94,17 @@ TEST_CASE("semantic errors") {
 
 TEST_CASE("a line index gives every offset the line and column that scanning gives") {
   for (std::string text : {"", "\n", "a", "ab\ncd\n", "\n\nx\r\ny", "x ~ Normal(0, 1)\n\nfor i in 1:3 {\n  y[i] ~ Normal(x, 1)\n}"}) {
-    lang::line_index lines(text);
+    ppl::line_index lines(text);
     for (std::size_t offset = 0; offset <= text.size() + 1; ++offset) {
       // The scan, written out: a line feed ends a line.
-      lang::location expected{1, 1};
+      ppl::location expected{1, 1};
       for (std::size_t i = 0; i < std::min(offset, text.size()); ++i)
-        expected = text[i] == '\n' ? lang::location{expected.line + 1, 1} : lang::location{expected.line, expected.column + 1};
+        expected = text[i] == '\n' ? ppl::location{expected.line + 1, 1} : ppl::location{expected.line, expected.column + 1};
       INFO(text << " at " << offset);
       CHECK(lines.locate(offset).line == expected.line);
       CHECK(lines.locate(offset).column == expected.column);
-      CHECK(lang::locate(text, offset).line == expected.line);
-      CHECK(lang::locate(text, offset).column == expected.column);
+      CHECK(ppl::locate(text, offset).line == expected.line);
+      CHECK(ppl::locate(text, offset).column == expected.column);
     }
   }
 }

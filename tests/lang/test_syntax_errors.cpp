@@ -21,7 +21,7 @@ namespace {
 std::string first_line_of_error(const std::string& text) {
   try {
     lang::compile({"m.ppl", text}, stdlib::library());
-  } catch (const lang::source_error& e) {
+  } catch (const ppl::source_error& e) {
     std::string s = e.what();
     return s.substr(0, s.find('\n'));
   }
@@ -138,7 +138,7 @@ TEST_CASE("powers: a chain of `^` over many lines is refused; many statements wi
     try {
       ppl::lang::parse({"m.ppl", text});
       return std::string();
-    } catch (const ppl::lang::source_error& e) {
+    } catch (const ppl::source_error& e) {
       std::string s = e.what();
       return s.substr(0, s.find('\n'));
     }

@@ -82,7 +82,7 @@ void check_energy_distribution(const posterior& p, const exact_torus& exact) {
   }
 }
 
-ppl::samplers::run_options options(std::uint64_t seed, long draws) { return two_chains(200, draws, seed); }
+ppl::inference::run_options options(std::uint64_t seed, long draws) { return two_chains(200, draws, seed); }
 
 }  // namespace
 
@@ -112,9 +112,9 @@ void check_onsager(const char* kind, double temperature, double energy, double m
   o.warmup = 100;
   o.monitors = {"energy", "absmag"};
   if (kind[0] == 'g') o.overrides["s"] = "gibbs";
-  ppl::runtime::data_table init;
+  ppl::data::data_table init;
   if (magnetisation > 0) {
-    ppl::runtime::apply_set(init, "s=" + [] {
+    ppl::data::apply_set(init, "s=" + [] {
       std::string rows = "[";
       for (int i = 0; i < 64; ++i) {
         rows += i ? ",[" : "[";
@@ -157,9 +157,9 @@ for i in 1:n, j in 1:n { factor 0.5 * W[i, j] * x[i] * x[j] }
 
 TEST_CASE("ising: a random-coupling binary MRF against enumeration") {
   const int n = 8;
-  ppl::runtime::rng rng(5);
+  ppl::rng rng(5);
   std::normal_distribution<double> draw(0, 0.6);
-  auto normal = [&](ppl::runtime::rng& r) { return std::round(draw(r) * 1e6) / 1e6; };  // exactly as written below
+  auto normal = [&](ppl::rng& r) { return std::round(draw(r) * 1e6) / 1e6; };  // exactly as written below
   std::vector<std::vector<double>> W(n, std::vector<double>(n, 0));
   std::vector<double> b(n);
   for (int i = 0; i < n; ++i) {
@@ -194,10 +194,10 @@ TEST_CASE("ising: a random-coupling binary MRF against enumeration") {
 
 TEST_CASE("ising: lp__ from the couplings equals the model's log density") {
   const auto m = ppl::lang::compile({"ising.ppl", ising}, ppl::stdlib::library());
-  ppl::runtime::data_table data;
-  for (const char* set : {"L=5", "h=0.3", "beta=0.7"}) ppl::runtime::apply_set(data, set);
-  ppl::runtime::rng rng(3);
-  ppl::runtime::graph g(m, data, rng);
+  ppl::data::data_table data;
+  for (const char* set : {"L=5", "h=0.3", "beta=0.7"}) ppl::data::apply_set(data, set);
+  ppl::rng rng(3);
+  ppl::model::graph g(m, data, rng);
   std::string reason;
   const int s = m.find("s");
   auto model = ppl::samplers::spins::find_pairwise(g, s, reason);

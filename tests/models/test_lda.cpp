@@ -67,7 +67,7 @@ TEST_CASE("lda: log p(w, z) matches the Dirichlet-multinomial formula") {
     std::vector<double> z = {1, 3, 3, 2, 2, 1, 3, 2};
     lda::engine e(c, z.data());
     CHECK(e.log_joint() == doctest::Approx(exact_log_joint(c, z)).epsilon(1e-12));
-    ppl::runtime::rng rng(3);
+    ppl::rng rng(3);
     e.sweep(rng, lda::kernel::sparse, 1);
     CHECK(e.log_joint() == doctest::Approx(exact_log_joint(c, z)).epsilon(1e-12));
   }
@@ -91,7 +91,7 @@ TEST_CASE("lda: the dense and sparse kernels leave p(z | w) invariant") {
     INFO(std::string(k == lda::kernel::dense ? "dense" : "sparse"));
     std::vector<double> z(n, 1.0);
     lda::engine e(c, z.data());
-    ppl::runtime::rng rng(k == lda::kernel::dense ? 11 : 12);
+    ppl::rng rng(k == lda::kernel::dense ? 11 : 12);
     const int sweeps = 100000;
     std::vector<double> seen(states, 0);
     for (int s = 0; s < sweeps; ++s) {
@@ -125,7 +125,7 @@ std::vector<std::vector<double>> bars() {
 
 // Documents of 100 words with topic proportions drawn from Dirichlet(1), as in the paper.
 std::vector<std::vector<std::uint32_t>> bars_documents(std::size_t count, std::uint64_t seed) {
-  ppl::runtime::rng rng(seed);
+  ppl::rng rng(seed);
   const auto topics = bars();
   std::uniform_real_distribution<double> unit(0, 1);
   std::vector<std::vector<std::uint32_t>> docs(count);
@@ -176,7 +176,7 @@ struct bars_run {
 // 300 documents, K = 10, alpha = 1, eta = 0.1: 300 sweeps, phi averaged over the last 100.
 bars_run run_bars(lda::kernel k, int threads, std::uint64_t seed, std::size_t docs, int sweeps, double eta) {
   const lda::corpus c = make_corpus(bars_documents(docs, 2004), std::vector<double>(10, 1.0), std::vector<double>(25, eta));
-  ppl::runtime::rng rng(seed);
+  ppl::rng rng(seed);
   std::vector<double> z(c.word.size());
   for (auto& x : z) x = 1.0 + static_cast<double>(rng() % 10);
   lda::engine e(c, z.data());
@@ -213,7 +213,7 @@ TEST_CASE("lda: a parallel sweep visits every token once and keeps its counts in
       const lda::corpus certain = make_corpus(docs, {1e12, 1e-12}, std::vector<double>(25, 0.1));
       std::vector<double> z(certain.word.size(), 2.0);
       lda::engine e(certain, z.data());
-      ppl::runtime::rng rng(5);
+      ppl::rng rng(5);
       e.sweep(rng, k, threads);
       CHECK(std::count(z.begin(), z.end(), 1.0) == static_cast<std::ptrdiff_t>(z.size()));
 
@@ -304,7 +304,7 @@ team_run run_bars_team(lda::kernel k, int processes, std::uint64_t seed, std::si
   const lda::corpus c = make_corpus(bars_documents(docs, 2004), std::vector<double>(10, 1.0), std::vector<double>(25, eta));
   thread_hub hub(processes);
   std::vector<std::vector<double>> z(static_cast<std::size_t>(processes));
-  ppl::runtime::rng start(seed);
+  ppl::rng start(seed);
   z[0].resize(c.word.size());
   for (auto& x : z[0]) x = 1.0 + static_cast<double>(start() % 10);
   for (auto& own : z) own = z[0];
@@ -316,7 +316,7 @@ team_run run_bars_team(lda::kernel k, int processes, std::uint64_t seed, std::si
       thread_team team(hub, r);
       lda::engine e(c, z[static_cast<std::size_t>(r)].data());
       e.set_team(&team);
-      ppl::runtime::rng rng(seed);  // the chain's stream, alike in every process
+      ppl::rng rng(seed);  // the chain's stream, alike in every process
       std::vector<double> phi(250);
       for (int s = 0; s < sweeps; ++s) {
         e.sweep(rng, k, 1);

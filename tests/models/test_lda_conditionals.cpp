@@ -97,7 +97,7 @@ TEST_CASE("lda: theta and phi are drawn from their conditionals given z") {
     std::vector<double> z = {1, 2, 2, 2, 1, 1, 2, 2};
     lda::engine e(c, z.data());
     const auto [theta, phi] = conditional_shapes(c, z);
-    ppl::runtime::rng rng(5);
+    ppl::rng rng(5);
     INFO("alpha[1] ", alpha[0], ", eta[1] ", eta[0]);
     check_dirichlet_rows(theta, c.topics, 20000, [&](double* out) { e.theta_draws(out, rng); });
     check_dirichlet_rows(phi, c.words, 20000, [&](double* out) { e.phi_draws(out, rng); });

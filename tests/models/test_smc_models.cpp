@@ -1,4 +1,4 @@
-// Tempered SMC's posterior means (samplers/smc.cpp) on two hierarchical models against
+// Tempered SMC's posterior means (inference/smc.cpp) on two hierarchical models against
 // published references: eight schools (posteriordb's reference posterior, 10,000 draws)
 // and pumps (the BUGS Examples manual). SMC's Monte Carlo error is measured from its 8
 // independent runs (each run's particles are equally weighted, so the run means are
@@ -12,8 +12,8 @@
 #include <numeric>
 
 #include "lang/checker.hpp"
-#include "runtime/data.hpp"
-#include "samplers/monte_carlo.hpp"
+#include "data/data.hpp"
+#include "inference/monte_carlo.hpp"
 #include "stdlib/registry.hpp"
 #include "tests/support/example_text.hpp"
 #include "tests/support/short_run.hpp"
@@ -32,13 +32,13 @@ constexpr std::size_t runs = 8;
 
 void check_means(const std::string& model, const std::string& data, const std::map<std::string, reference>& expected) {
   const lang::ir::model m = lang::compile({model, testing::example_text(model)}, stdlib::library());
-  const runtime::data_table d = runtime::read_data_file(std::string(PPL_SOURCE_DIR) + "/" + data);
-  samplers::monte_carlo_options o;
+  const data::data_table d = data::read_data_file(std::string(PPL_SOURCE_DIR) + "/" + data);
+  inference::monte_carlo_options o;
   o.particles = testing::shortened(500, 4);
   o.runs = static_cast<int>(runs);
   o.threads = 2;
   o.seed = 3;
-  const samplers::weighted_result r = samplers::smc_sample(m, d, o);
+  const inference::weighted_result r = inference::smc_sample(m, d, o);
   const std::size_t width = r.columns.size(), per_run = static_cast<std::size_t>(o.particles);
   for (const auto& [name, ref] : expected) {
     const auto k = static_cast<std::size_t>(std::find(r.columns.begin(), r.columns.end(), name) - r.columns.begin());

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "lang/checker.hpp"
-#include "runtime/diagnostics.hpp"
-#include "runtime/graph.hpp"
-#include "samplers/chain.hpp"
+#include "draws/diagnostics.hpp"
+#include "model/graph.hpp"
+#include "inference/chain.hpp"
 #include "stdlib/registry.hpp"
 
 namespace ppl::testing {
@@ -25,7 +25,7 @@ for n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }
 inline const std::vector<std::string> logistic_data = {"x=[-2,-1.5,-1,-0.5,0,0.5,1,1.5,2,2.5]", "y=[0,0,1,0,0,1,1,0,1,1]"};
 
 struct posterior {
-  samplers::run_result result;
+  inference::run_result result;
 
   std::vector<std::vector<double>> column(const std::string& name) const {
     const auto& cols = result.draws.columns;
@@ -33,7 +33,7 @@ struct posterior {
     REQUIRE(it != cols.end());
     return result.draws.column(static_cast<std::size_t>(it - cols.begin()));
   }
-  runtime::scalar_summary summary(const std::string& name) const { return runtime::summarize(column(name)); }
+  draws::scalar_summary summary(const std::string& name) const { return draws::summarize(column(name)); }
   std::string kind(const std::string& variable) const {
     for (const auto& p : result.plan)
       if (p.variable.substr(0, p.variable.find('[')) == variable) return p.kind;
@@ -42,8 +42,8 @@ struct posterior {
 };
 
 // Two chains of `draws` after `warmup`, from `seed`.
-inline samplers::run_options two_chains(long warmup, long draws, std::uint64_t seed) {
-  samplers::run_options o;
+inline inference::run_options two_chains(long warmup, long draws, std::uint64_t seed) {
+  inference::run_options o;
   o.chains = 2;
   o.warmup = warmup;
   o.draws = draws;
@@ -51,15 +51,15 @@ inline samplers::run_options two_chains(long warmup, long draws, std::uint64_t s
   return o;
 }
 
-inline posterior infer(const std::string& text, const std::vector<std::string>& sets, samplers::run_options o) {
+inline posterior infer(const std::string& text, const std::vector<std::string>& sets, inference::run_options o) {
   static std::vector<std::unique_ptr<lang::ir::model>> keep;  // the results refer to nothing, but keep models alive
   auto m = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));
-  runtime::data_table data;
-  for (const auto& s : sets) runtime::apply_set(data, s);
+  data::data_table data;
+  for (const auto& s : sets) data::apply_set(data, s);
   // Missing values in observed data are imputed, as the command line does.
-  if (auto missing = runtime::missing_values(*m, data); !missing.partly_observed.empty())
+  if (auto missing = model::missing_values(*m, data); !missing.partly_observed.empty())
     m = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library(), std::move(missing)));
-  posterior p{samplers::run(*m, data, o, nullptr)};
+  posterior p{inference::run(*m, data, o, nullptr)};
   keep.push_back(std::move(m));
   return p;
 }

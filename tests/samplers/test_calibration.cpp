@@ -6,7 +6,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 #include "samplers/factories.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 #include "tests/support/short_run.hpp"
@@ -28,12 +28,12 @@ struct sbc_case {
 };
 
 // Runs a fresh chain on `g` and returns the rank of `truth` among L draws thinned by T.
-long rank_of(runtime::graph& g, int parameter, double truth, const std::map<std::string, std::string>& overrides,
-             runtime::rng& rng, long warmup, long draws, long thin) {
+long rank_of(model::graph& g, int parameter, double truth, const std::map<std::string, std::string>& overrides,
+             ppl::rng& rng, long warmup, long draws, long thin) {
   std::vector<std::unique_ptr<samplers::sampler>> run;
   samplers::sampler_settings settings;
   settings.warmup = warmup;
-  for (auto& made : samplers::make_samplers(g, samplers::plan(g, overrides))) {
+  for (auto& made : inference::make_samplers(g, samplers::plan(g, overrides))) {
     made.made->configure(settings);
     run.push_back(std::move(made.made));
   }
@@ -52,30 +52,30 @@ long rank_of(runtime::graph& g, int parameter, double truth, const std::map<std:
 
 void run_sbc(const sbc_case& c) {
   auto m = lang::compile({c.name, c.model}, stdlib::library());
-  runtime::data_table base;
-  for (const auto& s : c.data) runtime::apply_set(base, s);
+  data::data_table base;
+  for (const auto& s : c.data) data::apply_set(base, s);
   const int replications = static_cast<int>(testing::shortened(1000, 4)), bins = 10;
   const long draws = 49;  // ranks 0..49: 50 values, 5 per bin
   std::vector<int> counts(bins, 0);
-  runtime::rng rng(2024);
+  ppl::rng rng(2024);
   int parameter = m.find(c.parameter);
   for (int r = 0; r < replications; ++r) {
-    runtime::graph_options forward;  // observations simulated, unknowns drawn from their priors
+    model::graph_options forward;  // observations simulated, unknowns drawn from their priors
     forward.allow_missing_observations = true;
     forward.start.from_prior = true;
-    runtime::graph prior(m, base, rng, forward);
+    model::graph prior(m, base, rng, forward);
     double truth = prior.value(parameter).data[0];
-    runtime::data_table data = base;
+    data::data_table data = base;
     for (std::size_t v = 0; v < m.variables.size(); ++v)
       if (prior.simulated(static_cast<int>(v)))
       {
-        runtime::data_value simulated;
+        data::data_value simulated;
         simulated.value = prior.value(static_cast<int>(v));
         simulated.integer = m.variables[v].type.kind == stdlib::scalar_kind::integer;
         simulated.origin = "sbc";
         data.set(m.variables[v].name, std::move(simulated));
       }
-    runtime::graph posterior(m, data, rng);
+    model::graph posterior(m, data, rng);
     if (r == 0) {
       for (const auto& a : samplers::plan(posterior, c.overrides))
         if (a.variable == parameter) CHECK(std::string(a.chosen->kind()) == c.kind);
@@ -167,13 +167,13 @@ namespace {
 void run_geweke(const char* model, const std::vector<std::string>& data, const std::string& parameter, double prior_mean,
                 const std::string& kind) {
   auto m = lang::compile({"geweke", model}, stdlib::library());
-  runtime::data_table base;
-  for (const auto& s : data) runtime::apply_set(base, s);
-  runtime::rng rng(99);
-  runtime::graph_options forward;  // observations simulated, unknowns drawn from their priors
+  data::data_table base;
+  for (const auto& s : data) data::apply_set(base, s);
+  ppl::rng rng(99);
+  model::graph_options forward;  // observations simulated, unknowns drawn from their priors
   forward.allow_missing_observations = true;
   forward.start.from_prior = true;
-  runtime::graph g(m, base, rng, forward);
+  model::graph g(m, base, rng, forward);
   std::vector<std::unique_ptr<samplers::sampler>> run;
   for (const auto& a : samplers::plan(g, {})) {
     if (g.model().variables[static_cast<std::size_t>(a.variable)].name == parameter) CHECK(std::string(a.chosen->kind()) == kind);
@@ -187,7 +187,7 @@ void run_geweke(const char* model, const std::vector<std::string>& data, const s
       if (g.simulated(static_cast<int>(k))) g.draw_variable(static_cast<int>(k), rng);
     chain[0].push_back(g.value(v).data[0]);
   }
-  auto s = runtime::summarize(chain);
+  auto s = draws::summarize(chain);
   INFO(parameter, ": mean ", s.mean, " prior mean ", prior_mean, " mcse ", s.mcse_mean);
   CHECK(std::fabs(s.mean - prior_mean) < 4 * s.mcse_mean);
 }

@@ -23,7 +23,7 @@ const std::vector<std::string> censored_data = {"t=[0.5,1.2,0.3,2.1,0.8,1.6]", "
 // Gamma(2 + 6, 1 + 6.5 + 6.5).
 constexpr double shape = 8, rate = 14;
 
-ppl::samplers::run_options with(const std::string& kind) {
+ppl::inference::run_options with(const std::string& kind) {
   auto o = two_chains(500, 3000, 31);
   o.overrides["lambda"] = kind;
   return o;

@@ -50,7 +50,7 @@ TEST_CASE("collapsed: LDA's z against exact enumeration") {
     double lp = log_dm(dk[0], 0.8) + log_dm(dk[1], 0.8) + log_dm(kw[0], 0.5) + log_dm(kw[1], 0.5);
     total += exact[code] = std::exp(lp);
   }
-  ppl::samplers::run_options o;
+  ppl::inference::run_options o;
   o.chains = 2;
   o.warmup = 200;
   o.draws = 20000;
@@ -69,7 +69,7 @@ TEST_CASE("collapsed: LDA's z against exact enumeration") {
         for (int i = 0; i < n; ++i) match = match && z[static_cast<std::size_t>(i)][c][t] == 1 + ((code >> i) & 1);
         hits[c][t] = match;
       }
-    auto s = ppl::runtime::summarize(hits);
+    auto s = ppl::draws::summarize(hits);
     INFO("z = ", code, ": ", s.mean, " exact ", weight / total, " mcse ", s.mcse_mean);
     CHECK(std::fabs(s.mean - weight / total) < 4 * s.mcse_mean + 1e-9);
   }
@@ -77,7 +77,7 @@ TEST_CASE("collapsed: LDA's z against exact enumeration") {
 
 TEST_CASE("collapsed: lp__ is log p(w, z) with theta and phi integrated out") {
   const int doc[] = {1, 1, 2, 2, 2}, word[] = {1, 2, 2, 3, 3}, n = 5;
-  ppl::samplers::run_options o;
+  ppl::inference::run_options o;
   o.chains = 1;
   o.warmup = 5;
   o.draws = 20;
@@ -97,7 +97,7 @@ TEST_CASE("collapsed: lp__ is log p(w, z) with theta and phi integrated out") {
 }
 
 TEST_CASE("collapsed: with --collapsed means, theta holds the Rao-Blackwellised posterior mean") {
-  ppl::samplers::run_options o;
+  ppl::inference::run_options o;
   o.chains = 1;
   o.warmup = 10;
   o.draws = 5;

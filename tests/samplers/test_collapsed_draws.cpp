@@ -86,11 +86,11 @@ struct agreement {
 
 agreement compare(const posterior& p, const exact_moments& m, const std::string& name) {
   const auto draws = p.column(name);
-  const auto s = ppl::runtime::summarize(draws);
+  const auto s = ppl::draws::summarize(draws);
   auto squares = draws;
   for (auto& chain : squares)
     for (double& x : chain) x = (x - m.mean(name)) * (x - m.mean(name));
-  const auto v = ppl::runtime::summarize(squares);
+  const auto v = ppl::draws::summarize(squares);
   return {std::fabs(s.mean - m.mean(name)) / s.mcse_mean, std::fabs(v.mean - m.variance(name)) / v.mcse_mean,
           name + ": mean " + std::to_string(s.mean) + " exact " + std::to_string(m.mean(name)) + " mcse " + std::to_string(s.mcse_mean) +
               "; variance " + std::to_string(v.mean) + " exact " + std::to_string(m.variance(name)) + " mcse " + std::to_string(v.mcse_mean)};
@@ -110,7 +110,7 @@ void check_recorded(const posterior& draws, const posterior& means, const exact_
   }
 }
 
-std::pair<posterior, posterior> both_ways(const char* model, const std::vector<std::string>& data, ppl::samplers::run_options o) {
+std::pair<posterior, posterior> both_ways(const char* model, const std::vector<std::string>& data, ppl::inference::run_options o) {
   auto draws = infer(model, data, o);
   o.collapsed = collapsed_record::means;
   return {draws, infer(model, data, o)};

@@ -10,8 +10,8 @@ using namespace ppl::testing;
 
 namespace {
 
-ppl::samplers::run_options quick(long draws = 2000) {
-  ppl::samplers::run_options o;
+ppl::inference::run_options quick(long draws = 2000) {
+  ppl::inference::run_options o;
   o.chains = 2;
   o.warmup = 200;
   o.draws = draws;
@@ -108,7 +108,7 @@ TEST_CASE("Dirichlet-Multinomial") {
 
 // a and b each by its own conjugate update (the planner would draw them jointly, by
 // gaussian_block: tests/samplers/test_gaussian_block.cpp).
-ppl::samplers::run_options separately(ppl::samplers::run_options o) {
+ppl::inference::run_options separately(ppl::inference::run_options o) {
   o.overrides = {{"a", "conjugate"}, {"b", "conjugate"}};
   return o;
 }

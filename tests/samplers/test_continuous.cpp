@@ -31,7 +31,7 @@ std::pair<double, double> logistic_reference() {
   return {ma / total, mb / total};
 }
 
-ppl::samplers::run_options options(long draws, std::uint64_t seed) { return two_chains(500, draws, seed); }
+ppl::inference::run_options options(long draws, std::uint64_t seed) { return two_chains(500, draws, seed); }
 
 }  // namespace
 
@@ -93,7 +93,7 @@ TEST_CASE("a hierarchical Gamma-Poisson model") {
   auto expected = beta;
   for (auto& c : expected)
     for (double& x : c) x = (2 + 7.0) / (1 + x);
-  check_mean(p, "lambda[2]", ppl::runtime::summarize(expected).mean);
+  check_mean(p, "lambda[2]", ppl::draws::summarize(expected).mean);
 }
 
 TEST_CASE("the same seed gives the same draws") {

@@ -41,7 +41,7 @@ TEST_CASE("the mark network: P(stu, pkw, mot | mrk = 4) against exact enumeratio
   for (int s = 0; s < 3; ++s)
     for (int k = 0; k < 3; ++k)
       for (int m = 0; m < 2; ++m) total += joint[s][k][m] = p_stu[s] * kw[s][k] * (m ? 0.6 : 0.4) * mark4[k][m];
-  ppl::samplers::run_options o;
+  ppl::inference::run_options o;
   o.chains = 2;
   o.warmup = 200;
   o.draws = 5000;
@@ -55,7 +55,7 @@ TEST_CASE("the mark network: P(stu, pkw, mot | mrk = 4) against exact enumeratio
     for (int a = 0; a < 3; ++a)
       for (int m = 0; m < 2; ++m) exact_stu += joint[v - 1][a][m] / total, exact_pkw += joint[a][v - 1][m] / total;
     for (auto [name, exact] : {std::pair{"stu", exact_stu}, std::pair{"pkw", exact_pkw}}) {
-      auto s = ppl::runtime::summarize(indicator(p.column(name), v));
+      auto s = ppl::draws::summarize(indicator(p.column(name), v));
       INFO(name, " = ", v, ": ", s.mean, " exact ", exact, " mcse ", s.mcse_mean);
       CHECK(std::fabs(s.mean - exact) < 4 * s.mcse_mean);
     }
@@ -80,7 +80,7 @@ TEST_CASE("a two-state hidden Markov chain: gibbs on z[t] ~ Categorical(P[z[t - 
     total += w;
     for (int t = 0; t < 6; ++t) mean[t] += w * z[t];
   }
-  ppl::samplers::run_options o;
+  ppl::inference::run_options o;
   o.chains = 2;
   o.warmup = 200;
   o.draws = 10000;

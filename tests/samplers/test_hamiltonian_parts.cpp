@@ -60,7 +60,7 @@ TEST_CASE("dual averaging: Hoffman & Gelman's Algorithm 5 with Stan's constants"
 }
 
 TEST_CASE("metric: momentum draws have covariance M, velocity M^-1 p, and kinetic energy 1/2 p' M^-1 p") {
-  ppl::runtime::rng rng(11);
+  ppl::rng rng(11);
   metric m;
   m.reset(2, false);
   Eigen::VectorXd v(2);

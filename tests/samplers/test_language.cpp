@@ -9,8 +9,8 @@ using namespace ppl::testing;
 
 namespace {
 
-ppl::samplers::run_options quick(long draws = 2000) {
-  ppl::samplers::run_options o;
+ppl::inference::run_options quick(long draws = 2000) {
+  ppl::inference::run_options o;
   o.chains = 2;
   o.warmup = 300;
   o.draws = draws;

@@ -4,7 +4,7 @@
 // for mixtures of sampler kinds. A wrong kernel or a term left out shows at once.
 #include <cmath>
 
-#include "runtime/graph.hpp"
+#include "model/graph.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
 namespace test_lp {
@@ -22,24 +22,24 @@ struct case_t {
 void check_lp(const case_t& c) {
   INFO(c.name);
   const lang::ir::model m = lang::compile({"test.ppl", c.text}, stdlib::library());
-  runtime::data_table data;
-  for (const auto& s : c.sets) runtime::apply_set(data, s);
-  samplers::run_options o;
+  data::data_table data;
+  for (const auto& s : c.sets) data::apply_set(data, s);
+  inference::run_options o;
   o.chains = 2;
   o.warmup = 30;
   o.draws = 1100;  // past a full recomputation (every 1000 iterations)
   o.seed = 5;
-  const samplers::run_result r = samplers::run(m, data, o, nullptr);
-  runtime::rng rng(1);
-  runtime::graph g(m, data, rng);
+  const inference::run_result r = inference::run(m, data, o, nullptr);
+  ppl::rng rng(1);
+  model::graph g(m, data, rng);
   // Where each unknown's elements sit among the columns.
   std::vector<std::pair<double*, std::size_t>> slots;
   const auto& columns = r.draws.columns;
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != lang::ir::role::unknown) continue;
     auto& t = g.values()[v];
-    for (runtime::index_t k = 0; k < t.size(); ++k) {
-      const std::string name = runtime::element_column(m.variables[v].name, t.shape, k);
+    for (ppl::index_t k = 0; k < t.size(); ++k) {
+      const std::string name = draws::element_column(m.variables[v].name, t.shape, k);
       const auto at = std::find(columns.begin(), columns.end(), name);
       REQUIRE(at != columns.end());
       slots.emplace_back(t.data.data() + k, static_cast<std::size_t>(at - columns.begin()));
@@ -48,8 +48,8 @@ void check_lp(const case_t& c) {
   REQUIRE(columns[0] == "lp__");
   double worst = 0;
   for (std::size_t chain = 0; chain < r.draws.chains.size(); ++chain) {
-    for (runtime::index_t row = 0; row < r.draws.rows(chain); ++row) {
-      const double* values = r.draws.chains[chain].data() + row * static_cast<runtime::index_t>(columns.size());
+    for (ppl::index_t row = 0; row < r.draws.rows(chain); ++row) {
+      const double* values = r.draws.chains[chain].data() + row * static_cast<ppl::index_t>(columns.size());
       for (auto [slot, column] : slots) *slot = values[column];
       g.update_derived();
       const double exact = g.log_density();

@@ -59,7 +59,7 @@ TEST_CASE("a missing value between two observed ones of a random walk") {
 TEST_CASE("missing values the model cannot impute are errors at their place") {
   auto run = [](const char* text, std::vector<std::string> sets) { return testing::infer(text, sets, testing::two_chains(10, 10, 1)); };
   // A covariate: nothing observes it, and the model reads it (a value nothing reads is
-  // no error: tests/runtime/test_graph.cpp).
+  // no error: tests/model/test_graph.cpp).
   CHECK_THROWS_WITH(run("data x: real[N]\ndata y: real[N]\nb ~ Normal(0, 1)\ny ~ Normal(b * x, 1)\n", {"x=[1, null]", "y=[1, 2]"}),
                     doctest::Contains("test.ppl:4:1: error: `x[2]` is read here, but it is missing (--set x=[1, null]) and no `~` observes `x`"));
   // Observed, but not where the value is missing.
@@ -153,7 +153,7 @@ TEST_CASE("truncation: a half-normal prior written as T[0, ], and observations t
     m += w * mu;
   }
   for (const char* sampler : {"", "nuts"}) {
-    samplers::run_options o = testing::two_chains(300, 4000, 9);
+    inference::run_options o = testing::two_chains(300, 4000, 9);
     if (*sampler) o.overrides["mu"] = sampler;
     const auto q = testing::infer("data y: real[N]\nmu ~ Normal(0, 2)\ny ~ Normal(mu, 1) T[0, ]\n", {"y=[0.2, 0.5, 1.1, 0.1]"}, o);
     INFO(sampler);

@@ -1,4 +1,4 @@
-// The weighted methods (samplers/monte_carlo.hpp) on conjugate models whose evidence
+// The weighted methods (inference/monte_carlo.hpp) on conjugate models whose evidence
 // p(data) has a closed form, and on discrete models whose evidence is a sum over every
 // value of the unknowns: each method's log evidence within 3 of its own standard errors
 // of the exact value (a fixed seed: a wrong estimator fails, a right one passes with
@@ -17,8 +17,8 @@
 #include <numeric>
 
 #include "lang/checker.hpp"
-#include "runtime/interrupt.hpp"
-#include "samplers/monte_carlo.hpp"
+#include "core/interrupt.hpp"
+#include "inference/monte_carlo.hpp"
 #include "stdlib/registry.hpp"
 #include "tests/support/short_run.hpp"
 
@@ -213,31 +213,31 @@ model_case logistic_regression() {
 
 struct compiled {
   lang::ir::model model;
-  runtime::data_table data;
+  data::data_table data;
 };
 
 compiled compile(const model_case& c) {
   compiled out{lang::compile({"test.ppl", c.text}, stdlib::library()), {}};
-  for (const auto& s : c.sets) runtime::apply_set(out.data, s);
+  for (const auto& s : c.sets) data::apply_set(out.data, s);
   return out;
 }
 
-samplers::monte_carlo_options options(long particles) {
-  samplers::monte_carlo_options o;
+inference::monte_carlo_options options(long particles) {
+  inference::monte_carlo_options o;
   o.particles = testing::shortened(particles, 4);
   o.threads = 2;
   o.seed = 11;
   return o;
 }
 
-void check_evidence(const char* method, const model_case& c, const samplers::weighted_result& r) {
+void check_evidence(const char* method, const model_case& c, const inference::weighted_result& r) {
   INFO(method, ": ", c.name, ": log evidence ", r.evidence.log_z, " (se ", r.evidence.se, "), exact ", c.log_z);
   REQUIRE(std::isfinite(r.evidence.se));
   CHECK(r.evidence.se < 0.15);
   CHECK(std::abs(r.evidence.log_z - c.log_z) < 3 * r.evidence.se);
 }
 
-std::size_t column(const samplers::weighted_result& r, const std::string& name) {
+std::size_t column(const inference::weighted_result& r, const std::string& name) {
   const auto it = std::find(r.columns.begin(), r.columns.end(), name);
   REQUIRE(it != r.columns.end());
   return static_cast<std::size_t>(it - r.columns.begin());
@@ -256,7 +256,7 @@ double ks_distance(std::vector<double> x, F cdf) {
   return d;
 }
 
-std::vector<double> values(const samplers::weighted_result& r, const std::string& name) {
+std::vector<double> values(const inference::weighted_result& r, const std::string& name) {
   const std::size_t k = column(r, name), width = r.columns.size();
   std::vector<double> out;
   for (std::size_t i = 0; i < r.row_count; ++i) out.push_back(r.rows[i * width + k]);
@@ -268,7 +268,7 @@ std::vector<double> values(const samplers::weighted_result& r, const std::string
 TEST_CASE("importance sampling's evidence matches the exact evidence of conjugate and discrete models") {
   for (const model_case& c : {beta_bernoulli(), normal_normal(), gamma_poisson(), dirichlet_categorical(), mixture(), mark()}) {
     const compiled m = compile(c);
-    const auto r = samplers::importance_sample(m.model, m.data, options(20000));
+    const auto r = inference::importance_sample(m.model, m.data, options(20000));
     check_evidence("importance", c, r);
     CHECK_FALSE(r.pareto_k > 0.7);  // NaN: weights taking few values have no tail to fit
     CHECK(r.ess > 100);
@@ -281,10 +281,10 @@ TEST_CASE("importance sampling from a proposal model: weights p(unknowns, data) 
   // The posterior is N(1.03, 0.58); the proposal is near it and wider.
   const compiled q = compile({"proposal", "mu ~ Normal(1, 1)\n", {}, 0});
   auto o = options(4000);
-  const auto prior = samplers::importance_sample(m.model, m.data, o);
+  const auto prior = inference::importance_sample(m.model, m.data, o);
   o.proposal = &q.model;
   o.proposal_data = &q.data;
-  const auto r = samplers::importance_sample(m.model, m.data, o);
+  const auto r = inference::importance_sample(m.model, m.data, o);
   check_evidence("importance with a proposal", c, r);
   CHECK(r.ess > 1.5 * prior.ess);
   CHECK(r.evidence.se < prior.evidence.se);
@@ -292,7 +292,7 @@ TEST_CASE("importance sampling from a proposal model: weights p(unknowns, data) 
   const compiled derived = compile({"Normal-Normal with a derived quantity", "data y: real[N]\nmu ~ Normal(1, 2)\ntwice = 2 * mu\n"
                                     "for n in 1:N { y[n] ~ Normal(mu, 1.5) }\n", {"y=[0.3,2.1,1.4,-0.2,1.9,0.8]"}, 0});
   o.monitors = {"twice"};
-  const auto monitored = samplers::importance_sample(derived.model, derived.data, o);
+  const auto monitored = inference::importance_sample(derived.model, derived.data, o);
   CHECK(monitored.evidence.log_z == r.evidence.log_z);
   column(monitored, "twice");
   o.monitors.clear();
@@ -302,7 +302,7 @@ TEST_CASE("importance sampling from a proposal model: weights p(unknowns, data) 
     const compiled bad = compile({"proposal", text, {"y=[0.3,2.1,1.4,-0.2,1.9,0.8]"}, 0});
     o.proposal = &bad.model;
     o.proposal_data = &bad.data;
-    CHECK_THROWS_AS(samplers::importance_sample(m.model, m.data, o), std::invalid_argument);
+    CHECK_THROWS_AS(inference::importance_sample(m.model, m.data, o), std::invalid_argument);
   }
 }
 
@@ -311,7 +311,7 @@ TEST_CASE("tempered SMC's evidence matches the exact evidence of conjugate and d
     const compiled m = compile(c);
     auto o = options(400);
     o.runs = 8;
-    const auto r = samplers::smc_sample(m.model, m.data, o);
+    const auto r = inference::smc_sample(m.model, m.data, o);
     check_evidence("smc", c, r);
     REQUIRE(r.temperatures.size() == 8);
     CHECK(r.temperatures[0].back() == 1.0);
@@ -330,7 +330,7 @@ TEST_CASE("SMC moves by MCMC's conjugate, gaussian_block and collapsed updates, 
     const compiled m = compile(c);
     auto o = options(400);
     o.runs = 8;
-    const auto r = samplers::smc_sample(m.model, m.data, o);
+    const auto r = inference::smc_sample(m.model, m.data, o);
     std::vector<std::string> got;
     for (const auto& line : r.moves)
       if (std::find(got.begin(), got.end(), line.kind) == got.end()) got.push_back(line.kind);
@@ -342,7 +342,7 @@ TEST_CASE("SMC moves by MCMC's conjugate, gaussian_block and collapsed updates, 
   const compiled m = compile(collapsed_mixture());
   auto o = options(400);
   o.runs = 8;
-  const auto r = samplers::smc_sample(m.model, m.data, o);
+  const auto r = inference::smc_sample(m.model, m.data, o);
   const std::vector<double> theta = values(r, "theta[1]");
   const auto per_run = theta.size() / 8;
   std::vector<double> means;
@@ -363,7 +363,7 @@ TEST_CASE("SMC moves by MCMC's nuts where its plan gives it, with the tempered g
   const compiled m = compile(c);
   auto o = options(400);
   o.runs = 8;
-  const auto r = samplers::smc_sample(m.model, m.data, o);
+  const auto r = inference::smc_sample(m.model, m.data, o);
   REQUIRE(r.moves.size() == 2);
   for (const auto& line : r.moves) CHECK(line.kind == "nuts");
   check_evidence("smc", c, r);
@@ -385,7 +385,7 @@ TEST_CASE("rejection's evidence matches the exact evidence, with the bound found
                                                  {mixture(), -3 * std::log(2 * M_PI)}};
   for (const auto& [c, bound] : cases) {
     const compiled m = compile(c);
-    const auto r = samplers::rejection_sample(m.model, m.data, options(2000));
+    const auto r = inference::rejection_sample(m.model, m.data, options(2000));
     INFO(c.name);
     CHECK(r.bound == doctest::Approx(bound).epsilon(1e-12));
     check_evidence("rejection", c, r);
@@ -395,12 +395,12 @@ TEST_CASE("rejection's evidence matches the exact evidence, with the bound found
     // looser bound, each observation at its own peak.
     const model_case c = normal_normal();
     const compiled m = compile(c);
-    const auto found = samplers::rejection_sample(m.model, m.data, options(2000));
+    const auto found = inference::rejection_sample(m.model, m.data, options(2000));
     CHECK(found.bound == doctest::Approx(normal_bound()).epsilon(1e-12));
     check_evidence("rejection", c, found);
     auto o = options(2000);
     o.bound = -6 * std::log(normal_sigma * std::sqrt(2 * M_PI));
-    const auto given = samplers::rejection_sample(m.model, m.data, o);
+    const auto given = inference::rejection_sample(m.model, m.data, o);
     CHECK(given.bound == o.bound);
     check_evidence("rejection", c, given);
   }
@@ -408,7 +408,7 @@ TEST_CASE("rejection's evidence matches the exact evidence, with the bound found
     // LogNormal(mu, s) observations sharing mu peak jointly at mu = mean(log y).
     const model_case c = log_normal_normal();
     const compiled m = compile(c);
-    const auto r = samplers::rejection_sample(m.model, m.data, options(2000));
+    const auto r = inference::rejection_sample(m.model, m.data, options(2000));
     double jacobian = 0;
     for (double y : normal_y) jacobian -= y;
     CHECK(r.bound == doctest::Approx(normal_bound() + jacobian).epsilon(1e-12));
@@ -418,7 +418,7 @@ TEST_CASE("rejection's evidence matches the exact evidence, with the bound found
   // peak in closed form: Logistic(., 1), at most 1/4 at each y.
   const model_case c = logistic_regression();
   const compiled m = compile(c);
-  const auto r = samplers::rejection_sample(m.model, m.data, options(2000));
+  const auto r = inference::rejection_sample(m.model, m.data, options(2000));
   CHECK(r.bound == doctest::Approx(5 * std::log(0.25)).epsilon(1e-12));
   check_evidence("rejection", c, r);
 }
@@ -427,14 +427,14 @@ TEST_CASE("rejection draws pass a Kolmogorov-Smirnov test against the exact post
   // The 0.1% critical value of the one-sample statistic is 1.95 / sqrt(n).
   {
     const compiled m = compile(beta_bernoulli());
-    const auto r = samplers::rejection_sample(m.model, m.data, options(4000));
+    const auto r = inference::rejection_sample(m.model, m.data, options(4000));
     const boost::math::beta_distribution<> exact(2 + 3, 3 + 1);
     const double d = ks_distance(values(r, "p"), [&](double x) { return boost::math::cdf(exact, x); });
     CHECK(d < 1.95 / std::sqrt(static_cast<double>(r.row_count)));
   }
   {
     const compiled m = compile(normal_normal());
-    const auto r = samplers::rejection_sample(m.model, m.data, options(4000));  // the bound found
+    const auto r = inference::rejection_sample(m.model, m.data, options(4000));  // the bound found
     const double n = static_cast<double>(normal_y.size()), sum = std::accumulate(normal_y.begin(), normal_y.end(), 0.0);
     const double precision = 1 / (normal_s0 * normal_s0) + n / (normal_sigma * normal_sigma);
     const boost::math::normal_distribution<> exact((normal_m0 / (normal_s0 * normal_s0) + sum / (normal_sigma * normal_sigma)) / precision,
@@ -448,7 +448,7 @@ TEST_CASE("SMC's posterior mean agrees with the exact one within the runs' Monte
   const compiled m = compile(beta_bernoulli());
   auto o = options(400);
   o.runs = 8;
-  const auto r = samplers::smc_sample(m.model, m.data, o);
+  const auto r = inference::smc_sample(m.model, m.data, o);
   // Each run's particles are equally weighted: the runs' means are independent estimates.
   const std::vector<double> p = values(r, "p");
   const auto per_run = static_cast<std::size_t>(o.particles);
@@ -467,24 +467,24 @@ TEST_CASE("the weighted methods give the same draws whatever the number of threa
   const compiled m = compile(mixture());
   auto o = options(200);
   o.runs = 3;
-  const auto two = samplers::smc_sample(m.model, m.data, o);
+  const auto two = inference::smc_sample(m.model, m.data, o);
   o.threads = 1;
-  const auto one = samplers::smc_sample(m.model, m.data, o);
+  const auto one = inference::smc_sample(m.model, m.data, o);
   CHECK(one.rows == two.rows);
   CHECK(one.evidence.log_z == two.evidence.log_z);
   // Fewer runs than threads: the particles are spread instead of the runs (nuts moves, whose
   // tuned step size the other threads' samplers take from the first's).
   const compiled logistic = compile(logistic_regression());
   o.runs = 1;
-  const auto serial = samplers::smc_sample(logistic.model, logistic.data, o);
+  const auto serial = inference::smc_sample(logistic.model, logistic.data, o);
   o.threads = 3;
-  const auto spread = samplers::smc_sample(logistic.model, logistic.data, o);
+  const auto spread = inference::smc_sample(logistic.model, logistic.data, o);
   CHECK(serial.rows == spread.rows);
   CHECK(serial.evidence.log_z == spread.evidence.log_z);
   o.threads = 1;
-  const auto i1 = samplers::importance_sample(m.model, m.data, o);
+  const auto i1 = inference::importance_sample(m.model, m.data, o);
   o.threads = 3;
-  const auto i3 = samplers::importance_sample(m.model, m.data, o);
+  const auto i3 = inference::importance_sample(m.model, m.data, o);
   CHECK(i1.rows == i3.rows);
 }
 
@@ -493,27 +493,27 @@ TEST_CASE("rejection refuses a likelihood it has no bound for, a wrong bound and
     // An unknown scale: the density grows without bound as sigma falls.
     const compiled unbounded = compile({"unknown scale", "data y: real[N]\nmu ~ Normal(1, 2)\ns ~ Exponential(1)\nfor n in 1:N { y[n] ~ Normal(mu, s) }\n",
                                         {"y=[0.3,2.1,1.4,-0.2,1.9,0.8]"}, 0});
-    CHECK_THROWS_WITH(samplers::rejection_sample(unbounded.model, unbounded.data, options(100)), doctest::Contains("--bound"));
+    CHECK_THROWS_WITH(inference::rejection_sample(unbounded.model, unbounded.data, options(100)), doctest::Contains("--bound"));
     const compiled m = compile(normal_normal());
     auto o = options(100);
     o.bound = normal_bound() - 1;
-    CHECK_THROWS_WITH(samplers::rejection_sample(m.model, m.data, o), doctest::Contains("above the bound"));
+    CHECK_THROWS_WITH(inference::rejection_sample(m.model, m.data, o), doctest::Contains("above the bound"));
   }
   const compiled m = compile(beta_bernoulli());
   auto o = options(100);
   o.max_proposals = 1.05 * static_cast<double>(o.particles);  // the draws asked for, at an acceptance rate near 0.5
-  CHECK_THROWS_WITH(samplers::rejection_sample(m.model, m.data, o), doctest::Contains("--max-proposals"));
+  CHECK_THROWS_WITH(inference::rejection_sample(m.model, m.data, o), doctest::Contains("--max-proposals"));
 }
 
 TEST_CASE("an interrupted method returns what it finished: here nothing, and says so") {
   struct reset {
-    ~reset() { runtime::set_interrupted(false); }
+    ~reset() { ppl::set_interrupted(false); }
   } guard;
-  runtime::set_interrupted(true);
+  ppl::set_interrupted(true);
   const compiled m = compile(beta_bernoulli());
   auto o = options(200);
-  for (const auto& r : {samplers::importance_sample(m.model, m.data, o), samplers::smc_sample(m.model, m.data, o),
-                        samplers::rejection_sample(m.model, m.data, o)}) {
+  for (const auto& r : {inference::importance_sample(m.model, m.data, o), inference::smc_sample(m.model, m.data, o),
+                        inference::rejection_sample(m.model, m.data, o)}) {
     CHECK(r.interrupted);
     CHECK(r.row_count == 0);
     CHECK(r.stopped.rfind("0 of ", 0) == 0);

@@ -13,8 +13,8 @@ using namespace ppl::testing;
 
 namespace {
 
-ppl::samplers::run_options runs(std::uint64_t seed) {
-  ppl::samplers::run_options o;
+ppl::inference::run_options runs(std::uint64_t seed) {
+  ppl::inference::run_options o;
   o.chains = 2;
   o.warmup = 200;
   o.draws = 4000;

@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include "lang/checker.hpp"
-#include "runtime/data.hpp"
-#include "samplers/chain.hpp"
+#include "data/data.hpp"
+#include "inference/chain.hpp"
 #include "stdlib/registry.hpp"
 #include "tests/support/example_text.hpp"
 
@@ -16,10 +16,10 @@ namespace {
 std::map<std::string, std::string> kinds(const std::string& text, const std::vector<std::string>& sets,
                                          const std::map<std::string, std::string>& overrides = {}) {
   const auto m = ppl::lang::compile({"plan.ppl", text}, ppl::stdlib::library());
-  ppl::runtime::data_table data;
-  for (const auto& s : sets) ppl::runtime::apply_set(data, s);
+  ppl::data::data_table data;
+  for (const auto& s : sets) ppl::data::apply_set(data, s);
   std::map<std::string, std::string> out;
-  for (const auto& line : ppl::samplers::describe_plan(m, data, overrides)) out[line.name] = line.kind;
+  for (const auto& line : ppl::inference::describe_plan(m, data, overrides)) out[line.name] = line.kind;
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "runtime/interrupt.hpp"
+#include "core/interrupt.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
 namespace test_resume {
@@ -88,8 +88,8 @@ for n in 1:N {
   };
 }
 
-samplers::run_options options(const case_t& c) {
-  samplers::run_options o;
+inference::run_options options(const case_t& c) {
+  inference::run_options o;
   o.chains = 2;
   o.warmup = 60;
   o.draws = 60;
@@ -104,11 +104,11 @@ samplers::run_options options(const case_t& c) {
 
 // A run that keeps each chain's last saved state.
 struct saved {
-  samplers::run_result result;
+  inference::run_result result;
   std::vector<std::string> states;
 };
 
-saved run(const lang::ir::model& m, const runtime::data_table& data, samplers::run_options o) {
+saved run(const lang::ir::model& m, const data::data_table& data, inference::run_options o) {
   saved s;
   s.states.resize(static_cast<std::size_t>(o.chains));
   std::mutex mutex;
@@ -117,7 +117,7 @@ saved run(const lang::ir::model& m, const runtime::data_table& data, samplers::r
     std::lock_guard<std::mutex> lock(mutex);
     s.states[static_cast<std::size_t>(c)] = state;
   };
-  s.result = samplers::run(m, data, o, nullptr);
+  s.result = inference::run(m, data, o, nullptr);
   return s;
 }
 
@@ -126,20 +126,20 @@ saved run(const lang::ir::model& m, const runtime::data_table& data, samplers::r
 TEST_CASE("resume: an interrupted and resumed run gives the draws of an uninterrupted one, for every sampler kind") {
   for (const case_t& c : cases()) {
     const lang::ir::model m = lang::compile({"test.ppl", c.text}, stdlib::library());
-    runtime::data_table data;
-    for (const auto& s : c.sets) runtime::apply_set(data, s);
+    data::data_table data;
+    for (const auto& s : c.sets) data::apply_set(data, s);
     const saved whole = run(m, data, options(c));
     for (long stop_at : {20L, 90L}) {  // in warmup, in sampling
       INFO(c.name, ", interrupted at iteration ", stop_at);
-      samplers::run_options o = options(c);
+      inference::run_options o = options(c);
       o.progress = [&](int, long done, long, double) {
-        if (done >= stop_at) runtime::set_interrupted(true);
+        if (done >= stop_at) ppl::set_interrupted(true);
       };
       const saved first = run(m, data, o);
-      runtime::set_interrupted(false);
+      ppl::set_interrupted(false);
       REQUIRE(first.result.interrupted);
       CHECK(first.result.completed[0] < o.warmup + o.draws);
-      samplers::run_options rest = options(c);
+      inference::run_options rest = options(c);
       rest.resume = &first.states;
       rest.resumed_draws = &first.result.draws;
       const saved second = run(m, data, rest);
@@ -154,20 +154,20 @@ TEST_CASE("resume: an interrupted and resumed run gives the draws of an uninterr
 TEST_CASE("resume: a saved state that does not fit is refused") {
   const case_t c = cases()[0];
   const lang::ir::model m = lang::compile({"test.ppl", c.text}, stdlib::library());
-  runtime::data_table data;
-  for (const auto& s : c.sets) runtime::apply_set(data, s);
+  data::data_table data;
+  for (const auto& s : c.sets) data::apply_set(data, s);
   const saved whole = run(m, data, options(c));
   std::vector<std::string> states = whole.states;
   states[1].resize(states[1].size() / 2);  // truncated
-  samplers::run_options o = options(c);
+  inference::run_options o = options(c);
   o.resume = &states;
   CHECK_THROWS_WITH(run(m, data, o), doctest::Contains("truncated or corrupt"));
   // z has one element per observation: more data, and the saved z no longer fits.
   const case_t g = cases()[5];
   const lang::ir::model mixture = lang::compile({"test.ppl", g.text}, stdlib::library());
-  runtime::data_table small, bigger;
-  runtime::apply_set(small, g.sets[0]);
-  runtime::apply_set(bigger, "y=[0.1,3.2,2.9,-0.4,3.5,0.2,1.0]");
+  data::data_table small, bigger;
+  data::apply_set(small, g.sets[0]);
+  data::apply_set(bigger, "y=[0.1,3.2,2.9,-0.4,3.5,0.2,1.0]");
   const saved before = run(mixture, small, options(g));
   o = options(g);
   o.resume = &before.states;

@@ -5,8 +5,8 @@
 #include <doctest/doctest.h>
 
 #include "lang/checker.hpp"
-#include "runtime/data.hpp"
-#include "runtime/graph.hpp"
+#include "data/data.hpp"
+#include "model/graph.hpp"
 #include "samplers/spins_internal.hpp"
 #include "stdlib/registry.hpp"
 
@@ -24,10 +24,10 @@ struct readings {
 
 readings read_both(const char* text, const std::vector<std::string>& sets, const char* variable = "s") {
   const lang::ir::model m = lang::compile({"spins.ppl", text}, stdlib::library());
-  runtime::data_table data;
-  for (const auto& s : sets) runtime::apply_set(data, s);
-  runtime::rng rng(7);
-  runtime::graph g(m, data, rng);
+  data::data_table data;
+  for (const auto& s : sets) data::apply_set(data, s);
+  ppl::rng rng(7);
+  model::graph g(m, data, rng);
   const auto before = g.value(m.find(variable)).data;
   readings r;
   r.columns = samplers::spins::detail::read_pairwise(g, m.find(variable), r.columns_reason, true);
@@ -40,10 +40,10 @@ readings read_both(const char* text, const std::vector<std::string>& sets, const
 std::vector<samplers::spins::detail::column_outcome> outcomes(const char* text, const std::vector<std::string>& sets, const char* variable) {
   using namespace samplers::spins::detail;
   const lang::ir::model m = lang::compile({"spins.ppl", text}, stdlib::library());
-  runtime::data_table data;
-  for (const auto& s : sets) runtime::apply_set(data, s);
-  runtime::rng rng(7);
-  runtime::graph g(m, data, rng);
+  data::data_table data;
+  for (const auto& s : sets) data::apply_set(data, s);
+  ppl::rng rng(7);
+  model::graph g(m, data, rng);
   std::vector<column_outcome> out;
   for (const auto& s : m.statements) {
     if (s.which != lang::ir::statement::kind::factor) continue;

@@ -1,4 +1,4 @@
-// Models whose chains could not start (runtime/graph_start.cpp, graph_start_discrete.cpp,
+// Models whose chains could not start (model/graph_start.cpp, graph_start_discrete.cpp,
 // stdlib/restricted.cpp), each a small version of an OpenBUGS example that failed so, with
 // its exact posterior (means within 4 MC errors, fixed seeds):
 // - a censored time far in its distribution's tail at the start (Mice): drawn by inversion;

@@ -3,7 +3,7 @@
 // sds within 4 standard errors of an sd estimate (inference_fixture.hpp), fixed seeds.
 #include <cmath>
 
-#include "samplers/monte_carlo.hpp"
+#include "inference/monte_carlo.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 
 namespace test_sum_move {
@@ -38,9 +38,9 @@ TEST_CASE("an observed Sum refuses a computed summand, a summand in two sums, an
                                    {"y=[7,4]"}, testing::two_chains(10, 10, 1)),
                     doctest::Contains("is a summand of this Sum and of the one on line 5"));
   const auto m = lang::compile({"test.ppl", "data y: int\na ~ Poisson(2)\nb ~ Poisson(3)\ny ~ Sum([a, b])\n"}, stdlib::library());
-  runtime::data_table data;
-  runtime::apply_set(data, "y=7");
-  CHECK_THROWS_WITH(samplers::importance_sample(m, data, {}), doctest::Contains("no draw from the prior meets"));
+  data::data_table data;
+  data::apply_set(data, "y=7");
+  CHECK_THROWS_WITH(inference::importance_sample(m, data, {}), doctest::Contains("no draw from the prior meets"));
 }
 
 }  // namespace test_sum_move

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "samplers/chain.hpp"
+#include "inference/chain.hpp"
 #include "samplers/factories.hpp"
 #include "tests/support/model_fixture.hpp"
 
@@ -39,11 +39,11 @@ tempered_run run_tempered(testing::fixture& f, const std::vector<std::pair<std::
   const auto plan = samplers::plan(g, {});
   tempered_run out;
   for (const auto& a : plan) out.kinds.emplace_back(a.chosen->kind());
-  auto made = samplers::make_samplers(g, plan);
+  auto made = inference::make_samplers(g, plan);
   samplers::sampler_settings settings;
   settings.particles = true;
   for (auto& m : made) m.made->configure(settings);
-  runtime::rng rng(20261127);
+  ppl::rng rng(20261127);
   out.values.resize(watched.size());
   for (long i = 0; i < burn_in + draws; ++i) {
     for (auto& m : made) m.made->step(rng, false);

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "lang/checker.hpp"
-#include "runtime/data.hpp"
-#include "runtime/graph.hpp"
+#include "data/data.hpp"
+#include "model/graph.hpp"
 #include "samplers/unconstrained.hpp"
 #include "stdlib/registry.hpp"
 
@@ -18,13 +18,13 @@ namespace {
 
 struct fixture {
   lang::ir::model m;
-  runtime::data_table data;
-  runtime::rng rng{3};
-  std::unique_ptr<runtime::graph> g;
+  data::data_table data;
+  ppl::rng rng{3};
+  std::unique_ptr<model::graph> g;
 
   fixture(const char* text, const std::vector<std::string>& sets) : m(lang::compile({"test.ppl", text}, stdlib::library())) {
-    for (const auto& s : sets) runtime::apply_set(data, s);
-    g = std::make_unique<runtime::graph>(m, data, rng);
+    for (const auto& s : sets) data::apply_set(data, s);
+    g = std::make_unique<model::graph>(m, data, rng);
   }
   int variable(const std::string& name) const {
     for (std::size_t v = 0; v < m.variables.size(); ++v)

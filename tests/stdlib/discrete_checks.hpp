@@ -65,7 +65,7 @@ inline std::pair<double, int> pooled_chi_square(const std::vector<double>& obser
 inline void check_draws_cells(const stdlib::distribution& d, const std::vector<tensor>& params,
                               const std::vector<double>& probs, const std::function<long(const double*)>& cell_of,
                               int n = 20000, unsigned seed = 2024) {
-  runtime::rng rng(seed);
+  ppl::rng rng(seed);
   tensor out(d.value_rank() == 0 ? shape::scalar() : d.value_shape_at(views(params)));
   std::vector<double> observed(probs.size() + 1, 0.0), expected(probs.size() + 1, 0.0);
   double inside = 0;
@@ -101,7 +101,7 @@ inline void check_draws_pmf(const stdlib::distribution& d, const std::vector<ten
 // Every one of n draws equals `value` (degenerate parameters: p = 0, lambda = 0, ...).
 inline void check_draws_constant(const stdlib::distribution& d, const std::vector<tensor>& params, double value,
                                  int n = 1000) {
-  runtime::rng rng(7);
+  ppl::rng rng(7);
   double x = 0;
   int off = 0;
   for (int i = 0; i < n; ++i) {

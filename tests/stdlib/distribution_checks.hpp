@@ -19,10 +19,10 @@
 
 namespace ppl::testing {
 
-using runtime::index_t;
-using runtime::shape;
-using runtime::tensor;
-using runtime::view;
+using ppl::index_t;
+using ppl::shape;
+using ppl::tensor;
+using ppl::view;
 
 inline const stdlib::distribution& dist(const char* name) {
   const auto* d = stdlib::library().find_distribution(name);
@@ -179,7 +179,7 @@ inline void check_symmetric_value_gradient(const stdlib::distribution& d, const 
 inline void check_matrix_draw_means(const stdlib::distribution& d, const std::vector<tensor>& params, index_t k, int n, unsigned seed,
                                     const std::function<double(index_t, index_t)>& expected,
                                     const std::function<double(index_t, index_t)>& variance) {
-  runtime::rng rng(seed);
+  ppl::rng rng(seed);
   tensor w = mat(k, k, std::vector<double>(static_cast<std::size_t>(k * k)));
   std::vector<double> sum(static_cast<std::size_t>(k * k), 0.0);
   for (int draw = 0; draw < n; ++draw) {
@@ -225,7 +225,7 @@ inline void check_statistic_draws(const stdlib::distribution& d, const std::vect
                                   const std::function<double(const double*)>& statistic,
                                   const std::function<double(double)>& quantile, int n = 20000, int bins = 20,
                                   unsigned seed = 42) {
-  runtime::rng rng(seed);
+  ppl::rng rng(seed);
   std::vector<double> edges;
   for (int b = 1; b < bins; ++b) edges.push_back(quantile(static_cast<double>(b) / bins));
   std::vector<int> counts(static_cast<std::size_t>(bins), 0);
@@ -253,7 +253,7 @@ inline void check_draws_continuous(const stdlib::distribution& d, const std::vec
 inline void check_draws_reproducible(const stdlib::distribution& d, const std::vector<tensor>& params,
                                      index_t size = 1) {
   auto run = [&] {
-    runtime::rng rng(99);
+    ppl::rng rng(99);
     std::vector<double> xs(static_cast<std::size_t>(50 * size));
     for (int i = 0; i < 50; ++i) d.draw(views(params), rng, xs.data() + i * size);
     return xs;

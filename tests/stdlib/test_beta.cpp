@@ -64,7 +64,7 @@ TEST_CASE("Beta: draws follow the distribution") {
 TEST_CASE("Beta: draws with tiny shapes are never NaN") {
   const auto& d = dist("Beta");
   const std::vector<tensor> params = {scalar(0.01), scalar(0.01)};
-  ppl::runtime::rng rng(4);
+  ppl::rng rng(4);
   for (int i = 0; i < 200000; ++i) {
     double x = NAN;
     d.draw(views(params), rng, &x);

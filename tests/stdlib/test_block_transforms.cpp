@@ -34,7 +34,7 @@ std::vector<double> free_part(const support& s, const std::vector<double>& x) {
 }
 
 void check_transform(const support& s, std::size_t size, const std::vector<double>& y) {
-  const block_transform t(s, static_cast<ppl::runtime::index_t>(size));
+  const block_transform t(s, static_cast<ppl::index_t>(size));
   REQUIRE(static_cast<std::size_t>(t.dimension()) == y.size());
   std::vector<double> x(size), back(y.size());
   const double log_jacobian = t.to_constrained(y.data(), x.data());
@@ -105,9 +105,9 @@ TEST_CASE("covariance: X = L L', L's diagonal exp(y), Stan's cov_matrix transfor
   CHECK(Eigen::LLT<Eigen::Matrix3d>(m).info() == Eigen::Success);
   // The coordinates name the lower triangle row by row.
   const block_transform t(s, 9);
-  std::vector<ppl::runtime::index_t> named;
-  for (ppl::runtime::index_t i = 0; i < 6; ++i) named.push_back(t.coordinate_element(i));
-  CHECK(named == std::vector<ppl::runtime::index_t>{0, 3, 4, 6, 7, 8});
+  std::vector<ppl::index_t> named;
+  for (ppl::index_t i = 0; i < 6; ++i) named.push_back(t.coordinate_element(i));
+  CHECK(named == std::vector<ppl::index_t>{0, 3, 4, 6, 7, 8});
 }
 
 TEST_CASE("simplex through the same dispatcher") {
@@ -156,9 +156,9 @@ TEST_CASE("cholesky_corr: partial correlations tanh(y) spent row by row, Stan's 
   CHECK(correlation_factor(x, 3));
   // The coordinates name the entries below the diagonal, row by row.
   const block_transform t(s, 16);
-  std::vector<ppl::runtime::index_t> named;
-  for (ppl::runtime::index_t i = 0; i < 6; ++i) named.push_back(t.coordinate_element(i));
-  CHECK(named == std::vector<ppl::runtime::index_t>{4, 8, 9, 12, 13, 14});
+  std::vector<ppl::index_t> named;
+  for (ppl::index_t i = 0; i < 6; ++i) named.push_back(t.coordinate_element(i));
+  CHECK(named == std::vector<ppl::index_t>{4, 8, 9, 12, 13, 14});
   // A matrix that is no such factor has no coordinates: NaN, as a covariance's.
   std::vector<double> y(1);
   block_transform(s, 4).to_unconstrained(std::vector<double>{1, 0, 1.5, 0.1}.data(), y.data());

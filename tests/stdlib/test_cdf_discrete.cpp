@@ -82,7 +82,7 @@ TEST_CASE("NAME_lcdf, NAME_lccdf and NAME_cdf sum over arrays and pass gradients
     std::vector<std::vector<double>> grads = {std::vector<double>(3, 0.0), {0.0}, {0.0}};
     std::vector<double*> slots = {grads[0].data(), grads[1].data(), grads[2].data()};
     const double value = call(*f, args), d_out = 1;
-    f->backward(views(args), {&value, ppl::runtime::shape::scalar()}, &d_out, slots);
+    f->backward(views(args), {&value, ppl::shape::scalar()}, &d_out, slots);
     for (std::size_t a = 0; a < args.size(); ++a)
       for (std::size_t k = 0; k < args[a].data.size(); ++k) {
         double& slot = args[a].data[k];

@@ -114,7 +114,7 @@ TEST_CASE("Dirichlet: draws follow the Beta marginals") {
 TEST_CASE("Dirichlet: draws with tiny concentrations are simplexes") {
   const auto& d = dist("Dirichlet");
   const std::vector<tensor> params = {vec(std::vector<double>(50, 0.01))};
-  ppl::runtime::rng rng(1);
+  ppl::rng rng(1);
   tensor x(shape::vector(50));
   for (int i = 0; i < 1000; ++i) {
     d.draw(views(params), rng, x.data.data());

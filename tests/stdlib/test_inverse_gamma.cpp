@@ -57,7 +57,7 @@ TEST_CASE("InverseGamma: draws follow the distribution") {
 TEST_CASE("InverseGamma: draws beyond the largest double stay finite") {
   const auto& d = dist("InverseGamma");
   const std::vector<tensor> params = {scalar(0.001), scalar(0.001)};
-  ppl::runtime::rng rng(3);
+  ppl::rng rng(3);
   int largest = 0;
   for (int i = 0; i < 2000; ++i) {
     double x = 0;

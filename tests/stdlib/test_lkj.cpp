@@ -85,7 +85,7 @@ TEST_CASE("LKJCorr: the normaliser for K = 3 in closed form, and at eta = 1 the 
   // pi^2 / 2 and 32 pi^2 / 27 (Joe 2006, J. Multivariate Anal. 97), which the fraction of
   // the cube [-1, 1]^(K (K - 1) / 2) holding positive-definite matrices confirms.
   const double volumes[] = {2, std::numbers::pi * std::numbers::pi / 2, 32 * std::numbers::pi * std::numbers::pi / 27};
-  ppl::runtime::rng rng(5);
+  ppl::rng rng(5);
   boost::random::uniform_real_distribution<double> u(-1, 1);
   for (index_t k = 2; k <= 4; ++k) {
     const double volume = volumes[k - 2];
@@ -115,7 +115,7 @@ TEST_CASE("LKJCorr: the normaliser for K = 4 and 5, by Monte Carlo over uniform 
   const auto& d = dist("LKJCorr");
   for (const auto& [k, eta] : {std::pair<index_t, double>{4, 2.5}, {4, 1.0}, {5, 1.3}}) {
     const auto dim = static_cast<std::size_t>(k * (k - 1) / 2);
-    ppl::runtime::rng rng(7);
+    ppl::rng rng(7);
     boost::random::uniform_real_distribution<double> u(-1, 1);
     const int n = 400000;
     std::vector<double> y(dim);

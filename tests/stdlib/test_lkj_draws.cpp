@@ -26,7 +26,7 @@ void check_marginal_moments(const char* name, index_t k, double eta, int n, unsi
   const auto& d = dist(name);
   const std::vector<tensor> params = {scalar(static_cast<double>(k)), scalar(eta)};
   const double b = eta - 1 + 0.5 * static_cast<double>(k), m2 = second_moment(b), m4 = fourth_moment(b);
-  ppl::runtime::rng rng(seed);
+  ppl::rng rng(seed);
   tensor x = mat(k, k, std::vector<double>(static_cast<std::size_t>(k * k)));
   Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(k, k), sum2 = sum;
   for (int i = 0; i < n; ++i) {

@@ -25,7 +25,7 @@ TEST_CASE("plate sums equal sums of single densities") {
     for (double p : c.params) params.push_back(scalar(p));
     double one_by_one = 0;
     for (double v : c.values) one_by_one += log_density(dist(c.name), params, scalar(v));
-    double sum = dist(c.name).log_density_sum(views(params), c.values.data(), static_cast<ppl::runtime::index_t>(c.values.size()));
+    double sum = dist(c.name).log_density_sum(views(params), c.values.data(), static_cast<ppl::index_t>(c.values.size()));
     INFO(c.name);
     if (std::isinf(one_by_one)) CHECK(sum == one_by_one);
     else CHECK(sum == doctest::Approx(one_by_one));

@@ -66,7 +66,7 @@ TEST_CASE("Poisson: draws at rates beyond the integers") {
   check_draws_continuous(d, {scalar(lambda)}, [lambda](double p) {
     return boost::math::quantile(boost::math::normal_distribution<>(lambda, std::sqrt(lambda)), p);
   });
-  ppl::runtime::rng rng(3);
+  ppl::rng rng(3);
   double x = 0;
   d.draw(views({scalar(1e300)}), rng, &x);
   CHECK(std::isfinite(x));

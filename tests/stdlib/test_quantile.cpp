@@ -13,7 +13,6 @@ namespace test_quantile {
 
 using namespace ppl::testing;
 namespace stdlib = ppl::stdlib;
-namespace runtime = ppl::runtime;
 namespace bm = boost::math;
 
 namespace {
@@ -35,7 +34,7 @@ std::unique_ptr<stdlib::distribution> restrict(const char* name, bool truncated,
 // within 4 MC errors of a uniform's.
 template <class F>
 void check_uniform(const stdlib::distribution& d, const std::vector<tensor>& params, double lower, double upper, F pit) {
-  runtime::rng rng(11);
+  ppl::rng rng(11);
   const int n = 4000;
   double sum = 0, below = 0;
   for (int i = 0; i < n; ++i) {
@@ -127,7 +126,7 @@ TEST_CASE("a truncated count is drawn by inversion with the interval's probabili
   const std::vector<tensor> params = {scalar(3), scalar(12), scalar(14)};
   const bm::poisson_distribution<> b(3);
   const double mass = bm::pdf(b, 12) + bm::pdf(b, 13) + bm::pdf(b, 14);
-  runtime::rng rng(12);
+  ppl::rng rng(12);
   const int n = 6000;
   std::array<double, 3> count{};
   for (int i = 0; i < n; ++i) {
@@ -145,7 +144,7 @@ TEST_CASE("a truncated count is drawn by inversion with the interval's probabili
 
 TEST_CASE("a restricted draw without a distribution function falls back to rejection, and says so when it fails") {
   const auto d = restrict("SkewNormal", false, true, false);
-  runtime::rng rng(13);
+  ppl::rng rng(13);
   double x = 0;
   CHECK_THROWS_WITH(d->draw(views({scalar(0), scalar(1), scalar(0), scalar(40)}), rng, &x),
                     doctest::Contains("SkewNormal has no distribution function to draw within it directly"));

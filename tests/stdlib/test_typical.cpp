@@ -1,4 +1,4 @@
-// Typical values, where a chain starts before its jitter (runtime/graph_start.cpp): each
+// Typical values, where a chain starts before its jitter (model/graph_start.cpp): each
 // continuous distribution gives one inside its support with a finite log density, at the
 // value its contract promises (the mean where finite, else the median); discrete ones
 // give none and are drawn.
@@ -67,7 +67,7 @@ TEST_CASE("typical values: in the support, with a finite density, where promised
     std::vector<double> out(c.expected.size());
     REQUIRE(d.typical(views(c.params), out.data()));
     for (std::size_t i = 0; i < out.size(); ++i) CHECK(out[i] == doctest::Approx(c.expected[i]).epsilon(1e-12));
-    tensor x(ppl::runtime::shape::vector(static_cast<index_t>(out.size())), 0.0);
+    tensor x(ppl::shape::vector(static_cast<index_t>(out.size())), 0.0);
     x.data = out;
     if (d.value_rank() == 0) x = scalar(out[0]);
     if (d.value_rank() == 2) x = mat(d.value_shape_at(views(c.params))[0], d.value_shape_at(views(c.params))[1], out);

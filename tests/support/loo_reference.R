@@ -1,4 +1,4 @@
-# Makes the fixture of tests/runtime/test_loo_reference.cpp: a log-likelihood matrix
+# Makes the fixture of tests/draws/test_loo_reference.cpp: a log-likelihood matrix
 # (4 chains x 250 draws, 13 observations) and what the R package loo 2.5.1 computes for it.
 # Run once from the repository's root, and again only to change the fixture:
 #

@@ -1,4 +1,4 @@
-# Makes the fixture of tests/runtime/test_diagnostics_posterior.cpp: a few columns of draws
+# Makes the fixture of tests/draws/test_diagnostics_posterior.cpp: a few columns of draws
 # (4 chains x 200) and what the R package posterior 1.4.0 computes for them. Run once from
 # the repository's root, and again only to change the fixture:
 #

@@ -1,4 +1,4 @@
-# Fixtures for ppl's reader of R's dump format (tests/runtime/test_data_r.cpp): arrays of
+# Fixtures for ppl's reader of R's dump format (tests/data/test_data_r.cpp): arrays of
 # one to four dimensions with known values, written by R's own dump(), and the same
 # values in a plain form the test reads without that reader, expected.txt:
 #

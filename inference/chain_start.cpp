@@ -1,0 +1,124 @@
+// A chain built: its graph, its samplers in the plan's sweep order, the derived variables
+// it recomputes, and a start where the log density is finite.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "core/source_error.hpp"
+#include "inference/chain_internal.hpp"
+#include "samplers/structure.hpp"
+
+namespace ppl::inference {
+
+namespace {
+
+constexpr int max_initial_attempts = 100;
+// Starts at typical values before the failing terms' unknowns start uniformly instead.
+constexpr int typical_attempts = 10;
+
+ppl::rng chain_rng(std::uint64_t seed, int c) {
+  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(c)};
+  return ppl::rng(seq);
+}
+
+// No finite start: names the first term whose log density is not finite, and the
+// instance and the reason where there is one.
+[[noreturn]] void fail_at_start(model::graph& g, bool from_init) {
+  const auto& m = g.model();
+  const std::string tried = from_init ? "at the values given with --init"
+                                      : "at every starting point tried (" + std::to_string(max_initial_attempts) + ")";
+  for (const auto& s : m.statements) {
+    if (s.which == lang::ir::statement::kind::assign) continue;
+    if (auto term = g.first_non_finite(s))
+      ppl::fail_at(m.source, s.pos,
+                    term->what + " " + tried + (term->reason.empty() ? "" : (from_init ? ", because " : ", at the last because ") + term->reason));
+  }
+  ppl::fail_at(m.source, 0, "the log density is not finite " + tried);
+}
+
+}  // namespace
+
+// `take`: the table `data` is, to move the arrays from (when there is one chain). Returns
+// the iterations the chain has done: 0, or those of the saved state it resumes.
+long build_chain(chain& c, const lang::ir::model& m, const data::data_table& data, data::data_table* take,
+                 const run_options& o, int index) {
+  c.rng = chain_rng(o.seed, index);
+  const model::graph_options options{.start = o.start};
+  c.graph = take ? std::make_unique<model::graph>(m, std::move(*take), c.rng, options)
+                 : std::make_unique<model::graph>(m, data, c.rng, options);
+  const std::string* saved = o.resume && !(*o.resume)[static_cast<std::size_t>(index)].empty()
+                                 ? &(*o.resume)[static_cast<std::size_t>(index)] : nullptr;
+  ppl::archive state(saved ? *saved : std::string());
+  const long completed = saved ? load_chain_values(c, state) : 0;
+  auto assignments = samplers::plan(*c.graph, o.overrides);
+  sweep_order(m, assignments);
+  c.monitored = monitored_variables(m, *c.graph, o.monitors);
+  // Derived variables: those a density reads are recomputed every iteration (samplers keep
+  // them current themselves, but whole-model evaluations read them); those only recorded
+  // (and what they read) only at the iterations that are kept. An observable such as a
+  // site-energy array then costs nothing during warmup or between thinned draws.
+  const std::vector<char>& density = samplers::feeding_density(*c.graph);
+  std::vector<char> recorded(m.variables.size(), 0);
+  for (int v : c.monitored) recorded[static_cast<std::size_t>(v)] = 1;
+  c.derived_every = samplers::with_inputs(m, density);
+  c.derived_kept = samplers::with_inputs(m, recorded);
+  samplers::sampler_settings settings;
+  settings.threads = o.threads;
+  settings.heldout = o.heldout;
+  settings.warmup = o.warmup;
+  settings.dense_metric = o.dense_metric;
+  settings.target_accept = o.target_accept;
+  settings.max_depth = o.max_depth;
+  settings.collapsed = o.collapsed;
+  settings.seed = o.seed;
+  settings.chain = index;
+  settings.recorded = c.derived_kept;  // the monitored variables and what recorded derived ones read
+  // The chain must start where the log density is finite (every sampler compares against
+  // it): a start where it is not is chosen again, up to 100 times, unless --init gives
+  // every unknown. After the first few, the unknowns that the failing terms read start as
+  // Stan starts them, uniform(-2, 2) on the unconstrained scale, in place of their typical
+  // values (model/graph_start.cpp). Samplers keep state read from the graph (LDA's
+  // counts), so they are made again for each start.
+  const bool fixed = c.graph->covered_by_init();
+  model::start_options start = o.start;
+  auto make_chain_samplers = [&] {
+    c.samplers.clear();
+    c.sampled.clear();
+    c.rewritten.assign(m.variables.size(), 0);
+    for (auto& made : make_samplers(*c.graph, assignments)) {
+      if (made.made->values_rewritten())
+        for (int v : made.variables) c.rewritten[static_cast<std::size_t>(v)] = 1;
+      c.samplers.push_back(std::move(made.made));
+      c.sampled.push_back(made.names);
+    }
+    for (auto& s : c.samplers) s->configure(settings);
+    // --heldout that no sampler takes: the Normal observations' RMSE, made once, before a
+    // saved state (which holds its running mean) is read.
+    if (o.heldout && !c.prediction && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); })) {
+      ppl::rng rng = samplers::side_stream(o.seed, index, 0, 0x70726564u);
+      c.prediction = std::make_unique<heldout_prediction>(*c.graph, data, *o.heldout, rng);
+    }
+  };
+  for (int attempt = 1;; ++attempt) {
+    make_chain_samplers();
+    if (saved) {
+      load_chain_samplers(c, state);
+      break;
+    }
+    if (std::isfinite(log_joint(c))) break;
+    // Discrete unknowns that rule out the data are repaired where the start stands before
+    // it is given up (a pass over the terms, made only for a start that failed).
+    if (c.graph->settle_discrete_start(c.rng)) {
+      make_chain_samplers();
+      if (std::isfinite(log_joint(c))) break;
+    }
+    if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
+    if (attempt >= typical_attempts && !o.start.from_prior) c.graph->mark_non_finite_inputs(start.uniform);
+    c.graph->start(c.rng, start);
+  }
+  return completed;
+}
+
+}  // namespace ppl::inference

@@ -1,0 +1,77 @@
+#pragma once
+// The Monte Carlo methods besides MCMC (`ppl infer --method`), from the first seed note
+// (../shared/seeds/topic-models-metropolis-hastings.txt: rejection, importance and
+// sequential importance sampling): draws that carry weights, and the model's evidence
+// log p(data) with its Monte Carlo standard error. Each runs on `threads` threads, one
+// graph per thread, and gives the same draws for a seed whatever the number of threads.
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lang/ir.hpp"
+#include "data/data.hpp"
+#include "inference/chain.hpp"
+
+namespace ppl::inference {
+
+struct monte_carlo_options {
+  long particles = 1000;      // importance: draws; smc: particles per run; rejection: accepted draws
+  int runs = 4;               // smc: independent runs, whose spread gives the evidence's standard error
+  int threads = 1;
+  std::uint64_t seed = 1;
+  double ess_fraction = 0.5;  // smc: each temperature lets the weights' ESS fall to this fraction
+  int moves = 3;              // smc: sweeps of the MCMC kernel after each resampling
+  std::optional<double> bound;  // rejection: log p(data | unknowns) <= bound everywhere (else found, or refused)
+  double max_proposals = 1e7;   // rejection: refused when the expected number of proposals is larger
+  bool resample = false;        // write equally weighted draws, resampled from the weighted ones
+  std::vector<std::string> monitors;  // empty: every unknown and derived variable up to 1000 scalars
+  // importance: the proposal, a model of the model's unknowns alone (--proposal), with its
+  // data; none: the prior.
+  const lang::ir::model* proposal = nullptr;
+  const data::data_table* proposal_data = nullptr;
+};
+
+// log p(data) and its Monte Carlo standard error (NaN when not estimated).
+struct evidence_estimate {
+  double log_z = NAN, se = NAN;
+};
+
+struct weighted_result {
+  std::vector<std::string> columns;  // lp__, weight__ (not for rejection), the recorded scalars
+  std::vector<double> rows;          // row-major, columns.size() per row
+  std::size_t row_count = 0;
+  evidence_estimate evidence;
+  double ess = NAN;          // of the weights, (sum w)^2 / sum w^2
+  double pareto_k = NAN;     // importance: the fitted tail's shape (Vehtari et al. 2024)
+  double acceptance = NAN;   // rejection: accepted / proposed
+  double bound = NAN;        // rejection: the bound used
+  long proposals = 0;        // rejection: prior draws made (pilot included)
+  std::vector<std::vector<double>> temperatures;  // smc: each run's ladder of beta
+  std::vector<double> run_log_z;                   // smc: each run's log evidence
+  std::vector<std::size_t> run_numbers;            // smc: each run's number, from 1 (an interrupted run's are left out)
+  std::vector<plan_line> moves;                    // smc: the MCMC kernel of each unknown
+  double seconds = 0;        // wall time
+  std::vector<std::string> notes, warnings;
+  // Stopped by Ctrl-C or SIGTERM (core/interrupt.hpp): the rows are what was finished —
+  // smc's whole runs, importance's draws made, rejection's draws accepted — a valid
+  // result of a smaller run (none at all when row_count is 0); `stopped` says how much.
+  bool interrupted = false;
+  std::string stopped;
+};
+
+// Self-normalised importance sampling with the prior as the proposal, weights
+// p(data | unknowns), or with o.proposal, weights p(unknowns, data) / q(unknowns); the
+// evidence is their mean (inference/importance.cpp).
+weighted_result importance_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// Adaptive tempered SMC from the prior to the posterior (Del Moral, Doucet & Jasra 2006;
+// inference/smc.cpp).
+weighted_result smc_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// Exact draws by rejection from the prior, accepted with probability
+// p(data | unknowns) / exp(bound) (inference/rejection.cpp).
+weighted_result rejection_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+}  // namespace ppl::inference

@@ -1,0 +1,407 @@
+#pragma once
+// The model graph: one node per variable, each a whole array (a plate), never one object
+// per scalar (DESIGN.md, requirement 1). Statements are evaluated by iterating their loops
+// over the nodes' flat storage. The graph binds the data, computes transformed data once,
+// gives every unknown its shape and a starting value (graph_options::start), and evaluates
+// the joint log density and the log density of any element's Markov blanket.
+#include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lang/checker.hpp"
+#include "lang/ir.hpp"
+#include "data/data.hpp"
+#include "model/evaluator.hpp"
+#include "core/random.hpp"
+#include "core/tensor.hpp"
+
+namespace ppl::model {
+
+// Why the value x of statement `st`, at `offset` of variable `name` (shape `s`), is outside
+// its support: "y[3] = 12 is above n = 10 of Binomial", "W = [1, 2, 2, 1] is outside the
+// support of Wishart (symmetric positive-definite matrices)" (model/graph_build.cpp).
+std::string outside_support_message(const std::string& name, const shape& s, index_t offset, view x, const lang::ir::statement& st,
+                                    const std::vector<view>& args);
+
+// The most elements a variable may have and the most times a statement's loops may run:
+// 2^28 (2 GiB of doubles). Larger sizes are refused before anything is allocated or run,
+// as a typo (an extra 000) rather than a model.
+constexpr index_t max_elements = index_t{1} << 28;
+
+// The data variables of a checked model that the data give with missing values (NaN) and
+// that a `~` observes: the model is to be checked again with them (lang/checker_missing.cpp),
+// so that their missing elements are imputed (model/bind_data.cpp).
+lang::check_options missing_values(const lang::ir::model& m, const data::data_table& data);
+
+// Where unknowns start (model/graph_start.cpp).
+struct start_options {
+  bool from_prior = false;  // every unknown drawn from its prior (--init prior)
+  double radius = 1;        // else a typical value of its prior jittered within +-radius on the unconstrained scale
+  const data::data_table* init = nullptr;  // values given for some unknowns (--init FILE)
+  // By variable: continuous unknowns started as Stan starts, uniform(-2, 2) on the
+  // unconstrained scale whatever their typical value (a chain's later starts, after
+  // starts at typical values have failed; inference/chain.cpp). Empty: none.
+  std::vector<char> uniform;
+};
+
+struct graph_options {
+  // Observed variables absent from the data are drawn as a prior predictive instead of
+  // being an error (for `ppl simulate`).
+  bool allow_missing_observations = false;
+  start_options start;  // the unknowns' first values
+};
+
+class graph {
+ public:
+  // Binds the data and builds every node, drawing unknowns from their priors with `rng`.
+  // Throws ppl::source_error for any problem in the model or the data.
+  graph(const lang::ir::model& m, const data::data_table& data, rng& rng, graph_options options = {});
+  // The same, moving the data's arrays into the graph instead of copying them (the
+  // table's values are left empty): a large corpus is then held once.
+  graph(const lang::ir::model& m, data::data_table&& data, rng& rng, graph_options options = {});
+
+  const lang::ir::model& model() const { return model_; }
+  std::vector<tensor>& values() { return values_; }
+  const tensor& value(int variable) const { return values_[static_cast<std::size_t>(variable)]; }
+  // True for observed variables that were missing from the data and are simulated.
+  bool simulated(int variable) const { return missing_[static_cast<std::size_t>(variable)] != 0; }
+
+  // Redraws every unknown (and simulated observation) from its prior given its parents,
+  // in dependency order, and recomputes derived variables: one ancestral draw of the model.
+  // A parameter outside its domain is an error.
+  void draw_prior(rng& rng);
+  // Gives every unknown a new starting value as `o` says, in dependency order, and
+  // recomputes the derived variables (the constructor does the same with
+  // graph_options::start). An instance whose parameters are invalid at the values chosen
+  // is left NaN, for the log density to show. Throws std::invalid_argument when --init
+  // values do not fit.
+  void start(rng& rng, const start_options& o);
+  // Whether --init gives a value for every unknown (a start that cannot vary).
+  bool covered_by_init() const;
+  // Marks (by variable) the unknowns that terms whose log density is not finite read,
+  // directly or through `=` definitions, or are the density of: those a start that failed
+  // should choose differently. False when every term is finite.
+  bool mark_non_finite_inputs(std::vector<char>& marks);
+  // For a start whose log density is not finite: discrete unknowns of finite support whose
+  // blanket's log density is not finite, element by element, drawn from their full
+  // conditional by enumerating the support (model/graph_start_discrete.cpp); those
+  // --init gives are left as given. Whether any element changed.
+  bool settle_discrete_start(rng& rng);
+  // Recomputes the derived variables from the current unknowns; or only those marked in
+  // `needed` (by variable).
+  void update_derived();
+  void update_derived(const std::vector<char>& needed);
+
+  // Per statement: the `~` of predictions (lang::predictive_statements), which the
+  // densities below leave out. Their variables are drawn from their priors after the
+  // others (the ancestral sampler), so the informed unknowns' conditionals integrate them
+  // out, and lp__ is that of the informed part, as Stan's excludes generated quantities.
+  bool predictive(int statement) const { return predictive_[static_cast<std::size_t>(statement)] != 0; }
+  bool predictive(const lang::ir::statement& s) const { return predictive(static_cast<int>(&s - model_.statements.data())); }
+
+  // ---- tempering (model/graph_tempering.cpp) ----
+  // Per statement: a term of the likelihood, an observation of data or a `factor`
+  // (lang::likelihood_statements); the other terms are the prior's.
+  bool likelihood(int statement) const { return likelihood_[static_cast<std::size_t>(statement)] != 0; }
+  // The temperature beta in [0, 1] that multiplies the likelihood's terms in every density
+  // below, so that samplers reading them target prior x likelihood^beta (tempered SMC,
+  // inference/smc.cpp); 1 by default. The gradient refuses a beta other than 1.
+  void set_temperature(double beta);
+  double temperature() const { return temperature_; }
+  // The likelihood's terms at the current values, untempered: log p(data | unknowns).
+  double log_likelihood();
+
+  // log p(everything but predictions) at the current values, factor terms included.
+  double log_density();
+  // The same, leaving out the terms of statements marked in `skip` (by statement index):
+  // those a collapsed sampler replaces with its marginal.
+  double log_density(const std::vector<char>& skip);
+  // The terms of the joint that involve element `element` (0-based, row-major) of
+  // `variable` (its own prior term and every term that reads it, factors included),
+  // found by scanning. Samplers use model::blanket, which indexes them once.
+  double log_density_blanket(int variable, index_t element);
+
+  // ---- gradients (model/graph_gradient.cpp) ----
+  // The terms of the joint that involve the unknowns marked in `wrt` (by variable), and
+  // their gradient with respect to those unknowns' values, by reverse-mode automatic
+  // differentiation: gradient[v] is resized to v's size and overwritten for each marked v.
+  // Derived variables computed from them are recomputed first (the graph is left
+  // consistent) and differentiated through. Terms reading none of them are left out: they
+  // are constant for a sampler of `wrt`. Within a plate, a sub-expression that depends on
+  // unknowns but not on the loop variables (W1' in a network's layer) is evaluated once
+  // and its adjoint summed over the instances before being passed on. The result is -inf
+  // (or NaN) when the state is outside the support, and the gradient is then unspecified.
+  double log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient);
+
+  // Results of structural analyses (a sampler factory's reading of the model's terms),
+  // kept for the graph's life under a key of the analysis's choosing: the data cannot
+  // change, so neither can they. Factories are asked more than once per graph.
+  std::shared_ptr<const void> analysis(const std::string& key) const {
+    auto it = analyses_.find(key);
+    return it == analyses_.end() ? nullptr : it->second;
+  }
+  void keep_analysis(const std::string& key, std::shared_ptr<const void> value) { analyses_[key] = std::move(value); }
+
+  // ---- one instance of a statement at a time (for samplers and the blanket index) ----
+  // Loop values of every instance of a statement, flattened (loops.size() per instance).
+  std::vector<index_t> instance_table(const lang::ir::statement& s);
+  // Calls fn(loops) for every instance of a statement, in order, without a table.
+  void visit_instances(const lang::ir::statement& s, const std::function<void(const index_t* loops)>& fn);
+  // The log density (sample) or value (factor) of one instance; -inf where a parameter
+  // that depends on unknowns is invalid.
+  double instance_log_density(const lang::ir::statement& s, const index_t* loops);
+  // Recomputes one instance of an `=` statement.
+  void run_instance(const lang::ir::statement& s, const index_t* loops);
+  // The variables one instance reads (and, for `~`, the element it is the density of).
+  read_log instance_reads(const lang::ir::statement& s, const index_t* loops);
+  // The block of its target that one instance writes: (offset, size).
+  std::pair<index_t, index_t> instance_target(const lang::ir::statement& s, const index_t* loops);
+  // Evaluates an expression of a statement at one of its instances.
+  view eval_at(const lang::ir::statement& s, const index_t* loops, const lang::ir::expr& e);
+  // The arguments of a `~` statement at one of its instances.
+  const std::vector<view>& args_at(const lang::ir::statement& s, const index_t* loops);
+  // The value of `e`, a scalar argument of `s`, at every instance of `s` in instance order
+  // (that of instance_table), as one batch (model/graph_batch.cpp); false when `s` is not
+  // evaluated as a batch, or not at the current values.
+  bool batch_values(const lang::ir::statement& s, const lang::ir::expr& e, std::vector<double>& out);
+  // Redraws one unknown from its prior given its parents.
+  void draw_variable(int variable, rng& rng);
+  // The whole of one statement's terms (times the temperature for the likelihood's).
+  double statement_log_density(const lang::ir::statement& s);
+  // The same, untempered.
+  double statement_terms(const lang::ir::statement& s);
+  // Number of loop instances of a statement.
+  index_t instance_count(const lang::ir::statement& s);
+  // The first element of `variable` outside the support its prior gives it, as "s[1, 2] = 5
+  // is outside the support of Spin"; empty when every element is inside (for --init).
+  std::string first_outside_support(int variable);
+  // The first instance of a statement whose term is NaN or -inf: what it is ("the log
+  // density of y[3] (n = 3) is -inf", "this factor at i = 2 is NaN") and, for a `~`, why
+  // where the parameters or the support tell ("Normal: scale sigma is -1; it must be ...").
+  struct non_finite_term {
+    std::string what, reason;
+  };
+  std::optional<non_finite_term> first_non_finite(const lang::ir::statement& s);
+  // Whether the bounds of an unknown's support follow other unknowns' values (x ~
+  // Uniform(0, theta), k ~ Binomial(n, p) with n unknown): samplers then read the
+  // support again before each update rather than once. And whether they follow its own
+  // values (x[i] ~ Uniform(0, x[i - 1])), which only element-by-element samplers can take.
+  bool support_moves(int variable) const;
+  bool support_reads_itself(int variable) const;
+  // The support of the element `element` of unknown `variable`, from its prior.
+  stdlib::support element_support(int variable, index_t element);
+  // Whether a sampler's transform can move `variable` together with the unknowns its
+  // bounds follow: a `param`'s flat prior within bounds (stdlib/flat.hpp) whose bound
+  // expressions read only unknowns, none of them `variable` or one whose own support moves
+  // (Stan's real<lower=0, upper=1 - alpha1>; samplers/unconstrained.cpp).
+  bool follows_bounds(int variable) const;
+  // The variables the moving bounds of `variable`'s support read, through `=` definitions.
+  std::vector<char> support_inputs(int variable) const;
+  // For element `element` of such a variable: adds d_lower * d(lower)/dx + d_upper *
+  // d(upper)/dx to adjoints[x] for each unknown x the bounds read (where not null).
+  void bound_backward(int variable, index_t element, double d_lower, double d_upper, std::span<double* const> adjoints);
+  // The elements of a partly observed unknown that the data lack, which it imputes and the
+  // draws record (all of another variable's: empty).
+  const std::vector<index_t>& imputed_elements(int variable) const { return imputed_[static_cast<std::size_t>(variable)]; }
+  bool partly_observed(int variable) const { return model_.variables[static_cast<std::size_t>(variable)].filled_from >= 0; }
+  // The elements a draw records: the imputed ones of a partly observed unknown, else all
+  // that have a value (not those that no statement defines).
+  std::vector<index_t> recorded_elements(int variable) const;
+  // Appends the recorded elements' current values to `row`.
+  void append_recorded(int variable, std::vector<double>& row) const;
+  // Calls fn(offset, size, support) for each block of an unknown defined by one instance;
+  // for an ordered vector, once for the whole vector.
+  void visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn);
+
+  // ---- ordered vectors (model/graph_ordered.cpp) ----
+  // Whether `variable` is declared `ordered[K]` or `positive_ordered[K]`.
+  bool ordered(int variable) const;
+  // Its support as one block: support_kind::ordered, above the type's bound (0 for
+  // positive_ordered) and its elements' priors' common lower bound. An error naming the
+  // variable when those priors cannot hold an ordered vector (bounded above, discrete, on
+  // a simplex, or with bounds that follow other unknowns).
+  stdlib::support ordered_support(int variable);
+  // The first element out of order, as "c[2] = 0.5 is not above c[1] = 1 (...)"; empty
+  // when the vector is strictly increasing (and above its bound).
+  std::string first_unordered(int variable);
+  // Whether sorting draws of the elements is a draw of the prior on the ordered set (one
+  // prior shared by every element, within the set's range); `why` says why not.
+  bool ordered_draw_exact(int variable, std::string& why);
+
+ private:
+  graph(const lang::ir::model& m, const data::data_table& data, data::data_table* take, rng& rng, graph_options options);
+  // Moves the arrays out of `take` (the same table as `data`) when it is given.
+  void bind_data(const data::data_table& data, data::data_table* take);
+  void mark_checks();
+  void bind_declared(int v, const data::data_table& data, data::data_table* take);
+  // ---- elements without a value (model/graph_holes.cpp) ----
+  // Missing values (NaN) in data that no `~` observes become holes: an error only where
+  // something reads them.
+  void note_missing(int v, const data::data_value* given);
+  // The elements of a computed variable that no statement defines become holes.
+  void note_undefined(int v, const std::vector<char>& defined);
+  // Fails, naming the element and the statement, when an instance of `s` reads a hole.
+  void check_hole_reads(const lang::ir::statement& s);
+  void allocate_partly_observed(int v);
+  void check_declared(int v);
+  void build_statements(rng& rng, bool draw_all);
+  // A start's first value of one instance of a `~` statement (model/graph_start.cpp).
+  void start_value(const lang::ir::statement& s, std::span<const view> args, double* out, index_t size, rng& rng);
+  bool set_initial(int variable);
+  // An ordered vector once a start has given each element a typical value (or a draw,
+  // with --init prior): sorted, spread to increase strictly, jittered on the ordered scale.
+  void arrange_ordered_start(int variable, rng& rng);
+  // An ordered vector once each element is drawn from its prior: sorted (an error naming
+  // the variable unless ordered_draw_exact).
+  void sort_ordered_draw(int variable);
+  // Whether statement `index` is the last that defines its target (for the two above).
+  bool completes_target(std::size_t index) const;
+  void check_initial_names() const;
+  void allocate(int v);
+  void run_statement(const lang::ir::statement& s, rng* rng, bool draw);
+  // An `=` statement while its variable is built, as one batch; false when it must go
+  // instance by instance (model/graph_build.cpp).
+  bool build_batch(const lang::ir::statement& s);
+  void recompute(const lang::ir::statement& s);
+  double sample_term(const lang::ir::statement& s);
+  // Evaluates an `=` statement at the current loop values into its target: (offset, size).
+  std::pair<index_t, index_t> assign_current(const lang::ir::statement& s);
+  double invariant_log_density(const lang::ir::statement& s);
+  // Where the scalar values of a statement's instances sit in its target (computed once;
+  // only for statements whose target indices use loop variables and data alone).
+  const std::vector<index_t>& plate_offsets(const lang::ir::statement& s);
+  void set_loops(const lang::ir::statement& s, const index_t* loops);
+  void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
+  // The current instance's loop values, "i = 2, j = 3" (empty outside loops), for messages.
+  std::string loop_values(const lang::ir::statement& s) const;
+  [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);
+  shape value_shape_of(const lang::ir::statement& s, const std::vector<view>& args);
+  index_t target_offset(const lang::ir::statement& s, index_t value_size);
+  const std::vector<view>& eval_args(const lang::ir::statement& s);
+
+  const lang::ir::model& model_;
+  graph_options options_;
+  std::vector<tensor> values_;
+  std::vector<char> missing_;
+  std::vector<char> predictive_;  // per statement
+  std::vector<char> likelihood_;  // per statement: see likelihood()
+  double temperature_ = 1;
+  // A term times the temperature when statement `s` is the likelihood's (inline: every
+  // density evaluation passes here, and MCMC runs at temperature 1).
+  double tempered(const lang::ir::statement& s, double term) const {
+    return temperature_ == 1 ? term : tempered_term(s, term);
+  }
+  double tempered_term(const lang::ir::statement& s, double term) const;
+  std::vector<std::vector<index_t>> imputed_;  // per variable: see imputed_elements
+  std::vector<char> built_;
+  bool starting_ = false;  // draws are a start's first values: invalid parameters leave NaN
+  evaluator eval_;
+  frame frame_;
+  std::vector<view> args_;                  // reused by eval_args
+  std::vector<char> needs_check_;           // per statement: check parameters when evaluating terms
+  std::vector<char> invariant_args_;        // per statement: arguments the same for every instance
+  std::vector<std::vector<index_t>> plate_offsets_;
+  std::vector<double> gathered_;
+  std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
+  std::vector<std::vector<char>> holes_;    // per variable: elements without a value (empty: none)
+  std::vector<std::vector<index_t>> valued_;  // per variable with holes: its other elements
+  std::vector<std::string> hole_origin_;    // per variable: the data file of missing values ("" if undefined)
+  // Per variable of one dimension: the data file's place of its first missing value.
+  std::map<int, ppl::diagnostic> missing_cell_;
+  bool has_holes_ = false;
+  std::map<std::string, std::shared_ptr<const void>> analyses_;
+  struct gradient_plan;
+  std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked
+  std::vector<std::vector<double>> term_adjoints_;  // a term's arguments' adjoints, reused
+  // ---- a statement evaluated over all its instances at once (model/graph_batch.cpp) ----
+  struct batch_plan;
+  // The plan of statement `index`, made on first use; null when the statement is not
+  // evaluated as a batch (its shape or its expressions do not allow it).
+  batch_plan* plan_batch(const lang::ir::statement& s);
+  // The statement's terms (sample, factor) as one batch into `total`; false when it must
+  // go instance by instance (nothing is changed then).
+  bool batch_log_density(const lang::ir::statement& s, double& total);
+  // An `=` statement over all its instances as one batch; false as above.
+  bool batch_assign(const lang::ir::statement& s);
+  struct batch_column {
+    const double* data = nullptr;
+    bool varies = false;  // one value per instance, else one for all
+  };
+  // A node's column over the plan's current block (recorded in batch_seen_ for the reverse pass).
+  batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
+  batch_column batch_compute(batch_plan& p, const lang::ir::expr& e);
+  // The same, false where the batch refuses the block (then the instance path takes over).
+  bool batch_try(batch_plan& p, const lang::ir::expr& e, batch_column& out);
+  // A term's columns over the current block: a factor's value, or a `~`'s arguments.
+  bool batch_term_columns(batch_plan& p, const lang::ir::statement& s, std::array<batch_column, stdlib::max_params>& cols);
+  // The block's terms from those columns (a `~` through distribution::log_density_rows, the
+  // values gathered at the target's offsets), adding the arguments' adjoints into `dp` and
+  // the values' into `dx` where given.
+  double batch_block_terms(const lang::ir::statement& s, const batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
+                           const std::array<double*, stdlib::max_params>& dp, double* dx);
+  // ---- their gradients (model/graph_batch_backward.cpp) ----
+  // A term's log density into `total` and its adjoints added to `slots`, as one batch;
+  // false when it must go instance by instance (nothing is touched then).
+  bool batch_differentiate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
+  // An `=` statement's reverse pass: its target's adjoint passed on, as one batch; false as above.
+  bool batch_pass_back(const lang::ir::statement& s, std::span<double* const> slots);
+  // Passes the adjoint column of node e (batch_adjoints_) on to its arguments, block by block.
+  void batch_backward(batch_plan& p, const lang::ir::expr& e, std::span<double* const> slots);
+  // The statement's largest plate-invariant sub-expressions that depend on unknowns: their
+  // adjoints are summed over the rows and passed back once, through the evaluator.
+  void collect_batch_invariants(const lang::ir::expr& e);
+  // After a block refused past the first, when adjoints were already added: the instance
+  // path reports the error; that it does not is a logic error, never a wrong gradient.
+  [[noreturn]] void batch_refused_late(const lang::ir::statement& s);
+  std::vector<batch_column> batch_seen_;                   // by expression id: its column in the current block
+  std::vector<std::vector<double>> batch_adjoints_;        // by expression id: its adjoint (a column, or 1 for an invariant)
+  std::vector<const lang::ir::expr*> batch_invariants_;
+  std::vector<double> batch_x_, batch_dx_;                  // a block's values and their adjoints
+  std::vector<std::shared_ptr<batch_plan>> batch_plans_;  // by statement
+  std::vector<char> batch_tried_;                          // by statement: plan_batch ran
+  std::vector<std::vector<double>> batch_columns_;         // by expression id: a varying node's values
+  std::vector<std::vector<index_t>> batch_offsets_;        // by expression id: an element read's offsets
+  std::vector<char> batch_offsets_fixed_;                  // by expression id: those offsets cannot change
+  // ---- a plate differentiated as one batch (model/graph_plate.cpp) ----
+  struct plate_range {
+    index_t first = 0, count = 0;  // 0-based first instance, number of instances
+  };
+  struct plate_value {
+    const double* data = nullptr;
+    shape per;             // the shape of one instance's value
+    bool batched = false;  // one value per instance, row after row (else one for all)
+  };
+  bool plate_batchable(const lang::ir::statement& s);
+  // The plate's instances (its one loop's bounds); false when they cannot be evaluated.
+  bool plate_bounds(const lang::ir::statement& s, plate_range& r);
+  // False when the statement must go instance by instance after all (nothing is touched).
+  bool differentiate_plate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
+  // An `=` plate computed as one batch into its target, keeping its nodes' values for the
+  // reverse pass (`invariants`: its plate-invariant nodes that depend on unknowns); false
+  // as above. Then the reverse pass: its target's adjoint passed on to what it reads.
+  bool define_plate(const lang::ir::statement& s, plate_range& r, std::vector<const lang::ir::expr*>& invariants);
+  void pass_back_definition(const lang::ir::statement& s, const plate_range& r, const std::vector<const lang::ir::expr*>& invariants,
+                            std::span<double* const> slots);
+  plate_value plate_eval(const lang::ir::expr& e, const plate_range& r);
+  plate_value plate_compute(const lang::ir::expr& e, const plate_range& r);
+  void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);
+  std::vector<std::vector<double>> plate_values_, plate_adjoints_, plate_repeated_, plate_repeated_adjoint_;  // by expr id
+  std::vector<const double*> plate_data_;  // by expr id: the value of the last batch
+  std::vector<shape> plate_shapes_;
+  std::vector<const lang::ir::expr*> plate_invariants_;  // evaluated once; adjoints summed over the batch
+  std::vector<char> varies_;  // by expr id: the node reads a loop variable (mark_varies, once)
+  void mark_varies();
+  bool varies(const lang::ir::expr& e) const { return varies_[static_cast<std::size_t>(e.id)] != 0; }
+  const gradient_plan& plan_gradient(const std::vector<char>& wrt);
+  // The terms' total and gradient: all of them (which = -1), the prior's (0) or the
+  // likelihood's (1), untempered.
+  double log_density_gradient_of(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient, int which);
+  double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
+                            std::span<double* const> adjoints, bool reverse);
+};
+
+}  // namespace ppl::model

@@ -1,0 +1,298 @@
+// A statement evaluated over all its instances at once. `for n in 1:N { y[n] ~
+// Poisson(lambda[g[n]]) }` becomes one column of loop values, one gather of lambda at the
+// offsets g gives (worked out once: g is data), and N densities in a tight loop, instead
+// of N walks of the expression tree; `site_energy[i, j] = -s[i, j] * (s[i % L + 1, j] +
+// ...)` becomes a few elementwise passes over L^2 values and one scatter.
+//
+// Rows go through in blocks of 4,096: each node's column is one block long and reused, so
+// a large plate's pass stays in cache and allocates nothing after its first. What is kept
+// for every row is only what cannot change: the loop values, the target's offsets, and
+// the offsets of element reads whose indices are free of unknowns.
+//
+// Which statements qualify is decided once, from their structure: loops whose bounds are
+// free of unknowns; one scalar element of the target per instance, at indices free of
+// unknowns; expressions made of constants, loop variables, scalar variables, elements of
+// variables at scalar indices, elementwise functions of those, and scalar sub-expressions
+// that use no loop variable (evaluated once). An `=` statement that reads its own target
+// (x[t] = x[t - 1] + ...) goes instance by instance, in order. At run time anything
+// unexpected (an index out of range, an argument a function refuses) sends the statement
+// back to the instance-by-instance path, which reports the error with its position.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "model/graph_batch_internal.hpp"
+#include "stdlib/checks.hpp"
+
+namespace ppl::model {
+
+using lang::ir::expr;
+using lang::ir::index_item;
+using lang::ir::statement;
+using batch::block_rows;
+using batch::for_each_block;
+using batch::min_batch;
+using batch::not_batched;
+using batch::scalar_product;
+
+namespace {
+
+bool batchable(const expr& e) {
+  if (!lang::ir::uses_loop_variable(e)) return e.type.rank == 0;
+  if (e.type.rank != 0) return false;
+  switch (e.which) {
+    case expr::kind::loop_var:
+      return true;
+    case expr::kind::index: {
+      if (e.args[0]->which != expr::kind::variable || e.args[0]->type.rank != static_cast<int>(e.indices.size())) return false;
+      for (const auto& ix : e.indices)
+        if (ix.which != index_item::kind::single || !batchable(*ix.lo)) return false;
+      return true;
+    }
+    case expr::kind::call:
+      if (!e.fn->elementwise() && !scalar_product(e)) return false;
+      for (const auto& a : e.args)
+        if (!batchable(*a)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool reads(const expr* e, int variable) {
+  std::vector<int> out;
+  lang::ir::collect_reads(e, out);
+  return std::find(out.begin(), out.end(), variable) != out.end();
+}
+
+}  // namespace
+
+graph::batch_plan* graph::plan_batch(const statement& s) {
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (batch_tried_.size() != model_.statements.size()) {
+    batch_tried_.assign(model_.statements.size(), 0);
+    batch_plans_.assign(model_.statements.size(), nullptr);
+  }
+  if (batch_tried_[index]) return batch_plans_[index].get();
+  batch_tried_[index] = 1;
+  if (s.loops.empty()) return nullptr;
+  for (const auto& l : s.loops)
+    if (l.lo->depends_on_unknown || l.hi->depends_on_unknown) return nullptr;
+  if (s.which != statement::kind::factor) {
+    const tensor& t = values_[static_cast<std::size_t>(s.target)];
+    if (static_cast<int>(s.target_indices.size()) != t.shape.rank) return nullptr;
+    for (const auto& ix : s.target_indices)
+      if (ix->depends_on_unknown) return nullptr;
+  }
+  if (s.which == statement::kind::sample) {
+    if (s.dist->value_rank() != 0) return nullptr;
+    for (const auto& a : s.args)
+      if (!batchable(*a)) return nullptr;
+  } else {
+    if (!batchable(*s.value)) return nullptr;
+    if (s.which == statement::kind::assign && reads(s.value.get(), s.target)) return nullptr;
+  }
+  auto p = std::make_shared<batch_plan>();
+  // The instances, and the element of the target each is of.
+  for (const auto& l : s.loops) p->loop_slots.push_back(l.slot);
+  p->loop_values.resize(s.loops.size());
+  for_each_instance(s, [&] {
+    for (std::size_t k = 0; k < s.loops.size(); ++k)
+      p->loop_values[k].push_back(static_cast<double>(frame_.loop[static_cast<std::size_t>(s.loops[k].slot)]));
+    if (s.which != statement::kind::factor) p->target_offsets.push_back(target_offset(s, 1));
+  });
+  p->rows = static_cast<index_t>(p->loop_values[0].size());
+  if (p->rows < min_batch) return nullptr;
+  const auto nodes = static_cast<std::size_t>(model_.expr_count);
+  if (batch_columns_.size() != nodes) {
+    batch_columns_.resize(nodes);
+    batch_offsets_.resize(nodes);
+    batch_offsets_fixed_.assign(nodes, 0);
+    batch_seen_.resize(nodes);
+    batch_adjoints_.resize(nodes);
+    mark_varies();
+  }
+  batch_plans_[index] = std::move(p);
+  return batch_plans_[index].get();
+}
+
+void graph::mark_varies() {
+  if (varies_.size() == static_cast<std::size_t>(model_.expr_count)) return;
+  varies_.assign(static_cast<std::size_t>(model_.expr_count), 0);
+  std::function<bool(const expr*)> mark = [&](const expr* e) {
+    if (!e) return false;
+    // Every child is marked, whatever the others say.
+    bool v = e->which == expr::kind::loop_var;
+    for (const auto& a : e->args) v = mark(a.get()) || v;
+    for (const auto& ix : e->indices) {
+      const bool lo = mark(ix.lo.get()), hi = mark(ix.hi.get());
+      v = v || lo || hi;
+    }
+    varies_[static_cast<std::size_t>(e->id)] = v;
+    return v;
+  };
+  for (const statement& s : model_.statements) {
+    for (const auto& a : s.args) mark(a.get());
+    for (const auto& t : s.target_indices) mark(t.get());
+    mark(s.target_from.get());
+    mark(s.target_to.get());
+    mark(s.value.get());
+  }
+}
+
+graph::batch_column graph::batch_eval(batch_plan& p, const expr& e) {
+  const batch_column c = batch_compute(p, e);
+  batch_seen_[static_cast<std::size_t>(e.id)] = c;
+  return c;
+}
+
+graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
+  const auto id = static_cast<std::size_t>(e.id);
+  if (!varies(e)) {
+    try {
+      return {eval_.eval(e, frame_).data, false};
+    } catch (const eval_error&) {
+      throw not_batched{};
+    }
+  }
+  const auto n = static_cast<std::size_t>(p.count);
+  if (e.which == expr::kind::loop_var) {
+    const auto k = std::find(p.loop_slots.begin(), p.loop_slots.end(), e.slot) - p.loop_slots.begin();
+    return {p.loop_values[static_cast<std::size_t>(k)].data() + p.first, true};
+  }
+  auto& out = batch_columns_[id];
+  out.resize(n);
+  if (e.which == expr::kind::index) {
+    const tensor& base = values_[static_cast<std::size_t>(e.args[0]->slot)];
+    // Row-major offsets of the elements read, from the index columns. Indices free of
+    // unknowns give offsets that cannot change: they are kept for every row, filled block
+    // by block on the first pass; others are worked out for each block.
+    const bool fixed = batch::fixed_offsets(e);
+    auto& offsets = batch_offsets_[id];
+    const index_t at = fixed ? p.first : 0;
+    if (!batch_offsets_fixed_[id]) {
+      offsets.resize(static_cast<std::size_t>(fixed ? p.rows : p.count));
+      std::fill_n(offsets.begin() + at, n, 0);
+      for (std::size_t k = 0; k < e.indices.size(); ++k) {
+        const batch_column c = batch_eval(p, *e.indices[k].lo);
+        const index_t extent = base.shape[static_cast<int>(k)];
+        for (std::size_t r = 0; r < n; ++r) {
+          const double i = c.data[c.varies ? r : 0];
+          if (!(i >= 1 && i <= static_cast<double>(extent))) throw not_batched{};
+          auto& o = offsets[static_cast<std::size_t>(at) + r];
+          o = o * extent + static_cast<index_t>(i) - 1;
+        }
+      }
+      batch_offsets_fixed_[id] = fixed && p.first + p.count == p.rows;  // complete after the last block
+    }
+    const double* from = base.data.data();
+    const index_t* o = offsets.data() + at;
+    for (std::size_t r = 0; r < n; ++r) out[r] = from[o[r]];
+    return {out.data(), true};
+  }
+  // An elementwise call: its arguments' columns, invariant ones broadcast by the function.
+  std::array<view, stdlib::max_params> args{};
+  if (e.args.size() > args.size()) throw not_batched{};
+  for (std::size_t i = 0; i < e.args.size(); ++i) {
+    const batch_column c = batch_eval(p, *e.args[i]);
+    args[i] = c.varies ? view{c.data, shape::vector(p.count)} : view{c.data, shape::scalar()};
+  }
+  if (scalar_product(e)) {
+    const double *a = args[0].data, *b = args[1].data;
+    const bool va = args[0].shape.rank != 0, vb = args[1].shape.rank != 0;
+    for (std::size_t r = 0; r < n; ++r) out[r] = a[va ? r : 0] * b[vb ? r : 0];
+    return {out.data(), true};
+  }
+  const std::span<const view> in(args.data(), e.args.size());
+  try {
+    if (e.fn->result_shape(in).size() != p.count) throw not_batched{};
+    e.fn->eval(in, out.data());
+  } catch (const stdlib::argument_error&) {
+    throw not_batched{};
+  }
+  return {out.data(), true};
+}
+
+bool graph::batch_try(batch_plan& p, const expr& e, batch_column& out) {
+  try {
+    out = batch_eval(p, e);
+    return true;
+  } catch (const not_batched&) {
+    return false;
+  }
+}
+
+bool graph::batch_term_columns(batch_plan& p, const statement& s, std::array<batch_column, stdlib::max_params>& cols) {
+  if (s.which == statement::kind::factor) return batch_try(p, *s.value, cols[0]);
+  for (std::size_t i = 0; i < s.args.size(); ++i)
+    if (!batch_try(p, *s.args[i], cols[i])) return false;
+  return true;
+}
+
+double graph::batch_block_terms(const statement& s, const batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
+                                const std::array<double*, stdlib::max_params>& dp, double* dx) {
+  const auto n = static_cast<std::size_t>(p.count);
+  if (s.which == statement::kind::factor) {
+    double sum = 0;
+    for (std::size_t r = 0; r < n; ++r) sum += cols[0].data[cols[0].varies ? r : 0];
+    return sum;
+  }
+  stdlib::rows_params rows;
+  for (std::size_t i = 0; i < s.args.size(); ++i) {
+    rows.p[i] = cols[i].data;
+    rows.step[i] = cols[i].varies ? 1 : 0;
+    rows.dp[i] = dp[i];
+  }
+  const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
+  const index_t* offsets = p.target_offsets.data() + p.first;
+  batch_x_.resize(n);
+  for (std::size_t r = 0; r < n; ++r) batch_x_[r] = values[offsets[r]];
+  const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
+  return s.dist->log_density_rows(rows, s.args.size(), batch_x_.data(), dx, p.count, check);
+}
+
+bool graph::batch_log_density(const statement& s, double& total) {
+  batch_plan* p = plan_batch(s);
+  if (!p || s.args.size() > stdlib::max_params) return false;
+  double sum = 0;
+  // Every block is evaluated, as the instance path evaluates every instance: a later
+  // block's refusal (an index out of range) is then reported by the instance path.
+  const bool done = for_each_block(*p, [&] {
+    std::array<batch_column, stdlib::max_params> cols{};
+    if (!batch_term_columns(*p, s, cols)) return false;
+    sum += batch_block_terms(s, *p, cols, {}, nullptr);
+    return true;
+  });
+  if (!done) return false;
+  total = sum;
+  return true;
+}
+
+bool graph::batch_assign(const statement& s) {
+  batch_plan* p = plan_batch(s);
+  if (!p) return false;
+  double* to = values_[static_cast<std::size_t>(s.target)].data.data();
+  // A block refused after others were written leaves them written: the instance path that
+  // follows writes every element again.
+  return for_each_block(*p, [&] {
+    batch_column c;
+    if (!batch_try(*p, *s.value, c)) return false;
+    const index_t* offsets = p->target_offsets.data() + p->first;
+    for (index_t r = 0; r < p->count; ++r) to[offsets[r]] = c.data[c.varies ? r : 0];
+    return true;
+  });
+}
+
+bool graph::batch_values(const statement& s, const expr& e, std::vector<double>& out) {
+  batch_plan* p = plan_batch(s);
+  if (!p || e.type.rank != 0) return false;
+  out.resize(static_cast<std::size_t>(p->rows));
+  return for_each_block(*p, [&] {
+    batch_column c;
+    if (!batch_try(*p, e, c)) return false;
+    for (index_t r = 0; r < p->count; ++r) out[static_cast<std::size_t>(p->first + r)] = c.data[c.varies ? r : 0];
+    return true;
+  });
+}
+
+}  // namespace ppl::model

@@ -1,5 +1,0 @@
-#pragma once
-namespace ppl::runtime {
-// The program's version, as written into draws files and `ppl --version`.
-const char* version();
-}  // namespace ppl::runtime
