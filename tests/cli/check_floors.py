@@ -33,7 +33,7 @@ def includes(repo):
 
 
 def main():
-    repo = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    repo = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..")
     arrows = includes(repo)
     level = {floor: len(FLOORS) - i for i, floor in enumerate(FLOORS)}
     width = max(len(f) for f in FLOORS)
