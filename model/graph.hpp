@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lang/checker.hpp"
@@ -249,6 +250,8 @@ class graph {
   void allocate_partly_observed(int v);
   void check_declared(int v);
   void build_statements(rng& rng, bool draw_all);
+  void check_computed_elements(const lang::ir::statement& st);
+  void finish_definitions(int v);
   // A start's first value of one instance of a `~` statement (model/graph_start.cpp).
   void start_value(const lang::ir::statement& s, std::span<const view> args, double* out, index_t size, rng& rng);
   bool set_initial(int variable);
@@ -388,6 +391,8 @@ class graph {
                             std::span<double* const> slots);
   plate_value plate_eval(const lang::ir::expr& e, const plate_range& r);
   plate_value plate_compute(const lang::ir::expr& e, const plate_range& r);
+  shape plate_elementwise(const lang::ir::expr& e, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out);
+  static shape plate_product(std::string_view name, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out);
   void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);
   std::vector<std::vector<double>> plate_values_, plate_adjoints_, plate_repeated_, plate_repeated_adjoint_;  // by expr id
   std::vector<const double*> plate_data_;  // by expr id: the value of the last batch

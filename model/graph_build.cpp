@@ -272,31 +272,55 @@ bool graph::build_batch(const statement& s) {
   return ok;
 }
 
+// The elements a `~` on a computed variable observes must all exist: one that reaches past
+// what the `=` statements computed is most likely a BUGS corner constraint (a[1] <- 0
+// beside a[k] ~ dnorm(...)), which makes some elements of an unknown fixed: say how to
+// write it.
+void graph::check_computed_elements(const statement& st) {
+  const auto& var = model_.variables[static_cast<std::size_t>(st.target)];
+  const shape& computed = values_[static_cast<std::size_t>(st.target)].shape;
+  const auto k = st.target_indices.size();
+  for_each_instance(st, [&] {
+    for (std::size_t d = 0; d < k && static_cast<int>(d) < computed.rank; ++d) {
+      index_t j = 0;
+      try {
+        j = eval_.eval_index(*st.target_indices[d], frame_);
+      } catch (const eval_error& e) {
+        fail_in(st, e.pos, e.what());
+      }
+      if (j >= 1 && j <= computed[static_cast<int>(d)]) continue;
+      fail_in(st, st.target_indices[d]->pos,
+              "`" + var.name + "` is computed with `=`, so its `~` statements observe what `=` computed, but no `=` computes this element "
+              "(index " + std::to_string(j) + "); a variable is either computed or an unknown: to fix some elements of an unknown "
+              "(BUGS's corner constraint a[1] <- 0), give the unknown elements a name of their own (a_free[k] ~ ..., then "
+              "a[k + 1] = a_free[k] beside a[1] = 0)");
+    }
+  });
+}
+
+// After the last statement that defines `v`: every element must have been defined. An
+// element of a computed variable that no `=` defines is a hole, as in BUGS (an error only
+// where it is read); an unknown's elements all need a prior.
+void graph::finish_definitions(int v) {
+  const auto& var = model_.variables[static_cast<std::size_t>(v)];
+  auto& defined = defined_[static_cast<std::size_t>(v)];
+  if (var.role == role::derived || var.role == role::transformed_data) {
+    note_undefined(v, defined);
+  } else {
+    for (std::size_t e = 0; e < defined.size(); ++e)
+      if (!defined[e])
+        ppl::fail_at(model_.source, var.pos,
+                      element_name(var.name, values_[static_cast<std::size_t>(v)].shape, static_cast<index_t>(e)) +
+                          (var.filled_from >= 0 ? " is missing in the data, and no `~` observes it, so nothing says how to impute it"
+                                                : " is never defined"));
+  }
+  defined.clear();
+  defined.shrink_to_fit();
+}
+
 void graph::build_statements(rng& rng, bool) {
   check_initial_names();
   std::vector<char> given(model_.variables.size(), 0);  // set from --init
-  // The elements a `~` on a computed variable observes must all exist.
-  auto check_computed_elements = [&](const statement& st) {
-    const auto& var = model_.variables[static_cast<std::size_t>(st.target)];
-    const shape& computed = values_[static_cast<std::size_t>(st.target)].shape;
-    const auto k = st.target_indices.size();
-    for_each_instance(st, [&] {
-      for (std::size_t d = 0; d < k && static_cast<int>(d) < computed.rank; ++d) {
-        index_t j = 0;
-        try {
-          j = eval_.eval_index(*st.target_indices[d], frame_);
-        } catch (const eval_error& e) {
-          fail_in(st, e.pos, e.what());
-        }
-        if (j >= 1 && j <= computed[static_cast<int>(d)]) continue;
-        fail_in(st, st.target_indices[d]->pos,
-                "`" + var.name + "` is computed with `=`, so its `~` statements observe what `=` computed, but no `=` computes this element "
-                "(index " + std::to_string(j) + "); a variable is either computed or an unknown: to fix some elements of an unknown "
-                "(BUGS's corner constraint a[1] <- 0), give the unknown elements a name of their own (a_free[k] ~ ..., then "
-                "a[k + 1] = a_free[k] beside a[1] = 0)");
-      }
-    });
-  };
   starting_ = true;
   // Per variable, the last statement after which none defines more of it: where its
   // elements must all be defined. Found once, not by looking ahead from every statement
@@ -316,9 +340,6 @@ void graph::build_statements(rng& rng, bool) {
     bool observed_data = var.role == role::data && !missing_[static_cast<std::size_t>(v)];
     if (has_holes_) check_hole_reads(s);
     if (observed_data || (var.role == role::transformed_data && var.observed && s.which == statement::kind::sample)) {
-      // A computed variable's `~` observes elements its `=` statements computed; one that
-      // reaches past them is most likely a BUGS corner constraint (a[1] <- 0 beside
-      // a[k] ~ dnorm(...)), which makes some elements of an unknown fixed: say how to write it.
       if (!observed_data) check_computed_elements(s);
       run_statement(s, nullptr, false);
       continue;
@@ -339,23 +360,7 @@ void graph::build_statements(rng& rng, bool) {
     run_statement(s, &rng, s.which == statement::kind::sample);
     if (ordered(v) && completes_target(i)) arrange_ordered_start(v, rng);
     const bool last_defining = completed_at[static_cast<std::size_t>(v)] <= static_cast<int>(i);
-    if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) {
-      auto& defined = defined_[static_cast<std::size_t>(v)];
-      // An element of a computed variable that no `=` defines is a hole, as in BUGS: an
-      // error only where it is read. An unknown's elements all need a prior.
-      if (var.role == role::derived || var.role == role::transformed_data) {
-        note_undefined(v, defined);
-      } else {
-        for (std::size_t e = 0; e < defined.size(); ++e)
-          if (!defined[e])
-            ppl::fail_at(model_.source, var.pos,
-                          element_name(var.name, values_[static_cast<std::size_t>(v)].shape, static_cast<index_t>(e)) +
-                              (var.filled_from >= 0 ? " is missing in the data, and no `~` observes it, so nothing says how to impute it"
-                                                    : " is never defined"));
-      }
-      defined.clear();
-      defined.shrink_to_fit();
-    }
+    if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) finish_definitions(v);
   }
   starting_ = false;
   if (has_holes_)

@@ -94,6 +94,72 @@ graph::plate_value graph::plate_eval(const expr& e, const plate_range& r) {
   return v;
 }
 
+// An elementwise call (or a product by a scalar) over the plate's rows, into `out`; returns
+// the result's shape per instance.
+shape graph::plate_elementwise(const expr& e, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out) {
+  const std::size_t n = e.args.size();
+  shape per;
+  // Batched operands must agree in shape; an invariant one is a scalar (broadcast by the
+  // function itself) or has that shape (repeated on every row).
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i].batched) per = a[i].per;
+  const index_t width = per.size(), total = r.count * width;
+  std::array<view, 2> args{};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i].batched) {
+      if (!(a[i].per == per)) throw not_plate_batched{};
+      args[i] = {a[i].data, shape::vector(total)};
+    } else if (a[i].per.rank == 0) {
+      args[i] = {a[i].data, shape::scalar()};
+    } else {
+      if (!(a[i].per == per)) throw not_plate_batched{};
+      auto& repeated = plate_repeated_[static_cast<std::size_t>(e.args[i]->id)];
+      repeated.resize(static_cast<std::size_t>(total));
+      for (index_t k = 0; k < r.count; ++k) std::copy(a[i].data, a[i].data + width, repeated.begin() + k * width);
+      args[i] = {repeated.data(), shape::vector(total)};
+    }
+  }
+  out.resize(static_cast<std::size_t>(total));
+  try {
+    e.fn->result_shape(std::span<const view>(args.data(), n));  // the function's own checks (a zero divisor)
+  } catch (const stdlib::argument_error&) {
+    throw not_plate_batched{};
+  }
+  e.fn->eval(std::span<const view>(args.data(), n), out.data());
+  return per;
+}
+
+// A matrix-vector product (`v * M` or `M * v`, the vector batched) or a dot product over
+// the plate's rows, into `out`; returns the result's shape per instance.
+shape graph::plate_product(std::string_view name, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out) {
+  shape per;
+  if (name == "*") {
+    const plate_value &x = a[0].batched ? a[0] : a[1], &m = a[0].batched ? a[1] : a[0];
+    if (x.per.rank != 1 || m.per.rank != 2) throw not_plate_batched{};
+    const index_t rows = m.per[0], cols = m.per[1];
+    const matrix_in X(x.data, r.count, x.per[0]), M(m.data, rows, cols);
+    if (a[0].batched) {  // v * M = v' M: rows X M
+      if (x.per[0] != rows) throw not_plate_batched{};
+      per = shape::vector(cols);
+      out.resize(static_cast<std::size_t>(r.count * cols));
+      matrix_out(out.data(), r.count, cols).noalias() = X * M;
+    } else {  // M * v: rows X M'
+      if (x.per[0] != cols) throw not_plate_batched{};
+      per = shape::vector(rows);
+      out.resize(static_cast<std::size_t>(r.count * rows));
+      matrix_out(out.data(), r.count, rows).noalias() = X * M.transpose();
+    }
+  } else {  // dot
+    const plate_value &x = a[0].batched ? a[0] : a[1], &w = a[0].batched ? a[1] : a[0];
+    if (x.per.rank != 1 || w.per.rank != 1 || x.per[0] != w.per[0]) throw not_plate_batched{};
+    per = shape::scalar();
+    out.resize(static_cast<std::size_t>(r.count));
+    Eigen::Map<Eigen::VectorXd>(out.data(), r.count).noalias() =
+        matrix_in(x.data, r.count, x.per[0]) * Eigen::Map<const Eigen::VectorXd>(w.data, w.per[0]);
+  }
+  return per;
+}
+
 graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   const auto id = static_cast<std::size_t>(e.id);
   auto& adjoint = plate_adjoints_[id];
@@ -125,59 +191,9 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   for (std::size_t i = 0; i < n; ++i) a[i] = plate_eval(*e.args[i], r);
   auto& out = plate_values_[id];
   const std::string_view name = e.fn->name();
-  shape per;  // the result's shape per instance
-  if (e.fn->elementwise() || (name == "*" && (!a[0].batched ? a[0].per.rank == 0 : a[1].per.rank == 0))) {
-    // Batched operands must agree in shape; an invariant one is a scalar (broadcast by the
-    // function itself) or has that shape (repeated on every row).
-    for (std::size_t i = 0; i < n; ++i)
-      if (a[i].batched) per = a[i].per;
-    const index_t width = per.size(), total = r.count * width;
-    std::array<view, 2> args{};
-    for (std::size_t i = 0; i < n; ++i) {
-      if (a[i].batched) {
-        if (!(a[i].per == per)) throw not_plate_batched{};
-        args[i] = {a[i].data, shape::vector(total)};
-      } else if (a[i].per.rank == 0) {
-        args[i] = {a[i].data, shape::scalar()};
-      } else {
-        if (!(a[i].per == per)) throw not_plate_batched{};
-        auto& repeated = plate_repeated_[static_cast<std::size_t>(e.args[i]->id)];
-        repeated.resize(static_cast<std::size_t>(total));
-        for (index_t k = 0; k < r.count; ++k) std::copy(a[i].data, a[i].data + width, repeated.begin() + k * width);
-        args[i] = {repeated.data(), shape::vector(total)};
-      }
-    }
-    out.resize(static_cast<std::size_t>(total));
-    try {
-      e.fn->result_shape(std::span<const view>(args.data(), n));  // the function's own checks (a zero divisor)
-    } catch (const stdlib::argument_error&) {
-      throw not_plate_batched{};
-    }
-    e.fn->eval(std::span<const view>(args.data(), n), out.data());
-  } else if (name == "*") {
-    const plate_value &x = a[0].batched ? a[0] : a[1], &m = a[0].batched ? a[1] : a[0];
-    if (x.per.rank != 1 || m.per.rank != 2) throw not_plate_batched{};
-    const index_t rows = m.per[0], cols = m.per[1];
-    const matrix_in X(x.data, r.count, x.per[0]), M(m.data, rows, cols);
-    if (a[0].batched) {  // v * M = v' M: rows X M
-      if (x.per[0] != rows) throw not_plate_batched{};
-      per = shape::vector(cols);
-      out.resize(static_cast<std::size_t>(r.count * cols));
-      matrix_out(out.data(), r.count, cols).noalias() = X * M;
-    } else {  // M * v: rows X M'
-      if (x.per[0] != cols) throw not_plate_batched{};
-      per = shape::vector(rows);
-      out.resize(static_cast<std::size_t>(r.count * rows));
-      matrix_out(out.data(), r.count, rows).noalias() = X * M.transpose();
-    }
-  } else {  // dot
-    const plate_value &x = a[0].batched ? a[0] : a[1], &w = a[0].batched ? a[1] : a[0];
-    if (x.per.rank != 1 || w.per.rank != 1 || x.per[0] != w.per[0]) throw not_plate_batched{};
-    per = shape::scalar();
-    out.resize(static_cast<std::size_t>(r.count));
-    Eigen::Map<Eigen::VectorXd>(out.data(), r.count).noalias() =
-        matrix_in(x.data, r.count, x.per[0]) * Eigen::Map<const Eigen::VectorXd>(w.data, w.per[0]);
-  }
+  const shape per = e.fn->elementwise() || (name == "*" && (!a[0].batched ? a[0].per.rank == 0 : a[1].per.rank == 0))
+                        ? plate_elementwise(e, a, r, out)
+                        : plate_product(name, a, r, out);
   if (e.depends_on_unknown) adjoint.assign(out.size(), 0.0);
   return {out.data(), per, true};
 }
