@@ -11,6 +11,7 @@
 
 #include "core/source_error.hpp"
 #include "data/data.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace test_data_errors {
 
@@ -19,33 +20,16 @@ using namespace ppl::data;
 using ppl::diagnostic;
 using ppl::source_error;
 
+using ppl::testing::data_error_of;
+using ppl::testing::scratch_file;
+
 namespace {
 
 std::string data_path(const char* name) { return std::string(PPL_SOURCE_DIR) + "/tests/data/" + name; }
 
-// Writes `text` to `name` in a scratch folder of this test run and returns the path.
-std::string scratch_file(const std::string& name, const std::string& text) {
-  static const auto dir = std::filesystem::temp_directory_path() / ("ppl_test_data_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-// The diagnostic that loading `text` as `name` throws; fails the test if nothing is thrown.
-diagnostic error_of(const std::string& name, const std::string& text) {
-  try {
-    read_data_file(scratch_file(name, text));
-  } catch (const source_error& e) {
-    return e.diag();
-  }
-  FAIL("no error for " << name);
-  return {};
-}
-
 void check_error(const std::string& name, const std::string& text, std::size_t line, std::size_t column,
                  const std::string& message) {
-  diagnostic d = error_of(name, text);
+  diagnostic d = data_error_of(name, text);
   INFO(name << ": " << d.str());
   CHECK(d.where.line == line);
   CHECK(d.where.column == column);

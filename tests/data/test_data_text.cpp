@@ -10,6 +10,7 @@
 
 #include "lang/checker.hpp"
 #include "data/data.hpp"
+#include "tests/support/data_files.hpp"
 #include "model/graph.hpp"
 #include "stdlib/registry.hpp"
 
@@ -20,27 +21,8 @@ using namespace ppl::data;
 using ppl::diagnostic;
 using ppl::source_error;
 
-namespace {
-
-std::string scratch_file(const std::string& name, const std::string& text) {
-  static const auto dir = std::filesystem::temp_directory_path() / ("ppl_test_text_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string path = (dir / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-diagnostic error_of(const std::string& name, const std::string& text) {
-  try {
-    read_data_file(scratch_file(name, text));
-  } catch (const source_error& e) {
-    return e.diag();
-  }
-  FAIL("no error for " << name);
-  return {};
-}
-
-}  // namespace
+using ppl::testing::data_error_of;
+using ppl::testing::scratch_file;
 
 TEST_CASE("CSV: quoted cells and names are read as RFC 4180 writes them") {
   data_table t = read_csv(scratch_file("quoted.csv", "\"y\",\"a, b\",\"z\"\n\"1.5\",\"2\",3\n\" 4 \",\"5\",\"6\"\n"));
@@ -57,11 +39,11 @@ TEST_CASE("CSV: quoted cells and names are read as RFC 4180 writes them") {
 }
 
 TEST_CASE("CSV: a quote left open or followed by text is an error at it") {
-  diagnostic open = error_of("open.csv", "y,x\n1,2\n\"3,4\n5,6\n");
+  diagnostic open = data_error_of("open.csv", "y,x\n1,2\n\"3,4\n5,6\n");
   CHECK(open.where.line == 3);
   CHECK(open.where.column == 1);
   CHECK(open.message.find("this quote is never closed") != std::string::npos);
-  diagnostic after = error_of("after.csv", "y,x\n1,2\n\"3\"4,5\n");
+  diagnostic after = data_error_of("after.csv", "y,x\n1,2\n\"3\"4,5\n");
   CHECK(after.where.line == 3);
   CHECK(after.where.column == 4);
   CHECK(after.message.find("text after the closing quote") != std::string::npos);
@@ -125,7 +107,7 @@ TEST_CASE("binary data is refused in one line, without its bytes") {
                         binary{"sheet.csv", "PK\x03\x04rest", 1, 1, "this is a zip archive"},
                         binary{"wide.csv", std::string("\xff\xfey\0\n\0", 6), 1, 1, "this is UTF-16 text, not a CSV file"},
                         binary{"nul.json", std::string("{\"y\": [1,\n 2]}\0junk", 19), 2, 5, "the byte 0x00 is not text"}}) {
-    diagnostic d = error_of(b.name, b.bytes);
+    diagnostic d = data_error_of(b.name, b.bytes);
     INFO(b.name << ": " << d.str());
     CHECK(d.where.line == b.line);
     CHECK(d.where.column == b.column);
