@@ -1,9 +1,10 @@
 #pragma once
 // The grammar of the BUGS language, as OpenBUGS and JAGS read it (Boost.Spirit X3).
 // Included only by lang/bugs_parser.cpp, the one translation unit that instantiates it.
-// Each rule is preceded by its production. Names may hold dots (`alpha.c`); operators are
-// JAGS's, with its precedence: `||`, `&&`, `!`, comparisons, `+ -`, `* /`, `%*%` (and
-// any `%name%`), unary minus, `^`.
+// Each rule is preceded by its production, written as in grammar_def.hpp (the counts of
+// nesting below, expression_level and loop_level, change no production). Names may hold
+// dots (`alpha.c`); operators are JAGS's, with its precedence: `||`, `&&`, `!`,
+// comparisons, `+ -`, `* /`, `%*%` (and any `%name%`), unary minus, `^`.
 #include <boost/spirit/home/x3.hpp>
 
 #include "lang/ast.hpp"
@@ -153,8 +154,9 @@ constexpr nesting_gen<expression_depth_tag, typename x3::extension::as_parser<St
                                 "and powers together); write it in steps"};
 }
 
-// identifier -> alpha (alnum | '_' | '.')*, not `for` or `in`
+// identifier -> name   (not 'for' or 'in')
 auto const identifier_def = !reserved >> name;
+// name -> letter {letter | digit | '_' | '.'}
 auto const name_def = lexeme[alpha >> *name_char];
 // Numbers: an integer has no point and no exponent (`1.0E-6` and `1E3` are reals). Spirit's
 // own policies take any of them, and nan and inf, which here are names.
@@ -164,85 +166,111 @@ struct number_policies : x3::real_policies<double> {
   template <typename It, typename Attribute>
   static bool parse_inf(It&, It const&, Attribute&) { return false; }
 };
+// int_literal -> digit {digit}   (not followed by a letter, digit, '_' or '.')
 auto const int_literal_def = lexeme[x3::ulong_long >> !(name_char | char_('e') | char_('E'))];
+// real_literal -> digits ['.' [digits]] [exponent] | '.' digits [exponent]   (exponent -> ('e' | 'E') ['+' | '-'] digits)
 auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
 
-// expression -> and_expr ('||' and_expr)*
+// expression -> and_expr {or_operation}
 auto const expression_def = (and_expr >> *or_operation)[fold_chain{}];
+// or_operation -> '||' and_expr
 auto const or_operation_def = x3::string("||") > and_expr;
-// and_expr -> not_expr ('&&' not_expr)*
+// and_expr -> not_expr {and_operation}
 auto const and_expr_def = (not_expr >> *and_operation)[fold_chain{}];
+// and_operation -> '&&' not_expr
 auto const and_operation_def = x3::string("&&") > not_expr;
-// not_expr -> '!' not_expr | relational_expr
+// not_expr -> not_op | relational_expr
 auto const not_expr_def = expression_level(lit('!') >> !lit('='))[not_op] | relational_expr;
+// not_op -> '!' not_expr   ('!' not before '=')
 auto const not_op_def = (char_('!') >> !lit('=')) > not_expr;
-// relational_expr -> additive_expr (('==' | '!=' | '<=' | '>=' | '<' | '>') additive_expr)?
+// relational_expr -> additive_expr [relational_operation]   (comparisons do not chain)
 auto const relational_expr_def = (additive_expr >> x3::repeat(0, 1)[relational_operation])[fold_chain{}];
+// relational_operation -> ('==' | '!=' | '<=' | '>=' | '<' | '>') additive_expr   ('<' not before '-': `<-` is an arrow)
 auto const relational_operation_def = (x3::string("==") | x3::string("!=") | x3::string("<=") | x3::string(">=") |
                                        lexeme[x3::string("<") >> !lit('-')] | x3::string(">")) > additive_expr;
-// additive_expr -> multiplicative_expr (('+' | '-') multiplicative_expr)*
+// additive_expr -> multiplicative_expr {additive_operation}
 auto const additive_expr_def = (multiplicative_expr >> *additive_operation)[fold_chain{}];
+// additive_operation -> ('+' | '-') multiplicative_expr
 auto const additive_operation_def = (x3::string("+") | x3::string("-")) > multiplicative_expr;
-// multiplicative_expr -> special_expr (('*' | '/') special_expr)*
+// multiplicative_expr -> special_expr {multiplicative_operation}
 auto const multiplicative_expr_def = (special_expr >> *multiplicative_operation)[fold_chain{}];
+// multiplicative_operation -> ('*' | '/') special_expr
 auto const multiplicative_operation_def = (x3::string("*") | x3::string("/")) > special_expr;
-// special_expr -> unary_expr ('%' name '%' unary_expr)*     (`%*%`)
+// special_expr -> unary_expr {special_operation}
 auto const special_expr_def = (unary_expr >> *special_operation)[fold_chain{}];
+// special_operation -> special_operator unary_expr
 auto const special_operation_def = special_operator > unary_expr;
+// special_operator -> '%' {a character but '%', ' ', '\t', '\r' or '\n'} '%'   (`%*%`)
 auto const special_operator_def = lexeme[char_('%') >> *(char_ - char_("% \t\r\n")) >> char_('%')];
-// unary_expr -> '-' unary_expr | power_expr
+// unary_expr -> unary_op | power_expr
 auto const unary_expr_def = expression_level(char_("-+"))[unary_op] | power_expr;
+// unary_op -> ('-' | '+') unary_expr
 auto const unary_op_def = (char_('-') | char_('+')) > unary_expr;
-// power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
+// power_expr -> postfix_expr {power_operation}   (right-associative: the unary_expr after '^' takes any '^' that follows)
 auto const power_expr_def = (postfix_expr >> *expression_level(lit('^'))[power_operation])[fold_chain{}];
+// power_operation -> '^' unary_expr
 auto const power_operation_def = x3::string("^") > unary_expr;
-// postfix_expr -> primary index_list*
+// postfix_expr -> primary suffixes
 auto const postfix_expr_def = (primary >> suffixes)[fold_postfix{}];
+// suffixes -> {index_list}
 auto const suffixes_def = *expression_level(lit('['))[index_list];
-// primary -> number | call | identifier | '(' expression ')'
+// primary -> int_literal | real_literal | call | identifier | '(' expression ')'
 auto const primary_def = int_literal | real_literal | expression_level(identifier >> '(')[call] | identifier |
                          expression_level(lit('('))['(' > expression > ')'];
-// call -> identifier '(' (expression (',' expression)*)? ')'
+// call -> identifier '(' [call_arguments] ')'
 auto const call_def = identifier >> '(' >> -call_arguments > ')';
+// call_arguments -> expression {',' expression}
 auto const call_arguments_def = expression % ',';
-// index_list -> '[' index_item (',' index_item)* ']'
+// index_list -> '[' index_items ']'
 auto const index_list_def = char_('[') > index_items > ']';
+// index_items -> index_item {',' index_item}
 auto const index_items_def = index_item % ',';
-// index_item -> expression? (':' expression?)?
+// index_item -> [expression] [range_tail]
 auto const index_item_def = -expression >> -range_tail;
+// range_tail -> ':' [expression]
 auto const range_tail_def = char_(':') >> -expression;
 
-// target -> identifier ('[' index_item (',' index_item)* ']')?
+// target -> identifier ['[' target_indices ']']
 auto const target_def = identifier >> -('[' > target_indices > ']');
+// target_indices -> index_item {',' index_item}
 auto const target_indices_def = index_item % ',';
-// distribution -> identifier '(' (expression (',' expression)*)? ')'
+// distribution -> identifier '(' [call_arguments] ')'
 auto const distribution_def = identifier > '(' > -call_arguments > ')';
-// restriction -> ('T' | 'I' | 'C') '(' expression? ',' expression? ')'
+// restriction -> ('T' | 'I' | 'C') '(' [expression] ',' [expression] ')'
 auto const restriction_def = lexeme[(x3::string("T") | x3::string("I") | x3::string("C")) >> word_end] >> '(' >>
                              -expression >> ',' > -expression > ')';
-// stochastic -> target '~' distribution restriction?
+// stochastic -> target '~' distribution [restriction]
 auto const stochastic_def = target >> '~' > distribution > -restriction;
-// logical -> target ('<-' | '=') expression
+// logical -> target ('<-' | '=') expression   ('=' not before '=')
 auto const logical_def = target >> (lit("<-") | (lit('=') >> !lit('='))) > expression;
-// linked -> ('logit' | 'log' | 'cloglog' | 'probit') '(' target ')' ('<-' | '=') expression
+// link_name -> 'logit' | 'log' | 'cloglog' | 'probit'
 auto const link_name_def = lexeme[(x3::string("logit") | x3::string("log") | x3::string("cloglog") | x3::string("probit")) >> word_end];
+// linked -> link_name '(' target ')' ('<-' | '=') expression
 auto const linked_def = link_name >> '(' >> target >> ')' >> (lit("<-") | (lit('=') >> !lit('='))) > expression;
-// for_loop -> 'for' '(' identifier 'in' expression ':' expression ')' ('{' statements '}' | statement)
+// in_keyword -> 'in'
 auto const in_keyword_def = keyword("in");
+// loop_variable -> identifier
 auto const loop_variable_def = identifier;
+// for_loop -> 'for' '(' loop_variable 'in' additive_expr ':' additive_expr ')' ('{' statements '}' | statement)
 auto const for_loop_def = keyword("for") > '(' > loop_variable > in_keyword > additive_expr > ':' > additive_expr > ')' >
                           (('{' > statements > '}') | x3::repeat(1)[statement]);
+// arrow -> '<-' | '~' | '='
 auto const arrow_def = lit("<-") | lit('~') | lit('=');
-// statement -> for_loop | linked | stochastic | logical
+// statement -> for_loop | linked | stochastic | logical   (a target then no arrow: expected '<-' or '~')
 auto const statement_def = loop_level(keyword("for"))[for_loop] | linked | stochastic | logical | (x3::omit[target] > arrow);
+// statements -> {statement {';'}}
 auto const statements_def = *(statement >> *lit(';'));
-// block -> ('model' | 'data') '{' statements '}' | 'var' var_item (',' var_item)* ';'?
+// block_name -> 'model' | 'data'
 auto const block_name_def = lexeme[(x3::string("model") | x3::string("data")) >> word_end];
+// block -> block_name '{' statements '}'
 auto const block_def = block_name > '{' > statements > '}';
+// var_item -> target
 auto const var_item_def = target;
+// var_block -> 'var' var_item {',' var_item} {';'}   (declarations ppl does not need: an empty block)
 auto const var_block_def = lexeme[x3::string("var") >> word_end] > x3::omit[var_item % ','] > x3::attr(std::vector<bugs::statement>{}) >> *lit(';');
-// program -> (var_block | block)* end
+// end_of_program -> the end of the text
 auto const end_of_program_def = x3::eoi;
+// program -> {var_block | block} end_of_program
 auto const program_def = *(var_block | block) > end_of_program;
 
 BOOST_SPIRIT_DEFINE(identifier, name, int_literal, real_literal, expression, and_expr, not_expr, not_op, relational_expr,

@@ -1,8 +1,10 @@
 #pragma once
 // Building and reading the nodes of ppl's syntax tree, for the BUGS front end's parts
-// (bugs_lower.cpp, bugs_template.cpp, bugs_rewrites.cpp); seen by nothing else.
+// (the lowering, bugs_lower*.cpp; bugs_template.cpp; the rewrites of bugs_rewrites.hpp);
+// seen by nothing else.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,6 +109,23 @@ void for_each_identifier(const operand& o, const F& f) {
           if (ix.lo) for_each_identifier(*ix.lo, f);
           if (ix.tail && ix.tail->hi) for_each_identifier(*ix.tail->hi, f);
         }
+  }
+}
+
+// The names a body uses: its targets, loop variables and the names its `~` and `=` read
+// (for a fresh name that is none of them).
+inline void names_in(const std::vector<ast::statement>& body, std::set<std::string>& names) {
+  for (const auto& s : body) {
+    if (const auto* f = boost::get<fwd<ast::for_stmt>>(&s)) {
+      for (const auto& r : f->get().ranges) names.insert(r.var.name);
+      names_in(f->get().body, names);
+    } else if (const auto* x = boost::get<ast::sample_stmt>(&s)) {
+      names.insert(x->lhs.name.name);
+      for (const auto& a : x->dist.args) for_each_identifier(a, [&](const ast::identifier& id) { names.insert(id.name); });
+    } else if (const auto* a = boost::get<ast::assign_stmt>(&s)) {
+      names.insert(a->lhs.name.name);
+      for_each_identifier(a->value, [&](const ast::identifier& id) { names.insert(id.name); });
+    }
   }
 }
 

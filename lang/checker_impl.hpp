@@ -32,6 +32,14 @@ struct flat_statement {
 // takes scalars (checker_vectorise.cpp).
 bool vectorises(const stdlib::distribution& d);
 
+// The arrays whose shapes a vectorised `~`'s loops follow, with the labels errors name them
+// by; when `sized`, a `param`'s declared sizes come before them, labelled by the first.
+struct vectorised_shapes {
+  std::vector<ir::expr_ptr> arrays;
+  std::vector<std::string> labels;
+  bool sized = false;
+};
+
 // The name an expression consists of, if it is nothing but a name (through the chains
 // of every precedence level).
 const ast::identifier* lone_identifier(const ast::operand& o);
@@ -74,6 +82,12 @@ class checker {
 
   // ---- vectorised statements (checker_vectorise.cpp) ----
   void vectorise(ir::statement& out, std::size_t pos, const std::string& text);
+  std::string argument_label(const ir::statement& out, std::size_t k) const;
+  void check_elementwise_arguments(const ir::statement& out, int rank, const std::string& target_text) const;
+  ir::expr_ptr target_array(const ir::statement& out, int rank, std::size_t pos);
+  vectorised_shapes shapes_followed(const ir::statement& out, std::size_t pos, int rank, int target_rank,
+                                    const std::vector<int>& kept, const std::string& target_text);
+  std::vector<int> vectorised_loops(ir::statement& out, const vectorised_shapes& shapes, int rank, const std::vector<int>& kept);
   ir::expr_ptr index_into(ir::expr_ptr e, const std::vector<int>& slots);
   ir::expr_ptr index_with(ir::expr_ptr base, const std::vector<int>& slots, std::size_t pos);
   ir::expr_ptr clone(const ir::expr& e);
@@ -108,6 +122,9 @@ class checker {
   void declare_sizes();
   void type_variable(int v);
   void convert_statement(std::size_t i);
+  const ast::target* convert_right_side(const ast::statement& node, ir::statement& out, stdlib::type_sig& value);
+  void convert_target_indices(const ast::target& lhs, int value_rank, ir::statement& out);
+  void type_target(const ast::target& lhs, stdlib::type_sig t, const ir::statement& out);
   void convert_sample(const ast::sample_stmt& s, ir::statement& out);
   void link_scale(ir::statement& out) const;
   void restrict_sample(bool truncate, ir::expr_ptr lower, ir::expr_ptr upper, std::size_t pos, ir::statement& out);

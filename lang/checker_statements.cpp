@@ -164,7 +164,6 @@ void checker::link_scale(ir::statement& out) const {
   }
 }
 
-// A loop, or an if's branch as a loop 1:(cond != 0) (1:(cond == 0) for the else).
 // A range `from:to` on the left of `~` (`error[2, 1:2] ~ Dirichlet(a)`, BUGS's block of a
 // row): the value's first dimension fills that stretch of the dimension, and the value's
 // other dimensions the dimensions after it, whole, so that the block is contiguous. The
@@ -183,6 +182,7 @@ void checker::target_range(const ast::index_item& ix, bool last, int value_rank,
   out.target_to = require_int_scalar(convert(*ix.tail->hi), "a range on the left of `~`");
 }
 
+// A loop, or an if's branch as a loop 1:(cond != 0) (1:(cond == 0) for the else).
 ir::loop checker::convert_enclosing(const enclosing& e) {
   ir::loop l;
   l.slot = e.slot;
@@ -207,6 +207,82 @@ ir::loop checker::convert_enclosing(const enclosing& e) {
   return l;
 }
 
+// What a statement says besides its loops and its left side: a `~`'s distribution, an
+// `=`'s value, a `param`'s flat prior, a factor's term. Returns the target (none for a
+// factor or a flat prior), with `value` the type of what the statement gives each element.
+const ast::target* checker::convert_right_side(const ast::statement& node, ir::statement& out, type_sig& value) {
+  if (const auto* s = boost::get<ast::sample_stmt>(&node)) {
+    out.which = ir::statement::kind::sample;
+    out.pos = s->pos;
+    convert_sample(*s, out);
+    value = {out.dist->value_kind(), out.dist->value_rank()};
+    return &s->lhs;
+  }
+  if (const auto* a = boost::get<ast::assign_stmt>(&node)) {
+    out.which = ir::statement::kind::assign;
+    out.pos = a->pos;
+    out.value = convert(a->value);
+    value = out.value->type;
+    return &a->lhs;
+  }
+  if (const auto* p = boost::get<ast::param_decl>(&node)) {
+    convert_flat_prior(*p, out);
+    return nullptr;
+  }
+  const auto& fs = boost::get<ast::factor_stmt>(node);
+  out.which = ir::statement::kind::factor;
+  out.pos = fs.pos;
+  out.value = convert(fs.value);
+  if (out.value->type.rank != 0)
+    fail(out.value->pos, "a factor must be a scalar, not " + stdlib::to_string(out.value->type));
+  return nullptr;
+}
+
+// The indices on the left of `~` or `=`, each an index, a range (target_range) or a whole
+// dimension.
+void checker::convert_target_indices(const ast::target& lhs, int value_rank, ir::statement& out) {
+  if (lhs.indices.size() == 1 && !lhs.indices[0].lo && !lhs.indices[0].tail)
+    fail(lhs.indices[0].pos, "`" + lhs.name.name + "[]` has an empty index: write `" + lhs.name.name + "` for the whole array");
+  for (std::size_t d = 0; d < lhs.indices.size(); ++d) {
+    const auto& ix = lhs.indices[d];
+    // `:` (or nothing) keeps a whole dimension: the slice is looped over by vectorise(),
+    // which fills the null placeholder with the loop's variable.
+    const bool whole = !ix.lo && (!ix.tail || !ix.tail->hi);
+    if (ix.tail && !whole) {
+      target_range(ix, d + 1 == lhs.indices.size(), value_rank, out);
+      continue;
+    }
+    if (whole && out.which != ir::statement::kind::sample)
+      fail(ix.pos, "a whole dimension (`:`) on the left is for `~`, where it is looped over; for `=`, write the loop");
+    if (whole && out.target_from)
+      fail(ix.pos, "a range and a whole dimension (`:`) are not read together on the left of `~`; write the loop");
+    out.target_indices.push_back(whole ? nullptr : require_int_scalar(convert(*ix.lo), "an index on the left of `~` or `=`"));
+  }
+}
+
+// The target variable's type `t`, from its first definition; a later one must agree.
+void checker::type_target(const ast::target& lhs, type_sig t, const ir::statement& out) {
+  auto& var = model_.variables[static_cast<std::size_t>(out.target)];
+  if (t.rank > ppl::max_rank) fail(lhs.pos, "arrays have at most " + std::to_string(ppl::max_rank) + " dimensions");
+  if (type_state_[static_cast<std::size_t>(out.target)] == 2 || var.statements.size() > 0) {
+    if (var.type.rank != t.rank) {
+      // A distribution of vectors, or with a vector parameter, does not vectorise.
+      const bool loop_needed = out.dist && var.type.rank > t.rank;
+      fail(lhs.pos, "`" + var.name + "` has " + std::to_string(var.type.rank) + " dimension" +
+                        (var.type.rank == 1 ? "" : "s") + " but this statement gives it " + std::to_string(t.rank) +
+                        (loop_needed ? "; " + out.dist_name + " takes or gives arrays, so it does not apply element by element: "
+                                           "write the loop (for i in 1:N { " + var.name + "[i] ~ " + out.dist_name + "(...) })"
+                                     : ""));
+    }
+    if (var.type.kind == scalar_kind::real && t.kind == scalar_kind::integer && out.dist)
+      fail(lhs.pos, "`" + var.name + "` is real but " + out.dist_name + " gives integers; declare it int");
+    if (var.type.kind == scalar_kind::integer && t.kind == scalar_kind::real && !out.dist)
+      fail(lhs.pos, "`" + var.name + "` is an integer but this value is real");
+  } else {
+    var.type = t;
+  }
+}
+
 void checker::convert_statement(std::size_t i) {
   if (converted_[i]) return;
   converted_[i] = true;
@@ -220,75 +296,13 @@ void checker::convert_statement(std::size_t i) {
     out.loops.push_back(convert_enclosing(e));
     if (e.range) scope_.emplace_back(e.range->var.name, e.slot);
   }
-  const ast::target* lhs = nullptr;
-  int value_rank = 0;
-  scalar_kind value_kind = scalar_kind::real;
-  if (const auto* s = boost::get<ast::sample_stmt>(f.node)) {
-    out.which = ir::statement::kind::sample;
-    out.pos = s->pos;
-    lhs = &s->lhs;
-    convert_sample(*s, out);
-    value_rank = out.dist->value_rank();
-    value_kind = out.dist->value_kind();
-  } else if (const auto* a = boost::get<ast::assign_stmt>(f.node)) {
-    out.which = ir::statement::kind::assign;
-    out.pos = a->pos;
-    lhs = &a->lhs;
-    out.value = convert(a->value);
-    value_rank = out.value->type.rank;
-    value_kind = out.value->type.kind;
-  } else if (const auto* p = boost::get<ast::param_decl>(f.node)) {
-    convert_flat_prior(*p, out);
-    value_kind = scalar_kind::real;
-  } else {
-    const auto& fs = boost::get<ast::factor_stmt>(*f.node);
-    out.which = ir::statement::kind::factor;
-    out.pos = fs.pos;
-    out.value = convert(fs.value);
-    if (out.value->type.rank != 0)
-      fail(out.value->pos, "a factor must be a scalar, not " + stdlib::to_string(out.value->type));
-  }
-  if (lhs) {
-    if (lhs->indices.size() == 1 && !lhs->indices[0].lo && !lhs->indices[0].tail)
-      fail(lhs->indices[0].pos, "`" + lhs->name.name + "[]` has an empty index: write `" + lhs->name.name + "` for the whole array");
-    for (std::size_t d = 0; d < lhs->indices.size(); ++d) {
-      const auto& ix = lhs->indices[d];
-      // `:` (or nothing) keeps a whole dimension: the slice is looped over by vectorise(),
-      // which fills the null placeholder with the loop's variable.
-      const bool whole = !ix.lo && (!ix.tail || !ix.tail->hi);
-      if (ix.tail && !whole) {
-        target_range(ix, d + 1 == lhs->indices.size(), value_rank, out);
-        continue;
-      }
-      if (whole && out.which != ir::statement::kind::sample)
-        fail(ix.pos, "a whole dimension (`:`) on the left is for `~`, where it is looped over; for `=`, write the loop");
-      if (whole && out.target_from)
-        fail(ix.pos, "a range and a whole dimension (`:`) are not read together on the left of `~`; write the loop");
-      out.target_indices.push_back(whole ? nullptr : require_int_scalar(convert(*ix.lo), "an index on the left of `~` or `=`"));
-    }
+  type_sig value{scalar_kind::real, 0};
+  if (const ast::target* lhs = convert_right_side(*f.node, out, value)) {
+    convert_target_indices(*lhs, value.rank, out);
     out.target = model_.find(lhs->name.name);
     if (out.which == ir::statement::kind::sample) vectorise(out, lhs->pos, src_.text.substr(lhs->pos, lhs->end - lhs->pos));
-    auto& var = model_.variables[static_cast<std::size_t>(out.target)];
-    type_sig t{value_kind, static_cast<int>(out.target_indices.size()) + value_rank};
-    if (t.rank > ppl::max_rank) fail(lhs->pos, "arrays have at most " + std::to_string(ppl::max_rank) + " dimensions");
-    if (type_state_[static_cast<std::size_t>(out.target)] == 2 || var.statements.size() > 0) {
-      if (var.type.rank != t.rank) {
-        // A distribution of vectors, or with a vector parameter, does not vectorise.
-        const bool loop_needed = out.dist && var.type.rank > t.rank;
-        fail(lhs->pos, "`" + var.name + "` has " + std::to_string(var.type.rank) + " dimension" +
-                           (var.type.rank == 1 ? "" : "s") + " but this statement gives it " + std::to_string(t.rank) +
-                           (loop_needed ? "; " + out.dist_name + " takes or gives arrays, so it does not apply element by element: "
-                                              "write the loop (for i in 1:N { " + var.name + "[i] ~ " + out.dist_name + "(...) })"
-                                        : ""));
-      }
-      if (var.type.kind == scalar_kind::real && t.kind == scalar_kind::integer && out.dist)
-        fail(lhs->pos, "`" + var.name + "` is real but " + out.dist_name + " gives integers; declare it int");
-      if (var.type.kind == scalar_kind::integer && t.kind == scalar_kind::real && !out.dist)
-        fail(lhs->pos, "`" + var.name + "` is an integer but this value is real");
-    } else {
-      var.type = t;
-    }
-    var.statements.push_back(static_cast<int>(i));
+    type_target(*lhs, {value.kind, static_cast<int>(out.target_indices.size()) + value.rank}, out);
+    model_.variables[static_cast<std::size_t>(out.target)].statements.push_back(static_cast<int>(i));
   }
   scope_ = std::move(saved_scope);
   current_statement_ = saved_statement;

@@ -148,6 +148,108 @@ expr_ptr checker::index_into(expr_ptr e, const std::vector<int>& slots) {
   return index_with(std::move(e), slots, pos);
 }
 
+// How errors name argument k of a `~`: the variable it is, or its parameter's name.
+std::string checker::argument_label(const ir::statement& out, std::size_t k) const {
+  const expr& a = *out.args[k];
+  if (a.which == expr::kind::variable) return "`" + model_.variables[static_cast<std::size_t>(a.slot)].name + "`";
+  return "argument " + std::string(out.dist->params()[k].name) + " of " + out.dist_name;
+}
+
+// Each array argument has the rank of the loop's elements, `rank`; scalars are read whole.
+void checker::check_elementwise_arguments(const ir::statement& out, int rank, const std::string& target_text) const {
+  for (std::size_t k = 0; k < out.args.size(); ++k) {
+    const int r = out.args[k]->type.rank;
+    if (r != 0 && r != rank)
+      fail(out.args[k]->pos, argument_label(out, k) + " has " + dimensions(r) + " but " + target_text + " has " + dimensions(rank) +
+                                 ": the arguments of " + out.dist_name + " must be scalars or arrays of the shape of what it gives");
+  }
+}
+
+// The target as an array of the loop's rank, `y` or `Y[:, k]`, for a target that holds
+// values already.
+expr_ptr checker::target_array(const ir::statement& out, int rank, std::size_t pos) {
+  const auto& var = model_.variables[static_cast<std::size_t>(out.target)];
+  auto t = new_expr(expr::kind::variable, pos);
+  t->slot = out.target;
+  t->type = var.type;
+  if (!out.target_indices.empty()) {
+    auto ix = new_expr(expr::kind::index, pos);
+    ix->type = {var.type.kind, rank};
+    for (const auto& i : out.target_indices) {
+      ir::index_item item;
+      if (i)
+        item.lo = clone(*i);
+      else
+        item.which = ir::index_item::kind::all;
+      ix->indices.push_back(std::move(item));
+    }
+    ix->args.push_back(std::move(t));
+    t = std::move(ix);
+  }
+  return t;
+}
+
+// The arrays whose shapes the loop follows: the target when it holds values already (data,
+// or a variable computed by `=` that this statement observes), then the array arguments.
+// A `param`'s declared sizes (those of the dimensions this statement spans) come first.
+vectorised_shapes checker::shapes_followed(const ir::statement& out, std::size_t pos, int rank, int target_rank,
+                                           const std::vector<int>& kept, const std::string& target_text) {
+  const auto v = static_cast<std::size_t>(out.target);
+  const auto& var = model_.variables[v];
+  vectorised_shapes shapes;
+  const auto& declared = params_[v].dims;
+  shapes.sized = !declared.empty() && target_rank == rank && static_cast<int>(kept.size()) == rank;
+  if (shapes.sized) shapes.labels.push_back(target_text);
+  if (is_data_decl_[v] || has_assign_[v]) {
+    shapes.arrays.push_back(target_array(out, rank, pos));
+    shapes.labels.push_back(target_text);
+  }
+  for (std::size_t k = 0; k < out.args.size(); ++k)
+    if (out.args[k]->type.rank > 0) {
+      shapes.arrays.push_back(clone(*out.args[k]));
+      shapes.labels.push_back(argument_label(out, k));
+    }
+  if (shapes.arrays.empty() && !shapes.sized)
+    fail(pos, target_text + " has " + dimensions(target_rank) + " but nothing in this statement says how many elements: " +
+                      "give an argument of its shape, or write the loop (for i in 1:N { " + var.name + "[i] ~ ... })");
+  // The most arguments a call takes (model/evaluator.cpp), declared sizes included.
+  const std::size_t max_arrays = 8 - (shapes.sized ? static_cast<std::size_t>(rank) : 0);
+  if (shapes.arrays.size() > max_arrays) shapes.arrays.resize(max_arrays), shapes.labels.resize(max_arrays + (shapes.sized ? 1 : 0));
+  return shapes;
+}
+
+// The hidden loops over the `rank` dimensions `kept`, each bounded by an extent function of
+// the shapes; their slots, outermost first.
+std::vector<int> checker::vectorised_loops(ir::statement& out, const vectorised_shapes& shapes, int rank, const std::vector<int>& kept) {
+  const auto v = static_cast<std::size_t>(out.target);
+  const auto& var = model_.variables[v];
+  const auto& declared = params_[v].dims;
+  const auto& [arrays, labels, sized] = shapes;
+  std::vector<int> slots;
+  for (int d = 0; d < rank; ++d) {
+    // The outer bound checks every array's shape; the inner ones, evaluated once per
+    // outer instance, read only those that are views of variables where there is one.
+    std::vector<expr_ptr> args;
+    std::vector<std::string> names;
+    if (sized) {
+      for (int k = 0; k < rank; ++k) args.push_back(clone(*declared[static_cast<std::size_t>(kept[static_cast<std::size_t>(k)])]));
+      names.push_back(labels[0]);
+    }
+    const std::size_t first_label = sized ? 1 : 0;
+    for (std::size_t k = 0; k < arrays.size(); ++k)
+      if (d == 0 || is_view(*arrays[k])) args.push_back(clone(*arrays[k])), names.push_back(labels[first_label + k]);
+    if (args.empty()) args.push_back(clone(*arrays[0])), names.push_back(labels[0]);
+    model_.lowered_functions.push_back(make_extent_function(d, rank, sized, std::move(names)));
+    auto hi = new_expr(expr::kind::call, out.pos);
+    hi->fn = model_.lowered_functions.back().get();
+    hi->type = {scalar_kind::integer, 0};
+    hi->shape_only = true;
+    hi->args = std::move(args);
+    slots.push_back(hidden_loop(out, var.name + "#" + std::to_string(d + 1), std::move(hi)));
+  }
+  return slots;
+}
+
 // Turns a `~` whose target or arguments are arrays into the loop over their elements.
 void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& text) {
   const auto v = static_cast<std::size_t>(out.target);
@@ -175,87 +277,16 @@ void checker::vectorise(ir::statement& out, std::size_t pos, const std::string& 
                   std::to_string(out.target_indices.size()));
   if (target_rank <= 0 && rank == 0) return;
   for (int d = static_cast<int>(out.target_indices.size()); d < indexed + target_rank; ++d) kept.push_back(d);
-  const auto params = out.dist->params();
-  auto arg_label = [&](std::size_t k) {
-    const expr& a = *out.args[k];
-    if (a.which == expr::kind::variable) return "`" + model_.variables[static_cast<std::size_t>(a.slot)].name + "`";
-    return "argument " + std::string(params[k].name) + " of " + out.dist_name;
-  };
   if (typed && target_rank < rank) {
     const auto k = static_cast<std::size_t>(std::find_if(out.args.begin(), out.args.end(), [&](const auto& a) { return a.get() == widest; }) -
                                             out.args.begin());
-    fail(widest->pos, arg_label(k) + " has " + dimensions(rank) + " but " + target_text + " has " + dimensions(std::max(0, target_rank)) +
+    fail(widest->pos, argument_label(out, k) + " has " + dimensions(rank) + " but " + target_text + " has " + dimensions(std::max(0, target_rank)) +
                           ": the arguments of " + out.dist_name + " must be scalars or arrays of the shape of what it gives");
   }
   rank = std::max(rank, target_rank);
-  for (std::size_t k = 0; k < out.args.size(); ++k) {
-    const int r = out.args[k]->type.rank;
-    if (r != 0 && r != rank)
-      fail(out.args[k]->pos, arg_label(k) + " has " + dimensions(r) + " but " + target_text + " has " + dimensions(rank) +
-                                 ": the arguments of " + out.dist_name + " must be scalars or arrays of the shape of what it gives");
-  }
-  // The arrays whose shapes the loop follows: the target when it holds values already (data,
-  // or a variable computed by `=` that this statement observes), then the array arguments.
-  std::vector<expr_ptr> arrays;
-  std::vector<std::string> labels;
-  // A `param`'s declared sizes (those of the dimensions this statement spans) come first.
-  const auto& declared = params_[v].dims;
-  const bool sized = !declared.empty() && target_rank == rank && static_cast<int>(kept.size()) == rank;
-  if (sized) labels.push_back(target_text);
-  if (is_data_decl_[v] || has_assign_[v]) {
-    auto t = new_expr(expr::kind::variable, pos);
-    t->slot = out.target;
-    t->type = var.type;
-    if (!out.target_indices.empty()) {
-      auto ix = new_expr(expr::kind::index, pos);
-      ix->type = {var.type.kind, rank};
-      for (const auto& i : out.target_indices) {
-        ir::index_item item;
-        if (i)
-          item.lo = clone(*i);
-        else
-          item.which = ir::index_item::kind::all;
-        ix->indices.push_back(std::move(item));
-      }
-      ix->args.push_back(std::move(t));
-      t = std::move(ix);
-    }
-    arrays.push_back(std::move(t));
-    labels.push_back(target_text);
-  }
-  for (std::size_t k = 0; k < out.args.size(); ++k)
-    if (out.args[k]->type.rank > 0) {
-      arrays.push_back(clone(*out.args[k]));
-      labels.push_back(arg_label(k));
-    }
-  if (arrays.empty() && !sized)
-    fail(pos, target_text + " has " + dimensions(target_rank) + " but nothing in this statement says how many elements: " +
-                      "give an argument of its shape, or write the loop (for i in 1:N { " + var.name + "[i] ~ ... })");
-  // The most arguments a call takes (model/evaluator.cpp), declared sizes included.
-  const std::size_t max_arrays = 8 - (sized ? static_cast<std::size_t>(rank) : 0);
-  if (arrays.size() > max_arrays) arrays.resize(max_arrays), labels.resize(max_arrays + (sized ? 1 : 0));
-  std::vector<int> slots;
-  for (int d = 0; d < rank; ++d) {
-    // The outer bound checks every array's shape; the inner ones, evaluated once per
-    // outer instance, read only those that are views of variables where there is one.
-    std::vector<expr_ptr> args;
-    std::vector<std::string> names;
-    if (sized) {
-      for (int k = 0; k < rank; ++k) args.push_back(clone(*declared[static_cast<std::size_t>(kept[static_cast<std::size_t>(k)])]));
-      names.push_back(labels[0]);
-    }
-    const std::size_t first_label = sized ? 1 : 0;
-    for (std::size_t k = 0; k < arrays.size(); ++k)
-      if (d == 0 || is_view(*arrays[k])) args.push_back(clone(*arrays[k])), names.push_back(labels[first_label + k]);
-    if (args.empty()) args.push_back(clone(*arrays[0])), names.push_back(labels[0]);
-    model_.lowered_functions.push_back(make_extent_function(d, rank, sized, std::move(names)));
-    auto hi = new_expr(expr::kind::call, out.pos);
-    hi->fn = model_.lowered_functions.back().get();
-    hi->type = {scalar_kind::integer, 0};
-    hi->shape_only = true;
-    hi->args = std::move(args);
-    slots.push_back(hidden_loop(out, var.name + "#" + std::to_string(d + 1), std::move(hi)));
-  }
+  check_elementwise_arguments(out, rank, target_text);
+  const vectorised_shapes shapes = shapes_followed(out, pos, rank, target_rank, kept, target_text);
+  const std::vector<int> slots = vectorised_loops(out, shapes, rank, kept);
   std::size_t next = 0;
   for (auto& ix : out.target_indices)
     if (!ix) ix = loop_variable(slots[next++], pos);

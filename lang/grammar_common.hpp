@@ -64,7 +64,7 @@ struct number_policies : x3::strict_real_policies<double> {
   static bool parse_inf(It&, It const&, Attribute&) { return false; }
 };
 
-// A precedence level `operand (op operand)*` is its first operand alone when no operator
+// A precedence level `operand {op operand}` is its first operand alone when no operator
 // follows, and a chain otherwise: most expressions are a lone name or number, which would
 // otherwise sit at the bottom of eight nested chains, each a node on the heap.
 struct fold_chain {

@@ -1,6 +1,8 @@
 #pragma once
 // The grammar of .ppl models (Boost.Spirit X3). Included only by lang/parser.cpp, the one
-// translation unit that instantiates it. Each rule is preceded by its production.
+// translation unit that instantiates it. Each rule is preceded by its production, as in
+// Lua's lparser.c: `a | b` either, `[a]` optional, `{a}` any number of times (none too),
+// quoted tokens as written.
 #include <boost/spirit/home/x3.hpp>
 #include <type_traits>
 
@@ -71,7 +73,7 @@ PPL_RULE(condition, ast::operand, "a condition in parentheses (`if (x > 0)`)")
 PPL_RULE(body, std::vector<ast::statement>, "a statement or '{'")
 PPL_RULE(statement, ast::statement, expected::statement)
 PPL_RULE(program, std::vector<ast::statement>, "a program")
-// Each precedence level is `operand (op operand)*`; an `op operand` pair is a rule of its
+// Each precedence level is `operand {op operand}`; an `op operand` pair is a rule of its
 // own so that its attribute is an ast::operation, not a flattened sequence.
 PPL_RULE(or_operation, ast::operation, "an expression")
 PPL_RULE(and_operation, ast::operation, "an expression")
@@ -93,10 +95,13 @@ auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
 auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword("factor") |
                       keyword("int") | keyword("real") | keyword("if") | keyword("else") | keyword("param");
 
-// identifier -> (alpha | '_') (alnum | '_')*, not a keyword
+// identifier -> name   (not a keyword: data, for, in, factor, int, real, if, else, param)
 auto const identifier_def = !reserved >> name;
+// name -> (letter | '_') {letter | digit | '_'}
 auto const name_def = lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
+// int_literal -> digit {digit}   (not followed by a letter, digit or '_')
 auto const int_literal_def = lexeme[x3::ulong_long >> word_end];
+// real_literal -> digits '.' [digits] [exponent] | '.' digits [exponent] | digits exponent   (exponent -> ('e' | 'E') ['+' | '-'] digits)
 auto const real_literal_def = lexeme[x3::real_parser<double, number_policies>{} >> word_end];
 
 // The same for a conditional: `c ? a : b`, or c alone when no `?` follows.
@@ -121,108 +126,134 @@ struct fold_conditioned {
   }
 };
 
-// expression -> or_expr ('?' expression ':' expression)?   (right-associative)
+// expression -> or_expr [conditional_tail]
 auto const expression_def = (or_expr >> -conditional_tail)[fold_conditional{}];
+// conditional_tail -> '?' expression ':' expression   (right-associative)
 auto const conditional_tail_def = lit('?') > expression > ':' > expression;
-// or_expr -> and_expr ('||' and_expr)*
+// or_expr -> and_expr {or_operation}
 auto const or_expr_def = (and_expr >> *or_operation)[fold_chain{}];
+// or_operation -> '||' and_expr
 auto const or_operation_def = x3::string("||") > and_expr;
-// and_expr -> equality_expr ('&&' equality_expr)*
+// and_expr -> equality_expr {and_operation}
 auto const and_expr_def = (equality_expr >> *and_operation)[fold_chain{}];
+// and_operation -> '&&' equality_expr
 auto const and_operation_def = x3::string("&&") > equality_expr;
-// equality_expr -> relational_expr (('==' | '!=') relational_expr)*
+// equality_expr -> relational_expr {equality_operation}
 auto const equality_expr_def = (relational_expr >> *equality_operation)[fold_chain{}];
+// equality_operation -> ('==' | '!=') relational_expr
 auto const equality_operation_def = (x3::string("==") | x3::string("!=")) > relational_expr;
-// relational_expr -> additive_expr (('<=' | '>=' | '<' | '>') additive_expr)*
+// relational_expr -> additive_expr {relational_operation}
 auto const relational_expr_def = (additive_expr >> *relational_operation)[fold_chain{}];
+// relational_operation -> ('<=' | '>=' | '<' | '>') additive_expr
 auto const relational_operation_def =
     (x3::string("<=") | x3::string(">=") | x3::string("<") | x3::string(">")) > additive_expr;
-// additive_expr -> multiplicative_expr (('+' | '-') multiplicative_expr)*
+// additive_expr -> multiplicative_expr {additive_operation}
 auto const additive_expr_def = (multiplicative_expr >> *additive_operation)[fold_chain{}];
+// additive_operation -> ('+' | '-') multiplicative_expr
 auto const additive_operation_def = (x3::string("+") | x3::string("-")) > multiplicative_expr;
-// multiplicative_expr -> unary_expr (('.*' | './' | '*' | '/' | '%') unary_expr)*
+// multiplicative_expr -> unary_expr {multiplicative_operation}
 auto const multiplicative_expr_def = (unary_expr >> *multiplicative_operation)[fold_chain{}];
+// multiplicative_operation -> ('.*' | './' | '*' | '/' | '%') unary_expr
 auto const multiplicative_operation_def =
     (x3::string(".*") | x3::string("./") | x3::string("*") | x3::string("/") | x3::string("%")) >
     unary_expr;
-// unary_expr -> ('-' | '+' | '!') unary_expr | power_expr
+// unary_expr -> unary_op | power_expr
 auto const unary_expr_def = unary_op | power_expr;
+// unary_op -> ('-' | '+' | '!') unary_expr   ('!' not before '=')
 auto const unary_op_def = (char_('-') | char_('+') | (char_('!') >> !lit('='))) > unary_expr;
-// power_expr -> postfix_expr ('^' unary_expr)?   (right-associative through unary_expr)
+// power_expr -> postfix_expr {power_operation}   (right-associative: the unary_expr after '^' takes any '^' that follows)
 auto const power_expr_def = (postfix_expr >> *power_operation)[fold_chain{}];
+// power_operation -> '^' unary_expr
 auto const power_operation_def = x3::string("^") > unary_expr;
-// postfix_expr -> primary (index_list | "'")*
+// postfix_expr -> primary suffixes
 auto const postfix_expr_def = (primary >> suffixes)[fold_postfix{}];
+// suffixes -> {index_list | transpose_mark}
 auto const suffixes_def = *(index_list | transpose_mark);
+// transpose_mark -> "'"
 auto const transpose_mark_def = char_('\'');
-// primary -> number | call | vector_literal | identifier | '(' expression ')'
+// primary -> real_literal | int_literal | call | vector_literal | identifier | '(' expression ')'
 auto const primary_def = real_literal | int_literal | call | vector_literal | identifier |
                          ('(' > expression > ')');
-// expression_list -> expression (',' expression)*
+// expression_list -> expression {',' expression}
 auto const expression_list_def = expression >> *(',' > expression);
-// call -> identifier '(' (first_argument (',' expression)*)? ')'
+// call -> identifier '(' [call_arguments] ')'
 auto const call_def = identifier >> '(' >> -call_arguments > ')';
+// call_arguments -> first_argument {',' expression}
 auto const call_arguments_def = first_argument >> *(',' > expression);
-// first_argument -> expression ('|' expression)?   (`|` after the value of a log density)
+// first_argument -> expression [given_tail]
 auto const first_argument_def = (expression >> -given_tail)[fold_conditioned{}];
+// given_tail -> '|' expression   ('|' not before '|'; after the value of a log density)
 auto const given_tail_def = (char_('|') >> !lit('|')) > expression;
-// vector_literal -> '[' (expression (',' expression)*)? ']'
+// vector_literal -> '[' [expression_list] ']'
 auto const vector_literal_def = char_('[') > -expression_list > ']';
-// index_list -> '[' index_item (',' index_item)* ']'
+// index_list -> '[' index_items ']'
 auto const index_list_def = char_('[') > index_items > ']';
+// index_items -> index_item {',' index_item}
 auto const index_items_def = index_item % ',';
-// index_item -> expression? (':' expression?)?
+// index_item -> [expression] [range_tail]
 auto const index_item_def = -expression >> -range_tail;
+// range_tail -> ':' [expression]
 auto const range_tail_def = char_(':') >> -expression;
 
 // bound -> ('lower' | 'upper') '=' additive_expr
 auto const bound_def = (x3::string("lower") | x3::string("upper")) > '=' > additive_expr;
-// type_spec -> ('int' | 'real') ('<' bound (',' bound)* '>')? ('[' expression (',' expression)* ']')?
+// type_spec -> ('int' | 'real') ['<' bounds '>'] ['[' dimensions ']']
 auto const type_spec_def = lexeme[(x3::string("int") | x3::string("real")) >> word_end] >
                            -('<' > bounds > '>') > -('[' > dimensions > ']');
+// bounds -> bound {',' bound}
 auto const bounds_def = bound % ',';
+// dimensions -> expression {',' expression}
 auto const dimensions_def = expression % ',';
-// data_decl -> 'data' identifier ':' type_spec ('=' expression)?
+// data_decl -> 'data' data_name ':' type_spec ['=' expression]
 auto const data_decl_def = keyword("data") > data_name > ':' > type_spec > -('=' > expression);
+// data_name -> identifier
 auto const data_name_def = identifier;
-// param_type_spec -> ('int' | 'real' | 'ordered' | 'positive_ordered') ('<' bounds '>')? ('[' dimensions ']')?
+// param_type_spec -> ('int' | 'real' | 'ordered' | 'positive_ordered') ['<' bounds '>'] ['[' dimensions ']']
 auto const param_type_spec_def =
     lexeme[(x3::string("int") | x3::string("real") | x3::string("ordered") | x3::string("positive_ordered")) >> word_end] >
     -('<' > bounds > '>') > -('[' > dimensions > ']');
-// param_decl -> 'param' identifier ':' param_type_spec
+// param_decl -> 'param' param_name ':' param_type_spec
 auto const param_decl_def = keyword("param") > param_name > ':' > param_type_spec;
+// param_name -> identifier
 auto const param_name_def = identifier;
-// target -> identifier ('[' index_item (',' index_item)* ']')?
+// target -> identifier ['[' target_indices ']']
 auto const target_def = identifier >> -('[' > target_indices > ']');
+// target_indices -> index_item {',' index_item}
 auto const target_indices_def = index_item % ',';
+// distribution -> identifier '(' [expression_list] ')'
 auto const distribution_def = identifier > '(' > -expression_list > ')';
-// restriction -> ('C' | 'T') '[' expression? ',' expression? ']'
 // Up to the comma it may backtrack: `T[1] ~ ...` on the next line is a statement.
+// restriction -> ('C' | 'T') '[' [expression] ',' [expression] ']'
 auto const restriction_def = lexeme[(x3::string("C") | x3::string("T")) >> word_end] >> '[' >> -expression >> ',' >
                              -expression > ']';
-// sample_stmt -> target '~' distribution restriction?
+// sample_stmt -> target '~' distribution [restriction]
 auto const sample_stmt_def = target >> '~' > distribution > -restriction;
 // assign_stmt -> target '=' expression
 auto const assign_stmt_def = target >> '=' > expression;
 // factor_stmt -> 'factor' expression
 auto const factor_stmt_def = keyword("factor") > expression;
-// loop_range -> identifier 'in' additive_expr ':' additive_expr
+// in_keyword -> 'in'
 auto const in_keyword_def = keyword("in");
+// loop_range -> identifier 'in' additive_expr ':' additive_expr
 auto const loop_range_def = identifier > in_keyword > additive_expr > ':' > additive_expr;
-// for_stmt -> 'for' loop_range (',' loop_range)* body
+// for_stmt -> 'for' loop_ranges body
 auto const for_stmt_def = keyword("for") > loop_ranges > body;
+// loop_ranges -> loop_range {',' loop_range}
 auto const loop_ranges_def = loop_range % ',';
-// if_stmt -> 'if' '(' expression ')' body ('else' body)?   (`else if` is an else of one if)
+// if_stmt -> 'if' condition body ['else' body]   (`else if` is an else of one if)
 auto const if_stmt_def = keyword("if") > condition > body > -(keyword("else") > body);
+// condition -> '(' expression ')'
 auto const condition_def = '(' > expression > ')';
-// body -> '{' statement* '}' | statement
+// body -> '{' {statement {';'}} '}' | statement
 auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
+// tilde_or_equals -> '~' | '='
 auto const tilde_or_equals_def = lit('~') | lit('=');
-// statement -> data_decl | param_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt
+// statement -> data_decl | param_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt   (a target then neither: expected '~' or '=')
 auto const statement_def = data_decl | param_decl | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt |
                            (x3::omit[target] > tilde_or_equals);
-// program -> statement* end
+// end_of_program -> the end of the text
 auto const end_of_program_def = x3::eoi;
+// program -> {statement {';'}} end_of_program
 auto const program_def = *(statement >> *lit(';')) > end_of_program;
 
 BOOST_SPIRIT_DEFINE(expression_list, call_arguments, first_argument, given_tail, identifier, name, range_tail, or_operation, and_operation,
