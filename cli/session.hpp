@@ -1,6 +1,7 @@
 #pragma once
 // Loading a model and its data the same way for every command.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -59,6 +60,10 @@ int guarded(const std::function<int()>& body);
 // The plan's lines (variable, sampler kind, reason) in columns at least `label_width` and
 // 10 wide, wider where a label or a kind is longer, each line after `prefix`.
 void print_plan(const std::vector<inference::plan_line>& lines, std::string_view prefix = "", std::size_t label_width = 28);
+
+// --sampler NAME=KIND, each spec read into the map the chains take. A malformed one is a
+// usage error whose example forces `example`: --sampler theta=slice.
+std::map<std::string, std::string> parse_overrides(const std::vector<std::string>& specs, const std::string& example);
 
 // Refuses a model with an unknown whose prior is improper (a `param` without `~`,
 // Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").
