@@ -45,6 +45,11 @@ loaded load(const model_inputs& in);
 // `keep`, when given, receives the draws (the REPL's `sample`). Returns the exit status.
 int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep);
 
+// `ppl infer` with chains (--method mcmc) on a loaded model (cli/infer_chains.cpp), after
+// infer_loaded's checks; `output_option` names the draws file in the refusal of one that
+// is an input. Returns the exit status.
+int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const std::string& output_option, draws::table* keep);
+
 // `ppl infer --method importance|smc|rejection` on a loaded model (cli/infer_weighted.cpp):
 // the method run, its draws written whole with their weights and the evidence in the
 // header, the weighted summary printed. Returns the exit status.
