@@ -1,6 +1,11 @@
 // `ppl check MODEL [DATA]`: parse, check and (with data) build the graph, then describe it.
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/session.hpp"
 #include "core/source_error.hpp"
 #include "model/graph.hpp"
@@ -28,8 +33,6 @@ std::string defined_by(const lang::ir::model& m, const lang::ir::variable& v) {
   }
   return out;
 }
-
-}  // namespace
 
 int run_check(const model_inputs& in) {
   return guarded([&] {
@@ -63,6 +66,15 @@ int run_check(const model_inputs& in) {
                          "nothing to infer\n", in.model_path);
     return 0;
   });
+}
+
+}  // namespace
+
+command add_check_command(CLI::App& app) {
+  auto in = std::make_shared<model_inputs>();
+  auto* cmd = app.add_subcommand("check", "parse and check a model; with data, build its graph and describe it");
+  add_model_inputs(cmd, *in);
+  return {cmd, [in] { return run_check(*in); }};
 }
 
 }  // namespace ppl::cli

@@ -187,7 +187,8 @@ void mpi_spread::serve(draws::draws_writer* writer, const inference::run_options
   if (failure_) throw *failure_;
 }
 
-// Hands one message on; true when it is a process's last.
+// Hands one message on; true when it is a process's last. Its length is the switch, one
+// short case per kind of message, each reading the fields its sender wrote.
 bool mpi_spread::receive(std::string bytes, draws::draws_writer* writer, const inference::run_options& o, inference::run_result& r) {
   ppl::archive a(std::move(bytes));
   message kind{};

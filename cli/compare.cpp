@@ -3,13 +3,26 @@
 // p(data | A) / p(data | B) (Kass & Raftery 1995, "Bayes factors", JASA 90(430)). The two
 // estimates come from independent runs, so the log Bayes factor's standard error is the
 // root of the sum of their squares.
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <cmath>
+#include <memory>
 
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/session.hpp"
 
 namespace ppl::cli {
+
+namespace {
+
+struct compare_options {
+  std::string model_a, model_b, data_path;
+  std::vector<std::string> sets;
+  std::string method = "smc";
+  inference::monte_carlo_options monte_carlo;
+};
 
 int run_compare(const compare_options& o) {
   return guarded([&] {
@@ -39,6 +52,23 @@ int run_compare(const compare_options& o) {
     if (std::isnan(se)) fmt::print("note: with --method smc, --runs 2 or more gives the standard errors\n");
     return 0;
   });
+}
+
+}  // namespace
+
+command add_compare_command(CLI::App& app) {
+  auto o = std::make_shared<compare_options>();
+  auto* cmd = app.add_subcommand("compare", "the log evidence log p(data) of two models and their Bayes factor, by smc or importance");
+  cmd->add_option("MODEL_A", o->model_a, "the first model")->required()->check(CLI::ExistingFile);
+  cmd->add_option("MODEL_B", o->model_b, "the second model")->required()->check(CLI::ExistingFile);
+  cmd->add_option("DATA", o->data_path, "the data both models are given")->check(CLI::ExistingFile);
+  cmd->add_option("--set", o->sets, "set a data value for both models: --set K=50 (repeatable; default: none)");
+  cmd->add_option("--method", o->method, "smc, importance or rejection")->capture_default_str()
+      ->check(CLI::IsMember({"smc", "importance", "rejection"}));
+  add_monte_carlo_options(cmd, o->monte_carlo);
+  cmd->add_option("--threads", o->monte_carlo.threads, "threads the work is spread over")->capture_default_str()->check(whole(1, 256));
+  cmd->add_option("--seed", o->monte_carlo.seed, "random seed")->capture_default_str()->check(seed());
+  return {cmd, [o] { return run_compare(*o); }};
 }
 
 }  // namespace ppl::cli

@@ -3,17 +3,32 @@
 // `diagnose` method does), and timed: how many gradient evaluations a second the model
 // costs, which is what bounds NUTS and HMC. The block is every smooth continuous unknown,
 // on the unconstrained scale the Hamiltonian samplers move on.
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/session.hpp"
 #include "model/graph.hpp"
 #include "samplers/unconstrained.hpp"
 
 namespace ppl::cli {
+
+namespace {
+
+struct diagnose_options {
+  std::uint64_t seed = 1;
+  double epsilon = 1e-4;  // finite-difference step, relative (roundoff grows as it shrinks)
+  double error = 1e-5;    // largest relative error accepted (else exit status 1)
+  long repeat = 0;        // gradient evaluations to time
+  int show = 10;          // coordinates listed, worst first
+};
 
 int run_diagnose(const model_inputs& in, const diagnose_options& opt) {
   return guarded([&] {
@@ -74,6 +89,30 @@ int run_diagnose(const model_inputs& in, const diagnose_options& opt) {
     }
     return worst <= opt.error ? 0 : 1;
   });
+}
+
+struct diagnose_arguments {
+  model_inputs in;
+  diagnose_options o;
+};
+
+}  // namespace
+
+command add_diagnose_command(CLI::App& app) {
+  auto a = std::make_shared<diagnose_arguments>();
+  auto* cmd = app.add_subcommand(
+      "diagnose", "check the gradient of the log density against finite differences at a prior draw, and time it");
+  add_model_inputs(cmd, a->in);
+  cmd->add_option("--seed", a->o.seed, "random seed of the prior draw")->capture_default_str()->check(seed());
+  cmd->add_option("--epsilon", a->o.epsilon, "finite-difference step, relative to the coordinate")->capture_default_str()
+      ->check(real(1e-12, 1.0));
+  cmd->add_option("--error", a->o.error, "largest relative error accepted (exit status 1 beyond)")->capture_default_str()
+      ->check(real(0, 1.0));
+  cmd->add_option("--repeat", a->o.repeat, "time this many gradient evaluations")->capture_default_str()
+      ->check(whole(0, 1000000000));
+  cmd->add_option("--show", a->o.show, "coordinates listed, worst agreement first")->capture_default_str()
+      ->check(whole(0, 1000000));
+  return {cmd, [a] { return run_diagnose(a->in, a->o); }};
 }
 
 }  // namespace ppl::cli

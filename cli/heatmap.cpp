@@ -2,15 +2,19 @@
 // (an Ising spin field) — as SVG or PNG, under a title naming the variable and the draw.
 // Colours run from blue (the smallest value) through white to red (the largest), or over
 // a range given with --range; a colour bar beside the grid gives the scale's values.
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/picture.hpp"
 #include "cli/picture_axes.hpp"
 #include "cli/session.hpp"
@@ -19,6 +23,14 @@
 namespace ppl::cli {
 
 namespace {
+
+struct heatmap_options {
+  std::string draws_path, variable, output;
+  long draw = 0;              // 0: the posterior mean; -1: the last draw; n: draw n
+  int chain = 1;
+  std::vector<double> range;  // LOW HIGH, or empty for the values' own range
+  int cell = 0;               // pixels per element; 0: about 512 pixels across
+};
 
 struct grid {
   std::size_t rows = 0, cols = 0;
@@ -97,8 +109,6 @@ void colour_bar(canvas& c, const panel& p, double lo, double hi) {
   else c.text(p.x + p.w + 5, p.y + p.h / 2 - text_height / 2, fmt::format("{:g}", lo), ink);
 }
 
-}  // namespace
-
 int run_heatmap(const heatmap_options& o) {
   return guarded([&] {
     std::vector<std::string> meta;
@@ -128,6 +138,46 @@ int run_heatmap(const heatmap_options& o) {
                o.draw == 0 ? "posterior means" : (o.draw < 0 ? "values of the last draw" : fmt::format("values of draw {}", o.draw)), lo, hi);
     return 0;
   });
+}
+
+struct heatmap_arguments {
+  heatmap_options o;
+  std::string draw = "mean";  // --draw as given: mean, last or a draw number
+};
+
+// --draw read into the options (a usage error, exit status 2, when it is none of its
+// forms), then the run.
+int run_heatmap_command(heatmap_arguments& a) {
+  if (a.draw == "last") a.o.draw = -1;
+  else if (a.draw != "mean") {
+    try {
+      std::size_t used = 0;
+      a.o.draw = std::stol(a.draw, &used);
+      if (used != a.draw.size() || a.o.draw < 1) throw std::invalid_argument(a.draw);
+    } catch (const std::exception&) {
+      std::cerr << "error: --draw: expected mean, last or a draw number from 1, got " << a.draw
+                << "\nRun with --help for more information.\n";
+      return 2;
+    }
+  }
+  return run_heatmap(a.o);
+}
+
+}  // namespace
+
+command add_heatmap_command(CLI::App& app) {
+  auto a = std::make_shared<heatmap_arguments>();
+  auto* cmd = app.add_subcommand("heatmap", "draw a monitored matrix (a spin field, a mean field) as an SVG or PNG heat map");
+  cmd->add_option("DRAWS", a->o.draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
+  cmd->add_option("NAME", a->o.variable, "the matrix, e.g. s")->required();
+  cmd->add_option("--output,-o", a->o.output, "the picture: FILE.svg or FILE.png")->type_name("FILE")->required();
+  cmd->add_option("--draw", a->draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
+  cmd->add_option("--chain", a->o.chain, "the chain the draws come from")->capture_default_str()->check(whole(1, 256));
+  cmd->add_option("--range", a->o.range, "LOW HIGH: the values mapped to blue and red (default: the values' own range)")
+      ->expected(2)
+      ->check(real(-INFINITY, INFINITY));
+  cmd->add_option("--cell", a->o.cell, "pixels per element (default: about 512 pixels across)")->check(whole(1, 100));
+  return {cmd, [a] { return run_heatmap_command(*a); }};
 }
 
 }  // namespace ppl::cli

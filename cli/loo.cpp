@@ -3,6 +3,7 @@
 // printed as R's loo package prints it: elpd_loo, p_loo and looic with their standard
 // errors, the MCSE of elpd_loo and the table of Pareto k (draws/loo.hpp). Observations
 // are read a batch of columns at a time, so memory stays bounded as in `ppl summary`.
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
@@ -22,6 +24,12 @@
 namespace ppl::cli {
 
 namespace {
+
+struct loo_options {
+  std::vector<std::string> draws_paths;  // as for `ppl summary`
+  std::string variable = "log_lik";
+  std::string pointwise;                 // a CSV of each observation's figures (default: none)
+};
 
 using column_draws = draws::draws_source::column_draws;
 
@@ -175,8 +183,6 @@ std::vector<std::string> k_warnings(const observations& obs, std::size_t draws) 
                       high.size(), obs.points.size(), t, worst, more_draws)};
 }
 
-}  // namespace
-
 int run_loo(const loo_options& o) {
   return guarded([&] {
     if (!o.pointwise.empty()) refuse_overwriting_inputs("--pointwise", {o.pointwise}, draws::expand_draws_paths(o.draws_paths));
@@ -196,6 +202,21 @@ int run_loo(const loo_options& o) {
     for (const auto& w : k_warnings(obs, draws)) fmt::print(stderr, "warning: {}\n", w);
     return 0;
   });
+}
+
+}  // namespace
+
+command add_loo_command(CLI::App& app) {
+  auto o = std::make_shared<loo_options>();
+  auto* cmd = app.add_subcommand("loo", "leave-one-out cross-validation (PSIS-LOO) from pointwise log-likelihoods in a draws file, with Pareto k diagnostics");
+  cmd->add_option("DRAWS", o->draws_paths,
+                  "draws file(s), as for summary: written by ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA)")
+      ->required();
+  cmd->add_option("--var", o->variable, "the variable holding the pointwise log-likelihoods, one element per observation")
+      ->capture_default_str();
+  cmd->add_option("--pointwise", o->pointwise,
+                  "write each observation's elpd_loo, mcse_elpd_loo, p_loo, looic, pareto_k, n_eff and r_eff to this CSV file (default: none)")->type_name("FILE");
+  return {cmd, [o] { return run_loo(*o); }};
 }
 
 }  // namespace ppl::cli

@@ -4,13 +4,16 @@
 // chain: when the chains mix, every chain's bars are level with the line of the expected
 // count. A legend above the rows names the chains by colour. A NAME that is an array
 // stands for its elements (the first --max-elements).
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/picture.hpp"
 #include "cli/picture_axes.hpp"
 #include "cli/plot_panels.hpp"
@@ -20,6 +23,12 @@
 namespace ppl::cli {
 
 namespace {
+
+struct plot_options {
+  std::string draws_path, output;
+  std::vector<std::string> names;  // scalars or arrays (an array stands for its elements)
+  int max_elements = 10;           // of each array
+};
 
 const rgb grey{150, 150, 150}, pale{205, 215, 230};
 constexpr int rank_bins = 20;
@@ -138,8 +147,6 @@ void check_draws(const draws::table& d) {
                                               d.rows(k) == 1 ? "" : "s"));
 }
 
-}  // namespace
-
 int run_plot(const plot_options& o) {
   return guarded([&] {
     std::vector<std::string> meta;
@@ -163,6 +170,19 @@ int run_plot(const plot_options& o) {
                columns.size() == 1 ? "y" : "ies", chains, chains == 1 ? "" : "s");
     return 0;
   });
+}
+
+}  // namespace
+
+command add_plot_command(CLI::App& app) {
+  auto o = std::make_shared<plot_options>();
+  auto* cmd = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
+  cmd->add_option("DRAWS", o->draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
+  cmd->add_option("NAME", o->names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
+  cmd->add_option("--output,-o", o->output, "the picture: FILE.svg or FILE.png")->type_name("FILE")->required();
+  cmd->add_option("--max-elements", o->max_elements, "elements of each array plotted")->capture_default_str()
+      ->check(whole(1, 1000));
+  return {cmd, [o] { return run_plot(*o); }};
 }
 
 }  // namespace ppl::cli

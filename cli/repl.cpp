@@ -8,8 +8,10 @@
 // and gives a fresh prompt, as R's and Python's do; a second Ctrl-C straight after, or
 // Ctrl-D, leaves. During `sample`, Ctrl-C stops the chains and keeps their draws.
 //
-// This file is the line editor; repl_session.* holds the commands, repl_query.* the
-// expressions over draws, repl_input.* the reading of what was typed.
+// This file is the command's options and the line editor; repl_session.* holds the
+// commands, repl_query.* the expressions over draws, repl_input.* the reading of what was
+// typed.
+#include <CLI/CLI.hpp>
 #include <editline/readline.h>
 #include <fmt/core.h>
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
@@ -192,8 +195,6 @@ int run_terminal(repl::session& s) {
   return 0;
 }
 
-}  // namespace
-
 int run_repl(const model_inputs& in, bool script) {
   const bool interactive = !script && isatty(STDIN_FILENO);
   repl::session s(interactive);
@@ -205,6 +206,23 @@ int run_repl(const model_inputs& in, bool script) {
   }
   for (const auto& set : in.sets) s.handle("set " + set);
   return interactive ? run_terminal(s) : run_script(s);
+}
+
+struct repl_arguments {
+  model_inputs in;
+  bool script = false;
+};
+
+}  // namespace
+
+command add_repl_command(CLI::App& app) {
+  auto a = std::make_shared<repl_arguments>();
+  auto* cmd = app.add_subcommand("repl", "an interactive session: build a model, sample it, query the draws (type help)");
+  cmd->add_option("MODEL", a->in.model_path, "a model to start from (.ppl)")->check(CLI::ExistingFile);
+  cmd->add_option("DATA", a->in.data_path, "its data: CSV, JSON or R dump")->check(CLI::ExistingFile);
+  cmd->add_option("--set", a->in.sets, "set a data value: --set K=50 (repeatable; default: none)");
+  cmd->add_flag("--script", a->script, "read standard input as a script even on a terminal (no prompts, no line editing; default: off)");
+  return {cmd, [a] { return run_repl(a->in, a->script); }};
 }
 
 }  // namespace ppl::cli

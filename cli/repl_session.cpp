@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/repl_describe.hpp"
 #include "cli/repl_input.hpp"
 #include "cli/repl_query.hpp"
@@ -210,13 +211,7 @@ void session::plan_command(const std::vector<std::string>& w) {
   CLI::App app{"plan"};
   app.add_option("--sampler", overrides, "force a sampler kind: NAME=KIND");
   parse(app, w);
-  std::map<std::string, std::string> forced;
-  for (const auto& o : overrides) {
-    const auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == o.size())
-      throw std::invalid_argument("--sampler " + o + ": expected NAME=KIND, e.g. --sampler theta=slice");
-    forced[o.substr(0, eq)] = o.substr(eq + 1);
-  }
+  const std::map<std::string, std::string> forced = parse_overrides(overrides, "theta");
   print_plan(model(), data_, forced);
 }
 

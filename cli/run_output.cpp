@@ -102,6 +102,10 @@ infer_options coda_output(infer_options o) {
   return o;
 }
 
+draws::draws_format format_of(const infer_options& o) {
+  return o.format == "stan" ? draws::draws_format::stan : o.format == "coda" ? draws::draws_format::coda : draws::draws_format::ppl;
+}
+
 int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved) {
   const std::string again = saved ? "; write them with: ppl infer --resume " + o.output : "";
   try {

@@ -32,6 +32,9 @@ std::vector<std::vector<std::string>> draws_comments(const model_inputs& in, con
 // Throws std::invalid_argument without an --output that names files. Other formats: `o`.
 infer_options coda_output(infer_options o);
 
+// The layout --format names: ppl, stan or coda.
+draws::draws_format format_of(const infer_options& o);
+
 // --format coda, a complete run: its CODA files, transposed from its draws file o.output
 // (draws/coda_writer.hpp). Returns the exit status: 0; 1 when a file cannot be written;
 // 130 when Ctrl-C stops the writing. Those two are reported, and leave no CODA file: the

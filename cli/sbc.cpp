@@ -11,6 +11,7 @@
 // Replicate r takes its random streams from (seed, r) alone, so its ranks are the same
 // whether it runs on a thread of this process or on another process of an MPI job
 // (cli/cluster.hpp): replicates are spread over both, and rank 0 gathers them.
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,11 +19,13 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <thread>
 
 #include "cli/cluster.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "core/source_error.hpp"
@@ -32,6 +35,15 @@
 namespace ppl::cli {
 
 namespace {
+
+struct sbc_options {
+  long replicates = 100;
+  inference::run_options run;  // per replicate: chains (1), warmup, draws, thin, seed, samplers
+  std::vector<std::string> samplers;  // name=kind
+  int bins = 10;              // of the ranks, for the chi-square test of uniformity
+  int workers = 1;            // replicates fitted at once on threads (--threads)
+  std::string output;         // CSV of every replicate's ranks (default: none)
+};
 
 struct sbc_setup {
   const lang::ir::model* model = nullptr;
@@ -195,17 +207,6 @@ void write_ranks(const std::string& path, const sbc_setup& s, const std::vector<
   });
 }
 
-std::map<std::string, std::string> parse_overrides(const std::vector<std::string>& specs) {
-  std::map<std::string, std::string> out;
-  for (const auto& spec : specs) {
-    const auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-      throw std::invalid_argument("--sampler " + spec + ": expected NAME=KIND, e.g. --sampler mu=slice");
-    out[spec.substr(0, eq)] = spec.substr(eq + 1);
-  }
-  return out;
-}
-
 sbc_setup make_setup(const loaded& l, const sbc_options& o) {
   const auto& m = *l.model;
   for (const auto& st : m.statements)
@@ -229,8 +230,6 @@ sbc_setup make_setup(const loaded& l, const sbc_options& o) {
   return s;
 }
 
-}  // namespace
-
 int run_sbc(const model_inputs& in, const sbc_options& o) {
   return guarded([&] {
     const loaded l = load(in);
@@ -243,7 +242,7 @@ int run_sbc(const model_inputs& in, const sbc_options& o) {
     fit.thin = o.run.thin;
     fit.seed = o.run.seed;
     fit.monitors = s.run.monitors;
-    fit.overrides = parse_overrides(o.samplers);
+    fit.overrides = parse_overrides(o.samplers, "mu");
     s.run = std::move(fit);
     agree_to_start();
     piece mine = run_mine(s, o.replicates, o.workers);
@@ -263,6 +262,37 @@ int run_sbc(const model_inputs& in, const sbc_options& o) {
     print_report(s, all, o);
     return 0;
   });
+}
+
+struct sbc_arguments {
+  model_inputs in;
+  sbc_options o;
+};
+
+}  // namespace
+
+command add_sbc_command(CLI::App& app) {
+  auto a = std::make_shared<sbc_arguments>();
+  sbc_options& o = a->o;
+  o.run.warmup = 200;
+  o.run.draws = 99;
+  o.run.thin = 4;
+  auto* cmd = app.add_subcommand("sbc", "simulation-based calibration: fit replicates simulated from the prior, test the ranks of the truth");
+  add_model_inputs(cmd, a->in);
+  cmd->add_option("--replicates", o.replicates, "datasets simulated from the prior and fitted")->capture_default_str()
+      ->check(whole(1, 100000000));
+  cmd->add_option("--warmup", o.run.warmup, "warmup iterations of each fit")->capture_default_str()->check(whole(0, 1000000000));
+  cmd->add_option("--draws", o.run.draws, "draws kept per fit, among which the truth is ranked (ranks 0 to draws)")
+      ->capture_default_str()->check(whole(1, 100000000));
+  cmd->add_option("--thin", o.run.thin, "iterations per kept draw, so that the ranked draws are nearly independent")
+      ->capture_default_str()->check(whole(1, 1000000));
+  cmd->add_option("--seed", o.run.seed, "random seed")->capture_default_str()->check(seed());
+  cmd->add_option("--threads", o.workers, "replicates fitted at once (under mpirun: per process)")->capture_default_str()
+      ->check(whole(1, 256));
+  cmd->add_option("--bins", o.bins, "bins of the ranks for the chi-square test")->capture_default_str()->check(whole(2, 1000));
+  cmd->add_option("--sampler", o.samplers, "force a sampler kind: NAME=KIND (default: chosen by structure)");
+  cmd->add_option("--output,-o", o.output, "CSV of every replicate's ranks (default: none)")->type_name("FILE");
+  return {cmd, [a] { return run_sbc(a->in, a->o); }};
 }
 
 }  // namespace ppl::cli

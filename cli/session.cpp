@@ -112,6 +112,17 @@ std::string usage_error_line(const std::string& what) {
   return "error: " + text + "\n";
 }
 
+std::map<std::string, std::string> parse_overrides(const std::vector<std::string>& specs, const std::string& example) {
+  std::map<std::string, std::string> out;
+  for (const auto& spec : specs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      throw std::invalid_argument("--sampler " + spec + ": expected NAME=KIND, e.g. --sampler " + example + "=slice");
+    out[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  return out;
+}
+
 void refuse_improper_priors(const lang::ir::model& m, const std::string& what) {
   for (const auto& s : m.statements) {
     if (s.which != lang::ir::statement::kind::sample || !stdlib::improper(*s.dist)) continue;

@@ -1,6 +1,7 @@
 #pragma once
 // Loading a model and its data the same way for every command.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -44,6 +45,11 @@ loaded load(const model_inputs& in);
 // `keep`, when given, receives the draws (the REPL's `sample`). Returns the exit status.
 int infer_loaded(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep);
 
+// `ppl infer` with chains (--method mcmc) on a loaded model (cli/infer_chains.cpp), after
+// infer_loaded's checks; `output_option` names the draws file in the refusal of one that
+// is an input. Returns the exit status.
+int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const std::string& output_option, draws::table* keep);
+
 // `ppl infer --method importance|smc|rejection` on a loaded model (cli/infer_weighted.cpp):
 // the method run, its draws written whole with their weights and the evidence in the
 // header, the weighted summary printed. Returns the exit status.
@@ -59,6 +65,10 @@ int guarded(const std::function<int()>& body);
 // The plan's lines (variable, sampler kind, reason) in columns at least `label_width` and
 // 10 wide, wider where a label or a kind is longer, each line after `prefix`.
 void print_plan(const std::vector<inference::plan_line>& lines, std::string_view prefix = "", std::size_t label_width = 28);
+
+// --sampler NAME=KIND, each spec read into the map the chains take. A malformed one is a
+// usage error whose example forces `example`: --sampler theta=slice.
+std::map<std::string, std::string> parse_overrides(const std::vector<std::string>& specs, const std::string& example);
 
 // Refuses a model with an unknown whose prior is improper (a `param` without `~`,
 // Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").

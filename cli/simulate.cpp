@@ -1,6 +1,12 @@
 // `ppl simulate`: ancestral draws of every unknown and (as a prior predictive) every
 // observed variable, written as CSV.
+#include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "core/source_error.hpp"
@@ -8,6 +14,14 @@
 #include "model/graph.hpp"
 
 namespace ppl::cli {
+
+namespace {
+
+struct simulate_options {
+  long draws = 100;
+  std::uint64_t seed = 1;
+  std::string output;  // empty: stdout
+};
 
 int run_simulate(const model_inputs& in, const simulate_options& opt) {
   return guarded([&] {
@@ -45,6 +59,23 @@ int run_simulate(const model_inputs& in, const simulate_options& opt) {
     out.close();
     return 0;
   });
+}
+
+struct simulate_arguments {
+  model_inputs in;
+  simulate_options o;
+};
+
+}  // namespace
+
+command add_simulate_command(CLI::App& app) {
+  auto a = std::make_shared<simulate_arguments>();
+  auto* cmd = app.add_subcommand("simulate", "draw every unknown and observation from the prior (ancestral sampling)");
+  add_model_inputs(cmd, a->in);
+  cmd->add_option("--draws", a->o.draws, "number of draws")->capture_default_str()->check(whole(1, 100000000));
+  cmd->add_option("--seed", a->o.seed, "random seed")->capture_default_str()->check(seed());
+  cmd->add_option("--output,-o", a->o.output, "CSV file to write (default: standard output)")->type_name("FILE");
+  return {cmd, [a] { return run_simulate(a->in, a->o); }};
 }
 
 }  // namespace ppl::cli

@@ -1,20 +1,28 @@
 // `ppl topics DRAWS.csv`: the largest entries of each row of a monitored matrix (LDA's
 // phi: a topic's word probabilities), averaged over the draws and named by a labels file
 // (one label per line, line k for value k: LDA's vocab.txt).
+#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <numeric>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/session.hpp"
 #include "draws/draws.hpp"
 
 namespace ppl::cli {
 
 namespace {
+
+struct topics_arguments {
+  std::string draws_path, variable = "phi", labels_path;
+  int top = 10;
+};
 
 std::vector<std::string> read_labels(const std::string& path) {
   std::vector<std::string> labels;
@@ -47,8 +55,6 @@ std::map<long, std::map<long, double>> row_means(const draws::table& d, const st
   return rows;
 }
 
-}  // namespace
-
 int run_topics(const std::string& draws_path, const std::string& variable, const std::string& labels_path, int top) {
   return guarded([&] {
     std::vector<std::string> meta;
@@ -72,6 +78,18 @@ int run_topics(const std::string& draws_path, const std::string& variable, const
     }
     return 0;
   });
+}
+
+}  // namespace
+
+command add_topics_command(CLI::App& app) {
+  auto a = std::make_shared<topics_arguments>();
+  auto* cmd = app.add_subcommand("topics", "the largest entries of each row of a matrix in a draws file (LDA's topics), named by labels");
+  cmd->add_option("DRAWS", a->draws_path, "a draws file from ppl infer that monitors the matrix (any format)")->required();
+  cmd->add_option("--variable", a->variable, "the matrix: one distribution per row")->capture_default_str();
+  cmd->add_option("--labels", a->labels_path, "labels of the columns, one per line (LDA: vocab.txt; default: column numbers)")->check(CLI::ExistingFile);
+  cmd->add_option("--top", a->top, "entries shown per row")->capture_default_str()->check(whole(1, 1000));
+  return {cmd, [a] { return run_topics(a->draws_path, a->variable, a->labels_path, a->top); }};
 }
 
 }  // namespace ppl::cli

@@ -2,11 +2,16 @@
 // point at the BUGS text), then printed (lang/printer.*) and read back as a check of the
 // printer. With the data, the variables they give are declared as data with their kinds
 // and sizes; without, only those the model reads and never defines.
+#include <CLI/CLI.hpp>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "lang/checker.hpp"
@@ -16,6 +21,8 @@
 #include "stdlib/registry.hpp"
 
 namespace ppl::cli {
+
+namespace {
 
 int run_translate(const model_inputs& in, const std::string& output) {
   return guarded([&] {
@@ -53,6 +60,21 @@ int run_translate(const model_inputs& in, const std::string& output) {
     }
     return 0;
   });
+}
+
+struct translate_arguments {
+  model_inputs in;
+  std::string output;
+};
+
+}  // namespace
+
+command add_translate_command(CLI::App& app) {
+  auto a = std::make_shared<translate_arguments>();
+  auto* cmd = app.add_subcommand("translate", "print a BUGS model (.bug, .jags) in ppl's language; with its data, declared as data");
+  add_model_inputs(cmd, a->in);
+  cmd->add_option("--output,-o", a->output, "the .ppl file to write (default: standard output)")->type_name("FILE");
+  return {cmd, [a] { return run_translate(a->in, a->output); }};
 }
 
 }  // namespace ppl::cli

@@ -1,0 +1,302 @@
+// `ppl infer` with chains (--method mcmc, the default) on a loaded model. The chains run on
+// threads and, under mpirun, over processes (cli/cluster.hpp); their draws are streamed to
+// the draws file(s), or to a temporary one the summary is read from, and the run's state is
+// saved beside them for --resume (cli/resume.hpp). After the run come the plan, the
+// summary and each chain's report.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "cli/cluster.hpp"
+#include "cli/progress.hpp"
+#include "cli/resume.hpp"
+#include "cli/run_output.hpp"
+#include "cli/session.hpp"
+#include "cli/summary_table.hpp"
+#include "core/interrupt.hpp"
+#include "draws/coda_writer.hpp"
+#include "draws/writer.hpp"
+#include "inference/chain.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+// --init: `prior`, a jitter radius, or a file of values (read into `values`).
+model::start_options start_from(const std::string& spec, data::data_table& values) {
+  model::start_options out;
+  double radius = 0;
+  const auto parsed = std::from_chars(spec.data(), spec.data() + spec.size(), radius);
+  if (spec == "prior") {
+    out.from_prior = true;
+  } else if (parsed.ec == std::errc() && parsed.ptr == spec.data() + spec.size()) {
+    out.radius = radius;
+  } else {
+    values = data::read_data_file(spec);
+    out.init = &values;
+  }
+  return out;
+}
+
+// --show names variables of the model that are recorded; caught before the run, not after.
+void check_show(const lang::ir::model& m, const infer_options& o) {
+  for (const auto& name : o.show) {
+    if (m.find(name) < 0) throw std::invalid_argument("--show: `" + name + "` is not a variable of the model");
+    if (!o.monitor.empty() && std::find(o.monitor.begin(), o.monitor.end(), name) == o.monitor.end())
+      throw std::invalid_argument("--show: `" + name + "` is not recorded; add it to --monitor");
+  }
+}
+
+// The files a run writes: its draws file(s) and the saved state beside them.
+std::vector<std::string> run_outputs(const infer_options& o) {
+  std::vector<std::string> out = draws::draws_paths(o.output, format_of(o), o.run.chains);
+  if (format_of(o) == draws::draws_format::coda)
+    for (const auto& p : draws::coda_paths(draws::coda_stem(o.output), o.run.chains)) out.push_back(p);
+  out.push_back(state_path(o.output));
+  out.push_back(state_path(o.output) + ".tmp");
+  return out;
+}
+
+// The chains' options: those of `ppl infer` with the start and the held-out data read.
+inference::run_options chain_options(const infer_options& o, const model::start_options& start, const data::data_table* heldout) {
+  inference::run_options ro = o.run;
+  ro.dense_metric = o.metric == "dense";
+  ro.monitors = o.monitor;
+  ro.overrides = parse_overrides(o.samplers, "theta");
+  ro.start = start;
+  ro.heldout = heldout;
+  return ro;
+}
+
+// A process other than rank 0 of an MPI job runs its chains and sends on what they make;
+// rank 0 writes and prints (cli/cluster.hpp).
+int run_forwarding(loaded& l, inference::run_options& ro, const infer_options& o, bool saving) {
+  std::vector<std::string> resume_from;
+  if (o.resume) ro.resume = &(resume_from = o.resume->chains);
+  ro.spread->forward_callbacks(ro, saving);
+  ppl::install_interrupt_handlers();
+  inference::run(*l.model, std::move(l.data), ro, nullptr);
+  return 0;
+}
+
+// Where the chains' rows go, and the run's saved state beside them: continued from
+// --resume, or begun here and written at each checkpoint.
+class chain_output {
+ public:
+  // A run that names no draws file still streams its draws, to a temporary one the
+  // summary is read from: memory does not grow with the number of draws. A resumed run's
+  // draws file is first cut back to what its state counts.
+  chain_output(const model_inputs& in, const infer_options& o, draws::draws_format streamed, bool saving, progress_display& progress)
+      : in_(in), o_(o), streamed_(streamed), saving_(saving), progress_(progress), saved_once_(o.resume != nullptr) {
+    if (o.output.empty()) temporary_.emplace("ppl-draws-");
+    path_ = o.output.empty() ? temporary_->path() : o.output;
+    if (o.resume) {
+      state_ = *o.resume;
+      resumed_notes_ = cut_draws(o.output, state_, streamed);
+      resume_from_ = state_.chains;
+    } else if (saving) {
+      begin_state();
+    }
+  }
+
+  // The chains start from the saved state, if any, and save theirs when the run saves.
+  void attach(inference::run_options& ro) {
+    if (o_.resume) ro.resume = &resume_from_;
+    if (!saving_) return;
+    ro.checkpoint_seconds = o_.checkpoint_every;
+    ro.checkpoint = [this](int c, long done, std::string chain_state) { checkpoint(c, done, std::move(chain_state)); };
+  }
+
+  // The writer, made once the chains know their columns and plan.
+  draws::draws_writer* open(const std::vector<std::string>& columns, const std::vector<inference::plan_line>& plan) {
+    const auto paths = draws::draws_paths(path_, streamed_, o_.run.chains);
+    writer_ = std::make_unique<draws::draws_writer>(path_, streamed_, o_.run.chains, draws_comments(in_, o_, plan, streamed_, paths), columns,
+                                                    o_.resume != nullptr);
+    for (std::size_t c = 0; c < resumed_notes_.size(); ++c)
+      for (const auto& note : resumed_notes_[c]) writer_->note(static_cast<int>(c) + 1, note);
+    // ppl's layout says where a chain was resumed; Stan's has no comments among its rows.
+    if (o_.resume && streamed_ == draws::draws_format::ppl)
+      for (std::size_t c = 0; c < state_.completed.size(); ++c)
+        writer_->note(static_cast<int>(c) + 1, fmt::format("chain {} iteration {}: resumed", c + 1, state_.completed[c]));
+    return writer_.get();
+  }
+
+  draws::draws_writer* writer() const { return writer_.get(); }
+  bool saved_once() const { return saved_once_; }
+  bool save_failed() const { return save_failed_; }
+
+ private:
+  void begin_state() {
+    state_.args = o_.args;
+    state_.directory = std::filesystem::current_path().string();
+    state_.model_hash = file_fingerprint(in_.model_path);
+    state_.data_hash = file_fingerprint(in_.data_path);
+    state_.warmup = o_.run.warmup;
+    state_.thin = o_.run.thin;
+    state_.completed.assign(static_cast<std::size_t>(o_.run.chains), 0);
+    state_.chains.assign(static_cast<std::size_t>(o_.run.chains), std::string());
+  }
+
+  // Called by the chains' threads.
+  void checkpoint(int c, long done, std::string chain_state) {
+    std::lock_guard<std::mutex> lock(state_mutex_);
+    state_.completed[static_cast<std::size_t>(c)] = done;
+    state_.chains[static_cast<std::size_t>(c)] = std::move(chain_state);
+    try {
+      if (writer_) writer_->flush();  // the draws the state counts are on disk before it is
+      write_saved_run(state_path(o_.output), state_);
+      saved_once_ = true;
+    } catch (const draws::write_error&) {
+      // Reported where the chains stop; the state already saved still agrees with the file.
+    } catch (const std::exception& e) {
+      if (!save_failed_) progress_.note(fmt::format("warning: the run's state is not saved: {}", e.what()));
+      save_failed_ = true;
+    }
+  }
+
+  const model_inputs& in_;
+  const infer_options& o_;
+  draws::draws_format streamed_;
+  bool saving_;
+  progress_display& progress_;
+  std::optional<temporary_file> temporary_;
+  std::string path_;
+  std::unique_ptr<draws::draws_writer> writer_;
+  saved_run state_;
+  std::vector<std::string> resume_from_;
+  std::vector<std::vector<std::string>> resumed_notes_;
+  std::mutex state_mutex_;
+  bool save_failed_ = false, saved_once_;
+};
+
+// The chains run, their draws written as they are made. A failed write is reported here,
+// with the rows the draws file still holds, and gives no result (exit status 1).
+std::optional<inference::run_result> run_chains(loaded& l, const inference::run_options& ro, chain_output& out,
+                                                progress_display& progress, const infer_options& o, bool saving) {
+  inference::run_result r;
+  try {
+    r = inference::run(*l.model, std::move(l.data), ro,
+                       [&](const std::vector<std::string>& columns, const std::vector<inference::plan_line>& plan) {
+                         return out.open(columns, plan);
+                       });
+    out.writer()->close();
+  } catch (const draws::write_error& e) {
+    progress.finish();
+    fmt::print(stderr, "error: {}\n", e.what());
+    const long rows = out.writer() ? out.writer()->rows_written() : 0;
+    if (rows > 0)
+      fmt::print(stderr, "note: the {} rows of draws written before it are intact{}\n", rows,
+                 saving && out.saved_once() ? fmt::format("; once there is room, continue with: ppl infer --resume {}", o.output) : "");
+    return std::nullopt;
+  } catch (...) {
+    progress.finish();
+    throw;
+  }
+  progress.finish();
+  return r;
+}
+
+// What a run stopped by Ctrl-C kept, and how to continue it.
+void print_interrupted(const inference::run_result& r, const infer_options& o, draws::draws_format format, bool resumable) {
+  std::string done;
+  for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
+  fmt::print(stderr, "interrupted: {}; every finished draw is kept{}\n", done, o.output.empty() ? "" : " in " + o.output);
+  if (format == draws::draws_format::coda) fmt::print(stderr, "note: the CODA files are written when the run is complete\n");
+  if (resumable) fmt::print(stderr, "continue with: ppl infer --resume {}\n", o.output);
+}
+
+// Notes after the summary: what was left out of the draws for its size.
+void print_left_out(const inference::run_result& r, const infer_options& o) {
+  if (r.left_out.empty() || !o.monitor.empty()) return;
+  std::string names;
+  for (const auto& v : r.left_out) names += fmt::format("{}{} ({})", names.empty() ? "" : ", ", v.name, v.size);
+  fmt::print("note: not recorded, more than 1000 values each: {}; --monitor NAME records one\n", names);
+}
+
+// The summary table with its notes and warnings, each chain's report and held-out scores.
+void print_summary_and_reports(const draws::draws_source& draws, const inference::run_result& r, const infer_options& o, bool heldout) {
+  summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
+  for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
+  // Collapsed theta and phi with --collapsed means: each recorded value is E[theta | z],
+  // whose spread is narrower than the posterior's; the summary's sd and quantiles would
+  // mislead unsaid.
+  for (const auto& p : r.plan)
+    if (p.means && std::any_of(r.columns.begin(), r.columns.end(), [&](const std::string& c) { return draws::column_variable(c) == p.name; }))
+      messages.warnings.push_back(fmt::format("{0} holds Rao-Blackwellised means E[{0} | z] (--collapsed means), not draws: their "
+                                              "mean estimates the posterior mean, their sd and quantiles understate the posterior's "
+                                              "(without --collapsed means, {0} is recorded as draws)",
+                                              p.name));
+  print_left_out(r, o);
+  for (std::size_t c = 0; c < r.reports.size(); ++c)
+    for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
+  for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
+  if (heldout)
+    for (std::size_t c = 0; c < r.heldout_score.size(); ++c) fmt::print("# chain {} {}: {:.6g}\n", c + 1, r.heldout_what, r.heldout_score[c]);
+}
+
+// After the chains: the plan, what an interrupted run kept, the CODA files of a complete
+// one, the summary and reports, the times. Returns the exit status.
+int report(const inference::run_result& r, const infer_options& o, draws::draws_format format, const chain_output& out, bool saving,
+           bool heldout, draws::table* keep) {
+  if (!o.quiet)
+    print_plan(r.plan, "# ", 24);
+  if (r.interrupted) print_interrupted(r, o, format, saving && !out.save_failed());
+  const draws::draws_source draws(out.writer()->paths());
+  if (format == draws::draws_format::coda && !r.interrupted)
+    if (const int status = write_coda_files(draws, o, saving); status != 0) return status;
+  bool enough = draws.chains() > 0;
+  for (std::size_t c = 0; c < draws.chains(); ++c) enough = enough && draws.rows(c) >= 4;
+  if (enough) print_summary_and_reports(draws, r, o, heldout);
+  else fmt::print(stderr, "warning: too few draws for a summary (it needs at least 4 per chain)\n");
+  for (std::size_t c = 0; c < r.warmup_seconds.size(); ++c)
+    fmt::print("# chain {} elapsed: warmup {:.3f} s, sampling {:.3f} s\n", c + 1, r.warmup_seconds[c], r.sampling_seconds[c]);
+  if (keep) *keep = draws.read_all();
+  return r.interrupted ? 130 : 0;
+}
+
+}  // namespace
+
+int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const std::string& output_option, draws::table* keep) {
+  data::data_table init, heldout;
+  const model::start_options start = start_from(o.init, init);
+  if (start.from_prior) refuse_improper_priors(*l.model, "`--init prior`");
+  if (!o.heldout.empty()) heldout = data::read_data_file(o.heldout);
+  check_show(*l.model, o);
+  if (!o.output.empty())
+    refuse_overwriting_inputs(output_option, run_outputs(o), {in.model_path, in.data_path, start.init ? o.init : "", o.heldout});
+  inference::run_options ro = chain_options(o, start, o.heldout.empty() ? nullptr : &heldout);
+  // A temporary draws file (no --output) is in ppl's layout, one file.
+  const auto format = o.output.empty() ? draws::draws_format::ppl : format_of(o);
+  ro.hamiltonian_columns = format == draws::draws_format::stan;
+  // What is streamed: a CODA run's rows go to its ppl-layout file.
+  const auto streamed = format == draws::draws_format::coda ? draws::draws_format::ppl : format;
+  const bool shared = processes_share_chains(o.run.chains);
+  const bool saving = !o.args.empty() && !o.output.empty() && !shared;
+  if (shared && !o.output.empty() && process_rank() == 0)
+    fmt::print(stderr, "note: the processes share one chain's LDA sweep and each holds only its own documents' topics, so the run's "
+                       "state is not saved (no --resume)\n");
+  // Under mpirun the chains are spread over the processes once all have read their inputs.
+  ro.spread = keep ? nullptr : spread_chains(o.run.chains);
+  if (ro.spread && !ro.spread->writes()) return run_forwarding(l, ro, o, saving);
+  if (format == draws::draws_format::coda) draws::remove_coda(draws::coda_stem(o.output));
+  progress_display progress(o.run.chains, o.run.warmup, !o.quiet && isatty(STDERR_FILENO));
+  if (!o.quiet)
+    ro.heldout_report = [&](int c, long it, const std::string& what, double score) {
+      progress.note(fmt::format("chain {} iteration {}: {} {:.6g}", c + 1, it, what, score));
+    };
+  if (!o.quiet && isatty(STDERR_FILENO))
+    ro.progress = [&](int c, long done, long total, double lp) { progress.update(c, done, total, lp); };
+  ppl::install_interrupt_handlers();
+  chain_output out(in, o, streamed, saving, progress);
+  out.attach(ro);
+  const std::optional<inference::run_result> r = run_chains(l, ro, out, progress, o, saving);
+  return r ? report(*r, o, format, out, saving, ro.heldout != nullptr, keep) : 1;
+}
+
+}  // namespace ppl::cli

@@ -1,0 +1,56 @@
+// `ppl summary DRAWS...`: the summary table of `ppl infer` recomputed from a draws file of
+// any layout (cli/summary_table.hpp), as a table or as CSV.
+#include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/session.hpp"
+#include "cli/summary_table.hpp"
+#include "draws/reader.hpp"
+
+namespace ppl::cli {
+
+namespace {
+
+struct summary_arguments {
+  std::vector<std::string> paths;  // a draws file of any layout, or several (a Stan run's one file per chain)
+  std::vector<std::string> show;
+  bool histograms = false;
+  std::string format = "table";
+};
+
+int run_summary(const std::vector<std::string>& paths, const std::vector<std::string>& show, bool histograms, bool csv) {
+  return guarded([&] {
+    const draws::draws_source d(paths);
+    if (!csv)
+      for (const auto& m : d.metadata()) fmt::print("# {}\n", m);
+    for (const auto& n : d.notes()) fmt::print(stderr, "note: {}\n", n);
+    table_options o{20, show, !csv && want_histograms(histograms)};
+    o.csv = csv;
+    const summary_messages messages = print_summary(d, o);
+    for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
+    for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
+    return 0;
+  });
+}
+
+}  // namespace
+
+command add_summary_command(CLI::App& app) {
+  auto a = std::make_shared<summary_arguments>();
+  auto* cmd = app.add_subcommand("summary", "recompute the summary table from a draws file");
+  cmd->add_option("DRAWS", a->paths,
+                  "draws file(s): written by ppl infer (any format; FILE.csv stands for a Stan run's FILE_1.csv, FILE_2.csv, ..., "
+                  "STEMindex.txt or STEM for a CODA run's STEMchain1.txt, ...), ppl simulate, CmdStan or JAGS")
+      ->required();
+  cmd->add_option("--show", a->show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
+  cmd->add_flag("--histograms", a->histograms, "a text histogram of each scalar (default: on a terminal)");
+  cmd->add_option("--format", a->format,
+                  "table (for people; the default) or csv (for programs: every element of every array, full precision, NA for n/a)")
+      ->check(CLI::IsMember({"table", "csv"}));
+  return {cmd, [a] { return run_summary(a->paths, a->show, a->histograms, a->format == "csv"); }};
+}
+
+}  // namespace ppl::cli
