@@ -57,7 +57,7 @@ int run_check(const model_inputs& in) {
     for (const auto& s : m.statements)
       if (s.which == lang::ir::statement::kind::factor) {
         ++factors;
-        if (g) terms += g->instance_count(s);
+        if (g) terms += model::instances(*g).count(s);
       }
     if (factors) fmt::print("factors: {} statement{}{}\n", factors, factors == 1 ? "" : "s", g ? fmt::format(", {} terms", terms) : "");
     fmt::print("{}\n", g ? "graph built" : "checked (give data to build the graph)");

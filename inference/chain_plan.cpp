@@ -108,7 +108,7 @@ std::vector<made_sampler> make_samplers(model::graph& g, const std::vector<sampl
   std::vector<char> done(assignments.size(), 0);
   std::vector<char> joins(assignments.size());
   for (std::size_t i = 0; i < assignments.size(); ++i)
-    joins[i] = assignments[i].chosen->joins_block() && (!g.support_moves(assignments[i].variable) || g.follows_bounds(assignments[i].variable));
+    joins[i] = assignments[i].chosen->joins_block() && (!model::supports(g).moves(assignments[i].variable) || model::supports(g).follows_bounds(assignments[i].variable));
   for (std::size_t i = 0; i < assignments.size(); ++i) {
     if (done[i]) continue;
     const samplers::factory* f = assignments[i].chosen;

@@ -31,7 +31,7 @@ ppl::rng chain_rng(std::uint64_t seed, int c) {
                                       : "at every starting point tried (" + std::to_string(max_initial_attempts) + ")";
   for (const auto& s : m.statements) {
     if (s.which == lang::ir::statement::kind::assign) continue;
-    if (auto term = g.first_non_finite(s))
+    if (auto term = model::failed_start(g).first_non_finite(s))
       ppl::fail_at(m.source, s.pos,
                     term->what + " " + tried + (term->reason.empty() ? "" : (from_init ? ", because " : ", at the last because ") + term->reason));
   }
@@ -81,7 +81,7 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   // Stan starts them, uniform(-2, 2) on the unconstrained scale, in place of their typical
   // values (model/graph_start.cpp). Samplers keep state read from the graph (LDA's
   // counts), so they are made again for each start.
-  const bool fixed = c.graph->covered_by_init();
+  const bool fixed = model::failed_start(*c.graph).covered_by_init();
   model::start_options start = o.start;
   auto make_chain_samplers = [&] {
     c.samplers.clear();
@@ -110,12 +110,12 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
     if (std::isfinite(log_joint(c))) break;
     // Discrete unknowns that rule out the data are repaired where the start stands before
     // it is given up (a pass over the terms, made only for a start that failed).
-    if (c.graph->settle_discrete_start(c.rng)) {
+    if (model::failed_start(*c.graph).settle_discrete(c.rng)) {
       make_chain_samplers();
       if (std::isfinite(log_joint(c))) break;
     }
     if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
-    if (attempt >= typical_attempts && !o.start.from_prior) c.graph->mark_non_finite_inputs(start.uniform);
+    if (attempt >= typical_attempts && !o.start.from_prior) model::failed_start(*c.graph).mark_non_finite_inputs(start.uniform);
     c.graph->start(c.rng, start);
   }
   return completed;

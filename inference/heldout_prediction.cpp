@@ -42,10 +42,10 @@ heldout_prediction::heldout_prediction(model::graph& chain_graph, const data::da
     // A mean dot(u[user[r]], v[item[r]]) is read from the blocks in place at each draw.
     dots_.emplace_back();
     if (!samplers::read_dot_rows(*graph_, *s, *s->args[0], dots_.back())) dots_.back().left = -1;
-    const auto table = graph_->instance_table(*s);
+    const auto table = model::instances(*graph_).table(*s);
     const std::size_t depth = s->loops.size(), count = depth ? table.size() / depth : 1;
     for (std::size_t i = 0; i < count; ++i)
-      values_.push_back(graph_->value(observed).data[static_cast<std::size_t>(graph_->instance_target(*s, table.data() + i * depth).first)]);
+      values_.push_back(graph_->value(observed).data[static_cast<std::size_t>(model::instances(*graph_).target(*s, table.data() + i * depth).first)]);
   }
   sums_.assign(values_.size(), 0.0);
 }
@@ -62,13 +62,13 @@ void heldout_prediction::predict(model::graph& chain_graph) {
       for (std::size_t i = 0; i < d.left_offsets.size(); ++i) predictions_.push_back(d.at(*graph_, i));
       continue;
     }
-    if (graph_->batch_values(*s, *s->args[0], column_)) {
+    if (model::instances(*graph_).batch_values(*s, *s->args[0], column_)) {
       predictions_.insert(predictions_.end(), column_.begin(), column_.end());
       continue;
     }
-    const auto table = graph_->instance_table(*s);
+    const auto table = model::instances(*graph_).table(*s);
     const std::size_t depth = s->loops.size(), count = depth ? table.size() / depth : 1;
-    for (std::size_t i = 0; i < count; ++i) predictions_.push_back(graph_->eval_at(*s, table.data() + i * depth, *s->args[0]).scalar());
+    for (std::size_t i = 0; i < count; ++i) predictions_.push_back(model::instances(*graph_).eval_at(*s, table.data() + i * depth, *s->args[0]).scalar());
   }
 }
 

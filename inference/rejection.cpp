@@ -103,10 +103,10 @@ std::string bound_of(model::graph& g, const lang::ir::statement& s, double& boun
   std::vector<std::size_t> varying;
   for (std::size_t k = 0; k < s.args.size(); ++k)
     if (s.args[k]->depends_on_unknown) varying.push_back(k);
-  const std::vector<ppl::index_t> loops = g.instance_table(s);
+  const std::vector<ppl::index_t> loops = model::instances(g).table(s);
   const std::size_t per = s.loops.size(), count = per == 0 ? 1 : loops.size() / per;
   if (varying.empty()) {
-    for (std::size_t i = 0; i < count; ++i) bound += g.instance_log_density(s, loops.data() + i * per);
+    for (std::size_t i = 0; i < count; ++i) bound += model::instances(g).log_density(s, loops.data() + i * per);
     return {};
   }
   const bool plain = s.dist == stdlib::library().find_distribution(s.dist_name);  // not truncated or censored
@@ -120,14 +120,14 @@ std::string bound_of(model::graph& g, const lang::ir::statement& s, double& boun
     std::vector<std::vector<double>> other;
     for (std::size_t i = 0; i < count; ++i) {
       const ppl::index_t* l = loops.data() + i * per;
-      ys.push_back(values[static_cast<std::size_t>(g.instance_target(s, l).first)]);
+      ys.push_back(values[static_cast<std::size_t>(model::instances(g).target(s, l).first)]);
       auto& a = other.emplace_back();
-      for (const auto& v : g.args_at(s, l)) a.push_back(v.size() == 1 ? v[0] : NAN);
+      for (const auto& v : model::instances(g).args_at(s, l)) a.push_back(v.size() == 1 ? v[0] : NAN);
     }
     if (const auto peak = joint_peak(s.dist->name(), ys, other)) {
       if (std::isnan(*peak)) return {};  // a joint probability of 1
       for (std::size_t i = 0; i < count; ++i) {
-        std::vector<ppl::view> args = g.args_at(s, loops.data() + i * per);
+        std::vector<ppl::view> args = model::instances(g).args_at(s, loops.data() + i * per);
         args[varying[0]] = {&*peak, ppl::shape::scalar()};
         bound += s.dist->log_density(args, {&ys[i], ppl::shape::scalar()}, true);
       }
@@ -142,8 +142,8 @@ std::string bound_of(model::graph& g, const lang::ir::statement& s, double& boun
   }
   for (std::size_t i = 0; i < count; ++i) {
     const ppl::index_t* l = loops.data() + i * per;
-    const double y = values[static_cast<std::size_t>(g.instance_target(s, l).first)];
-    std::vector<ppl::view> args = g.args_at(s, l);
+    const double y = values[static_cast<std::size_t>(model::instances(g).target(s, l).first)];
+    std::vector<ppl::view> args = model::instances(g).args_at(s, l);
     double at = rule->at(y, args);
     if (std::isnan(at)) continue;  // a probability of 1 at the boundary
     args[rule->arg] = {&at, ppl::shape::scalar()};

@@ -51,7 +51,7 @@ blanket::blanket(graph& g, int variable)
     const auto& t = table(si);
     std::size_t count = t.depth ? t.loops.size() / t.depth : 1;
     for (std::size_t i = 0; i < count; ++i) {
-      auto [offset, size] = g.instance_target(m.statements[static_cast<std::size_t>(si)], t.loops.data() + i * t.depth);
+      auto [offset, size] = instances(g).target(m.statements[static_cast<std::size_t>(si)], t.loops.data() + i * t.depth);
       for (index_t e = offset; e < offset + size; ++e) terms[static_cast<std::size_t>(e)].push_back({si, 0, static_cast<index_t>(i)});
     }
   }
@@ -63,7 +63,7 @@ blanket::blanket(graph& g, int variable)
     std::vector<instance_ref> queue = direct.derived[e];
     for (std::size_t k = 0; k < queue.size(); ++k) {
       const statement& ds = m.statements[static_cast<std::size_t>(queue[k].statement)];
-      auto [offset, size] = g.instance_target(ds, loops_of(queue[k]));
+      auto [offset, size] = instances(g).target(ds, loops_of(queue[k]));
       const readers& next = readers_of(ds.target);
       whole_.insert(whole_.end(), next.whole.begin(), next.whole.end());
       for (index_t f = offset; f < offset + size; ++f) {
@@ -118,7 +118,7 @@ const blanket::statement_table& blanket::table(int statement) {
   auto& t = tables_[static_cast<std::size_t>(statement)];
   if (!has_table_[static_cast<std::size_t>(statement)]) {
     const auto& s = graph_.model().statements[static_cast<std::size_t>(statement)];
-    t.loops = graph_.instance_table(s);
+    t.loops = instances(graph_).table(s);
     t.depth = s.loops.size();
     has_table_[static_cast<std::size_t>(statement)] = 1;
   }
@@ -153,12 +153,12 @@ const blanket::readers& blanket::readers_of(int variable) {
     for (std::size_t i = 0; i < count; ++i) {
       instance_ref ref{static_cast<int>(si), 0, static_cast<index_t>(i)};
       const index_t* loops = t.loops.data() + i * t.depth;
-      read_log log = graph_.instance_reads(s, loops);
+      read_log log = instances(graph_).reads(s, loops);
       if (dynamic) log.push_back({variable, 0, static_cast<index_t>(n)});  // depends on all of it
       // A `~` of this variable is already its own elements' prior term; it is a reader only
       // of the other elements it reads (x[t - 1] in x[t] ~ Normal(a * x[t - 1], s)).
       index_t own_offset = 0, own_size = 0;
-      if (s.which == statement::kind::sample && s.target == variable) std::tie(own_offset, own_size) = graph_.instance_target(s, loops);
+      if (s.which == statement::kind::sample && s.target == variable) std::tie(own_offset, own_size) = instances(graph_).target(s, loops);
       for (const auto& r : log) {
         if (r.variable != variable) continue;
         for (index_t e = r.offset; e < r.offset + r.size; ++e)
@@ -188,14 +188,14 @@ double blanket::log_density(index_t element, bool include_prior) {
     const statement& s = m.statements[static_cast<std::size_t>(r.statement)];
     const bool skip = !include_prior && s.target == variable_ && s.which == statement::kind::sample;
     if (r.whole_run > 0) {
-      if (!skip) total += graph_.statement_log_density(s);
+      if (!skip) total += instances(graph_).log_density(s);
       k += r.whole_run;
       continue;
     }
-    if (!skip) total += graph_.instance_log_density(s, loops_of(r));
+    if (!skip) total += instances(graph_).log_density(s, loops_of(r));
     ++k;
   }
-  for (int s : whole_) total += graph_.statement_log_density(m.statements[static_cast<std::size_t>(s)]);
+  for (int s : whole_) total += instances(graph_).log_density(m.statements[static_cast<std::size_t>(s)]);
   return total;
 }
 
@@ -204,7 +204,7 @@ void blanket::update(index_t element) {
   // Sorted by statement, which is dependency order.
   for (index_t k = derived_offsets_[element]; k < derived_offsets_[element + 1]; ++k) {
     const auto& r = derived_[static_cast<std::size_t>(k)];
-    graph_.run_instance(m.statements[static_cast<std::size_t>(r.statement)], loops_of(r));
+    instances(graph_).run(m.statements[static_cast<std::size_t>(r.statement)], loops_of(r));
   }
 }
 

@@ -31,7 +31,7 @@ class blanket {
   // Statements counted whole for every element (reads through unknown indices).
   const std::vector<int>& whole() const { return whole_; }
   // Calls fn(statement, instance) for each indexed term of the element, the instance
-  // counted in graph::instance_table's order (the statements in whole() not included).
+  // counted in instances::table's order (the statements in whole() not included).
   template <class Fn>
   void for_each_term(index_t element, Fn fn) const {
     for (index_t k = term_offsets_[element]; k < term_offsets_[element + 1]; ++k)

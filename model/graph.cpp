@@ -52,14 +52,6 @@ void graph::append_recorded(int variable, std::vector<double>& row) const {
     row.push_back(d[static_cast<std::size_t>(e)]);
 }
 
-void graph::visit_instances(const statement& s, const std::function<void(const index_t* loops)>& fn) {
-  std::vector<index_t> loops(s.loops.size());
-  for_each_instance(s, [&] {
-    for (std::size_t k = 0; k < s.loops.size(); ++k) loops[k] = frame_.loop[static_cast<std::size_t>(s.loops[k].slot)];
-    fn(loops.data());
-  });
-}
-
 // Which `~` statements must check their parameters when a term is evaluated: those with
 // an argument computed from unknowns. An argument that is an unknown itself, or an element
 // or block of one (theta[doc[n]], phi[z[n]]), holds values its own prior and sampler keep
@@ -142,12 +134,6 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
     body();
     ++i;
   }
-}
-
-index_t graph::instance_count(const statement& s) {
-  index_t n = 0;
-  for_each_instance(s, [&] { ++n; });
-  return n;
 }
 
 // The flat offset of the target element (or block) a statement instance defines.

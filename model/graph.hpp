@@ -3,7 +3,10 @@
 // per scalar (DESIGN.md, requirement 1). Statements are evaluated by iterating their loops
 // over the nodes' flat storage. The graph binds the data, computes transformed data once,
 // gives every unknown its shape and a starting value (graph_options::start), and evaluates
-// the joint log density and the log density of any element's Markov blanket.
+// the joint log density and its gradient. Three views read it with one responsibility
+// each: model::instances (one statement or instance at a time), model::supports (the
+// unknowns' supports, ordered vectors') and model::failed_start (what a start that is
+// not finite reads, and its repairs).
 #include <array>
 #include <functional>
 #include <map>
@@ -17,6 +20,9 @@
 #include "lang/ir.hpp"
 #include "data/data.hpp"
 #include "model/evaluator.hpp"
+#include "model/failed_start.hpp"
+#include "model/instances.hpp"
+#include "model/supports.hpp"
 #include "core/random.hpp"
 #include "core/tensor.hpp"
 
@@ -81,17 +87,6 @@ class graph {
   // is left NaN, for the log density to show. Throws std::invalid_argument when --init
   // values do not fit.
   void start(rng& rng, const start_options& o);
-  // Whether --init gives a value for every unknown (a start that cannot vary).
-  bool covered_by_init() const;
-  // Marks (by variable) the unknowns that terms whose log density is not finite read,
-  // directly or through `=` definitions, or are the density of: those a start that failed
-  // should choose differently. False when every term is finite.
-  bool mark_non_finite_inputs(std::vector<char>& marks);
-  // For a start whose log density is not finite: discrete unknowns of finite support whose
-  // blanket's log density is not finite, element by element, drawn from their full
-  // conditional by enumerating the support (model/graph_start_discrete.cpp); those
-  // --init gives are left as given. Whether any element changed.
-  bool settle_discrete_start(rng& rng);
   // Recomputes the derived variables from the current unknowns; or only those marked in
   // `needed` (by variable).
   void update_derived();
@@ -121,10 +116,6 @@ class graph {
   // The same, leaving out the terms of statements marked in `skip` (by statement index):
   // those a collapsed sampler replaces with its marginal.
   double log_density(const std::vector<char>& skip);
-  // The terms of the joint that involve element `element` (0-based, row-major) of
-  // `variable` (its own prior term and every term that reads it, factors included),
-  // found by scanning. Samplers use model::blanket, which indexes them once.
-  double log_density_blanket(int variable, index_t element);
 
   // ---- gradients (model/graph_gradient.cpp) ----
   // The terms of the joint that involve the unknowns marked in `wrt` (by variable), and
@@ -147,64 +138,8 @@ class graph {
   }
   void keep_analysis(const std::string& key, std::shared_ptr<const void> value) { analyses_[key] = std::move(value); }
 
-  // ---- one instance of a statement at a time (for samplers and the blanket index) ----
-  // Loop values of every instance of a statement, flattened (loops.size() per instance).
-  std::vector<index_t> instance_table(const lang::ir::statement& s);
-  // Calls fn(loops) for every instance of a statement, in order, without a table.
-  void visit_instances(const lang::ir::statement& s, const std::function<void(const index_t* loops)>& fn);
-  // The log density (sample) or value (factor) of one instance; -inf where a parameter
-  // that depends on unknowns is invalid.
-  double instance_log_density(const lang::ir::statement& s, const index_t* loops);
-  // Recomputes one instance of an `=` statement.
-  void run_instance(const lang::ir::statement& s, const index_t* loops);
-  // The variables one instance reads (and, for `~`, the element it is the density of).
-  read_log instance_reads(const lang::ir::statement& s, const index_t* loops);
-  // The block of its target that one instance writes: (offset, size).
-  std::pair<index_t, index_t> instance_target(const lang::ir::statement& s, const index_t* loops);
-  // Evaluates an expression of a statement at one of its instances.
-  view eval_at(const lang::ir::statement& s, const index_t* loops, const lang::ir::expr& e);
-  // The arguments of a `~` statement at one of its instances.
-  const std::vector<view>& args_at(const lang::ir::statement& s, const index_t* loops);
-  // The value of `e`, a scalar argument of `s`, at every instance of `s` in instance order
-  // (that of instance_table), as one batch (model/graph_batch.cpp); false when `s` is not
-  // evaluated as a batch, or not at the current values.
-  bool batch_values(const lang::ir::statement& s, const lang::ir::expr& e, std::vector<double>& out);
   // Redraws one unknown from its prior given its parents.
   void draw_variable(int variable, rng& rng);
-  // The whole of one statement's terms (times the temperature for the likelihood's).
-  double statement_log_density(const lang::ir::statement& s);
-  // The same, untempered.
-  double statement_terms(const lang::ir::statement& s);
-  // Number of loop instances of a statement.
-  index_t instance_count(const lang::ir::statement& s);
-  // The first element of `variable` outside the support its prior gives it, as "s[1, 2] = 5
-  // is outside the support of Spin"; empty when every element is inside (for --init).
-  std::string first_outside_support(int variable);
-  // The first instance of a statement whose term is NaN or -inf: what it is ("the log
-  // density of y[3] (n = 3) is -inf", "this factor at i = 2 is NaN") and, for a `~`, why
-  // where the parameters or the support tell ("Normal: scale sigma is -1; it must be ...").
-  struct non_finite_term {
-    std::string what, reason;
-  };
-  std::optional<non_finite_term> first_non_finite(const lang::ir::statement& s);
-  // Whether the bounds of an unknown's support follow other unknowns' values (x ~
-  // Uniform(0, theta), k ~ Binomial(n, p) with n unknown): samplers then read the
-  // support again before each update rather than once. And whether they follow its own
-  // values (x[i] ~ Uniform(0, x[i - 1])), which only element-by-element samplers can take.
-  bool support_moves(int variable) const;
-  bool support_reads_itself(int variable) const;
-  // The support of the element `element` of unknown `variable`, from its prior.
-  stdlib::support element_support(int variable, index_t element);
-  // Whether a sampler's transform can move `variable` together with the unknowns its
-  // bounds follow: a `param`'s flat prior within bounds (stdlib/flat.hpp) whose bound
-  // expressions read only unknowns, none of them `variable` or one whose own support moves
-  // (Stan's real<lower=0, upper=1 - alpha1>; samplers/unconstrained.cpp).
-  bool follows_bounds(int variable) const;
-  // The variables the moving bounds of `variable`'s support read, through `=` definitions.
-  std::vector<char> support_inputs(int variable) const;
-  // For element `element` of such a variable: adds d_lower * d(lower)/dx + d_upper *
-  // d(upper)/dx to adjoints[x] for each unknown x the bounds read (where not null).
-  void bound_backward(int variable, index_t element, double d_lower, double d_upper, std::span<double* const> adjoints);
   // The elements of a partly observed unknown that the data lack, which it imputes and the
   // draws record (all of another variable's: empty).
   const std::vector<index_t>& imputed_elements(int variable) const { return imputed_[static_cast<std::size_t>(variable)]; }
@@ -214,26 +149,19 @@ class graph {
   std::vector<index_t> recorded_elements(int variable) const;
   // Appends the recorded elements' current values to `row`.
   void append_recorded(int variable, std::vector<double>& row) const;
-  // Calls fn(offset, size, support) for each block of an unknown defined by one instance;
-  // for an ordered vector, once for the whole vector.
-  void visit_supports(int variable, const std::function<void(index_t, index_t, const stdlib::support&)>& fn);
-
-  // ---- ordered vectors (model/graph_ordered.cpp) ----
-  // Whether `variable` is declared `ordered[K]` or `positive_ordered[K]`.
-  bool ordered(int variable) const;
-  // Its support as one block: support_kind::ordered, above the type's bound (0 for
-  // positive_ordered) and its elements' priors' common lower bound. An error naming the
-  // variable when those priors cannot hold an ordered vector (bounded above, discrete, on
-  // a simplex, or with bounds that follow other unknowns).
-  stdlib::support ordered_support(int variable);
-  // The first element out of order, as "c[2] = 0.5 is not above c[1] = 1 (...)"; empty
-  // when the vector is strictly increasing (and above its bound).
-  std::string first_unordered(int variable);
-  // Whether sorting draws of the elements is a draw of the prior on the ordered set (one
-  // prior shared by every element, within the set's range); `why` says why not.
-  bool ordered_draw_exact(int variable, std::string& why);
 
  private:
+  // Views of the graph with one responsibility each, which read its state directly.
+  friend class instances;
+  friend class supports;
+  friend class failed_start;
+  // The whole of one statement's terms (times the temperature for the likelihood's), and
+  // the same untempered (instances::log_density, instances::terms).
+  double statement_log_density(const lang::ir::statement& s);
+  double statement_terms(const lang::ir::statement& s);
+  // The first element of `variable` outside the support its prior gives it, as "s[1, 2] = 5
+  // is outside the support of Spin"; empty when every element is inside (for --init).
+  std::string first_outside_support(int variable);
   graph(const lang::ir::model& m, const data::data_table& data, data::data_table* take, rng& rng, graph_options options);
   // Moves the arrays out of `take` (the same table as `data`) when it is given.
   void bind_data(const data::data_table& data, data::data_table* take);

@@ -283,16 +283,4 @@ bool graph::batch_assign(const statement& s) {
   });
 }
 
-bool graph::batch_values(const statement& s, const expr& e, std::vector<double>& out) {
-  batch_plan* p = plan_batch(s);
-  if (!p || e.type.rank != 0) return false;
-  out.resize(static_cast<std::size_t>(p->rows));
-  return for_each_block(*p, [&] {
-    batch_column c;
-    if (!batch_try(*p, e, c)) return false;
-    for (index_t r = 0; r < p->count; ++r) out[static_cast<std::size_t>(p->first + r)] = c.data[c.varies ? r : 0];
-    return true;
-  });
-}
-
 }  // namespace ppl::model

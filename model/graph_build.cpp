@@ -358,7 +358,7 @@ void graph::build_statements(rng& rng, bool) {
     }
     if (given[static_cast<std::size_t>(v)]) continue;
     run_statement(s, &rng, s.which == statement::kind::sample);
-    if (ordered(v) && completes_target(i)) arrange_ordered_start(v, rng);
+    if (supports(*this).ordered(v) && completes_target(i)) arrange_ordered_start(v, rng);
     const bool last_defining = completed_at[static_cast<std::size_t>(v)] <= static_cast<int>(i);
     if (last_defining && (var.role != role::data || s.which == statement::kind::sample)) finish_definitions(v);
   }
@@ -374,7 +374,7 @@ void graph::draw_prior(rng& rng) {
     const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
     bool redraw = var.role == role::unknown || missing_[static_cast<std::size_t>(s.target)];
     if (redraw || var.role == role::derived) run_statement(s, &rng, s.which == statement::kind::sample);
-    if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) sort_ordered_draw(s.target);
+    if (supports(*this).ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) sort_ordered_draw(s.target);
   }
 }
 
@@ -383,7 +383,7 @@ void graph::draw_variable(int variable, rng& rng) {
     const statement& s = model_.statements[static_cast<std::size_t>(si)];
     if (s.which == statement::kind::sample) run_statement(s, &rng, true);
   }
-  if (ordered(variable)) sort_ordered_draw(variable);
+  if (supports(*this).ordered(variable)) sort_ordered_draw(variable);
 }
 
 void graph::update_derived() {

@@ -215,7 +215,7 @@ double graph::differentiate_term(const statement& s, const std::vector<const exp
   };
   try {
     if (reverse && !s.loops.empty()) {
-      const std::vector<index_t> table = instance_table(s);
+      const std::vector<index_t> table = instances(*this).table(s);
       const std::size_t depth = s.loops.size();
       for (std::size_t i = table.size() / depth; i-- > 0;) {
         set_loops(s, table.data() + i * depth);

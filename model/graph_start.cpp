@@ -18,7 +18,7 @@
 //   stands, before the chain (inference/chain.cpp) starts again;
 // - when starts at typical values keep failing, the chain's later starts
 //   (inference/chain.cpp) take the continuous unknowns that the failing terms read
-//   (mark_non_finite_inputs) as Stan takes every unknown, uniform(-2, 2) on the
+//   (failed_start::mark_non_finite_inputs) as Stan takes every unknown, uniform(-2, 2) on the
 //   unconstrained scale whatever their typical value (start_options::uniform). A vague
 //   prior's mean can be where no observation is possible (Kidney's Weibull shape r ~
 //   Gamma(1, 0.001) starts near 1000, where every Weibull term underflows), and no jitter
@@ -108,9 +108,9 @@ bool uniform_start(const stdlib::support& s, double* x, index_t n, rng& rng) {
 void graph::start_value(const statement& s, std::span<const view> args, double* out, index_t size, rng& rng) {
   const start_options& o = options_.start;
   // An ordered vector's elements are jittered together once all are chosen.
-  const double radius = ordered(s.target) ? 0 : o.radius;
+  const double radius = supports(*this).ordered(s.target) ? 0 : o.radius;
   const auto v = static_cast<std::size_t>(s.target);
-  if (!o.from_prior && !ordered(s.target) && v < o.uniform.size() && o.uniform[v] &&
+  if (!o.from_prior && !supports(*this).ordered(s.target) && v < o.uniform.size() && o.uniform[v] &&
       uniform_start(s.dist->value_support(args), out, size, rng))
     return;
   if (!o.from_prior && s.dist->typical(args, out)) jitter(s.dist->value_support(args), out, size, rng, radius);
@@ -124,9 +124,9 @@ void graph::start_value(const statement& s, std::span<const view> args, double* 
 void graph::arrange_ordered_start(int variable, rng& rng) {
   auto& x = values_[static_cast<std::size_t>(variable)].data;
   if (std::any_of(x.begin(), x.end(), [](double v) { return std::isnan(v); })) return;  // invalid parameters: the start retries
-  const stdlib::support s = ordered_support(variable);
+  const stdlib::support s = supports(*this).ordered_support(variable);
   std::sort(x.begin(), x.end());
-  if (options_.start.from_prior && first_unordered(variable).empty()) return;
+  if (options_.start.from_prior && supports(*this).first_unordered(variable).empty()) return;
   const double centre = (static_cast<double>(x.size()) - 1) / 2;
   for (std::size_t i = 0; i < x.size(); ++i)
     x[i] = std::isfinite(s.lower) ? std::max(x[i], s.lower + 1) + static_cast<double>(i) : x[i] + static_cast<double>(i) - centre;
@@ -197,35 +197,9 @@ void graph::start(rng& rng, const start_options& o) {
     if (given[v]) continue;
     if (var.role == role::unknown || missing_[v] || var.role == role::derived)
       run_statement(s, &rng, s.which == statement::kind::sample);
-    if (ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) arrange_ordered_start(s.target, rng);
+    if (supports(*this).ordered(s.target) && completes_target(static_cast<std::size_t>(&s - model_.statements.data()))) arrange_ordered_start(s.target, rng);
   }
   start_on_sums(*this);  // observed sums of unknowns hold from the start
-}
-
-bool graph::mark_non_finite_inputs(std::vector<char>& marks) {
-  std::vector<char> reached(model_.variables.size(), 0);
-  bool any = false;
-  for (const statement& s : model_.statements) {
-    if (s.which == statement::kind::assign || std::isfinite(statement_log_density(s))) continue;
-    any = true;
-    for (int r : lang::ir::statement_reads(s)) reached[static_cast<std::size_t>(r)] = 1;
-    if (s.which == statement::kind::sample) reached[static_cast<std::size_t>(s.target)] = 1;
-  }
-  // Back through the definitions, last to first: statements are in dependency order.
-  for (auto it = model_.statements.rbegin(); it != model_.statements.rend(); ++it)
-    if (it->which == statement::kind::assign && reached[static_cast<std::size_t>(it->target)])
-      for (int r : lang::ir::statement_reads(*it)) reached[static_cast<std::size_t>(r)] = 1;
-  marks.resize(model_.variables.size(), 0);
-  for (std::size_t v = 0; v < reached.size(); ++v)
-    if (reached[v] && model_.variables[v].role == role::unknown) marks[v] = 1;
-  return any;
-}
-
-bool graph::covered_by_init() const {
-  const data::data_table* init = options_.start.init;
-  for (const auto& var : model_.variables)
-    if (var.role == role::unknown && (!init || !init->values().contains(var.name))) return false;
-  return true;
 }
 
 }  // namespace ppl::model

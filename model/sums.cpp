@@ -41,7 +41,7 @@ std::vector<observed_sum> observed_sums(graph& g) {
       for (const auto& a : s.args[0]->args) items.push_back(a.get());
     else
       items.push_back(s.args[0].get());
-    const std::vector<index_t> loops = g.instance_table(s);
+    const std::vector<index_t> loops = instances(g).table(s);
     const std::size_t per = s.loops.size(), count = per == 0 ? 1 : loops.size() / per;
     for (std::size_t i = 0; i < count; ++i) {
       const index_t* l = loops.data() + i * per;
@@ -49,7 +49,7 @@ std::vector<observed_sum> observed_sums(graph& g) {
       o.statement = &s;
       double fixed = 0;
       for (const expr* item : items) {
-        const view v = g.eval_at(s, l, *item);
+        const view v = instances(g).eval_at(s, l, *item);
         for (index_t k = 0; k < v.size(); ++k) {
           if (!item->depends_on_unknown) {
             fixed += v[k];
@@ -63,7 +63,7 @@ std::vector<observed_sum> observed_sums(graph& g) {
           o.unknowns.push_back(u);
         }
       }
-      o.total = g.value(s.target).data[static_cast<std::size_t>(g.instance_target(s, l).first)] - fixed;
+      o.total = g.value(s.target).data[static_cast<std::size_t>(instances(g).target(s, l).first)] - fixed;
       out.push_back(std::move(o));
     }
   }

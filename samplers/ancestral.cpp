@@ -58,7 +58,7 @@ class ancestral_factory final : public factory {
         ppl::fail_at(m.source, s.pos, "`" + m.variables[static_cast<std::size_t>(v)].name +
                                            "` has an improper flat prior and no observation or factor depends on it, so its "
                                            "posterior is improper too; give it a proper prior with `~`, or data that inform it");
-    if (std::string why; g.ordered(v) && !g.ordered_draw_exact(v, why))
+    if (std::string why; model::supports(g).ordered(v) && !model::supports(g).ordered_draw_exact(v, why))
       return {false, "an ordered vector and " + why + ": sorting its elements' draws would not be a draw of its prior"};
     return {true, "no observation or factor depends on it: drawn from its prior"};
   }

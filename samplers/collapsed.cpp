@@ -98,15 +98,15 @@ token_index index_tokens(model::graph& g, const collapsed_structure& s, ppl::ind
   const std::size_t z_size = g.value(s.z).data.size();
   if (z_size >= 0xffffffffu) throw std::invalid_argument("collapsed: z has more than 2^32 - 1 elements");
   t.row.reserve(z_size);
-  g.visit_instances(zs, [&](const ppl::index_t* l) {
-    const auto offset = static_cast<std::uint32_t>(g.instance_target(zs, l).first);
+  model::instances(g).visit(zs, [&](const ppl::index_t* l) {
+    const auto offset = static_cast<std::uint32_t>(model::instances(g).target(zs, l).first);
     const std::size_t n = t.row.size();
     if (t.element.empty() && offset != n) {  // not z's own order: keep every element from here on
       t.element.resize(n);
       for (std::size_t i = 0; i < n; ++i) t.element[i] = static_cast<std::uint32_t>(i);
     }
     if (!t.element.empty()) t.element.push_back(offset);
-    t.row.push_back(static_cast<std::uint32_t>((g.args_at(zs, l)[0].data - theta_base) / theta_width));
+    t.row.push_back(static_cast<std::uint32_t>((model::instances(g).args_at(zs, l)[0].data - theta_base) / theta_width));
   });
   if (s.phi < 0) return t;
   // The child w[...] ~ Categorical(phi[z[...]]): which token each instance observes.
@@ -119,10 +119,10 @@ token_index index_tokens(model::graph& g, const collapsed_structure& s, ppl::ind
   const double* z_base = g.value(s.z).data.data();
   const auto& words = g.value(c.target).data;
   t.word.assign(t.row.size(), 0);
-  g.visit_instances(c, [&](const ppl::index_t* l) {
-    const auto at = static_cast<std::size_t>(g.eval_at(c, l, *c.args[0]->indices[0].lo).data - z_base);
+  model::instances(g).visit(c, [&](const ppl::index_t* l) {
+    const auto at = static_cast<std::size_t>(model::instances(g).eval_at(c, l, *c.args[0]->indices[0].lo).data - z_base);
     const std::size_t n = position.empty() ? at : position[at];
-    t.word[n] = static_cast<std::uint32_t>(words[static_cast<std::size_t>(g.instance_target(c, l).first)]) - 1;
+    t.word[n] = static_cast<std::uint32_t>(words[static_cast<std::size_t>(model::instances(g).target(c, l).first)]) - 1;
   });
   return t;
 }
@@ -145,8 +145,8 @@ std::optional<std::vector<double>> shared_concentrations(model::graph& g, int va
   bool same = true;
   for (int si : g.model().variables[static_cast<std::size_t>(variable)].statements) {
     const statement& s = g.model().statements[static_cast<std::size_t>(si)];
-    g.visit_instances(s, [&](const ppl::index_t* l) {
-      const ppl::view& a = g.args_at(s, l)[0];
+    model::instances(g).visit(s, [&](const ppl::index_t* l) {
+      const ppl::view& a = model::instances(g).args_at(s, l)[0];
       if (!row) row.emplace(a.begin(), a.end());
       else same = same && std::equal(a.begin(), a.end(), row->begin(), row->end());
     });

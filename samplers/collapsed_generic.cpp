@@ -28,12 +28,12 @@ concentrations read_prior(model::graph& g, int variable) {
   c.alpha.assign(t.data.size(), 0.0);
   for (int si : g.model().variables[static_cast<std::size_t>(variable)].statements) {
     const statement& s = g.model().statements[static_cast<std::size_t>(si)];
-    std::vector<ppl::index_t> loops = g.instance_table(s);
+    std::vector<ppl::index_t> loops = model::instances(g).table(s);
     std::size_t count = s.loops.empty() ? 1 : loops.size() / s.loops.size();
     for (std::size_t i = 0; i < count; ++i) {
       const ppl::index_t* l = loops.data() + i * s.loops.size();
-      auto [offset, size] = g.instance_target(s, l);
-      const auto& args = g.args_at(s, l);
+      auto [offset, size] = model::instances(g).target(s, l);
+      const auto& args = model::instances(g).args_at(s, l);
       std::copy(args[0].begin(), args[0].end(), c.alpha.begin() + offset);
     }
   }

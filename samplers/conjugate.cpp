@@ -83,12 +83,12 @@ class conjugate_sampler final : public sampler {
     double change = 0;
     const bool prior_kernel = pair_.prior_log_kernel != nullptr;
     if (!prior_kernel)
-      for (const statement* s : prior_statements_) change -= graph_.statement_log_density(*s);
+      for (const statement* s : prior_statements_) change -= model::instances(graph_).log_density(*s);
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
         const ppl::index_t* loops = p.loops.data() + i * p.s->loops.size();
-        auto [offset, size] = graph_.instance_target(*p.s, loops);
-        const std::vector<ppl::view>& prior = graph_.args_at(*p.s, loops);
+        auto [offset, size] = model::instances(graph_).target(*p.s, loops);
+        const std::vector<ppl::view>& prior = model::instances(graph_).args_at(*p.s, loops);
         const double* stats = stats_.data() + offset * stride_;
         double* value = values.data() + offset;
         change -= pair_.log_kernel(stats, value, size) + (prior_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0);
@@ -97,7 +97,7 @@ class conjugate_sampler final : public sampler {
       }
     }
     if (!prior_kernel)
-      for (const statement* s : prior_statements_) change += graph_.statement_log_density(*s);
+      for (const statement* s : prior_statements_) change += model::instances(graph_).log_density(*s);
     change_ = change;
   }
 
@@ -138,7 +138,7 @@ class conjugate_sampler final : public sampler {
   void add_table(const statement& s, std::vector<table>& out) {
     table t;
     t.s = &s;
-    t.loops = graph_.instance_table(s);
+    t.loops = model::instances(graph_).table(s);
     t.count = s.loops.empty() ? 1 : t.loops.size() / s.loops.size();
     if (s.target != variable_) {
       // The first form listed for the distribution that the argument takes (as matched).
@@ -175,12 +175,12 @@ class conjugate_sampler final : public sampler {
     const double* base = graph_.value(variable_).data.data();
     for (std::size_t i = 0; i < t.count; ++i) {
       const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
-      auto [offset, size] = graph_.instance_target(s, loops);
-      const auto& args = graph_.args_at(s, loops);
-      t.elements.push_back(t.scale ? graph_.eval_at(s, loops, *t.ref).data - base : args[t.arg].data - base);
+      auto [offset, size] = model::instances(graph_).target(s, loops);
+      const auto& args = model::instances(graph_).args_at(s, loops);
+      t.elements.push_back(t.scale ? model::instances(graph_).eval_at(s, loops, *t.ref).data - base : args[t.arg].data - base);
       t.value_offsets.push_back(offset);
       t.value_sizes.push_back(size);
-      const double scale = t.scale ? graph_.eval_at(s, loops, *t.scale).scalar() : 0.0;
+      const double scale = t.scale ? model::instances(graph_).eval_at(s, loops, *t.scale).scalar() : 0.0;
       for (std::size_t k = 0; k < args.size(); ++k) t.fixed_args.push_back(k == t.arg ? scale : args[k][0]);
     }
     t.fixed = true;
@@ -194,11 +194,11 @@ class conjugate_sampler final : public sampler {
     const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
       const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
-      auto [offset, size] = graph_.instance_target(*c.s, loops);
-      std::vector<ppl::view> args = graph_.args_at(*c.s, loops);
-      ppl::index_t element = graph_.eval_at(*c.s, loops, *c.ref).data - base;
+      auto [offset, size] = model::instances(graph_).target(*c.s, loops);
+      std::vector<ppl::view> args = model::instances(graph_).args_at(*c.s, loops);
+      ppl::index_t element = model::instances(graph_).eval_at(*c.s, loops, *c.ref).data - base;
       ppl::view x{child_values.data() + offset, value_shape(*c.s, size)};
-      if (c.scale) args[c.arg] = graph_.eval_at(*c.s, loops, *c.scale);
+      if (c.scale) args[c.arg] = model::instances(graph_).eval_at(*c.s, loops, *c.scale);
       if (linear_mean(c)) {
         accumulate_linear(c, loops, element, x[0], args[1][0]);
         continue;
@@ -222,12 +222,12 @@ class conjugate_sampler final : public sampler {
         if (c.ref) continue;
         for (std::size_t i = 0; i < c.count; ++i) {
           const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
-          const auto& args = graph_.args_at(*c.s, loops);
+          const auto& args = model::instances(graph_).args_at(*c.s, loops);
           (at == 0 ? c0 : c1).push_back(args[0][0]);
           if (at != 0) continue;
           sigma.push_back(args[1][0]);
           weights.push_back(weight(c, beta));
-          y.push_back(graph_.value(c.s->target).data[static_cast<std::size_t>(graph_.instance_target(*c.s, loops).first)]);
+          y.push_back(graph_.value(c.s->target).data[static_cast<std::size_t>(model::instances(graph_).target(*c.s, loops).first)]);
         }
       }
     }
@@ -254,13 +254,13 @@ class conjugate_sampler final : public sampler {
   // (as the first argument) and s, for the pair to add c c' / s^2 and c (y - c0) / s^2.
   void accumulate_linear(const table& c, const ppl::index_t* loops, ppl::index_t element, double y, double sigma) {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    ppl::index_t k = graph_.eval_at(*c.s, loops, *c.ref).size();
+    ppl::index_t k = model::instances(graph_).eval_at(*c.s, loops, *c.ref).size();
     std::vector<double> saved(values.begin() + element, values.begin() + element + k), coef(static_cast<std::size_t>(k));
     std::fill(values.begin() + element, values.begin() + element + k, 0.0);
-    double c0 = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar();
+    double c0 = model::instances(graph_).eval_at(*c.s, loops, *c.s->args[c.arg]).scalar();
     for (ppl::index_t j = 0; j < k; ++j) {
       values[static_cast<std::size_t>(element + j)] = 1;
-      coef[static_cast<std::size_t>(j)] = graph_.eval_at(*c.s, loops, *c.s->args[c.arg]).scalar() - c0;
+      coef[static_cast<std::size_t>(j)] = model::instances(graph_).eval_at(*c.s, loops, *c.s->args[c.arg]).scalar() - c0;
       values[static_cast<std::size_t>(element + j)] = 0;
     }
     std::copy(saved.begin(), saved.end(), values.begin() + element);
@@ -305,12 +305,12 @@ class conjugate_sampler final : public sampler {
         if (graph_.model().variables[static_cast<std::size_t>(r)].role == lang::ir::role::derived) return;
     }
     std::vector<double> probe;
-    if (!graph_.batch_values(s, arg, probe)) return;
+    if (!model::instances(graph_).batch_values(s, arg, probe)) return;
     const double* base = graph_.value(variable_).data.data();
     for (std::size_t i = 0; i < t.count; ++i) {
       const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
-      t.elements.push_back(graph_.eval_at(s, loops, *t.ref).data - base);
-      t.value_offsets.push_back(graph_.instance_target(s, loops).first);
+      t.elements.push_back(model::instances(graph_).eval_at(s, loops, *t.ref).data - base);
+      t.value_offsets.push_back(model::instances(graph_).target(s, loops).first);
     }
     t.rows = true;
   }
@@ -340,10 +340,10 @@ class conjugate_sampler final : public sampler {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
     for (std::size_t i : order) {
       const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
-      const double scale = graph_.eval_at(s, loops, *s.args[1]).scalar();
+      const double scale = model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();
       t.elements.push_back(mine[i]);
       t.other_offsets.push_back(theirs[i]);
-      t.value_offsets.push_back(graph_.instance_target(s, loops).first);
+      t.value_offsets.push_back(model::instances(graph_).target(s, loops).first);
       t.fixed_args.push_back(1 / (scale * scale));
     }
     t.other = other;
@@ -361,14 +361,14 @@ class conjugate_sampler final : public sampler {
     const statement& s = *c.s;
     const bool linear = linear_mean(c);
     for (std::size_t k = 0; k < s.args.size(); ++k)
-      if (!(linear && k == c.arg) && !graph_.batch_values(s, c.scale && k == c.arg ? *c.scale : *s.args[k], cols_[k])) return false;
+      if (!(linear && k == c.arg) && !model::instances(graph_).batch_values(s, c.scale && k == c.arg ? *c.scale : *s.args[k], cols_[k])) return false;
     if (linear) {
       auto& v = graph_.values()[static_cast<std::size_t>(variable_)].data;
       saved_ = v;
       std::fill(v.begin(), v.end(), 0.0);
-      bool ok = graph_.batch_values(s, *s.args[c.arg], intercept_);
+      bool ok = model::instances(graph_).batch_values(s, *s.args[c.arg], intercept_);
       std::fill(v.begin(), v.end(), 1.0);
-      ok = ok && graph_.batch_values(s, *s.args[c.arg], slope_);
+      ok = ok && model::instances(graph_).batch_values(s, *s.args[c.arg], slope_);
       v = saved_;
       if (!ok) return false;
     }
@@ -456,7 +456,7 @@ class conjugate_factory final : public factory {
  private:
   static std::string match(model::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
     // The pairs' posteriors are their priors' family, not its restriction to an ordered set.
-    if (g.ordered(v)) return "an ordered vector: no conjugate update keeps its elements in order";
+    if (model::supports(g).ordered(v)) return "an ordered vector: no conjugate update keeps its elements in order";
     // x[t] ~ Normal(a * x[t - 1], s): each element is also a child of its neighbour, and
     // the pairs below see only other variables' children.
     for (int si : g.model().variables[static_cast<std::size_t>(v)].statements) {

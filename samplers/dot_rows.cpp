@@ -14,14 +14,14 @@ bool read_dot_rows(model::graph& g, const lang::ir::statement& s, const expr& ar
   out.left = direct_variable(*out.left_ref);
   out.right = direct_variable(*out.right_ref);
   if (out.left < 0 || out.right < 0 || out.left == out.right) return false;
-  const auto table = g.instance_table(s);
+  const auto table = model::instances(g).table(s);
   const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
   const auto& a = g.value(out.left).data;
   const auto& b = g.value(out.right).data;
   for (std::size_t i = 0; i < count; ++i) {
     const ppl::index_t* loops = table.data() + i * depth;
-    const ppl::view x = g.eval_at(s, loops, *out.left_ref);
-    const ppl::view y = g.eval_at(s, loops, *out.right_ref);
+    const ppl::view x = model::instances(g).eval_at(s, loops, *out.left_ref);
+    const ppl::view y = model::instances(g).eval_at(s, loops, *out.right_ref);
     // Both must be views into the variables' own storage, of one length.
     if (x.data < a.data() || x.data + x.size() > a.data() + a.size() || y.data < b.data() || y.data + y.size() > b.data() + b.size() ||
         x.size() != y.size() || (i > 0 && x.size() != out.size))

@@ -112,12 +112,12 @@ class gaussian_block_sampler final : public sampler {
     for (const statement* s : block_.terms) {
       normal_term t;
       t.s = s;
-      t.loops = g.instance_table(*s);
+      t.loops = model::instances(g).table(*s);
       t.count = s->loops.empty() ? 1 : t.loops.size() / s->loops.size();
       t.form = term_form(*s);
       t.first_row = rows_;
       for (std::size_t i = 0; i < t.count; ++i) {
-        const auto [offset, size] = g.instance_target(*s, t.loops.data() + i * s->loops.size());
+        const auto [offset, size] = model::instances(g).target(*s, t.loops.data() + i * s->loops.size());
         t.value_offsets.push_back(offset);
         t.dim = static_cast<std::size_t>(size);
       }
@@ -290,7 +290,7 @@ class gaussian_block_sampler final : public sampler {
       if (t.form != 0) {
         const auto k = static_cast<Eigen::Index>(t.dim);
         for (std::size_t i = 0; i < t.count; ++i) {
-          const auto& args = graph_.args_at(s, t.loops.data() + i * s.loops.size());
+          const auto& args = model::instances(graph_).args_at(s, t.loops.data() + i * s.loops.size());
           Eigen::VectorXd r(k);
           for (Eigen::Index d = 0; d < k; ++d) r[d] = y[static_cast<std::size_t>(t.value_offsets[i] + d)] - args[0][d];
           const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(args[1].data, k, k);
@@ -300,12 +300,12 @@ class gaussian_block_sampler final : public sampler {
         }
         continue;
       }
-      if (graph_.batch_values(s, *s.args[0], mean_) && (!read_scales || graph_.batch_values(s, *s.args[1], t.scales))) {
+      if (model::instances(graph_).batch_values(s, *s.args[0], mean_) && (!read_scales || model::instances(graph_).batch_values(s, *s.args[1], t.scales))) {
         for (std::size_t i = 0; i < t.count; ++i) out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / t.scales[i];
         continue;
       }
       for (std::size_t i = 0; i < t.count; ++i) {
-        const auto& args = graph_.args_at(s, t.loops.data() + i * s.loops.size());
+        const auto& args = model::instances(graph_).args_at(s, t.loops.data() + i * s.loops.size());
         out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - args[0][0]) / args[1][0];
       }
     }

@@ -16,7 +16,7 @@ namespace {
 class gibbs_sampler final : public sampler {
  public:
   gibbs_sampler(model::graph& g, int v)
-      : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
+      : graph_(g), variable_(v), blanket_(g, v), moving_(model::supports(g).moves(v)), self_(model::supports(g).reads_itself(v)) {
     read_supports();
   }
 
@@ -27,7 +27,7 @@ class gibbs_sampler final : public sampler {
     if (moving_ && !self_) read_supports();
     change_ = 0;
     for (auto& [e, s] : supports_) {
-      if (self_) s = graph_.element_support(variable_, e);
+      if (self_) s = model::supports(graph_).of_element(variable_, e);
       double current = x[static_cast<std::size_t>(e)];
       values_.clear();
       if (s.kind == stdlib::support_kind::spin) values_ = {-1.0, 1.0};
@@ -78,7 +78,7 @@ class gibbs_sampler final : public sampler {
  private:
   void read_supports() {
     supports_.clear();
-    graph_.visit_supports(variable_, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
+    model::supports(graph_).visit(variable_, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
       for (ppl::index_t e = offset; e < offset + size; ++e) supports_.push_back({e, s});
     });
   }

@@ -203,8 +203,8 @@ class hamiltonian_factory final : public factory {
     const bool ok = smooth_block(g, v, reason);
     if (ok)
       reason += std::string(kind_ == integrator::nuts ? ": NUTS" : ": static HMC") +
-                (!g.support_moves(v)     ? " with the block's other smooth unknowns"
-                 : g.follows_bounds(v) ? " with the block's other smooth unknowns, its bounds moving with those they read"
+                (!model::supports(g).moves(v)     ? " with the block's other smooth unknowns"
+                 : model::supports(g).follows_bounds(v) ? " with the block's other smooth unknowns, its bounds moving with those they read"
                                        : " on its own, its support's bounds following other unknowns");
     return {ok, reason};
   }

@@ -69,7 +69,7 @@ void join_nuts_block(model::graph& g, Forced forced, std::vector<assignment>& pl
   for (const auto& a : plan) {
     const auto v = static_cast<std::size_t>(a.variable);
     in_block[v] = is_kind(a, "nuts");
-    candidate[v] = is_kind(a, "conjugate") && !forced(a) && !g.support_moves(a.variable);
+    candidate[v] = is_kind(a, "conjugate") && !forced(a) && !model::supports(g).moves(a.variable);
   }
   const std::vector<char> reaches_block = reaching(m, in_block);
   // From each argument that reaches the block, back through the definitions it reads: the
@@ -107,7 +107,7 @@ void form_gaussian_block(model::graph& g, Forced forced, std::vector<assignment>
   // coefficients no conjugate pair takes).
   for (const auto& a : plan) {
     const auto v = static_cast<std::size_t>(a.variable);
-    candidate[v] = (is_kind(a, "conjugate") || is_kind(a, "nuts")) && !forced(a) && !g.support_moves(a.variable) &&
+    candidate[v] = (is_kind(a, "conjugate") || is_kind(a, "nuts")) && !forced(a) && !model::supports(g).moves(a.variable) &&
                    block->can_sample(g, a.variable).ok;
   }
   if (std::count(candidate.begin(), candidate.end(), 1) == 0) return;

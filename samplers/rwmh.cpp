@@ -97,9 +97,9 @@ class rwmh_factory final : public factory {
   std::string_view kind() const override { return "rwmh"; }
   claim can_sample(model::graph& g, int v) const override {
     bool ok = true;
-    g.visit_supports(v, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) { ok = ok && continuous_support(s); });
+    model::supports(g).visit(v, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) { ok = ok && continuous_support(s); });
     if (!ok) return {false, "not continuous"};
-    if (g.support_reads_itself(v)) return {false, "its support's bounds follow its own values"};
+    if (model::supports(g).reads_itself(v)) return {false, "its support's bounds follow its own values"};
     return {true, "continuous block, adaptive random-walk Metropolis"};
   }
   std::unique_ptr<sampler> make(model::graph& g, int v) const override { return std::make_unique<rwmh_sampler>(g, v); }

@@ -31,7 +31,7 @@ bool scale_pair(model::graph& g, int theta, int b) {
   const auto& bv = m.variables[static_cast<std::size_t>(b)];
   if (theta == b || tv.role != role::unknown || bv.role != role::unknown) return false;
   if (tv.type.kind != stdlib::scalar_kind::real || bv.type.kind != stdlib::scalar_kind::real || g.value(theta).size() != 1) return false;
-  if (bv.filled_from >= 0 || bv.constraint != lang::ir::vector_constraint::none || g.support_moves(b) || g.support_moves(theta)) return false;
+  if (bv.filled_from >= 0 || bv.constraint != lang::ir::vector_constraint::none || model::supports(g).moves(b) || model::supports(g).moves(theta)) return false;
   // The cheap test first: the planner asks it of every pair of unknowns.
   const auto normal = [&](int si) {
     const statement& s = m.statements[static_cast<std::size_t>(si)];
@@ -48,8 +48,8 @@ bool scale_pair(model::graph& g, int theta, int b) {
     if (s.which != statement::kind::sample) return false;
     for (const auto& a : s.args)
       if (reads_marked(a.get(), from_b)) return false;
-    const auto loops = g.instance_table(s);
-    const auto support = s.dist->value_support(g.args_at(s, loops.data()));
+    const auto loops = model::instances(g).table(s);
+    const auto support = s.dist->value_support(model::instances(g).args_at(s, loops.data()));
     if (support.kind != stdlib::support_kind::real_interval || !(support.lower >= 0)) return false;
   }
   for (int si : bv.statements) {
@@ -80,12 +80,12 @@ class scale_move_sampler final : public sampler {
       if (m.variables[v].role != role::derived) needed_[v] = 0;
     for (int si : m.variables[static_cast<std::size_t>(b)].statements) {
       const statement& s = m.statements[static_cast<std::size_t>(si)];
-      auto table = g.instance_table(s);
+      auto table = model::instances(g).table(s);
       const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
       for (std::size_t i = 0; i < count; ++i) instances_.push_back({&s, std::vector<ppl::index_t>(table.begin() + static_cast<long>(i * depth), table.begin() + static_cast<long>((i + 1) * depth)), 0});
       statements_.emplace_back(&s, count);
     }
-    for (auto& in : instances_) in.offset = g.instance_target(*in.s, in.loops.data()).first;
+    for (auto& in : instances_) in.offset = model::instances(g).target(*in.s, in.loops.data()).first;
   }
 
   void step(ppl::rng& rng, bool) override {
@@ -134,12 +134,12 @@ class scale_move_sampler final : public sampler {
     out.resize(instances_.size());
     std::size_t i = 0;
     for (const auto& [s, count] : statements_) {
-      if (graph_.batch_values(*s, *s->args[k], column_) && column_.size() == count) {
+      if (model::instances(graph_).batch_values(*s, *s->args[k], column_) && column_.size() == count) {
         std::copy(column_.begin(), column_.end(), out.begin() + static_cast<long>(i));
         i += count;
         continue;
       }
-      for (const std::size_t end = i + count; i < end; ++i) out[i] = graph_.args_at(*s, instances_[i].loops.data())[k][0];
+      for (const std::size_t end = i + count; i < end; ++i) out[i] = model::instances(graph_).args_at(*s, instances_[i].loops.data())[k][0];
     }
   }
 
@@ -159,7 +159,7 @@ class scale_move_sampler final : public sampler {
     }
     graph_.update_derived(needed_);
     double lp = log_jacobian;
-    for (const statement* s : terms_) lp += graph_.statement_log_density(*s);
+    for (const statement* s : terms_) lp += model::instances(graph_).log_density(*s);
     return std::isnan(lp) ? -INFINITY : lp;
   }
 

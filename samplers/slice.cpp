@@ -30,8 +30,8 @@ constexpr int max_shrinks = 200;
 class slice_sampler final : public sampler {
  public:
   slice_sampler(model::graph& g, int v)
-      : graph_(g), variable_(v), blanket_(g, v), moving_(g.support_moves(v)), self_(g.support_reads_itself(v)) {
-    g.visit_supports(v, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
+      : graph_(g), variable_(v), blanket_(g, v), moving_(model::supports(g).moves(v)), self_(model::supports(g).reads_itself(v)) {
+    model::supports(g).visit(v, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
       ordered_ = s.kind == stdlib::support_kind::ordered;
       lower_ = s.lower;
       for (ppl::index_t e = offset; e < offset + size; ++e) {
@@ -46,13 +46,13 @@ class slice_sampler final : public sampler {
     // each element when they follow this variable's own elements.
     if (moving_ && !self_) {
       std::size_t k = 0;
-      graph_.visit_supports(variable_, [&](ppl::index_t, ppl::index_t size, const stdlib::support& s) {
+      model::supports(graph_).visit(variable_, [&](ppl::index_t, ppl::index_t size, const stdlib::support& s) {
         for (ppl::index_t e = 0; e < size; ++e) fit(elements_[k++], s);
       });
     }
     change_ = 0;
     for (auto& el : elements_) {
-      if (self_) fit(el, graph_.element_support(variable_, el.index));
+      if (self_) fit(el, model::supports(graph_).of_element(variable_, el.index));
       if (ordered_) fit(el, between_neighbours(el.index));
       update(el, rng, warmup);
     }
@@ -161,7 +161,7 @@ class slice_sampler final : public sampler {
 // takes the integers it can enumerate).
 bool sliceable(model::graph& g, int v, std::string& reason) {
   bool ok = true, integer = false, ordered = false;
-  g.visit_supports(v, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
+  model::supports(g).visit(v, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
     integer = integer || s.kind == stdlib::support_kind::integer_interval;
     ordered = s.kind == stdlib::support_kind::ordered;
     if (s.kind != stdlib::support_kind::real_interval && s.kind != stdlib::support_kind::integer_interval && !ordered) ok = false;

@@ -49,9 +49,9 @@ class factor_columns {
     for (const auto& l : s_.loops)
       if (l.lo->depends_on_unknown || l.hi->depends_on_unknown) return column_outcome::declined;
     sum_ = &sum;
-    instances_ = static_cast<std::size_t>(g_.instance_count(s_));
+    instances_ = static_cast<std::size_t>(model::instances(g_).count(s_));
     try {
-      g_.visit_instances(s_, [&](const index_t* loops) {
+      model::instances(g_).visit(s_, [&](const index_t* loops) {
         if (steps_.empty() && !compile(loops)) throw not_columns{};
         table_.insert(table_.end(), loops, loops + depth_);
         if (++rows_ == block_) flush();
@@ -104,7 +104,7 @@ class factor_columns {
     step st;
     st.e = &e;
     if (!e.depends_on_unknown && !lang::ir::uses_loop_variable(e)) {
-      st.constant = g_.eval_at(s_, first_, e).scalar();
+      st.constant = model::instances(g_).eval_at(s_, first_, e).scalar();
       return push(std::move(st));
     }
     switch (e.which) {

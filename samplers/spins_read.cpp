@@ -70,10 +70,10 @@ bool read_instances(model::graph& g, const statement& s, int variable, detail::t
   bool ok = true;
   std::vector<std::uint32_t> elements;
   std::vector<double> values, saved;
-  g.visit_instances(s, [&](const ppl::index_t* loops) {
+  model::instances(g).visit(s, [&](const ppl::index_t* loops) {
     if (!ok) return;
     elements.clear();
-    for (const auto& r : g.instance_reads(s, loops)) {
+    for (const auto& r : model::instances(g).reads(s, loops)) {
       if (r.variable == variable) {
         for (ppl::index_t e = r.offset; e < r.offset + r.size; ++e) elements.push_back(static_cast<std::uint32_t>(e));
         continue;
@@ -99,7 +99,7 @@ bool read_instances(model::graph& g, const statement& s, int variable, detail::t
     values.assign(std::size_t{1} << k, 0.0);
     for (std::size_t c = 0; c < values.size(); ++c) {
       for (std::size_t i = 0; i < k; ++i) x[elements[i]] = (c >> i & 1) ? 1.0 : -1.0;
-      values[c] = g.instance_log_density(s, loops);
+      values[c] = model::instances(g).log_density(s, loops);
     }
     for (std::size_t i = 0; i < k; ++i) x[elements[i]] = saved[i];
     ok = sum.add(elements.data(), k, values.data(), reason);
@@ -187,7 +187,7 @@ std::optional<pairwise_model> read_pairwise(model::graph& g, int variable, std::
       reason = "its elements are not all Spin() unknowns";
       return std::nullopt;
     }
-    out.constant += g.statement_log_density(s);  // log(1/2) per spin, whatever the values
+    out.constant += model::instances(g).log_density(s);  // log(1/2) per spin, whatever the values
     out.statements.push_back(si);
   }
   out.sites = g.value(variable).data.size();

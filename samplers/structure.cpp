@@ -323,7 +323,7 @@ bool finite_support(model::graph& g, int variable, std::string& reason) {
   constexpr double max_values = 1000;
   double lo = INFINITY, hi = -INFINITY;
   bool spin = false, ok = true;
-  g.visit_supports(variable, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
+  model::supports(g).visit(variable, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
     if (s.kind == stdlib::support_kind::spin) {
       spin = true;
     } else if (s.kind != stdlib::support_kind::integer_interval || !std::isfinite(s.upper) || s.upper - s.lower + 1 > max_values) {

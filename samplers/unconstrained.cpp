@@ -50,8 +50,8 @@ unconstrained_target::unconstrained_target(model::graph& g, std::vector<int> var
   wrt_.assign(m.variables.size(), 0);
   for (int v : variables_) {
     wrt_[static_cast<std::size_t>(v)] = 1;
-    moving_ = moving_ || g.support_moves(v);
-    g.visit_supports(v, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
+    moving_ = moving_ || model::supports(g).moves(v);
+    model::supports(g).visit(v, [&](ppl::index_t offset, ppl::index_t size, const stdlib::support& s) {
       if (block_transform::applies(s)) {
         blocks_.push_back({v, offset, size, dimension_, block_transform(s, size)});
         dimension_ += blocks_.back().t.dimension();
@@ -62,8 +62,8 @@ unconstrained_target::unconstrained_target(model::graph& g, std::vector<int> var
   }
   // Elements whose bounds follow other unknowns of this block move with them.
   for (auto& b : scalars_) {
-    if (!g.follows_bounds(b.variable)) continue;
-    const auto inputs = g.support_inputs(b.variable);
+    if (!model::supports(g).follows_bounds(b.variable)) continue;
+    const auto inputs = model::supports(g).inputs(b.variable);
     for (std::size_t r = 0; r < inputs.size(); ++r) b.follows = b.follows || (inputs[r] && wrt_[r]);
     follows_ = follows_ || b.follows;
   }
@@ -79,7 +79,7 @@ void unconstrained_target::refresh_supports() {
   if (!moving_) return;
   std::size_t k = 0;
   for (int v : variables_)
-    graph_.visit_supports(v, [&](ppl::index_t, ppl::index_t size, const stdlib::support& s) {
+    model::supports(graph_).visit(v, [&](ppl::index_t, ppl::index_t size, const stdlib::support& s) {
       if (block_transform::applies(s)) return;
       for (ppl::index_t e = 0; e < size; ++e) scalars_[k++].t = transform(s);
     });
@@ -95,7 +95,7 @@ void unconstrained_target::position(Eigen::VectorXd& y) const {
   y.resize(dimension_);
   for (const auto& b : scalars_) {
     const double x = graph_.value(b.variable).data[static_cast<std::size_t>(b.element)];
-    y[b.position] = b.follows ? transform(graph_.element_support(b.variable, b.element)).to_unconstrained(x) : b.t.to_unconstrained(x);
+    y[b.position] = b.follows ? transform(model::supports(graph_).of_element(b.variable, b.element)).to_unconstrained(x) : b.t.to_unconstrained(x);
   }
   for (const auto& b : blocks_) b.t.to_unconstrained(graph_.value(b.variable).data.data() + b.offset, y.data() + b.position);
 }
@@ -121,7 +121,7 @@ double unconstrained_target::write(const Eigen::VectorXd& y) {
   if (follows_)
     for (auto& b : scalars_)
       if (b.follows) {
-        b.t = transform(graph_.element_support(b.variable, b.element));
+        b.t = transform(model::supports(graph_).of_element(b.variable, b.element));
         write_scalar(b);
       }
   log_jacobian_ = log_jacobian;
@@ -160,9 +160,9 @@ void unconstrained_target::pass_through_bounds() {
     const bool lower = std::isfinite(b.t.lower()), upper = std::isfinite(b.t.upper());
     if (lower && upper) {
       const double width = b.t.upper() - b.t.lower();
-      graph_.bound_backward(b.variable, b.element, dx * (1 - b.fraction) - 1 / width, dx * b.fraction + 1 / width, bound_slots_);
+      model::supports(graph_).bound_backward(b.variable, b.element, dx * (1 - b.fraction) - 1 / width, dx * b.fraction + 1 / width, bound_slots_);
     } else {
-      graph_.bound_backward(b.variable, b.element, lower ? dx : 0.0, upper ? dx : 0.0, bound_slots_);
+      model::supports(graph_).bound_backward(b.variable, b.element, lower ? dx : 0.0, upper ? dx : 0.0, bound_slots_);
     }
   }
 }
@@ -231,14 +231,14 @@ bool continuous_support(const stdlib::support& s) {
 
 bool smooth_block(model::graph& g, int variable, std::string& reason) {
   bool continuous = true;
-  g.visit_supports(variable, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
+  model::supports(g).visit(variable, [&](ppl::index_t, ppl::index_t, const stdlib::support& s) {
     continuous = continuous && continuous_support(s);
   });
   if (!continuous) {
     reason = "not continuous";
     return false;
   }
-  if (g.support_reads_itself(variable)) {
+  if (model::supports(g).reads_itself(variable)) {
     reason = "its support's bounds follow its own values";
     return false;
   }

@@ -67,7 +67,7 @@ class unconstrained_target {
     transform t;
     long position;
     double slope = 1, jacobian_slope = 0;  // dx/dy and d/dy log |dx/dy| at the y last written
-    // Bounds that follow other unknowns of the block (graph::follows_bounds): the transform
+    // Bounds that follow other unknowns of the block (supports::follows_bounds): the transform
     // is made from them at each write, after those unknowns, and the gradient passes
     // through them; `fraction` is (x - lower) / (upper - lower) at the y last written.
     bool follows = false;

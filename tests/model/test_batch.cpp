@@ -19,11 +19,11 @@ namespace {
 
 // The sum of a statement's instance terms, one instance at a time.
 double one_by_one(ppl::model::graph& g, const ppl::lang::ir::statement& s) {
-  const std::vector<ppl::index_t> table = g.instance_table(s);
+  const std::vector<ppl::index_t> table = ppl::model::instances(g).table(s);
   const std::size_t depth = s.loops.size();
   const std::size_t count = depth ? table.size() / depth : 1;
   double total = 0;
-  for (std::size_t i = 0; i < count; ++i) total += g.instance_log_density(s, table.data() + i * depth);
+  for (std::size_t i = 0; i < count; ++i) total += ppl::model::instances(g).log_density(s, table.data() + i * depth);
   return total;
 }
 
@@ -35,13 +35,13 @@ void check_statements(fixture& f) {
       const std::vector<double> batched = f.graph->value(s.target).data;
       auto& values = f.graph->values()[static_cast<std::size_t>(s.target)].data;
       std::fill(values.begin(), values.end(), NAN);
-      const std::vector<ppl::index_t> table = f.graph->instance_table(s);
+      const std::vector<ppl::index_t> table = ppl::model::instances(*f.graph).table(s);
       const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
-      for (std::size_t i = 0; i < count; ++i) f.graph->run_instance(s, table.data() + i * depth);
+      for (std::size_t i = 0; i < count; ++i) ppl::model::instances(*f.graph).run(s, table.data() + i * depth);
       CHECK(values == batched);
       continue;
     }
-    const double batched = f.graph->statement_log_density(s);
+    const double batched = ppl::model::instances(*f.graph).log_density(s);
     CHECK(batched == doctest::Approx(one_by_one(*f.graph, s)).epsilon(1e-12));
   }
 }
@@ -103,7 +103,7 @@ TEST_CASE("batch: blocks past the first give the same errors and invalid terms a
   check_statements(f);
   f.graph->values()[static_cast<std::size_t>(f.model->find("x"))].data[4500] = -1.5;
   const auto& last = f.model->statements.back();
-  CHECK(f.graph->statement_log_density(last) == -INFINITY);
+  CHECK(ppl::model::instances(*f.graph).log_density(last) == -INFINITY);
   CHECK(one_by_one(*f.graph, last) == -INFINITY);
 }
 

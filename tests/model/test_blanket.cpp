@@ -19,7 +19,7 @@ TEST_CASE("an Ising site's blanket is its prior and the three factors that menti
   for (ppl::index_t e = 0; e < 16; ++e) {
     CHECK(b.degree(e) == 4);  // its own factor (right and down bonds) and those of its up and left neighbours
     double joint0 = f.graph->log_density(), blanket0 = b.log_density(e);
-    CHECK(blanket0 == doctest::Approx(f.graph->log_density_blanket(s, e)));
+    CHECK(blanket0 == doctest::Approx(ppl::model::instances(*f.graph).blanket_log_density(s, e)));
     f.graph->values()[static_cast<std::size_t>(s)].data[static_cast<std::size_t>(e)] *= -1;
     CHECK(f.graph->log_density() - joint0 == doctest::Approx(b.log_density(e) - blanket0));
   }
@@ -77,9 +77,9 @@ TEST_CASE("a scalar read by every instance of a plate takes the plate's term who
   blanket b(*f.graph, alpha), t(*f.graph, theta);
   CHECK(b.degree(0) == 11);
   CHECK(t.degree(1) == 2);
-  CHECK(b.log_density(0) == doctest::Approx(f.graph->log_density_blanket(alpha, 0)).epsilon(1e-12));
-  CHECK(b.log_density(0, false) == doctest::Approx(f.graph->log_density_blanket(alpha, 0) -
-                                                   f.graph->statement_log_density(f.model->statements[0])).epsilon(1e-12));
+  CHECK(b.log_density(0) == doctest::Approx(ppl::model::instances(*f.graph).blanket_log_density(alpha, 0)).epsilon(1e-12));
+  CHECK(b.log_density(0, false) == doctest::Approx(ppl::model::instances(*f.graph).blanket_log_density(alpha, 0) -
+                                                   ppl::model::instances(*f.graph).log_density(f.model->statements[0])).epsilon(1e-12));
   for (double a : {0.3, 1.7, 4.0}) {
     const double j0 = f.graph->log_density(), b0 = b.log_density(0);
     f.graph->values()[static_cast<std::size_t>(alpha)].data[0] = a;

@@ -26,7 +26,7 @@ TEST_CASE("ordered: one support for the vector, the elements' terms as its densi
   fixture f("param c: ordered[3]\nc ~ Normal(0, 5)\nparam d: positive_ordered[2]\nfactor -sum(d)\n");
   const int c = f.model->find("c"), d = f.model->find("d");
   int blocks = 0;
-  f.graph->visit_supports(c, [&](ppl::index_t offset, ppl::index_t size, const ppl::stdlib::support& s) {
+  ppl::model::supports(*f.graph).visit(c, [&](ppl::index_t offset, ppl::index_t size, const ppl::stdlib::support& s) {
     ++blocks;
     CHECK(offset == 0);
     CHECK(size == 3);
@@ -34,7 +34,7 @@ TEST_CASE("ordered: one support for the vector, the elements' terms as its densi
     CHECK(s.lower == -INFINITY);
   });
   CHECK(blocks == 1);
-  CHECK(f.graph->ordered_support(d).lower == 0);
+  CHECK(ppl::model::supports(*f.graph).ordered_support(d).lower == 0);
   f.mutable_value("c").data = {-1, 0.5, 2};
   f.mutable_value("d").data = {0.5, 1};
   const double normal = -1.5 * std::log(2 * M_PI) - 3 * std::log(5.0) - (1 + 0.25 + 4) / 50;
@@ -91,11 +91,11 @@ TEST_CASE("ordered: a draw from the prior sorts the elements' draws when they sh
     CHECK(increasing(f.value("p").data, 0));
   }
   std::string why;
-  CHECK(f.graph->ordered_draw_exact(f.model->find("c"), why));
+  CHECK(ppl::model::supports(*f.graph).ordered_draw_exact(f.model->find("c"), why));
   fixture g("param c: ordered[2]\nc[1] ~ Normal(0, 1)\nc[2] ~ Normal(3, 1)\nparam d: positive_ordered[2]\nd ~ Normal(0, 1)\n");
-  CHECK_FALSE(g.graph->ordered_draw_exact(g.model->find("c"), why));
+  CHECK_FALSE(ppl::model::supports(*g.graph).ordered_draw_exact(g.model->find("c"), why));
   CHECK(why == "its elements' priors are given by several statements");
-  CHECK_FALSE(g.graph->ordered_draw_exact(g.model->find("d"), why));
+  CHECK_FALSE(ppl::model::supports(*g.graph).ordered_draw_exact(g.model->find("d"), why));
   CHECK(why == "its elements' prior reaches below 0");
   CHECK_THROWS_WITH_AS(g.graph->draw_variable(g.model->find("d"), g.rng), doctest::Contains("`d` is positive_ordered and its elements' prior reaches below 0"),
                        ppl::source_error);

@@ -61,10 +61,10 @@ TEST_CASE("start: --init values are set before what depends on them is drawn") {
   f.graph->start(f.rng, {.from_prior = true, .init = &init});
   CHECK(f.value("tau").data[0] == 100);
   CHECK(f.value("x").data[0] == doctest::Approx(100).epsilon(1e-4));
-  CHECK_FALSE(f.graph->covered_by_init());
+  CHECK_FALSE(ppl::model::failed_start(*f.graph).covered_by_init());
   ppl::data::apply_set(init, "x=3");
   f.graph->start(f.rng, {.init = &init});
-  CHECK(f.graph->covered_by_init());
+  CHECK(ppl::model::failed_start(*f.graph).covered_by_init());
   CHECK(f.value("x").data[0] == 3);
   // Names and shapes that do not fit are usage errors.
   ppl::data::data_table wrong;

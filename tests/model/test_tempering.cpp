@@ -41,7 +41,7 @@ TEST_CASE("the likelihood's terms are multiplied by the temperature, the prior's
     CHECK(g.temperature() == beta);
     CHECK(g.log_density() == doctest::Approx(prior + beta * likelihood).epsilon(1e-12));
     CHECK(g.log_likelihood() == doctest::Approx(likelihood).epsilon(1e-12));  // untempered
-    CHECK(g.log_density_blanket(f.model->find("mu"), 0) == doctest::Approx(prior + beta * likelihood).epsilon(1e-12));
+    CHECK(model::instances(g).blanket_log_density(f.model->find("mu"), 0) == doctest::Approx(prior + beta * likelihood).epsilon(1e-12));
     model::blanket b(g, f.model->find("mu"));
     CHECK(b.log_density(0) == doctest::Approx(prior + beta * likelihood).epsilon(1e-12));
   }
@@ -50,8 +50,8 @@ TEST_CASE("the likelihood's terms are multiplied by the temperature, the prior's
   CHECK_FALSE(g.likelihood(0));
   g.set_temperature(0.5);
   const ppl::index_t loops[] = {2};
-  CHECK(g.instance_log_density(obs, loops) == doctest::Approx(0.5 * log_normal(1.5, 0.7, 1)).epsilon(1e-12));
-  CHECK(g.statement_terms(obs) == doctest::Approx(likelihood + 0.5 * 0.49).epsilon(1e-12));
+  CHECK(model::instances(g).log_density(obs, loops) == doctest::Approx(0.5 * log_normal(1.5, 0.7, 1)).epsilon(1e-12));
+  CHECK(model::instances(g).terms(obs) == doctest::Approx(likelihood + 0.5 * 0.49).epsilon(1e-12));
 }
 
 TEST_CASE("the tempered gradient is the prior's plus beta times the likelihood's") {

@@ -163,9 +163,9 @@ param d: real<upper=2 * a>
 factor -square(b - 0.2) - (c - a) + 0.5 * (d - 2 * a) + 3 * a * b
 )",
             {});
-  CHECK(f.g->follows_bounds(f.variable("b")));
-  CHECK(f.g->follows_bounds(f.variable("c")));
-  CHECK_FALSE(f.g->follows_bounds(f.variable("a")));
+  CHECK(model::supports(*f.g).follows_bounds(f.variable("b")));
+  CHECK(model::supports(*f.g).follows_bounds(f.variable("c")));
+  CHECK_FALSE(model::supports(*f.g).follows_bounds(f.variable("a")));
   samplers::unconstrained_target target(*f.g, {f.variable("a"), f.variable("b"), f.variable("c"), f.variable("d")});
   Eigen::VectorXd y(4), gradient;
   y << 0.3, -0.4, 0.2, -0.7;

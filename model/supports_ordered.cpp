@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "model/graph.hpp"
+#include "model/supports.hpp"
 #include "stdlib/checks.hpp"
 
 namespace ppl::model {
@@ -14,27 +15,27 @@ namespace ppl::model {
 using lang::ir::statement;
 using lang::ir::vector_constraint;
 
-bool graph::ordered(int variable) const {
-  return model_.variables[static_cast<std::size_t>(variable)].constraint != vector_constraint::none;
-}
-
 namespace {
 
 const char* type_name(vector_constraint c) { return c == vector_constraint::ordered ? "ordered" : "positive_ordered"; }
 
 }  // namespace
 
-stdlib::support graph::ordered_support(int variable) {
-  const auto& var = model_.variables[static_cast<std::size_t>(variable)];
+bool supports::ordered(int variable) const {
+  return g_.model_.variables[static_cast<std::size_t>(variable)].constraint != vector_constraint::none;
+}
+
+stdlib::support supports::ordered_support(int variable) {
+  const auto& var = g_.model_.variables[static_cast<std::size_t>(variable)];
   double lower = var.constraint == vector_constraint::positive_ordered ? 0 : -INFINITY, prior_lower = -INFINITY;
   bool first = true;
   std::string problem;
-  if (support_moves(variable)) problem = "its prior's bounds follow other unknowns";
+  if (moves(variable)) problem = "its prior's bounds follow other unknowns";
   for (int si : var.statements) {
-    const statement& s = model_.statements[static_cast<std::size_t>(si)];
+    const statement& s = g_.model_.statements[static_cast<std::size_t>(si)];
     if (s.which != statement::kind::sample || !problem.empty()) continue;
-    for_each_instance(s, [&] {
-      stdlib::support e = s.dist->value_support(eval_args(s));
+    g_.for_each_instance(s, [&] {
+      stdlib::support e = s.dist->value_support(g_.eval_args(s));
       if (e.kind == stdlib::support_kind::real_vector) e = {};
       if (!problem.empty()) return;
       if (e.kind != stdlib::support_kind::real_interval) problem = "its prior " + s.dist_name + " is not on the reals";
@@ -45,15 +46,15 @@ stdlib::support graph::ordered_support(int variable) {
     });
   }
   if (!problem.empty())
-    ppl::fail_at(model_.source, var.pos, "`" + var.name + "` is " + type_name(var.constraint) + " but " + problem +
+    ppl::fail_at(g_.model_.source, var.pos, "`" + var.name + "` is " + type_name(var.constraint) + " but " + problem +
                                               "; give its elements a prior on the reals or on a half-line (0, inf), or none");
   return {stdlib::support_kind::ordered, std::max(lower, prior_lower), INFINITY};
 }
 
-std::string graph::first_unordered(int variable) {
-  const auto& var = model_.variables[static_cast<std::size_t>(variable)];
-  const tensor& t = values_[static_cast<std::size_t>(variable)];
-  const double lower = ordered_support(variable).lower;
+std::string supports::first_unordered(int variable) {
+  const auto& var = g_.model_.variables[static_cast<std::size_t>(variable)];
+  const tensor& t = g_.values_[static_cast<std::size_t>(variable)];
+  const double lower = supports(*this).ordered_support(variable).lower;
   auto label = [&](index_t i) { return element_name(var.name, t.shape, i) + " = " + stdlib::format_number(t.data[static_cast<std::size_t>(i)]); };
   const std::string why = " (`" + var.name + "` is " + type_name(var.constraint) + ": strictly increasing" +
                           (std::isfinite(lower) ? ", above " + stdlib::format_number(lower) + ")" : ")");
@@ -67,32 +68,32 @@ std::string graph::first_unordered(int variable) {
 
 // Sorting independent draws gives a draw of the prior restricted to the ordered set (the
 // order statistics) only when every element has the same prior, on that set's range.
-bool graph::ordered_draw_exact(int variable, std::string& why) {
-  const auto& var = model_.variables[static_cast<std::size_t>(variable)];
+bool supports::ordered_draw_exact(int variable, std::string& why) {
+  const auto& var = g_.model_.variables[static_cast<std::size_t>(variable)];
   if (var.statements.size() != 1) {
     why = "its elements' priors are given by several statements";
     return false;
   }
-  const statement& s = model_.statements[static_cast<std::size_t>(var.statements.front())];
+  const statement& s = g_.model_.statements[static_cast<std::size_t>(var.statements.front())];
   std::vector<double> first;
   bool same = true, started = false;
-  for_each_instance(s, [&] {
+  g_.for_each_instance(s, [&] {
     std::vector<double> args;
-    for (const view& a : eval_args(s)) args.insert(args.end(), a.begin(), a.end());
+    for (const view& a : g_.eval_args(s)) args.insert(args.end(), a.begin(), a.end());
     same = same && (!started || args == first);
     if (!started) first = std::move(args);
     started = true;
   });
-  const stdlib::support own = s.dist->value_support(eval_args(s));
+  const stdlib::support own = s.dist->value_support(g_.eval_args(s));
   if (!same) why = "its elements' priors differ";
-  else if (own.lower < ordered_support(variable).lower) why = "its elements' prior reaches below " + stdlib::format_number(ordered_support(variable).lower);
+  else if (own.lower < supports(*this).ordered_support(variable).lower) why = "its elements' prior reaches below " + stdlib::format_number(supports(*this).ordered_support(variable).lower);
   else return true;
   return false;
 }
 
 void graph::sort_ordered_draw(int variable) {
   std::string why;
-  if (!ordered_draw_exact(variable, why)) {
+  if (!supports(*this).ordered_draw_exact(variable, why)) {
     const auto& var = model_.variables[static_cast<std::size_t>(variable)];
     ppl::fail_at(model_.source, var.pos, "`" + var.name + "` is " + type_name(var.constraint) + " and " + why +
                                               ", so it has no draw from its prior: ppl draws an ordered vector by sorting "

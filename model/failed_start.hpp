@@ -1,0 +1,42 @@
+#pragma once
+// What a start whose log density is not finite reads, and the repairs a chain tries before
+// starting again elsewhere (model/failed_start.cpp; inference/chain_start.cpp). A view of
+// the graph, made where it is used (`failed_start(g).first_non_finite(s)`).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/random.hpp"
+#include "lang/ir.hpp"
+
+namespace ppl::model {
+
+class graph;
+
+class failed_start {
+ public:
+  explicit failed_start(graph& g) : g_(g) {}
+
+  // Whether --init gives a value for every unknown (a start that cannot vary).
+  bool covered_by_init() const;
+  // The first instance of a statement whose term is NaN or -inf: what it is ("the log
+  // density of y[3] (n = 3) is -inf", "this factor at i = 2 is NaN") and, for a `~`, why
+  // where the parameters or the support tell ("Normal: scale sigma is -1; it must be ...").
+  struct non_finite_term {
+    std::string what, reason;
+  };
+  std::optional<non_finite_term> first_non_finite(const lang::ir::statement& s);
+  // Marks (by variable) the unknowns that terms whose log density is not finite read,
+  // directly or through `=` definitions, or are the density of: those a start that failed
+  // should choose differently. False when every term is finite.
+  bool mark_non_finite_inputs(std::vector<char>& marks);
+  // Discrete unknowns of finite support whose blanket's log density is not finite, element
+  // by element, drawn from their full conditional by enumerating the support; those
+  // --init gives are left as given. Whether any element changed.
+  bool settle_discrete(rng& rng);
+
+ private:
+  graph& g_;
+};
+
+}  // namespace ppl::model
