@@ -69,7 +69,7 @@ struct infer_options {
   inference::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run
   std::string proposal;                // importance: a model of the unknowns alone to draw from (default: the prior)
   // `ppl infer` from the command line (not the REPL's sample) saves its state beside its
-  // draws file, to be resumed (cli/resume.hpp).
+  // draws file, to be resumed (cli/run_output.hpp).
   std::vector<std::string> args;       // its arguments after `infer`; empty: nothing saved
   double checkpoint_every = 60;        // seconds between saves
   const struct saved_run* resume = nullptr;  // the run to continue

@@ -1,6 +1,6 @@
 // `ppl infer`: its options, the run (chains, cli/infer_chains.cpp, or a weighted method,
 // cli/infer_weighted.cpp), and --resume, which continues a saved run with the arguments
-// it began with (cli/resume.hpp).
+// it began with (cli/run_output.hpp, "saved runs").
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -12,7 +12,6 @@
 #include "cli/cluster.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
-#include "cli/resume.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 

@@ -1,7 +1,7 @@
 // `ppl infer` with chains (--method mcmc, the default) on a loaded model. The chains run on
 // threads and, under mpirun, over processes (cli/cluster.hpp); their draws are streamed to
 // the draws file(s), or to a temporary one the summary is read from, and the run's state is
-// saved beside them for --resume (cli/resume.hpp). After the run come the plan, the
+// saved beside them for --resume (cli/run_output.hpp). After the run come the plan, the
 // summary and each chain's report.
 #include <fmt/core.h>
 #include <unistd.h>
@@ -15,7 +15,6 @@
 
 #include "cli/cluster.hpp"
 #include "cli/progress.hpp"
-#include "cli/resume.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
@@ -84,96 +83,6 @@ int run_forwarding(loaded& l, inference::run_options& ro, const infer_options& o
   inference::run(*l.model, std::move(l.data), ro, nullptr);
   return 0;
 }
-
-// Where the chains' rows go, and the run's saved state beside them: continued from
-// --resume, or begun here and written at each checkpoint.
-class chain_output {
- public:
-  // A run that names no draws file still streams its draws, to a temporary one the
-  // summary is read from: memory does not grow with the number of draws. A resumed run's
-  // draws file is first cut back to what its state counts.
-  chain_output(const model_inputs& in, const infer_options& o, draws::draws_format streamed, bool saving, progress_display& progress)
-      : in_(in), o_(o), streamed_(streamed), saving_(saving), progress_(progress), saved_once_(o.resume != nullptr) {
-    if (o.output.empty()) temporary_.emplace("ppl-draws-");
-    path_ = o.output.empty() ? temporary_->path() : o.output;
-    if (o.resume) {
-      state_ = *o.resume;
-      resumed_notes_ = cut_draws(o.output, state_, streamed);
-      resume_from_ = state_.chains;
-    } else if (saving) {
-      begin_state();
-    }
-  }
-
-  // The chains start from the saved state, if any, and save theirs when the run saves.
-  void attach(inference::run_options& ro) {
-    if (o_.resume) ro.resume = &resume_from_;
-    if (!saving_) return;
-    ro.checkpoint_seconds = o_.checkpoint_every;
-    ro.checkpoint = [this](int c, long done, std::string chain_state) { checkpoint(c, done, std::move(chain_state)); };
-  }
-
-  // The writer, made once the chains know their columns and plan.
-  draws::draws_writer* open(const std::vector<std::string>& columns, const std::vector<inference::plan_line>& plan) {
-    const auto paths = draws::draws_paths(path_, streamed_, o_.run.chains);
-    writer_ = std::make_unique<draws::draws_writer>(path_, streamed_, o_.run.chains, draws_comments(in_, o_, plan, streamed_, paths), columns,
-                                                    o_.resume != nullptr);
-    for (std::size_t c = 0; c < resumed_notes_.size(); ++c)
-      for (const auto& note : resumed_notes_[c]) writer_->note(static_cast<int>(c) + 1, note);
-    // ppl's layout says where a chain was resumed; Stan's has no comments among its rows.
-    if (o_.resume && streamed_ == draws::draws_format::ppl)
-      for (std::size_t c = 0; c < state_.completed.size(); ++c)
-        writer_->note(static_cast<int>(c) + 1, fmt::format("chain {} iteration {}: resumed", c + 1, state_.completed[c]));
-    return writer_.get();
-  }
-
-  draws::draws_writer* writer() const { return writer_.get(); }
-  bool saved_once() const { return saved_once_; }
-  bool save_failed() const { return save_failed_; }
-
- private:
-  void begin_state() {
-    state_.args = o_.args;
-    state_.directory = std::filesystem::current_path().string();
-    state_.model_hash = file_fingerprint(in_.model_path);
-    state_.data_hash = file_fingerprint(in_.data_path);
-    state_.warmup = o_.run.warmup;
-    state_.thin = o_.run.thin;
-    state_.completed.assign(static_cast<std::size_t>(o_.run.chains), 0);
-    state_.chains.assign(static_cast<std::size_t>(o_.run.chains), std::string());
-  }
-
-  // Called by the chains' threads.
-  void checkpoint(int c, long done, std::string chain_state) {
-    std::lock_guard<std::mutex> lock(state_mutex_);
-    state_.completed[static_cast<std::size_t>(c)] = done;
-    state_.chains[static_cast<std::size_t>(c)] = std::move(chain_state);
-    try {
-      if (writer_) writer_->flush();  // the draws the state counts are on disk before it is
-      write_saved_run(state_path(o_.output), state_);
-      saved_once_ = true;
-    } catch (const draws::write_error&) {
-      // Reported where the chains stop; the state already saved still agrees with the file.
-    } catch (const std::exception& e) {
-      if (!save_failed_) progress_.note(fmt::format("warning: the run's state is not saved: {}", e.what()));
-      save_failed_ = true;
-    }
-  }
-
-  const model_inputs& in_;
-  const infer_options& o_;
-  draws::draws_format streamed_;
-  bool saving_;
-  progress_display& progress_;
-  std::optional<temporary_file> temporary_;
-  std::string path_;
-  std::unique_ptr<draws::draws_writer> writer_;
-  saved_run state_;
-  std::vector<std::string> resume_from_;
-  std::vector<std::vector<std::string>> resumed_notes_;
-  std::mutex state_mutex_;
-  bool save_failed_ = false, saved_once_;
-};
 
 // The chains run, their draws written as they are made. A failed write is reported here,
 // with the rows the draws file still holds, and gives no result (exit status 1).

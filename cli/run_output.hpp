@@ -2,16 +2,22 @@
 // What `ppl infer` writes besides the terminal: the comment lines at the top of its draws
 // files (ppl's layout, or CmdStan's configuration block so that Stan's readers take the
 // files unchanged), JAGS's CODA files at the end of a run, the guard that refuses an
-// output path that is one of the run's inputs, and the temporary draws file of a run that
-// names none.
+// output path that is one of the run's inputs, the temporary draws file of a run that
+// names none, and the run's saved state, which --resume continues from.
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "draws/draws.hpp"
 #include "draws/reader.hpp"
+#include "draws/writer.hpp"
 #include "inference/chain.hpp"
 
 namespace ppl::cli {
@@ -65,4 +71,77 @@ class temporary_file {
   std::string path_;
 };
 
+// ---- saved runs ----
+// Saving and resuming `ppl infer` runs. A run that writes a draws file keeps its state
+// beside it, in DRAWS.csv.state (named after --output, in Stan's format too): the arguments it was started with and
+// the directory it ran in, fingerprints of the model and data files, and each chain's
+// saved state (inference/chain.hpp) with the iterations it had done. The chains save it
+// every --checkpoint-every seconds and when they stop; the draws file is flushed first, so
+// it always holds every draw the state has counted. `ppl infer --resume DRAWS.csv` cuts
+// the draws file back to what the state counts (a run killed between two saves may have
+// written more) and continues every chain from its state, with the same draws as a run
+// never interrupted.
+struct saved_run {
+  std::vector<std::string> args;    // the arguments of `ppl infer`, after the command
+  std::string directory;            // where it ran: relative paths in args are relative to it
+  std::uint64_t model_hash = 0, data_hash = 0;
+  long warmup = 0, thin = 1;        // to count the draws kept from the iterations done
+  std::vector<long> completed;      // per chain: iterations done
+  std::vector<std::string> chains;  // per chain: its saved state (empty: none yet)
+};
+
+std::string state_path(const std::string& draws_path);
+// Written to a temporary file that then replaces the old one, so a crash never leaves half
+// a state.
+void write_saved_run(const std::string& path, const saved_run& s);
+// Throws std::invalid_argument (a usage error) when the file is missing or not a state.
+saved_run read_saved_run(const std::string& path);
+// A fingerprint of a file's bytes (FNV-1a, 64 bits); 0 for no file.
+std::uint64_t file_fingerprint(const std::string& path);
+// Cuts the draws file (or, in Stan's format, each chain's file) back to the draws the
+// state counts: chain c's rows up to its last kept iteration, with comment lines about
+// later iterations dropped. Stan's files keep no comment among their rows, so the
+// elapsed times go and each chain's notes of counted iterations (held-out scores) are
+// returned, to be written again at the end of its file; none in ppl's layout.
+std::vector<std::vector<std::string>> cut_draws(const std::string& path, const saved_run& s, draws::draws_format format);
+
+
+// ---- the chains' output ----
+// Where the chains' rows go, and the run's saved state beside them: continued from
+// --resume, or begun here and written at each checkpoint.
+class chain_output {
+ public:
+  // A run that names no draws file still streams its draws, to a temporary one the
+  // summary is read from: memory does not grow with the number of draws. A resumed run's
+  // draws file is first cut back to what its state counts.
+  chain_output(const model_inputs& in, const infer_options& o, draws::draws_format streamed, bool saving, progress_display& progress);
+
+  // The chains start from the saved state, if any, and save theirs when the run saves.
+  void attach(inference::run_options& ro);
+  // The writer, made once the chains know their columns and plan.
+  draws::draws_writer* open(const std::vector<std::string>& columns, const std::vector<inference::plan_line>& plan);
+
+  draws::draws_writer* writer() const { return writer_.get(); }
+  bool saved_once() const { return saved_once_; }
+  bool save_failed() const { return save_failed_; }
+
+ private:
+  void begin_state();
+  // Called by the chains' threads.
+  void checkpoint(int c, long done, std::string chain_state);
+
+  const model_inputs& in_;
+  const infer_options& o_;
+  draws::draws_format streamed_;
+  bool saving_;
+  progress_display& progress_;
+  std::optional<temporary_file> temporary_;
+  std::string path_;
+  std::unique_ptr<draws::draws_writer> writer_;
+  saved_run state_;
+  std::vector<std::string> resume_from_;
+  std::vector<std::vector<std::string>> resumed_notes_;
+  std::mutex state_mutex_;
+  bool save_failed_ = false, saved_once_;
+};
 }  // namespace ppl::cli

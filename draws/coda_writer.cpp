@@ -159,11 +159,4 @@ bool write_coda(const draws_source& source, const std::string& stem, coda_iterat
   }
 }
 
-void remove_coda(const std::string& stem) {
-  std::error_code ec;
-  std::filesystem::remove(stem + "index.txt", ec);
-  for (int c = 1;; ++c)
-    if (!std::filesystem::remove(stem + "chain" + std::to_string(c) + ".txt", ec)) break;
-}
-
 }  // namespace ppl::draws

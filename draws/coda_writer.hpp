@@ -35,8 +35,5 @@ struct coda_iterations {
 bool write_coda(const draws_source& source, const std::string& stem, coda_iterations at,
                 const std::function<bool()>& stop = [] { return false; }, std::size_t budget = draws_budget);
 
-// Removes a stem's CODA files (the index and STEMchain1.txt, 2, ... while they exist), so
-// that files of an earlier run never pass for those of one stopped before writing its own.
-void remove_coda(const std::string& stem);
 
 }  // namespace ppl::draws

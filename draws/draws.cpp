@@ -88,6 +88,13 @@ std::vector<std::string> coda_paths(const std::string& stem, int chains) {
   return out;
 }
 
+void remove_coda(const std::string& stem) {
+  std::error_code ec;
+  std::filesystem::remove(stem + "index.txt", ec);
+  for (int c = 1;; ++c)
+    if (!std::filesystem::remove(stem + "chain" + std::to_string(c) + ".txt", ec)) break;
+}
+
 std::vector<std::vector<double>> table::column(std::size_t c) const {
   std::vector<std::vector<double>> out(chains.size());
   for (std::size_t k = 0; k < chains.size(); ++k)

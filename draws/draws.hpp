@@ -46,6 +46,9 @@ std::string coda_draws_path(const std::string& output);
 // after it: STEMindex.txt, then STEMchain1.txt, STEMchain2.txt, ...
 std::string coda_stem(const std::string& draws_path);
 std::vector<std::string> coda_paths(const std::string& stem, int chains);
+// Removes a stem's CODA files (the index and STEMchain1.txt, 2, ... while they exist), so
+// that files of an earlier run never pass for those of one stopped before writing its own.
+void remove_coda(const std::string& stem);
 
 // The columns a Hamiltonian sampler fills for every kept iteration, after lp__, as
 // CmdStan names them.
