@@ -180,11 +180,9 @@ void power_grad(double a, double b, double fab, double& da, double& db) {
   db = a > 0 ? fab * std::log(a) : 0;
 }
 
-double truth(bool b) { return b ? 1.0 : 0.0; }
-
 // Rows without a derivative (floor, step, ...) are not differentiable: NUTS declines unknowns
 // that reach a term through them.
-const unary_math unary_table[] = {
+const unary_math math_unary_table[] = {
     {"abs", [](double x) { return std::fabs(x); }, [](double x, double) { return sign(x); }, result_kind::follow},
     {"atan", [](double x) { return std::atan(x); }, [](double x, double) { return 1 / (1 + x * x); }, result_kind::real},
     {"cbrt", [](double x) { return std::cbrt(x); }, [](double, double fx) { return 1 / (3 * fx * fx); },
@@ -234,7 +232,7 @@ void atan2_grad(double y, double x, double, double& dy, double& dx) {
 
 // x ^ y and pow(x, y) are real even for integers: 2 ^ -1 is 0.5. fmin, fmax and fdim
 // (max(a - b, 0)) switch branches, like max and min: not differentiable.
-const binary_math binary_table[] = {
+const binary_math math_binary_table[] = {
     {"^", [](double a, double b) { return std::pow(a, b); }, power_grad, result_kind::real},
     {"atan2", [](double y, double x) { return std::atan2(y, x); }, atan2_grad, result_kind::real},
     // JAGS's equals(a, b): 1 where a == b, else 0.
@@ -256,9 +254,9 @@ std::unique_ptr<function> make_ifelse(std::string_view name) {
 }
 
 std::unique_ptr<function> make_math_function(std::string_view name) {
-  for (const auto& m : unary_table)
+  for (const auto& m : math_unary_table)
     if (m.name == name) return make_unary_map(m);
-  for (const auto& m : binary_table)
+  for (const auto& m : math_binary_table)
     if (m.name == name) return make_binary_map(m);
   throw std::logic_error("no elementwise function " + std::string(name));
 }

@@ -58,6 +58,9 @@ enum class result_kind {
   integer,  // always integer (comparisons, logic, %)
 };
 
+// A comparison's or a logical function's value: 1 for true, 0 for false.
+inline double truth(bool b) { return b ? 1.0 : 0.0; }
+
 // A scalar function and its derivative given x and f(x); a null derivative makes the map
 // non-differentiable.
 struct unary_math {

@@ -9,8 +9,6 @@ namespace ppl::stdlib {
 
 namespace {
 
-double truth(bool b) { return b ? 1.0 : 0.0; }
-
 void sum_grad(double, double, double, double& da, double& db) { da = 1, db = 1; }
 void difference_grad(double, double, double, double& da, double& db) { da = 1, db = -1; }
 void product_grad(double a, double b, double, double& da, double& db) { da = b, db = a; }
@@ -24,7 +22,7 @@ double floored_remainder(double a, double b) {
 }
 const char* zero_divisor(double, double b) { return b == 0 ? "the divisor is 0" : nullptr; }
 
-const binary_math binary_table[] = {
+const binary_math operator_binary_table[] = {
     {"!=", [](double a, double b) { return truth(a != b); }, nullptr, result_kind::integer},
     {"%", floored_remainder, nullptr, result_kind::integer, true, zero_divisor},
     {"&&", [](double a, double b) { return truth(a != 0 && b != 0); }, nullptr, result_kind::integer},
@@ -42,7 +40,7 @@ const binary_math binary_table[] = {
     {"||", [](double a, double b) { return truth(a != 0 || b != 0); }, nullptr, result_kind::integer},
 };
 
-const unary_math unary_table[] = {
+const unary_math operator_unary_table[] = {
     {"!", [](double x) { return truth(x == 0); }, nullptr, result_kind::integer},
     {"neg", [](double x) { return -x; }, [](double, double) { return -1.0; }, result_kind::follow},
 };
@@ -50,9 +48,9 @@ const unary_math unary_table[] = {
 }  // namespace
 
 std::unique_ptr<function> make_operator(std::string_view name) {
-  for (const auto& m : binary_table)
+  for (const auto& m : operator_binary_table)
     if (m.name == name) return make_binary_map(m);
-  for (const auto& m : unary_table)
+  for (const auto& m : operator_unary_table)
     if (m.name == name) return make_unary_map(m);
   throw std::logic_error("no operator " + std::string(name));
 }
