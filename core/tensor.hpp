@@ -3,7 +3,12 @@
 // graph, the evaluator and the standard library exchange values. Integers are stored as
 // doubles (exact below 2^53), which keeps every kernel on one element type.
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <span>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,6 +67,26 @@ struct view {
   double at(index_t i, index_t j) const { return data[i * cols() + j]; }
   const double* begin() const { return data; }
   const double* end() const { return data + size(); }
+};
+
+// Up to N views on the stack, each constructed as it is added. A std::array<view, N> would
+// initialise all N (view's members have default initialisers): on the evaluator's path,
+// once per node visited, that zeroing was a quarter of a recursion's gradient
+// (bench/RESULTS.md, "Where a gradient's time goes").
+template <std::size_t N>
+class view_buffer {
+  static_assert(std::is_trivially_destructible_v<view>);
+
+ public:
+  void push_back(const view& v) { std::construct_at(data() + size_++, v); }
+  view* data() { return std::launder(reinterpret_cast<view*>(raw_)); }
+  view& operator[](std::size_t i) { return data()[i]; }
+  std::size_t size() const { return size_; }
+  std::span<const view> span() { return {data(), size_}; }
+
+ private:
+  alignas(view) unsigned char raw_[sizeof(view) * N];
+  std::size_t size_ = 0;
 };
 
 // A value over the rows of a batch (the instances of a plate evaluated at once): row r's

@@ -96,13 +96,15 @@ void evaluator::backward(const expr& e, frame& f, const double* d_out, std::span
     }
     case expr::kind::call: {
       constexpr std::size_t max_args = 8;
-      std::array<view, max_args> args;
-      std::array<double*, max_args> slots{};
-      std::array<char, max_args> pending{};  // slots that are buffers, passed on after the call
+      view_buffer<max_args> args;
+      std::array<double*, max_args> slots;
+      std::array<char, max_args> pending;  // slots that are buffers, passed on after the call
       const std::size_t n = e.args.size();
       for (std::size_t i = 0; i < n; ++i) {
         const expr& a = *e.args[i];
-        args[i] = results_[static_cast<std::size_t>(a.id)];
+        args.push_back(results_[static_cast<std::size_t>(a.id)]);
+        slots[i] = nullptr;
+        pending[i] = 0;
         if (!a.depends_on_unknown) continue;
         bool in_place = false;
         slots[i] = adjoint_in_place(a, f, adjoints, in_place);
@@ -112,7 +114,7 @@ void evaluator::backward(const expr& e, frame& f, const double* d_out, std::span
         slots[i] = buffer.data();
         pending[i] = 1;
       }
-      e.fn->backward(std::span<const view>(args.data(), n), results_[id], d_out, std::span<double* const>(slots.data(), n));
+      e.fn->backward(args.span(), results_[id], d_out, std::span<double* const>(slots.data(), n));
       for (std::size_t i = 0; i < n; ++i)
         if (pending[i]) backward(*e.args[i], f, slots[i], adjoints);
       return;

@@ -1,6 +1,7 @@
 #include "stdlib/log_density_function.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -72,8 +73,11 @@ class log_density_function final : public function {
   double evaluate(std::span<const view> args, double* const* d_args, double scale) const {
     if (!elementwise_) return term(args, d_args, scale);
     const index_t n = common_shape(args).size();
-    std::vector<view> one(args.size());
-    std::vector<double*> slots(args.size());
+    // On the stack: two vectors per call (and more per element in term()) were a third of
+    // the time of a `factor` of normal_lpdf.
+    view_buffer<max_params + 1> one;
+    for (const view& a : args) one.push_back(a);
+    std::array<double*, max_params + 1> slots;
     double total = 0;
     for (index_t i = 0; i < n; ++i) {
       for (std::size_t k = 0; k < args.size(); ++k) {
@@ -81,7 +85,7 @@ class log_density_function final : public function {
         one[k] = {args[k].data + at, shape::scalar()};
         if (d_args) slots[k] = d_args[k] ? d_args[k] + at : nullptr;
       }
-      total += term(one, d_args ? slots.data() : nullptr, scale);
+      total += term(one.span(), d_args ? slots.data() : nullptr, scale);
     }
     return total;
   }
@@ -96,16 +100,27 @@ class log_density_function final : public function {
     }
     if (kind_ == density_kind::log_density && !dist_.in_support(params, args[0])) return -INFINITY;
     if (!d_args) return value(params, args[0], nullptr);
-    std::vector<std::vector<double>> local(args.size());
+    // A scalar argument's derivative goes to a slot on the stack; a larger one to a vector.
+    std::array<double, 5> small{};
+    std::array<double*, 5> at{};
+    std::array<index_t, 5> size{};
+    std::vector<std::vector<double>> local;
     gradient_out g;
     for (std::size_t k = 0; k < args.size() && k < 5; ++k) {
       if (!d_args[k]) continue;
-      local[k].assign(static_cast<std::size_t>(args[k].size()), 0.0);
-      (k == 0 ? g.value : g.params[k - 1]) = local[k].data();
+      size[k] = args[k].size();
+      if (size[k] == 1) {
+        at[k] = &small[k];
+      } else {
+        local.resize(args.size());
+        local[k].assign(static_cast<std::size_t>(size[k]), 0.0);
+        at[k] = local[k].data();
+      }
+      (k == 0 ? g.value : g.params[k - 1]) = at[k];
     }
     const double lp = value(params, args[0], &g);
-    for (std::size_t k = 0; k < args.size(); ++k)
-      for (std::size_t i = 0; i < local[k].size(); ++i) d_args[k][i] += scale * local[k][i];
+    for (std::size_t k = 0; k < args.size() && k < 5; ++k)
+      for (index_t i = 0; i < size[k]; ++i) d_args[k][i] += scale * at[k][i];
     return lp;
   }
 

@@ -98,7 +98,9 @@ class reduction final : public function {
                 std::span<double* const> d_args) const override {
     if (!d_args[0]) return;
     const index_t n = args[0].size();
-    std::vector<double> grad(static_cast<std::size_t>(n));
+    // One buffer per thread, kept: a fresh vector per call was a malloc per log_sum_exp.
+    thread_local std::vector<double> grad;
+    if (grad.size() < static_cast<std::size_t>(n)) grad.resize(static_cast<std::size_t>(n));
     m_.df(args[0].data, n, out[0], grad.data());
     for (index_t i = 0; i < n; ++i) d_args[0][i] += grad[static_cast<std::size_t>(i)] * d_out[0];
   }

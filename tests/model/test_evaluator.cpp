@@ -70,4 +70,19 @@ TEST_CASE("run-time errors point at the expression") {
   CHECK(error_of("data n: int = 3\nfor i in 1:n { r[i] = i }\nq = r[i]\n").find("undefined name `i`") != std::string::npos);
 }
 
+TEST_CASE("an index of a loop variable plus or minus a literal, taken without a call, reads the right element") {
+  // eval_index computes i - 1, i + 1 and 1 + i directly (model/evaluator.cpp): each
+  // element of r must be the sum of the elements the formula names.
+  fixture f("data v: real[5] = [1.0, 10.0, 100.0, 1000.0, 10000.0]\n"
+            "for i in 2:4 { r[i - 1] = v[i - 1] + v[i + 1] + 2 * v[1 + i] - v[i - 0] }\n");
+  const auto& r = f.value("r").data;
+  REQUIRE(r.size() == 3);
+  CHECK(r[0] == 1.0 + 100.0 + 200.0 - 10.0);
+  CHECK(r[1] == 10.0 + 1000.0 + 2000.0 - 100.0);
+  CHECK(r[2] == 100.0 + 10000.0 + 20000.0 - 1000.0);
+  // Out of range through that path: the same message, at the index.
+  CHECK(error_of("data v: real[3] = [1.0, 2.0, 3.0]\nfor i in 1:3 { r[i] = v[i - 1] }\n") ==
+        "test.ppl:2:27: error: index 0 is out of range 1..3 for dimension 1 of `v` (when i = 1)");
+}
+
 }  // namespace test_evaluator

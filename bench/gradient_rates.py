@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Gradients per CPU second of the log density, model by model (issue 40).
+
+Each model is run as `ppl diagnose MODEL DATA --show 0 --repeat N` and with `--repeat 0`;
+the difference of their CPU times (user + system, from the child's rusage) is the time of
+N gradients, so start-up and diagnose's finite-difference check cancel. Binaries given
+with --vs are run alternately with the first, round by round, and each keeps its best
+round (the host's noise only ever adds time). The regression is written three ways on
+the same data (bench/gradients/): `~`, a `factor` of normal_lpdf per row, and one
+vectorised `factor`; their ratios to `~` are the issue's "factor at >= 0.8x the same ~".
+
+    python3 bench/gradient_rates.py --ppl build/ppl [--vs OTHER_PPL ...] [--rounds 3]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.join(HERE, "..", "tests", "suites", "posteriordb")
+KIDIQ = os.path.join(SUITE, "kidiq-kidscore_momiq", "data.json")
+# name, model, data, gradients per run (about a second each at 2026-11-29's rates)
+MODELS = [
+    ("garch11", os.path.join(SUITE, "garch-garch11", "model.ppl"), os.path.join(SUITE, "garch-garch11", "data.json"), 2000),
+    ("hmm_example", os.path.join(SUITE, "hmm_example-hmm_example", "model.ppl"), os.path.join(SUITE, "hmm_example-hmm_example", "data.json"), 2000),
+    ("low_dim_gauss_mix", os.path.join(SUITE, "low_dim_gauss_mix-low_dim_gauss_mix", "model.ppl"),
+     os.path.join(SUITE, "low_dim_gauss_mix-low_dim_gauss_mix", "data.json"), 500),
+    ("gp_pois_regr", os.path.join(SUITE, "gp_pois_regr-gp_pois_regr", "model.ppl"), os.path.join(SUITE, "gp_pois_regr-gp_pois_regr", "data.json"), 20000),
+    ("regression ~", os.path.join(HERE, "gradients", "reg_tilde.ppl"), KIDIQ, 20000),
+    ("regression factor per row", os.path.join(HERE, "gradients", "reg_factor_loop.ppl"), KIDIQ, 3000),
+    ("regression factor vectorised", os.path.join(HERE, "gradients", "reg_factor_vec.ppl"), KIDIQ, 10000),
+]
+
+
+def cpu_seconds(ppl, model, data, repeat):
+    proc = subprocess.Popen([ppl, "diagnose", model, data, "--show", "0", "--repeat", str(repeat)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        sys.exit(f"{ppl} diagnose {model} failed")
+    return usage.ru_utime + usage.ru_stime
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ppl", default="build/ppl")
+    ap.add_argument("--vs", action="append", default=[], help="another ppl binary, run alternately")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    binaries = [args.ppl] + args.vs
+    best = {}
+    for name, model, data, n in MODELS:
+        for _ in range(args.rounds):
+            for b in binaries:
+                seconds = cpu_seconds(b, model, data, n) - cpu_seconds(b, model, data, 0)
+                rate = n / seconds if seconds > 0 else float("inf")
+                best[(name, b)] = max(best.get((name, b), 0.0), rate)
+    width = max(len(m[0]) for m in MODELS)
+    print(f"{'model':<{width}}  " + "  ".join(f"{os.path.basename(os.path.dirname(os.path.abspath(b))) + '/' + os.path.basename(b):>18}" for b in binaries)
+          + ("  ratio first/" + ", ".join(os.path.basename(b) for b in args.vs) if args.vs else ""))
+    for name, *_ in MODELS:
+        rates = [best[(name, b)] for b in binaries]
+        ratios = "  " + " ".join(f"{rates[0] / r:.2f}" for r in rates[1:]) if args.vs else ""
+        print(f"{name:<{width}}  " + "  ".join(f"{r:>18,.0f}" for r in rates) + ratios)
+    for form in ("regression factor per row", "regression factor vectorised"):
+        print(f"{form} / regression ~ (first binary): {best[(form, binaries[0])] / best[('regression ~', binaries[0])]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
