@@ -280,6 +280,10 @@ class graph {
   bool batch_differentiate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
   // An `=` statement's reverse pass: its target's adjoint passed on, as one batch; false as above.
   bool batch_pass_back(const lang::ir::statement& s, std::span<double* const> slots);
+  // The statement whose batch_assign last ran as one block (its nodes' columns still hold
+  // that pass), or null; the gradient's reverse pass then reuses them (graph_gradient.cpp).
+  const lang::ir::statement* batch_one_block_ = nullptr;
+  std::vector<char> batch_fresh_;  // by statement: its columns are this gradient's forward pass
   // Passes the adjoint column of node e (batch_adjoints_) on to its arguments, block by block.
   void batch_backward(batch_plan& p, const lang::ir::expr& e, std::span<double* const> slots);
   // The statement's largest plate-invariant sub-expressions that depend on unknowns: their

@@ -50,7 +50,7 @@ bool batchable(const expr& e) {
       return true;
     }
     case expr::kind::call:
-      if (!e.fn->elementwise() && !scalar_product(e)) return false;
+      if (!e.fn->elementwise() && !scalar_product(e) && !batch::scalar_call(e)) return false;
       for (const auto& a : e.args)
         if (!batchable(*a)) return false;
       return true;
@@ -204,6 +204,24 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
     return {out.data(), true};
   }
   const std::span<const view> in(args.data(), e.args.size());
+  if (!e.fn->elementwise() && batch::scalar_call(e)) {
+    // Row by row through the function's scalar eval (its checks of each row's arguments
+    // included: a refusal sends the statement back to the instance path).
+    std::array<view, 8> row{};
+    const std::size_t k = e.args.size();
+    for (std::size_t i = 0; i < k; ++i) row[i] = {args[i].data, shape::scalar()};
+    const std::span<const view> one(row.data(), k);
+    try {
+      for (std::size_t r = 0; r < n; ++r) {
+        for (std::size_t i = 0; i < k; ++i) row[i].data = args[i].data + (args[i].shape.rank != 0 ? r : 0);
+        e.fn->result_shape(one);
+        e.fn->eval(one, out.data() + r);
+      }
+    } catch (const stdlib::argument_error&) {
+      throw not_batched{};
+    }
+    return {out.data(), true};
+  }
   try {
     if (e.fn->result_shape(in).size() != p.count) throw not_batched{};
     e.fn->eval(in, out.data());
@@ -274,13 +292,15 @@ bool graph::batch_assign(const statement& s) {
   double* to = values_[static_cast<std::size_t>(s.target)].data.data();
   // A block refused after others were written leaves them written: the instance path that
   // follows writes every element again.
-  return for_each_block(*p, [&] {
+  const bool done = for_each_block(*p, [&] {
     batch_column c;
     if (!batch_try(*p, *s.value, c)) return false;
     const index_t* offsets = p->target_offsets.data() + p->first;
     for (index_t r = 0; r < p->count; ++r) to[offsets[r]] = c.data[c.varies ? r : 0];
     return true;
   });
+  batch_one_block_ = done && p->rows <= block_rows ? &s : nullptr;
+  return done;
 }
 
 }  // namespace ppl::model

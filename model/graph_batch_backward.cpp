@@ -80,6 +80,20 @@ void graph::batch_backward(batch_plan& p, const expr& e, std::span<double* const
       }
       if (!own) to[i][0] += sum;
     }
+  } else if (!e.fn->elementwise() && batch::scalar_call(e)) {
+    // Row by row, as batch_compute evaluated it: a varying argument's adjoint at the row, an
+    // invariant's summed into its one slot.
+    std::array<view, 8> row{};
+    std::array<double*, 8> d_row{};
+    for (std::size_t r = 0; r < n; ++r) {
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::size_t at = args[i].shape.rank != 0 ? r : 0;
+        row[i] = {args[i].data + at, shape::scalar()};
+        d_row[i] = to[i] ? to[i] + at : nullptr;
+      }
+      e.fn->backward(std::span<const view>(row.data(), k), view{batch_columns_[id].data() + r, shape::scalar()}, d + r,
+                     std::span<double* const>(d_row.data(), k));
+    }
   } else {
     e.fn->backward(std::span<const view>(args.data(), k), view{batch_columns_[id].data(), shape::vector(p.count)}, d,
                    std::span<double* const>(to.data(), k));
@@ -168,9 +182,12 @@ bool graph::batch_pass_back(const statement& s, std::span<double* const> slots) 
   collect_batch_invariants(*s.value);
   const double* from = slots[static_cast<std::size_t>(s.target)];
   bool started = false;
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  const bool fresh = index < batch_fresh_.size() && batch_fresh_[index];
   const bool done = for_each_block(*p, [&] {
     batch_column c;
-    if (!batch_try(*p, *s.value, c)) return false;
+    if (fresh) c = batch_seen_[static_cast<std::size_t>(s.value->id)];  // one block, computed by this gradient's recompute
+    else if (!batch_try(*p, *s.value, c)) return false;
     started = true;
     const index_t* offsets = p->target_offsets.data() + p->first;
     auto& d = batch_adjoints_[static_cast<std::size_t>(s.value->id)];

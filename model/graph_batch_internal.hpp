@@ -24,6 +24,16 @@ inline bool scalar_product(const lang::ir::expr& e) {
   return e.fn->name() == "*" && e.args.size() == 2 && e.args[0]->type.rank == 0 && e.args[1]->type.rank == 0;
 }
 
+// A call of scalars to a scalar that is not a map element by element (normal_lpdf(y[n] |
+// mu, sigma), log_mix(theta, a, b)): a batch calls it row by row, through the function's
+// own eval and backward on scalar views, without the tree walk of the instance path.
+inline bool scalar_call(const lang::ir::expr& e) {
+  if (e.type.rank != 0 || e.args.size() > 8) return false;
+  for (const auto& a : e.args)
+    if (a->type.rank != 0) return false;
+  return true;
+}
+
 // Whether an element read's indices are free of unknowns: its offsets cannot change and
 // are kept for every row; others are worked out block by block.
 inline bool fixed_offsets(const lang::ir::expr& e) {

@@ -136,9 +136,13 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
     to.assign(values_[v].data.size(), 0.0);
     plan.slots[v] = to.data();
   }
+  batch_fresh_.assign(model_.statements.size(), 0);
   for (auto& d : plan.definitions) {
     d.defined = d.batched && define_plate(*d.s, d.range, d.invariants);
-    if (!d.defined) recompute(*d.s);
+    if (d.defined) continue;
+    batch_one_block_ = nullptr;
+    recompute(*d.s);
+    if (batch_one_block_ == d.s) batch_fresh_[static_cast<std::size_t>(d.s - model_.statements.data())] = 1;
   }
   double total = 0;
   for (const auto& t : plan.terms) {
@@ -154,6 +158,7 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
       pass_back_definition(*it->s, it->range, it->invariants, plan.slots);
     else if (!batch_pass_back(*it->s, plan.slots))
       differentiate_term(*it->s, it->hoisted, plan.slots, true);
+  batch_fresh_.assign(model_.statements.size(), 0);
   return total;
 }
 

@@ -78,6 +78,14 @@ TEST_CASE("batch: a statement's terms and derived values as one batch equal thos
               "for i in 1:K, j in 1:K { d[i, j] = m[i, j] * m[j, i] + i }\n");
     check_statements(f);
   }
+  SUBCASE("density calls and log_mix per row, which the batch calls row by row") {
+    fixture f("data y: real[N]\nmu ~ Normal(0, 1)\ns ~ HalfNormal(1)\ntheta ~ Beta(2, 2)\n"
+              "for n in 1:N { factor normal_lpdf(y[n] | mu, s) }\n"
+              "for n in 1:N { factor log_mix(theta, normal_lpdf(y[n] | mu, 1), cauchy_lpdf(y[n] | 0, s)) }\n"
+              "for n in 1:N, k in 1:3 { e[n, k] = exponential_lpdf(exp(y[n]) | s + k) }\n",
+              {"y=[1.2,-0.4,3.9,0.2,-1.5,0.8,2.2]"});
+    check_statements(f);
+  }
 }
 
 TEST_CASE("batch: an index out of range is reported with its instance, as one by one") {

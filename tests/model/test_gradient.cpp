@@ -177,4 +177,22 @@ TEST_CASE("gradient of a plate longer than one block of the row-wise batch (4,09
   check_model_gradient(f, {"a", "b"});
 }
 
+TEST_CASE("gradient of density calls and log_mix per row, taken by the row-wise batch, and of a GP-like kernel") {
+  // factor normal_lpdf(y[n] | ...) and log_mix(theta, normal_lpdf(..), normal_lpdf(..)) per
+  // row are scalar calls that are not maps element by element: the batch calls them row
+  // by row (model/graph_batch.cpp); an `=` of exponential_lpdf per (t, k) as an HMM's
+  // emissions; a kernel over two loops whose forward columns the reverse pass reuses
+  // (one block of rows, computed in the same gradient).
+  fixture f("data x: real[N]\ndata y: real[N]\na ~ Normal(0, 1)\nb ~ Normal(0, 1)\ns ~ HalfNormal(1)\n"
+            "theta ~ Beta(2, 2)\nmu1 ~ Normal(-1, 1)\nmu2 ~ Normal(1, 1)\n"
+            "for n in 1:N { factor normal_lpdf(y[n] | a + b * x[n], s) }\n"
+            "for n in 1:N { factor log_mix(theta, normal_lpdf(y[n] | mu1, 1), normal_lpdf(y[n] | mu2, s)) }\n"
+            "for n in 1:N, k in 1:2 { e[n, k] = exponential_lpdf(exp(x[n]) | s + k) + mu1 * k }\n"
+            "factor sum(e)\n"
+            "for i in 1:N, j in 1:N { K[i, j] = exp(a) * exp(-0.5 * square(x[i] - x[j]) / exp(2 * b)) + (i == j) * 0.1 }\n"
+            "factor -0.5 * sum(K)\n",
+            {"x=[0.5,-1,2,0.1,0.3,-0.7]", "y=[1.2,-0.4,3.9,0.2,-1.5,0.8]"});
+  check_model_gradient(f, {"a", "b", "s", "theta", "mu1", "mu2"}, 0.4);
+}
+
 }  // namespace test_gradient
