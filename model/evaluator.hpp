@@ -38,6 +38,8 @@ struct read_record {
 };
 using read_log = std::vector<read_record>;
 
+class tape;
+
 class evaluator {
  public:
   explicit evaluator(const lang::ir::model& m);
@@ -95,6 +97,7 @@ class evaluator {
   view evaluate(const lang::ir::expr& e, frame& f);
 
  private:
+  friend class tape;  // records index plans once (model/tape_record.cpp)
   index_plan plan_index(const lang::ir::expr& e, frame& f);
   // Adds `from` (the selection's size) into the selected elements of the base's adjoint.
   static void scatter_add(const index_plan& p, const double* from, double* base_adjoint);

@@ -20,6 +20,7 @@
 #include "lang/ir.hpp"
 #include "data/data.hpp"
 #include "model/evaluator.hpp"
+#include "model/tape.hpp"
 #include "model/failed_start.hpp"
 #include "model/instances.hpp"
 #include "model/supports.hpp"
@@ -60,6 +61,9 @@ struct graph_options {
   // being an error (for `ppl simulate`).
   bool allow_missing_observations = false;
   start_options start;  // the unknowns' first values
+  // Gradients replay statements the batches refuse from tapes (model/tape.hpp); false
+  // takes the instance path for them, as the tests' reference.
+  bool tapes = true;
 };
 
 class graph {
@@ -128,6 +132,8 @@ class graph {
   // and its adjoint summed over the instances before being passed on. The result is -inf
   // (or NaN) when the state is outside the support, and the gradient is then unspecified.
   double log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient);
+  // How many statements gradients replay from tapes (model/tape.hpp), once recorded.
+  std::size_t taped_statements() const;
 
   // Results of structural analyses (a sampler factory's reading of the model's terms),
   // kept for the graph's life under a key of the analysis's choosing: the data cannot
@@ -339,6 +345,13 @@ class graph {
   double log_density_gradient_of(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient, int which);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);
+  // ---- an `=` or factor statement replayed from a tape (model/graph_tape.cpp) ----
+  // Runs the statement's forward pass from its tape (recording it the first time): an `=`
+  // statement's values are written to its target. Null when it goes instance by instance
+  // (it cannot be taped, or this replay failed: nothing is changed then but the target).
+  tape* tape_forward(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted);
+  std::vector<std::unique_ptr<tape>> tapes_;  // by statement
+  std::vector<char> tape_refused_;            // by statement
 };
 
 }  // namespace ppl::model

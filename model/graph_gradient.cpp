@@ -55,6 +55,8 @@ struct graph::gradient_plan {
     // A batched definition's last forward pass, when it went as a batch (else the reverse
     // pass goes instance by instance): its instances and plate-invariant nodes.
     bool defined = false;
+    // A statement replayed from its tape in this gradient (model/tape.hpp), else null.
+    model::tape* tape = nullptr;
     plate_range range;
     std::vector<const expr*> invariants;
   };
@@ -139,7 +141,11 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
   batch_fresh_.assign(model_.statements.size(), 0);
   for (auto& d : plan.definitions) {
     d.defined = d.batched && define_plate(*d.s, d.range, d.invariants);
+    d.tape = nullptr;
     if (d.defined) continue;
+    // A definition the batch refuses (it reads its own target, or its values are not
+    // scalars) replays its tape; the instance path is the last resort.
+    if (!plan_batch(*d.s) && (d.tape = tape_forward(*d.s, d.hoisted))) continue;
     batch_one_block_ = nullptr;
     recompute(*d.s);
     if (batch_one_block_ == d.s) batch_fresh_[static_cast<std::size_t>(d.s - model_.statements.data())] = 1;
@@ -148,14 +154,22 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
   for (const auto& t : plan.terms) {
     if (which >= 0 && likelihood_[static_cast<std::size_t>(t.s - model_.statements.data())] != which) continue;
     double term = 0;
-    if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term))
-      term = differentiate_term(*t.s, t.hoisted, plan.slots, false);
+    if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term)) {
+      if (model::tape* taped = t.s->which == statement::kind::factor ? tape_forward(*t.s, t.hoisted) : nullptr) {
+        term = taped->total();
+        taped->backward(plan.slots, -1, false);
+      } else {
+        term = differentiate_term(*t.s, t.hoisted, plan.slots, false);
+      }
+    }
     total += term;
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)
     if (it->defined)
       pass_back_definition(*it->s, it->range, it->invariants, plan.slots);
+    else if (it->tape)
+      it->tape->backward(plan.slots, it->s->target, true);
     else if (!batch_pass_back(*it->s, plan.slots))
       differentiate_term(*it->s, it->hoisted, plan.slots, true);
   batch_fresh_.assign(model_.statements.size(), 0);

@@ -15,12 +15,17 @@ struct fixture {
   ppl::rng rng{7};
   std::unique_ptr<model::graph> graph;
 
-  explicit fixture(const std::string& text, const std::vector<std::string>& sets = {}, bool allow_missing = false) {
+  explicit fixture(const std::string& text, const std::vector<std::string>& sets = {}, bool allow_missing = false)
+      : fixture(text, sets, options_with(allow_missing)) {}
+  fixture(const std::string& text, const std::vector<std::string>& sets, const model::graph_options& options) {
     model = std::make_unique<lang::ir::model>(lang::compile({"test.ppl", text}, stdlib::library()));
     for (const auto& s : sets) data::apply_set(data, s);
+    graph = std::make_unique<model::graph>(*model, data, rng, options);
+  }
+  static model::graph_options options_with(bool allow_missing) {
     model::graph_options options;
     options.allow_missing_observations = allow_missing;
-    graph = std::make_unique<model::graph>(*model, data, rng, options);
+    return options;
   }
   const ppl::tensor& value(const std::string& name) const { return graph->value(model->find(name)); }
   ppl::tensor& mutable_value(const std::string& name) { return graph->values()[static_cast<std::size_t>(model->find(name))]; }

@@ -1,0 +1,66 @@
+// Which statements a gradient replays from a tape (model/tape.hpp), and their recording.
+// A tape is kept per statement for the graph's life: the data, and so every index the
+// tape resolved, do not change once the graph is built.
+#include <algorithm>
+
+#include "model/graph.hpp"
+#include "stdlib/function.hpp"
+
+namespace ppl::model {
+
+using lang::ir::expr;
+using lang::ir::statement;
+
+std::size_t graph::taped_statements() const {
+  return static_cast<std::size_t>(std::count_if(tapes_.begin(), tapes_.end(), [](const auto& t) { return t != nullptr; }));
+}
+
+tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& hoisted) {
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (tapes_.size() != model_.statements.size()) {
+    tapes_.resize(model_.statements.size());
+    tape_refused_.assign(model_.statements.size(), 0);
+  }
+  const int target = s.which == statement::kind::assign ? s.target : -1;
+  auto& kept = tapes_[index];
+  if (kept && kept->valid(values_)) return kept->forward(values_, target) ? kept.get() : nullptr;
+  kept.reset();
+  if (tape_refused_[index] || eval_.log || !options_.tapes) return nullptr;
+  // What fixes the tape's shape must be free of unknowns.
+  bool fixed = s.which == statement::kind::factor || (s.which == statement::kind::assign && defined_[static_cast<std::size_t>(s.target)].empty());
+  for (const auto& l : s.loops) fixed = fixed && !l.lo->depends_on_unknown && !l.hi->depends_on_unknown;
+  for (const auto& ix : s.target_indices) fixed = fixed && !ix->depends_on_unknown;
+  if (!fixed) {
+    tape_refused_[index] = 1;
+    return nullptr;
+  }
+  auto fresh = std::make_unique<tape>();
+  fresh->hoist(hoisted);
+  try {
+    for_each_instance(s, [&] {
+      const std::uint32_t root = fresh->record(eval_, *s.value, frame_);
+      index_t offset = 0;
+      if (target >= 0) {
+        const view x = fresh->recorded_value(root, frame_);
+        offset = target_offset(s, x.size());
+        std::copy(x.begin(), x.end(), values_[static_cast<std::size_t>(target)].data.begin() + offset);
+      }
+      fresh->instances.push_back({root, offset});
+    });
+  } catch (const tape::refused&) {
+    tape_refused_[index] = 1;
+    return nullptr;
+  } catch (const eval_error&) {
+    return nullptr;  // the instance path reports it
+  } catch (const stdlib::argument_error&) {
+    return nullptr;
+  }
+  if (!fresh->finish(values_)) {
+    tape_refused_[index] = 1;
+    return nullptr;
+  }
+  kept = std::move(fresh);
+  return kept.get();
+}
+
+}  // namespace ppl::model

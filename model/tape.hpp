@@ -1,0 +1,121 @@
+#pragma once
+// A statement's instances recorded once as a flat tape and replayed for every gradient
+// (issue 40). The instance path walks each instance's expression tree on every gradient:
+// per node a recursion, its indices worked out again, a virtual result_shape, a buffer
+// resized; and a definition's reverse pass evaluates each instance a second time. For a
+// recursion over time (`sigma[t]` from `sigma[t - 1]`) or a reduction (`log_sum_exp` of a
+// row of the HMM's forward table) that bookkeeping was 95% of the gradient.
+//
+// Recording walks the instances once, as the instance path does, and keeps for each node
+// what cannot change: where its value sits (a slot of the tape, or straight in a
+// variable's storage at an offset fixed by indices free of unknowns), its arguments'
+// nodes, and for a strided selection its flat offsets. Sub-expressions free of unknowns
+// are evaluated then and kept as constants. Replaying is a loop over the tape's calls in
+// order (each a function's own eval, on views made once) and, backwards, the same
+// function's backward: the same arithmetic in the same order as the instance path, so the
+// draws are bit for bit those of the evaluator, only without the walk. The forward values
+// stay in the tape, so a definition is evaluated once per gradient.
+//
+// A statement is taped only when its loop bounds, its target's indices and every index
+// inside it are free of unknowns (they fix the tape's shape) and it holds no ODE. If a
+// replay meets anything unexpected (a function refusing its arguments, a shape that moved)
+// it reports false and the caller takes the instance path, which reports the error with
+// its position.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/tensor.hpp"
+#include "lang/ir.hpp"
+
+namespace ppl::model {
+
+class evaluator;
+struct frame;
+
+class tape {
+ public:
+  // What a statement's instance contributes: its root node, and for an `=` statement where
+  // its value goes in the target.
+  struct instance {
+    std::uint32_t root;
+    index_t target_offset;
+  };
+
+  // Appends node e, as evaluated at the frame's loop values, and returns its index.
+  // `hoisted` sub-expressions (free of loop variables) are recorded the first time only;
+  // later instances share that node, and its adjoint is summed over them. Throws
+  // tape::refused for what a tape cannot hold, eval_error or stdlib::argument_error as
+  // evaluation does.
+  struct refused {};
+  std::uint32_t record(evaluator& ev, const lang::ir::expr& e, frame& f);
+  void hoist(const std::vector<const lang::ir::expr*>& hoisted);
+  // While recording: node n's value as it is now (an `=` statement copies it to its target).
+  view recorded_value(std::uint32_t n, const frame& f) const { return {now(nodes_[n], f), nodes_[n].out}; }
+  // Ends recording: makes the nodes' views. False when the tape would be too large.
+  bool finish(const std::vector<tensor>& values);
+  std::vector<instance> instances;
+
+  // Whether the variables' storage is still where it was recorded (a tape points into it).
+  bool valid(const std::vector<tensor>& values) const;
+  // Evaluates every call in order; an `=` statement's instance values are written into
+  // `target` as they come (later instances read them). False on any failure.
+  bool forward(std::vector<tensor>& values, int target);
+  // The instances' factor values summed in order (after forward).
+  double total() const;
+  // Passes the adjoints back: each instance's root receives `1` (a factor) or its target
+  // element's adjoint (`=`), instances in order or reversed; then the hoisted nodes pass
+  // their summed adjoints on. `slots` are the variables' adjoints (null: none).
+  void backward(std::span<double* const> slots, int target, bool reverse);
+  std::size_t size() const { return nodes_.size(); }
+
+ private:
+  enum class kind : std::uint8_t {
+    constant,  // free of unknowns: a value recorded once (or data read in place)
+    variable,  // a whole variable, read in place
+    element,   // a contiguous block of a variable at a fixed offset, read in place
+    gather,    // a strided selection of a variable: copied at `offsets`
+    slice,     // a selection of a computed node: a view of it, or copied at `offsets`
+    call,
+    vector,    // a vector literal: its items stacked
+  };
+  struct node {
+    const lang::ir::expr* e;
+    kind which;
+    bool depends;    // on unknowns: takes part in the reverse pass
+    bool hoisted = false;
+    bool contiguous = true;  // slice, element: one block at `offset`
+    int variable = -1;       // variable, element, gather
+    std::uint32_t base = 0;  // slice: the node selected from
+    index_t offset = 0;      // element, slice (contiguous)
+    std::uint32_t first = 0, count = 0;  // call, vector: arguments in args_; gather, slice: offsets in offsets_
+    shape out;
+    std::size_t value = 0;    // its value's slot in values_ (constant, gather, slice copied, call, vector)
+    std::size_t adjoint = 0;  // its adjoint's slot in adjoints_ (computed nodes that depend on unknowns)
+    std::size_t scratch = 0;  // slice: a buffer of its base's size, where its adjoint is scattered
+    const double* data = nullptr;  // after finish(): where its value is
+  };
+  std::uint32_t add(node n, const double* from);
+  std::uint32_t record_node(evaluator& ev, const lang::ir::expr& e, frame& f);
+  std::uint32_t record_index(evaluator& ev, const lang::ir::expr& e, frame& f);
+  // While recording, where node n's value is now (the tape's storage may still move).
+  const double* now(const node& n, const frame& f) const;
+  view value_of(std::uint32_t n) const { return {nodes_[n].data, nodes_[n].out}; }
+  // Where the adjoint of argument node n is added by its parent, when that is in place (a
+  // variable's adjoint, a hoisted node's sum): `found` false when n needs its own buffer.
+  double* adjoint_in_place(const node& n, std::span<double* const> slots, bool& found);
+  void back(std::uint32_t n, const double* d_out, std::span<double* const> slots, bool as_root);
+
+  std::vector<node> nodes_;
+  std::vector<std::uint32_t> args_;      // call and vector arguments, by node
+  std::vector<view> arg_views_;          // the same as views (after finish)
+  std::vector<index_t> offsets_;         // gather and strided slice offsets, by node
+  std::vector<double> values_;           // computed and constant values
+  std::vector<double> adjoints_;         // computed nodes' adjoints; hoisted nodes' sums
+  std::vector<std::pair<int, const double*>> reads_;  // variables read in place, and where their storage was
+  std::vector<int> hoisted_ids_;              // expression ids, in the order given to hoist()
+  std::vector<std::uint32_t> hoisted_nodes_;  // the same order: the node, once recorded (else none)
+  static constexpr std::uint32_t none = 0xffffffffu;
+};
+
+}  // namespace ppl::model

@@ -1,0 +1,224 @@
+// Recording a statement's instances into a tape (model/tape.hpp): one walk of each
+// instance's tree, as the evaluator's, keeping what cannot change from one gradient to
+// the next.
+#include <algorithm>
+#include <fmt/core.h>
+
+#include "model/evaluator.hpp"
+#include "model/tape.hpp"
+#include "stdlib/function.hpp"
+
+namespace ppl::model {
+
+using lang::ir::expr;
+using lang::ir::index_item;
+
+namespace {
+
+// A tape of more doubles than this (values and adjoints) is not kept: the statement takes
+// the instance path, whose memory does not grow with its instances.
+constexpr std::size_t max_doubles = std::size_t{1} << 22;
+
+// The flat offsets a selection reads from its base, in the evaluator's gather order.
+void selection_offsets(const evaluator::index_plan& p, int dim, index_t offset, std::vector<index_t>& out) {
+  if (dim == p.base.shape.rank) {
+    out.push_back(offset);
+    return;
+  }
+  const index_t stride = p.base.shape.stride(dim);
+  const auto& s = p.sel[static_cast<std::size_t>(dim)];
+  for (index_t k = 0; k < s.count; ++k) selection_offsets(p, dim + 1, offset + (s.first + k) * stride, out);
+}
+
+}  // namespace
+
+void tape::hoist(const std::vector<const expr*>& hoisted) {
+  for (const expr* h : hoisted) {
+    hoisted_ids_.push_back(h->id);
+    hoisted_nodes_.push_back(none);
+  }
+}
+
+const double* tape::now(const node& n, const frame& f) const {
+  switch (n.which) {
+    case kind::variable:
+    case kind::element:
+      return (*f.values)[static_cast<std::size_t>(n.variable)].data.data() + n.offset;
+    case kind::slice:
+      if (n.contiguous) return now(nodes_[n.base], f) + n.offset;
+      break;
+    default:
+      break;
+  }
+  return values_.data() + n.value;
+}
+
+std::uint32_t tape::add(node n, const double* from) {
+  const bool stored = n.which == kind::constant || n.which == kind::gather || n.which == kind::call || n.which == kind::vector ||
+                      (n.which == kind::slice && !n.contiguous);
+  if (stored) {
+    n.value = values_.size();
+    if (from) values_.insert(values_.end(), from, from + n.out.size());
+    else values_.resize(values_.size() + static_cast<std::size_t>(n.out.size()));
+  }
+  if (values_.size() > max_doubles) throw refused{};
+  nodes_.push_back(n);
+  return static_cast<std::uint32_t>(nodes_.size() - 1);
+}
+
+std::uint32_t tape::record(evaluator& ev, const expr& e, frame& f) {
+  for (std::size_t k = 0; k < hoisted_ids_.size(); ++k) {
+    if (hoisted_ids_[k] != e.id) continue;
+    if (hoisted_nodes_[k] == none) {
+      hoisted_nodes_[k] = record_node(ev, e, f);
+      nodes_[hoisted_nodes_[k]].hoisted = true;
+    }
+    return hoisted_nodes_[k];
+  }
+  return record_node(ev, e, f);
+}
+
+std::uint32_t tape::record_node(evaluator& ev, const expr& e, frame& f) {
+  node n{};
+  n.e = &e;
+  n.depends = e.depends_on_unknown;
+  if (e.which == expr::kind::ode || e.which == expr::kind::local) throw refused{};
+  if (e.which == expr::kind::variable) {
+    n.which = kind::variable;
+    n.variable = e.slot;
+    n.out = (*f.values)[static_cast<std::size_t>(e.slot)].shape;
+    return add(n, nullptr);
+  }
+  if (e.which == expr::kind::index) return record_index(ev, e, f);
+  if (!e.depends_on_unknown) {
+    // Constants, loop variables and whatever is computed from data alone: evaluated now.
+    const view v = ev.eval(e, f);
+    n.which = kind::constant;
+    n.out = v.shape;
+    return add(n, v.data);
+  }
+  constexpr std::size_t max_args = 8;
+  if (e.args.size() > max_args) throw refused{};
+  std::array<std::uint32_t, max_args> a{};
+  for (std::size_t i = 0; i < e.args.size(); ++i) a[i] = record(ev, *e.args[i], f);
+  n.first = static_cast<std::uint32_t>(args_.size());
+  n.count = static_cast<std::uint32_t>(e.args.size());
+  args_.insert(args_.end(), a.begin(), a.begin() + e.args.size());
+  if (e.which == expr::kind::vector_literal) {
+    n.which = kind::vector;
+    const shape inner = nodes_[a[0]].out;
+    for (std::size_t i = 0; i < e.args.size(); ++i)
+      if (!(nodes_[a[i]].out == inner)) throw refused{};  // the evaluator reports it
+    n.out.rank = inner.rank + 1;
+    n.out.dims[0] = static_cast<index_t>(e.args.size());
+    for (int d = 0; d < inner.rank; ++d) n.out.dims[static_cast<std::size_t>(d + 1)] = inner[d];
+    const std::uint32_t id = add(n, nullptr);
+    double* out = values_.data() + nodes_[id].value;
+    for (std::size_t i = 0; i < e.args.size(); ++i) {
+      const view item = recorded_value(a[i], f);
+      out = std::copy(item.begin(), item.end(), out);
+    }
+    return id;
+  }
+  n.which = kind::call;
+  view_buffer<max_args> views;
+  for (std::size_t i = 0; i < e.args.size(); ++i) views.push_back(recorded_value(a[i], f));
+  n.out = e.fn->result_shape(views.span());
+  double elements = 1;
+  for (int d = 0; d < n.out.rank; ++d) elements *= static_cast<double>(n.out[d]);
+  if (elements > static_cast<double>(max_doubles)) throw refused{};
+  const std::uint32_t id = add(n, nullptr);
+  // The storage may have moved: the arguments' views again.
+  view_buffer<max_args> moved;
+  for (std::size_t i = 0; i < e.args.size(); ++i) moved.push_back(recorded_value(a[i], f));
+  e.fn->eval(moved.span(), values_.data() + nodes_[id].value);
+  return id;
+}
+
+std::uint32_t tape::record_index(evaluator& ev, const expr& e, frame& f) {
+  for (const auto& item : e.indices)
+    if ((item.lo && item.lo->depends_on_unknown) || (item.hi && item.hi->depends_on_unknown)) throw refused{};
+  const expr& base = *e.args[0];
+  node n{};
+  n.e = &e;
+  n.depends = e.depends_on_unknown;
+  if (base.which == expr::kind::variable) {
+    const evaluator::index_plan p = ev.plan_index(e, f);
+    n.variable = base.slot;
+    n.out = p.out;
+    if (p.contiguous) {
+      n.which = kind::element;
+      n.offset = p.offset;
+      return add(n, nullptr);
+    }
+    n.which = kind::gather;
+    n.contiguous = false;
+    n.first = static_cast<std::uint32_t>(offsets_.size());
+    selection_offsets(p, 0, 0, offsets_);
+    n.count = static_cast<std::uint32_t>(offsets_.size() - n.first);
+    const std::uint32_t id = add(n, nullptr);
+    const double* from = (*f.values)[static_cast<std::size_t>(base.slot)].data.data();
+    double* out = values_.data() + nodes_[id].value;
+    for (std::uint32_t k = 0; k < nodes_[id].count; ++k) out[k] = from[offsets_[nodes_[id].first + k]];
+    return id;
+  }
+  if (!e.depends_on_unknown) {
+    const view v = ev.eval(e, f);
+    n.which = kind::constant;
+    n.out = v.shape;
+    return add(n, v.data);
+  }
+  n.which = kind::slice;
+  n.base = record(ev, base, f);
+  // The selection, worked out by the evaluator on the same value of the base.
+  const evaluator::index_plan p = ev.plan_index(e, f);
+  n.out = p.out;
+  n.contiguous = p.contiguous;
+  n.offset = p.offset;
+  if (p.contiguous) return add(n, nullptr);
+  n.first = static_cast<std::uint32_t>(offsets_.size());
+  selection_offsets(p, 0, 0, offsets_);
+  n.count = static_cast<std::uint32_t>(offsets_.size() - n.first);
+  const std::uint32_t id = add(n, nullptr);
+  const double* from = now(nodes_[n.base], f);
+  double* out = values_.data() + nodes_[id].value;
+  for (std::uint32_t k = 0; k < nodes_[id].count; ++k) out[k] = from[offsets_[nodes_[id].first + k]];
+  return id;
+}
+
+bool tape::finish(const std::vector<tensor>& values) {
+  // Adjoints: a buffer per computed node that depends on unknowns (a hoisted node's is
+  // its sum), and a slice's scatter buffer of its base's size.
+  std::size_t adjoints = 0;
+  for (auto& n : nodes_) {
+    if (!n.depends || n.which == kind::constant || n.which == kind::variable || n.which == kind::element) continue;
+    n.adjoint = adjoints;
+    adjoints += static_cast<std::size_t>(n.out.size());
+    if (n.which == kind::slice) {
+      n.scratch = adjoints;
+      adjoints += static_cast<std::size_t>(nodes_[n.base].out.size());
+    }
+  }
+  if (values_.size() + adjoints > max_doubles) return false;
+  adjoints_.assign(adjoints, 0.0);
+  frame f;
+  f.values = const_cast<std::vector<tensor>*>(&values);
+  for (auto& n : nodes_) {
+    n.data = now(n, f);
+    if (n.which == kind::variable || n.which == kind::element || n.which == kind::gather) {
+      const double* storage = values[static_cast<std::size_t>(n.variable)].data.data();
+      if (std::none_of(reads_.begin(), reads_.end(), [&](const auto& r) { return r.first == n.variable; }))
+        reads_.emplace_back(n.variable, storage);
+    }
+  }
+  arg_views_.resize(args_.size());
+  for (std::size_t i = 0; i < args_.size(); ++i) arg_views_[i] = value_of(args_[i]);
+  return true;
+}
+
+bool tape::valid(const std::vector<tensor>& values) const {
+  return std::all_of(reads_.begin(), reads_.end(),
+                     [&](const auto& r) { return values[static_cast<std::size_t>(r.first)].data.data() == r.second; });
+}
+
+}  // namespace ppl::model
