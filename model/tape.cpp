@@ -8,6 +8,7 @@
 
 #include "model/tape.hpp"
 #include "stdlib/function.hpp"
+#include "stdlib/function_groups.hpp"
 
 namespace ppl::model {
 
@@ -20,9 +21,25 @@ bool tape::forward(std::vector<tensor>& values, int target) {
         if (!n.depends) continue;
         switch (n.which) {
           case kind::call: {
-            const std::span<const view> args(arg_views_.data() + n.first, n.count);
-            if (!(n.e->fn->result_shape(args) == n.out)) return false;
-            n.e->fn->eval(args, values_.data() + n.value);
+            const view* a = arg_views_.data() + n.first;
+            double* out = values_.data() + n.value;
+            switch (n.how) {
+              case op::unary:
+                *out = static_cast<const stdlib::unary_math*>(n.formulas)->f(a[0].data[0]);
+                break;
+              case op::binary:
+                *out = static_cast<const stdlib::binary_math*>(n.formulas)->f(a[0].data[0], a[1].data[0]);
+                break;
+              case op::product:
+                *out = a[0].data[0] * a[1].data[0];
+                break;
+              case op::generic: {
+                const std::span<const view> args(a, n.count);
+                if (!(n.e->fn->result_shape(args) == n.out)) return false;
+                n.e->fn->eval(args, out);
+                break;
+              }
+            }
             break;
           }
           case kind::vector: {
@@ -83,6 +100,47 @@ void tape::backward(std::span<double* const> slots, int target, bool reverse) {
     if (h != none) back(h, adjoints_.data() + nodes_[h].adjoint, slots, true);
 }
 
+// What the function's backward() adds, for scalars by its formulas inline: each line is
+// the scalar case of stdlib/elementwise.cpp's unary_map, binary_map (scaled_add for
+// constant partials) and linear_algebra.cpp's product::scaling_backward.
+void tape::apply_backward(const node& n, const double* d_out, double* const* to) const {
+  const view* a = arg_views_.data() + n.first;
+  switch (n.how) {
+    case op::unary: {
+      const auto* m = static_cast<const stdlib::unary_math*>(n.formulas);
+      if (m->df && to[0]) to[0][0] += m->df(a[0].data[0], n.data[0]) * d_out[0];
+      return;
+    }
+    case op::binary: {
+      const auto* m = static_cast<const stdlib::binary_math*>(n.formulas);
+      if (!m->df) return;
+      if (m->constant_partials) {
+        double ca = 0, cb = 0;
+        m->df(0, 0, 0, ca, cb);
+        for (int i = 0; i < 2; ++i) {
+          if (!to[i]) continue;
+          double total = 0;
+          total += d_out[0];
+          to[i][0] += (i == 0 ? ca : cb) * total;
+        }
+        return;
+      }
+      double da = 0, db = 0;
+      m->df(a[0].data[0], a[1].data[0], n.data[0], da, db);
+      if (to[0]) to[0][0] += da * d_out[0];
+      if (to[1]) to[1][0] += db * d_out[0];
+      return;
+    }
+    case op::product:
+      if (to[0]) to[0][0] += a[1].data[0] * d_out[0];
+      if (to[1]) to[1][0] += a[0].data[0] * d_out[0];
+      return;
+    case op::generic:
+      n.e->fn->backward(std::span<const view>(a, n.count), view{n.data, n.out}, d_out, std::span<double* const>(to, n.count));
+      return;
+  }
+}
+
 double* tape::adjoint_in_place(const node& n, std::span<double* const> slots, bool& found) {
   found = true;
   if (n.hoisted) return adjoints_.data() + n.adjoint;
@@ -106,7 +164,7 @@ double* tape::adjoint_in_place(const node& n, std::span<double* const> slots, bo
 void tape::back(std::uint32_t index, const double* d_out, std::span<double* const> slots, bool as_root) {
   const node& n = nodes_[index];
   if (!n.depends) return;
-  const index_t size = n.out.size();
+  const index_t size = n.size;
   if (n.hoisted && !as_root) {
     double* held = adjoints_.data() + n.adjoint;
     for (index_t i = 0; i < size; ++i) held[i] += d_out[i];
@@ -162,11 +220,13 @@ void tape::back(std::uint32_t index, const double* d_out, std::span<double* cons
         to[i] = adjoint_in_place(a, slots, in_place);
         if (in_place) continue;
         to[i] = adjoints_.data() + a.adjoint;
-        std::fill_n(to[i], a.out.size(), 0.0);
+        if (a.size == 1)
+          *to[i] = 0;
+        else
+          std::fill_n(to[i], a.size, 0.0);
         pending[i] = 1;
       }
-      n.e->fn->backward(std::span<const view>(arg_views_.data() + n.first, n.count), view{n.data, n.out}, d_out,
-                        std::span<double* const>(to.data(), n.count));
+      apply_backward(n, d_out, to.data());
       for (std::uint32_t i = 0; i < n.count; ++i)
         if (pending[i]) back(args_[n.first + i], to[i], slots, false);
       return;

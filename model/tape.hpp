@@ -79,9 +79,16 @@ class tape {
     call,
     vector,    // a vector literal: its items stacked
   };
+  // How a call is applied: through the function's eval and backward, or, for a map of
+  // scalars, its formulas inline (the same arithmetic: stdlib/elementwise.cpp's maps and
+  // the product of two scalars).
+  enum class op : std::uint8_t { generic, unary, binary, product };
   struct node {
     const lang::ir::expr* e;
     kind which;
+    op how = op::generic;
+    const void* formulas = nullptr;  // unary: a stdlib::unary_math; binary: a stdlib::binary_math
+    index_t size = 0;                // out.size(), after finish()
     bool depends;    // on unknowns: takes part in the reverse pass
     bool hoisted = false;
     bool contiguous = true;  // slice, element: one block at `offset`
@@ -96,6 +103,7 @@ class tape {
     const double* data = nullptr;  // after finish(): where its value is
   };
   std::uint32_t add(node n, const double* from);
+  void choose_op(node& n) const;
   std::uint32_t record_node(evaluator& ev, const lang::ir::expr& e, frame& f);
   std::uint32_t record_index(evaluator& ev, const lang::ir::expr& e, frame& f);
   // While recording, where node n's value is now (the tape's storage may still move).
@@ -104,6 +112,7 @@ class tape {
   // Where the adjoint of argument node n is added by its parent, when that is in place (a
   // variable's adjoint, a hoisted node's sum): `found` false when n needs its own buffer.
   double* adjoint_in_place(const node& n, std::span<double* const> slots, bool& found);
+  void apply_backward(const node& n, const double* d_out, double* const* to) const;
   void back(std::uint32_t n, const double* d_out, std::span<double* const> slots, bool as_root);
 
   std::vector<node> nodes_;

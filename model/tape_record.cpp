@@ -7,6 +7,7 @@
 #include "model/evaluator.hpp"
 #include "model/tape.hpp"
 #include "stdlib/function.hpp"
+#include "stdlib/function_groups.hpp"
 
 namespace ppl::model {
 
@@ -205,6 +206,8 @@ bool tape::finish(const std::vector<tensor>& values) {
   f.values = const_cast<std::vector<tensor>*>(&values);
   for (auto& n : nodes_) {
     n.data = now(n, f);
+    n.size = n.out.size();
+    if (n.which == kind::call && n.depends) choose_op(n);
     if (n.which == kind::variable || n.which == kind::element || n.which == kind::gather) {
       const double* storage = values[static_cast<std::size_t>(n.variable)].data.data();
       if (std::none_of(reads_.begin(), reads_.end(), [&](const auto& r) { return r.first == n.variable; }))
@@ -214,6 +217,22 @@ bool tape::finish(const std::vector<tensor>& values) {
   arg_views_.resize(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) arg_views_[i] = value_of(args_[i]);
   return true;
+}
+
+void tape::choose_op(node& n) const {
+  if (n.out.rank != 0) return;
+  for (std::uint32_t i = 0; i < n.count; ++i)
+    if (nodes_[args_[n.first + i]].out.rank != 0) return;
+  const stdlib::scalar_formulas f = n.e->fn->formulas();
+  if (f.unary && n.count == 1) {
+    n.how = op::unary;
+    n.formulas = f.unary;
+  } else if (f.binary && n.count == 2 && !f.binary->invalid) {
+    n.how = op::binary;
+    n.formulas = f.binary;
+  } else if (n.count == 2 && n.e->fn->name() == "*") {
+    n.how = op::product;
+  }
 }
 
 bool tape::valid(const std::vector<tensor>& values) const {

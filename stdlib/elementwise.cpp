@@ -47,6 +47,7 @@ class unary_map final : public function {
   }
   bool differentiable() const override { return m_.df != nullptr; }
   bool elementwise() const override { return true; }
+  scalar_formulas formulas() const override { return {&m_, nullptr}; }
 
  private:
   unary_math m_;
@@ -114,6 +115,7 @@ class binary_map final : public function {
   }
   bool differentiable() const override { return m_.df != nullptr; }
   bool elementwise() const override { return true; }
+  scalar_formulas formulas() const override { return {nullptr, &m_}; }
 
  private:
   void check_values(const view& a, const view& b) const {

@@ -27,6 +27,17 @@ struct argument_error : std::runtime_error {
 // ("dot expects two vectors, got real[,] and real[]").
 using type_result = std::variant<type_sig, std::string>;
 
+struct unary_math;
+struct binary_math;
+
+// A map's scalar formulas (stdlib/function_groups.hpp), for a caller that applies it to
+// one element at a time without the virtual calls and views (model/tape.cpp). Applying
+// them must be exactly what eval() and backward() do on scalar arguments.
+struct scalar_formulas {
+  const unary_math* unary = nullptr;
+  const binary_math* binary = nullptr;
+};
+
 class function {
  public:
   virtual ~function() = default;
@@ -55,6 +66,9 @@ class function {
   // depends only on element i of each argument, a scalar argument being broadcast. Such a
   // function can be applied to a whole plate's values in one call (model/graph_plate.cpp).
   virtual bool elementwise() const { return false; }
+
+  // The scalar formulas of an elementwise map of one or two arguments, else none.
+  virtual scalar_formulas formulas() const { return {}; }
 };
 
 }  // namespace ppl::stdlib
