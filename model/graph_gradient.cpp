@@ -157,7 +157,7 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
     if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term)) {
       if (model::tape* taped = t.s->which == statement::kind::factor ? tape_forward(*t.s, t.hoisted) : nullptr) {
         term = taped->total();
-        taped->backward(plan.slots, -1, false);
+        taped->backward(plan.slots, false);
       } else {
         term = differentiate_term(*t.s, t.hoisted, plan.slots, false);
       }
@@ -169,7 +169,7 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
     if (it->defined)
       pass_back_definition(*it->s, it->range, it->invariants, plan.slots);
     else if (it->tape)
-      it->tape->backward(plan.slots, it->s->target, true);
+      it->tape->backward(plan.slots, true);
     else if (!batch_pass_back(*it->s, plan.slots))
       differentiate_term(*it->s, it->hoisted, plan.slots, true);
   batch_fresh_.assign(model_.statements.size(), 0);

@@ -55,7 +55,7 @@ tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& ho
   } catch (const stdlib::argument_error&) {
     return nullptr;
   }
-  if (!fresh->finish(values_)) {
+  if (!fresh->finish(values_, target)) {
     tape_refused_[index] = 1;
     return nullptr;
   }

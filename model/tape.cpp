@@ -84,20 +84,64 @@ double tape::total() const {
   return total;
 }
 
-void tape::backward(std::span<double* const> slots, int target, bool reverse) {
+void tape::backward(std::span<double* const> slots, bool reverse) {
   if (instances.empty()) return;
-  for (std::uint32_t h : hoisted_nodes_)
-    if (h != none) std::fill_n(adjoints_.begin() + static_cast<std::ptrdiff_t>(nodes_[h].adjoint), nodes_[h].out.size(), 0.0);
-  const double one = 1;
-  auto pass = [&](const instance& in) {
-    back(in.root, target >= 0 ? slots[static_cast<std::size_t>(target)] + in.target_offset : &one, slots, false);
-  };
+  std::fill(adjoints_.begin(), adjoints_.end(), 0.0);
+  for (std::size_t k = 0; k < places_.size(); ++k) {
+    const place& p = places_[k];
+    if (p.variable < 0) {
+      at_[k] = p.fixed;
+    } else {
+      double* to = slots[static_cast<std::size_t>(p.variable)];
+      at_[k] = to ? to + p.offset : nullptr;
+    }
+  }
+  const auto count = instance_steps_.size() - 1;
   if (reverse)
-    for (auto it = instances.rbegin(); it != instances.rend(); ++it) pass(*it);
+    for (std::size_t i = count; i-- > 0;) run(instance_steps_[i], instance_steps_[i + 1]);
   else
-    for (const instance& in : instances) pass(in);
-  for (std::uint32_t h : hoisted_nodes_)
-    if (h != none) back(h, adjoints_.data() + nodes_[h].adjoint, slots, true);
+    for (std::size_t i = 0; i < count; ++i) run(instance_steps_[i], instance_steps_[i + 1]);
+  run(instance_steps_[count], static_cast<std::uint32_t>(rev_.size()));
+}
+
+void tape::run(std::uint32_t first, std::uint32_t last) {
+  for (std::uint32_t k = first; k < last; ++k) {
+    const rev_op& r = rev_[k];
+    const node& n = nodes_[r.node];
+    const double* d_out = at_[r.d_out];
+    switch (r.what) {
+      case step::call: {
+        std::array<double*, 8> to;
+        for (std::uint32_t i = 0; i < n.count; ++i) {
+          const std::uint32_t at = rev_args_[r.first + i];
+          to[i] = at == none ? nullptr : at_[at];
+        }
+        apply_backward(n, d_out, to.data());
+        break;
+      }
+      case step::add:
+        if (double* to = at_[r.first])
+          for (index_t i = 0; i < n.size; ++i) to[i] += d_out[i];
+        break;
+      case step::scatter:
+        if (double* to = at_[r.first])
+          for (std::uint32_t i = 0; i < n.count; ++i) to[offsets_[n.first + i]] += d_out[i];
+        break;
+      case step::slice: {
+        double* to = at_[r.first];
+        if (n.contiguous)
+          for (index_t i = 0; i < n.size; ++i) to[n.offset + i] += d_out[i];
+        else
+          for (std::uint32_t i = 0; i < n.count; ++i) to[offsets_[n.first + i]] += d_out[i];
+        break;
+      }
+      case step::held: {
+        double* held = adjoints_.data() + n.adjoint;
+        for (index_t i = 0; i < n.size; ++i) held[i] += d_out[i];
+        break;
+      }
+    }
+  }
 }
 
 // What the function's backward() adds, for scalars by its formulas inline: each line is
@@ -138,99 +182,6 @@ void tape::apply_backward(const node& n, const double* d_out, double* const* to)
     case op::generic:
       n.e->fn->backward(std::span<const view>(a, n.count), view{n.data, n.out}, d_out, std::span<double* const>(to, n.count));
       return;
-  }
-}
-
-double* tape::adjoint_in_place(const node& n, std::span<double* const> slots, bool& found) {
-  found = true;
-  if (n.hoisted) return adjoints_.data() + n.adjoint;
-  switch (n.which) {
-    case kind::variable:
-      return slots[static_cast<std::size_t>(n.variable)];
-    case kind::element: {
-      double* to = slots[static_cast<std::size_t>(n.variable)];
-      return to ? to + n.offset : nullptr;
-    }
-    case kind::gather:
-      if (!slots[static_cast<std::size_t>(n.variable)]) return nullptr;
-      break;
-    default:
-      break;
-  }
-  found = false;
-  return nullptr;
-}
-
-void tape::back(std::uint32_t index, const double* d_out, std::span<double* const> slots, bool as_root) {
-  const node& n = nodes_[index];
-  if (!n.depends) return;
-  const index_t size = n.size;
-  if (n.hoisted && !as_root) {
-    double* held = adjoints_.data() + n.adjoint;
-    for (index_t i = 0; i < size; ++i) held[i] += d_out[i];
-    return;
-  }
-  switch (n.which) {
-    case kind::constant:
-      return;
-    case kind::variable:
-    case kind::element: {
-      double* to = slots[static_cast<std::size_t>(n.variable)];
-      if (!to) return;
-      to += n.offset;
-      for (index_t i = 0; i < size; ++i) to[i] += d_out[i];
-      return;
-    }
-    case kind::gather: {
-      double* to = slots[static_cast<std::size_t>(n.variable)];
-      if (!to) return;
-      for (std::uint32_t k = 0; k < n.count; ++k) to[offsets_[n.first + k]] += d_out[k];
-      return;
-    }
-    case kind::slice: {
-      const node& base = nodes_[n.base];
-      if (!base.depends) return;
-      double* buffer = adjoints_.data() + n.scratch;
-      std::fill_n(buffer, base.out.size(), 0.0);
-      if (n.contiguous)
-        for (index_t i = 0; i < size; ++i) buffer[n.offset + i] += d_out[i];
-      else
-        for (std::uint32_t k = 0; k < n.count; ++k) buffer[offsets_[n.first + k]] += d_out[k];
-      back(n.base, buffer, slots, false);
-      return;
-    }
-    case kind::vector: {
-      const double* from = d_out;
-      for (std::uint32_t i = 0; i < n.count; ++i) {
-        back(args_[n.first + i], from, slots, false);
-        from += arg_views_[n.first + i].size();
-      }
-      return;
-    }
-    case kind::call: {
-      constexpr std::size_t max_args = 8;
-      std::array<double*, max_args> to;
-      std::array<char, max_args> pending;
-      for (std::uint32_t i = 0; i < n.count; ++i) {
-        const node& a = nodes_[args_[n.first + i]];
-        to[i] = nullptr;
-        pending[i] = 0;
-        if (!a.depends) continue;
-        bool in_place = false;
-        to[i] = adjoint_in_place(a, slots, in_place);
-        if (in_place) continue;
-        to[i] = adjoints_.data() + a.adjoint;
-        if (a.size == 1)
-          *to[i] = 0;
-        else
-          std::fill_n(to[i], a.size, 0.0);
-        pending[i] = 1;
-      }
-      apply_backward(n, d_out, to.data());
-      for (std::uint32_t i = 0; i < n.count; ++i)
-        if (pending[i]) back(args_[n.first + i], to[i], slots, false);
-      return;
-    }
   }
 }
 

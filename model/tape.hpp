@@ -52,8 +52,10 @@ class tape {
   void hoist(const std::vector<const lang::ir::expr*>& hoisted);
   // While recording: node n's value as it is now (an `=` statement copies it to its target).
   view recorded_value(std::uint32_t n, const frame& f) const { return {now(nodes_[n], f), nodes_[n].out}; }
-  // Ends recording: makes the nodes' views. False when the tape would be too large.
-  bool finish(const std::vector<tensor>& values);
+  // Ends recording: makes the nodes' views and the reverse pass, in which each instance's
+  // root receives `1` (a factor, target -1) or its element of `target`'s adjoint. False
+  // when the tape would be too large.
+  bool finish(const std::vector<tensor>& values, int target);
   std::vector<instance> instances;
 
   // Whether the variables' storage is still where it was recorded (a tape points into it).
@@ -63,10 +65,10 @@ class tape {
   bool forward(std::vector<tensor>& values, int target);
   // The instances' factor values summed in order (after forward).
   double total() const;
-  // Passes the adjoints back: each instance's root receives `1` (a factor) or its target
-  // element's adjoint (`=`), instances in order or reversed; then the hoisted nodes pass
-  // their summed adjoints on. `slots` are the variables' adjoints (null: none).
-  void backward(std::span<double* const> slots, int target, bool reverse);
+  // Passes the adjoints back from the instances' roots, in order or reversed; then the
+  // hoisted nodes pass their summed adjoints on. `slots` are the variables' adjoints
+  // (null: none).
+  void backward(std::span<double* const> slots, bool reverse);
   std::size_t size() const { return nodes_.size(); }
 
  private:
@@ -109,11 +111,37 @@ class tape {
   // While recording, where node n's value is now (the tape's storage may still move).
   const double* now(const node& n, const frame& f) const;
   view value_of(std::uint32_t n) const { return {nodes_[n].data, nodes_[n].out}; }
-  // Where the adjoint of argument node n is added by its parent, when that is in place (a
-  // variable's adjoint, a hoisted node's sum): `found` false when n needs its own buffer.
-  double* adjoint_in_place(const node& n, std::span<double* const> slots, bool& found);
   void apply_backward(const node& n, const double* d_out, double* const* to) const;
-  void back(std::uint32_t n, const double* d_out, std::span<double* const> slots, bool as_root);
+
+  // ---- the reverse pass as a flat program (made by finish()) ----
+  // A place an adjoint is read from or added to: a variable's adjoint at an offset, known
+  // only when a gradient gives the variables' adjoints (`slots`), or a fixed address (a
+  // node's adjoint buffer, the 1 a factor's root receives).
+  struct place {
+    int variable = -1;
+    index_t offset = 0;
+    double* fixed = nullptr;
+  };
+  std::uint32_t add_place(place p);
+  // One step of the reverse pass, what the evaluator's backward() does at one node: a
+  // call's backward into its arguments' places (`first`: their places in rev_args_); a
+  // variable's elements, a strided selection's, a slice's into its base's buffer, or a
+  // hoisted node's sum, added from d_out into the place `first`.
+  enum class step : std::uint8_t { call, add, scatter, slice, held };
+  struct rev_op {
+    step what;
+    std::uint32_t node, d_out, first;
+  };
+  // Appends the steps that pass the adjoint at place d_out back from node n, in the
+  // evaluator's order: a node, then each argument that needs its own buffer, depth first.
+  void emit(std::uint32_t n, std::uint32_t d_out, bool as_root);
+  void run(std::uint32_t first, std::uint32_t last);
+  std::vector<place> places_;
+  std::vector<double*> at_;  // places_ resolved for the current gradient
+  std::vector<rev_op> rev_;
+  std::vector<std::uint32_t> rev_args_;
+  std::vector<std::uint32_t> instance_steps_;  // instance i's steps: [instance_steps_[i], instance_steps_[i + 1])
+  double one_ = 1;
 
   std::vector<node> nodes_;
   std::vector<std::uint32_t> args_;      // call and vector arguments, by node

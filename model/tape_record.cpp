@@ -187,7 +187,7 @@ std::uint32_t tape::record_index(evaluator& ev, const expr& e, frame& f) {
   return id;
 }
 
-bool tape::finish(const std::vector<tensor>& values) {
+bool tape::finish(const std::vector<tensor>& values, int target) {
   // Adjoints: a buffer per computed node that depends on unknowns (a hoisted node's is
   // its sum), and a slice's scatter buffer of its base's size.
   std::size_t adjoints = 0;
@@ -216,7 +216,87 @@ bool tape::finish(const std::vector<tensor>& values) {
   }
   arg_views_.resize(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) arg_views_[i] = value_of(args_[i]);
+  // The reverse pass: each instance's steps, then the hoisted nodes'.
+  for (const instance& in : instances) {
+    instance_steps_.push_back(static_cast<std::uint32_t>(rev_.size()));
+    emit(in.root, target >= 0 ? add_place({target, in.target_offset, nullptr}) : add_place({-1, 0, &one_}), false);
+  }
+  instance_steps_.push_back(static_cast<std::uint32_t>(rev_.size()));
+  for (std::uint32_t h : hoisted_nodes_)
+    if (h != none) emit(h, add_place({-1, 0, adjoints_.data() + nodes_[h].adjoint}), true);
+  at_.resize(places_.size());
   return true;
+}
+
+std::uint32_t tape::add_place(place p) {
+  places_.push_back(p);
+  return static_cast<std::uint32_t>(places_.size() - 1);
+}
+
+// Mirrors evaluator::backward (model/evaluator_backward.cpp) node kind by node kind. Two
+// differences that change no result: every adjoint buffer is zeroed once when a reverse
+// pass begins, not each just before its one use; and a strided selection of a variable
+// that takes no adjoint in this gradient still gets its buffer (the call adds into it,
+// and the scatter step then finds no variable adjoint and stops).
+void tape::emit(std::uint32_t index, std::uint32_t d_out, bool as_root) {
+  const node& n = nodes_[index];
+  if (!n.depends) return;
+  if (n.hoisted && !as_root) {
+    rev_.push_back({step::held, index, d_out, 0});
+    return;
+  }
+  switch (n.which) {
+    case kind::constant:
+      return;
+    case kind::variable:
+    case kind::element:
+      rev_.push_back({step::add, index, d_out, add_place({n.variable, n.offset, nullptr})});
+      return;
+    case kind::gather:
+      rev_.push_back({step::scatter, index, d_out, add_place({n.variable, 0, nullptr})});
+      return;
+    case kind::slice: {
+      if (!nodes_[n.base].depends) return;
+      const std::uint32_t buffer = add_place({-1, 0, adjoints_.data() + n.scratch});
+      rev_.push_back({step::slice, index, d_out, buffer});
+      emit(n.base, buffer, false);
+      return;
+    }
+    case kind::vector: {
+      index_t offset = 0;
+      for (std::uint32_t i = 0; i < n.count; ++i) {
+        place p = places_[d_out];
+        p.offset += offset;
+        if (p.fixed) p.fixed += offset;
+        emit(args_[n.first + i], add_place(p), false);
+        offset += nodes_[args_[n.first + i]].size;
+      }
+      return;
+    }
+    case kind::call: {
+      const auto first = static_cast<std::uint32_t>(rev_args_.size());
+      std::array<std::uint32_t, 8> pending{};
+      for (std::uint32_t i = 0; i < n.count; ++i) {
+        const node& a = nodes_[args_[n.first + i]];
+        std::uint32_t at = none;
+        pending[i] = none;
+        if (!a.depends) {
+        } else if (a.hoisted) {
+          at = add_place({-1, 0, adjoints_.data() + a.adjoint});
+        } else if (a.which == kind::variable || a.which == kind::element) {
+          at = add_place({a.variable, a.offset, nullptr});
+        } else {
+          at = add_place({-1, 0, adjoints_.data() + a.adjoint});
+          pending[i] = at;
+        }
+        rev_args_.push_back(at);
+      }
+      rev_.push_back({step::call, index, d_out, first});
+      for (std::uint32_t i = 0; i < n.count; ++i)
+        if (pending[i] != none) emit(args_[n.first + i], pending[i], false);
+      return;
+    }
+  }
 }
 
 void tape::choose_op(node& n) const {
