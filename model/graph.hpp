@@ -305,6 +305,10 @@ class graph {
   std::vector<std::shared_ptr<batch_plan>> batch_plans_;  // by statement
   std::vector<char> batch_tried_;                          // by statement: plan_batch ran
   std::vector<std::vector<double>> batch_columns_;         // by expression id: a varying node's values
+  // By expression id, for a scalar call evaluated row by row: each row's partials (row r's
+  // k arguments at r * k) and whether eval_partials gave them, for its reverse pass.
+  std::vector<std::vector<double>> batch_partials_;
+  std::vector<std::vector<char>> batch_given_;
   std::vector<std::vector<index_t>> batch_offsets_;        // by expression id: an element read's offsets
   std::vector<char> batch_offsets_fixed_;                  // by expression id: those offsets cannot change
   // ---- a plate differentiated as one batch (model/graph_plate.cpp) ----

@@ -106,6 +106,8 @@ graph::batch_plan* graph::plan_batch(const statement& s) {
   const auto nodes = static_cast<std::size_t>(model_.expr_count);
   if (batch_columns_.size() != nodes) {
     batch_columns_.resize(nodes);
+    batch_partials_.resize(nodes);
+    batch_given_.resize(nodes);
     batch_offsets_.resize(nodes);
     batch_offsets_fixed_.assign(nodes, 0);
     batch_seen_.resize(nodes);
@@ -207,15 +209,20 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
   if (!e.fn->elementwise() && batch::scalar_call(e)) {
     // Row by row through the function's scalar eval (its checks of each row's arguments
     // included: a refusal sends the statement back to the instance path).
+    // The partials each row gives with its value are kept for the reverse pass.
     std::array<view, 8> row{};
     const std::size_t k = e.args.size();
     for (std::size_t i = 0; i < k; ++i) row[i] = {args[i].data, shape::scalar()};
     const std::span<const view> one(row.data(), k);
+    auto& partials = batch_partials_[static_cast<std::size_t>(e.id)];
+    auto& given = batch_given_[static_cast<std::size_t>(e.id)];
+    if (partials.size() < n * k) partials.resize(n * k);
+    if (given.size() < n) given.resize(n);
     try {
       for (std::size_t r = 0; r < n; ++r) {
         for (std::size_t i = 0; i < k; ++i) row[i].data = args[i].data + (args[i].shape.rank != 0 ? r : 0);
         e.fn->result_shape(one);
-        e.fn->eval(one, out.data() + r);
+        given[r] = e.fn->eval_partials(one, out.data() + r, partials.data() + r * k);
       }
     } catch (const stdlib::argument_error&) {
       throw not_batched{};

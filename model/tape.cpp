@@ -39,6 +39,12 @@ bool tape::forward(std::vector<tensor>& values, int target) {
                 n.e->fn->eval(args, out);
                 break;
               }
+              case op::partials: {
+                const std::span<const view> args(a, n.count);
+                n.e->fn->result_shape(args);
+                given_[next] = n.e->fn->eval_partials(args, out, partials_.data() + n.partials);
+                break;
+              }
             }
             break;
           }
@@ -116,7 +122,7 @@ void tape::run(std::uint32_t first, std::uint32_t last) {
           const std::uint32_t at = rev_args_[r.first + i];
           to[i] = at == none ? nullptr : at_[at];
         }
-        apply_backward(n, d_out, to.data());
+        apply_backward(r.node, d_out, to.data());
         break;
       }
       case step::add:
@@ -147,9 +153,15 @@ void tape::run(std::uint32_t first, std::uint32_t last) {
 // What the function's backward() adds, for scalars by its formulas inline: each line is
 // the scalar case of stdlib/elementwise.cpp's unary_map, binary_map (scaled_add for
 // constant partials) and linear_algebra.cpp's product::scaling_backward.
-void tape::apply_backward(const node& n, const double* d_out, double* const* to) const {
+void tape::apply_backward(std::uint32_t index, const double* d_out, double* const* to) const {
+  const node& n = nodes_[index];
   const view* a = arg_views_.data() + n.first;
   switch (n.how) {
+    case op::partials:
+      if (!given_[index]) break;
+      for (std::uint32_t i = 0; i < n.count; ++i)
+        if (to[i]) to[i][0] += d_out[0] * partials_[n.partials + i];
+      return;
     case op::unary: {
       const auto* m = static_cast<const stdlib::unary_math*>(n.formulas);
       if (m->df && to[0]) to[0][0] += m->df(a[0].data[0], n.data[0]) * d_out[0];
@@ -180,9 +192,9 @@ void tape::apply_backward(const node& n, const double* d_out, double* const* to)
       if (to[1]) to[1][0] += a[0].data[0] * d_out[0];
       return;
     case op::generic:
-      n.e->fn->backward(std::span<const view>(a, n.count), view{n.data, n.out}, d_out, std::span<double* const>(to, n.count));
-      return;
+      break;
   }
+  n.e->fn->backward(std::span<const view>(a, n.count), view{n.data, n.out}, d_out, std::span<double* const>(to, n.count));
 }
 
 }  // namespace ppl::model

@@ -84,13 +84,16 @@ class tape {
   // How a call is applied: through the function's eval and backward, or, for a map of
   // scalars, its formulas inline (the same arithmetic: stdlib/elementwise.cpp's maps and
   // the product of two scalars).
-  enum class op : std::uint8_t { generic, unary, binary, product };
+  // A call of scalars otherwise goes through eval_partials: the partials it gives are
+  // kept (per node, `partials`) for the reverse pass, which then skips backward().
+  enum class op : std::uint8_t { generic, unary, binary, product, partials };
   struct node {
     const lang::ir::expr* e;
     kind which;
     op how = op::generic;
     const void* formulas = nullptr;  // unary: a stdlib::unary_math; binary: a stdlib::binary_math
     index_t size = 0;                // out.size(), after finish()
+    std::size_t partials = 0;        // op::partials: its arguments' partials in partials_
     bool depends;    // on unknowns: takes part in the reverse pass
     bool hoisted = false;
     bool contiguous = true;  // slice, element: one block at `offset`
@@ -105,13 +108,13 @@ class tape {
     const double* data = nullptr;  // after finish(): where its value is
   };
   std::uint32_t add(node n, const double* from);
-  void choose_op(node& n) const;
+  void choose_op(node& n);
   std::uint32_t record_node(evaluator& ev, const lang::ir::expr& e, frame& f);
   std::uint32_t record_index(evaluator& ev, const lang::ir::expr& e, frame& f);
   // While recording, where node n's value is now (the tape's storage may still move).
   const double* now(const node& n, const frame& f) const;
   view value_of(std::uint32_t n) const { return {nodes_[n].data, nodes_[n].out}; }
-  void apply_backward(const node& n, const double* d_out, double* const* to) const;
+  void apply_backward(std::uint32_t index, const double* d_out, double* const* to) const;
 
   // ---- the reverse pass as a flat program (made by finish()) ----
   // A place an adjoint is read from or added to: a variable's adjoint at an offset, known
@@ -149,6 +152,8 @@ class tape {
   std::vector<index_t> offsets_;         // gather and strided slice offsets, by node
   std::vector<double> values_;           // computed and constant values
   std::vector<double> adjoints_;         // computed nodes' adjoints; hoisted nodes' sums
+  std::vector<double> partials_;         // op::partials nodes' partials, from the last forward
+  std::vector<char> given_;              // by node: its last forward gave partials
   std::vector<std::pair<int, const double*>> reads_;  // variables read in place, and where their storage was
   std::vector<int> hoisted_ids_;              // expression ids, in the order given to hoist()
   std::vector<std::uint32_t> hoisted_nodes_;  // the same order: the node, once recorded (else none)

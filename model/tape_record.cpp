@@ -214,6 +214,7 @@ bool tape::finish(const std::vector<tensor>& values, int target) {
         reads_.emplace_back(n.variable, storage);
     }
   }
+  given_.assign(nodes_.size(), 0);
   arg_views_.resize(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) arg_views_[i] = value_of(args_[i]);
   // The reverse pass: each instance's steps, then the hoisted nodes'.
@@ -299,7 +300,7 @@ void tape::emit(std::uint32_t index, std::uint32_t d_out, bool as_root) {
   }
 }
 
-void tape::choose_op(node& n) const {
+void tape::choose_op(node& n) {
   if (n.out.rank != 0) return;
   for (std::uint32_t i = 0; i < n.count; ++i)
     if (nodes_[args_[n.first + i]].out.rank != 0) return;
@@ -312,6 +313,10 @@ void tape::choose_op(node& n) const {
     n.formulas = f.binary;
   } else if (n.count == 2 && n.e->fn->name() == "*") {
     n.how = op::product;
+  } else {
+    n.how = op::partials;
+    n.partials = partials_.size();
+    partials_.resize(partials_.size() + n.count);
   }
 }
 

@@ -69,6 +69,16 @@ class function {
 
   // The scalar formulas of an elementwise map of one or two arguments, else none.
   virtual scalar_formulas formulas() const { return {}; }
+
+  // eval() of scalar arguments that may also give the result's partial derivatives, one
+  // per argument, in the same pass (a log density computes them with its value). True when
+  // it did: backward() of this call must then add exactly d_out * partials[i] into each
+  // non-null d_args[i], in argument order, and a caller may do that instead. False (the
+  // default, or a call this one cannot give them for) leaves backward() to be called.
+  virtual bool eval_partials(std::span<const view> args, double* out, double* /*partials*/) const {
+    eval(args, out);
+    return false;
+  }
 };
 
 }  // namespace ppl::stdlib

@@ -51,6 +51,35 @@ class log_density_function final : public function {
     out[0] = kind_ == density_kind::cdf ? std::exp(total) : total;
   }
 
+  // A log density (or log cdf) of scalars with its partials from the one evaluation that
+  // backward() would repeat: term()'s checks, then the value with a gradient_out whose
+  // slots start at 0, so d_out * partials[k] is what term() adds.
+  bool eval_partials(std::span<const view> args, double* out, double* partials) const override {
+    const bool scalars = elementwise_ && kind_ != density_kind::cdf && args.size() <= 5 &&
+                         std::all_of(args.begin(), args.end(), [](const view& a) { return a.shape.rank == 0; });
+    if (!scalars) return function::eval_partials(args, out, partials);
+    const std::span<const view> params = args.subspan(1);
+    try {
+      dist_.check(params);
+    } catch (const parameter_error&) {
+      out[0] = NAN;
+      return false;
+    }
+    if (kind_ == density_kind::log_density && !dist_.in_support(params, args[0])) {
+      out[0] = -INFINITY;
+      return false;
+    }
+    gradient_out g;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      partials[k] = 0;
+      (k == 0 ? g.value : g.params[k - 1]) = partials + k;
+    }
+    double total = 0;
+    total += value(params, args[0], &g);
+    out[0] = total;
+    return true;
+  }
+
   // The plain cdf is exp of the summed log cdfs: its derivative is the value times theirs.
   void backward(std::span<const view> args, view out, const double* d_out, std::span<double* const> d_args) const override {
     evaluate(args, d_args.data(), kind_ == density_kind::cdf ? d_out[0] * out[0] : d_out[0]);
