@@ -89,15 +89,15 @@ void graph::batch_backward(batch_plan& p, const expr& e, std::span<double* const
     const double* partials = batch_partials_[id].data();
     const char* given = batch_given_[id].data();
     for (std::size_t r = 0; r < n; ++r) {
+      if (given[r]) {
+        for (std::size_t i = 0; i < k; ++i)
+          if (to[i]) to[i][args[i].shape.rank != 0 ? r : 0] += d[r] * partials[r * k + i];
+        continue;
+      }
       for (std::size_t i = 0; i < k; ++i) {
         const std::size_t at = args[i].shape.rank != 0 ? r : 0;
         row[i] = {args[i].data + at, shape::scalar()};
         d_row[i] = to[i] ? to[i] + at : nullptr;
-      }
-      if (given[r]) {
-        for (std::size_t i = 0; i < k; ++i)
-          if (d_row[i]) d_row[i][0] += d[r] * partials[r * k + i];
-        continue;
       }
       e.fn->backward(std::span<const view>(row.data(), k), view{batch_columns_[id].data() + r, shape::scalar()}, d + r,
                      std::span<double* const>(d_row.data(), k));

@@ -15,6 +15,14 @@ namespace {
 const tensor m22 = mat(2, 2, {4, 7, 2, 6});            // det 10
 const tensor spd = mat(3, 3, {4, 2, 0.6, 2, 3, 0.4, 0.6, 0.4, 2});  // symmetric positive definite
 
+// An n x n symmetric positive definite matrix: n on the diagonal, small off it.
+tensor spd_of(int n) {
+  std::vector<double> v(static_cast<std::size_t>(n * n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) v[static_cast<std::size_t>(i * n + j)] = i == j ? n : 0.5 * std::cos(0.7 * (i + j)) + 0.1 * std::sin(1.3 * i * j);
+  return mat(n, n, v);
+}
+
 std::vector<value_case> reduction_values() {
   return {
       {"prod", {vec({2, 3, 4})}, scalar(24)},
@@ -66,6 +74,11 @@ std::vector<value_case> matrix_values() {
       {"multiply_lower_tri_self_transpose", {mat(3, 2, {1, 9, 2, 3, 4, 5})}, mat(3, 3, {1, 2, 4, 2, 13, 23, 4, 23, 41})},
       {"diag_pre_multiply", {vec({2, -1}), mat(2, 3, {1, 2, 3, 4, 5, 6})}, mat(2, 3, {2, 4, 6, -4, -5, -6})},
       {"quad_form_diag", {mat(2, 2, {1, 0.5, 0.5, 1}), vec({2, 3})}, mat(2, 2, {4, 3, 3, 9})},
+      // alpha^2 exp(-d^2 / (2 rho^2)): d = 1 and 2 at rho = 1, alpha = 2
+      {"gp_exp_quad_cov", {vec({0, 1, 2}), scalar(2), scalar(1)},
+       mat(3, 3, {4, 4 * std::exp(-0.5), 4 * std::exp(-2.0), 4 * std::exp(-0.5), 4, 4 * std::exp(-0.5), 4 * std::exp(-2.0), 4 * std::exp(-0.5), 4})},
+      // points in two dimensions, a row each: d^2 = 3^2 + 4^2 = 25 at rho = 5
+      {"cov_exp_quad", {mat(2, 2, {0, 0, 3, 4}), scalar(1), scalar(5)}, mat(2, 2, {1, std::exp(-0.5), std::exp(-0.5), 1})},
   };
 }
 
@@ -105,6 +118,9 @@ std::vector<type_case> array_type_cases() {
       ok("diag_pre_multiply", {r1, r2}, r2), ok("diag_pre_multiply", {i1, i2}, r2),
       bad("diag_pre_multiply", {r2, r1}, "diag_pre_multiply expects a vector and a matrix, diag_pre_multiply(v, M), got real[,] and real[]"),
       ok("quad_form_diag", {r2, r1}, r2),
+      ok("gp_exp_quad_cov", {r1, r0, r0}, r2), ok("gp_exp_quad_cov", {r2, r0, r0}, r2), ok("cov_exp_quad", {i1, i0, r0}, r2),
+      bad("gp_exp_quad_cov", {r1, r1, r0}, "gp_exp_quad_cov expects points (real[N], or real[N, D] a point per row), alpha and rho, "
+                                            "gp_exp_quad_cov(x, alpha, rho), got real[], real[] and real"),
       bad("quad_form_diag", {r1, r2}, "quad_form_diag expects a matrix and a vector, quad_form_diag(M, v), got real[] and real[,]"),
   };
 }
@@ -132,18 +148,23 @@ std::vector<gradient_case> array_gradient_cases() {
       {"log_determinant", {mat(3, 3, {2, -1, 0.5, 1, 3, -0.2, 0.4, 0.1, 1.5})}},
       {"log_determinant", {mat(2, 2, {1, 2, 3, 4})}},  // negative determinant
       {"cholesky", {spd}, {}, true},
+      {"cholesky", {spd_of(40)}, {}, true},  // past 32: the blocked reverse pass
       {"cholesky_decompose", {mat(2, 2, {2, -0.5, -0.5, 1})}, {}, true},
       {"multiply_lower_tri_self_transpose", {mat(3, 3, {1, 0.7, -0.4, 0.3, 0.9, 2, -0.5, 0.2, 0.8})}},
       {"multiply_lower_tri_self_transpose", {m23}},  // wide: the lower triangle stops at the last column
       {"multiply_lower_tri_self_transpose", {mat(3, 2, {1, 0.7, 0.3, 0.9, -0.5, 0.2})}},
       {"diag_pre_multiply", {vec({0.7, -1.2}), m23}},
       {"quad_form_diag", {mat(3, 3, {1, 0.3, -0.2, 0.4, 1, 0.5, -0.1, 0.6, 1}), vec({0.7, -1.2, 2})}},
+      {"gp_exp_quad_cov", {vec({0.3, -1.1, 0.9, 2.0}), scalar(1.3), scalar(0.8)}},
+      {"cov_exp_quad", {mat(3, 2, {0.3, -1.1, 0.9, 2.0, -0.4, 0.6}), scalar(0.7), scalar(1.6)}},
   };
 }
 
 std::vector<error_case> array_error_cases() {
   return {
       {"variance", {vec({1})}, "variance needs at least 2 values, got 1"},
+      {"gp_exp_quad_cov", {vec({0, 1}), scalar(1), scalar(0)}, "gp_exp_quad_cov: rho is 0; it must be > 0 and finite"},
+      {"gp_exp_quad_cov", {vec({0, 1}), scalar(-1), scalar(1)}, "gp_exp_quad_cov: alpha is -1; it must be >= 0 and finite"},
       {"log_mix", {vec({0.5, 0.5}), vec({1, 2, 3})}, "log_mix: theta has size 2 but lps has size 3"},
       {"log_mix", {vec({}), vec({})}, "log_mix needs at least 1 component, got 0"},
       {"sort_asc", {vec({1, NAN})}, "sort_asc: v[2] is nan"},
