@@ -13,12 +13,12 @@
 namespace ppl::model {
 
 bool tape::forward(std::vector<tensor>& values, int target) {
-  std::size_t next = 0;
   try {
-    for (const instance& in : instances) {
-      for (; next <= in.root; ++next) {
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+      const instance& in = instances[i];
+      for (std::uint32_t k = exec_at_[i]; k < exec_at_[i + 1]; ++k) {
+        const std::uint32_t next = exec_[k];
         node& n = nodes_[next];
-        if (!n.depends) continue;
         switch (n.which) {
           case kind::call: {
             const view* a = arg_views_.data() + n.first;
@@ -93,14 +93,10 @@ double tape::total() const {
 void tape::backward(std::span<double* const> slots, bool reverse) {
   if (instances.empty()) return;
   std::fill(adjoints_.begin(), adjoints_.end(), 0.0);
-  for (std::size_t k = 0; k < places_.size(); ++k) {
+  for (std::uint32_t k : moving_) {
     const place& p = places_[k];
-    if (p.variable < 0) {
-      at_[k] = p.fixed;
-    } else {
-      double* to = slots[static_cast<std::size_t>(p.variable)];
-      at_[k] = to ? to + p.offset : nullptr;
-    }
+    double* to = slots[static_cast<std::size_t>(p.variable)];
+    at_[k] = to ? to + p.offset : nullptr;
   }
   const auto count = instance_steps_.size() - 1;
   if (reverse)
@@ -119,8 +115,7 @@ void tape::run(std::uint32_t first, std::uint32_t last) {
       case step::call: {
         std::array<double*, 8> to;
         for (std::uint32_t i = 0; i < n.count; ++i) {
-          const std::uint32_t at = rev_args_[r.first + i];
-          to[i] = at == none ? nullptr : at_[at];
+          to[i] = at_[rev_args_[r.first + i]];
         }
         apply_backward(r.node, d_out, to.data());
         break;
@@ -170,14 +165,12 @@ void tape::apply_backward(std::uint32_t index, const double* d_out, double* cons
     case op::binary: {
       const auto* m = static_cast<const stdlib::binary_math*>(n.formulas);
       if (!m->df) return;
-      if (m->constant_partials) {
-        double ca = 0, cb = 0;
-        m->df(0, 0, 0, ca, cb);
+      if (m->constant_partials) {  // the partials asked once, when recorded
         for (int i = 0; i < 2; ++i) {
           if (!to[i]) continue;
           double total = 0;
           total += d_out[0];
-          to[i][0] += (i == 0 ? ca : cb) * total;
+          to[i][0] += (i == 0 ? n.ca : n.cb) * total;
         }
         return;
       }

@@ -94,6 +94,7 @@ class tape {
     const void* formulas = nullptr;  // unary: a stdlib::unary_math; binary: a stdlib::binary_math
     index_t size = 0;                // out.size(), after finish()
     std::size_t partials = 0;        // op::partials: its arguments' partials in partials_
+    double ca = 0, cb = 0;           // op::binary with constant partials (+, -): the partials
     bool depends;    // on unknowns: takes part in the reverse pass
     bool hoisted = false;
     bool contiguous = true;  // slice, element: one block at `offset`
@@ -140,7 +141,12 @@ class tape {
   void emit(std::uint32_t n, std::uint32_t d_out, bool as_root);
   void run(std::uint32_t first, std::uint32_t last);
   std::vector<place> places_;
-  std::vector<double*> at_;  // places_ resolved for the current gradient
+  std::vector<double*> at_;  // places_ resolved: fixed ones by finish(), the rest per gradient
+  std::vector<std::uint32_t> moving_;  // the places at a variable's adjoint
+  std::uint32_t null_place_ = 0;       // a place that is always null (an argument without adjoint)
+  // The forward pass: the nodes to evaluate (computed, reading unknowns), instance i's
+  // at [exec_at_[i], exec_at_[i + 1]).
+  std::vector<std::uint32_t> exec_, exec_at_;
   std::vector<rev_op> rev_;
   std::vector<std::uint32_t> rev_args_;
   std::vector<std::uint32_t> instance_steps_;  // instance i's steps: [instance_steps_[i], instance_steps_[i + 1])

@@ -217,7 +217,20 @@ bool tape::finish(const std::vector<tensor>& values, int target) {
   given_.assign(nodes_.size(), 0);
   arg_views_.resize(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) arg_views_[i] = value_of(args_[i]);
+  // The forward pass: what each instance evaluates, in recorded order.
+  std::uint32_t next = 0;
+  for (const instance& in : instances) {
+    exec_at_.push_back(static_cast<std::uint32_t>(exec_.size()));
+    for (; next <= in.root; ++next) {
+      const node& n = nodes_[next];
+      const bool computed = n.which == kind::call || n.which == kind::vector || n.which == kind::gather ||
+                            (n.which == kind::slice && !n.contiguous);
+      if (n.depends && computed) exec_.push_back(next);
+    }
+  }
+  exec_at_.push_back(static_cast<std::uint32_t>(exec_.size()));
   // The reverse pass: each instance's steps, then the hoisted nodes'.
+  null_place_ = add_place({-1, 0, nullptr});
   for (const instance& in : instances) {
     instance_steps_.push_back(static_cast<std::uint32_t>(rev_.size()));
     emit(in.root, target >= 0 ? add_place({target, in.target_offset, nullptr}) : add_place({-1, 0, &one_}), false);
@@ -226,6 +239,10 @@ bool tape::finish(const std::vector<tensor>& values, int target) {
   for (std::uint32_t h : hoisted_nodes_)
     if (h != none) emit(h, add_place({-1, 0, adjoints_.data() + nodes_[h].adjoint}), true);
   at_.resize(places_.size());
+  for (std::size_t k = 0; k < places_.size(); ++k) {
+    if (places_[k].variable >= 0) moving_.push_back(static_cast<std::uint32_t>(k));
+    else at_[k] = places_[k].fixed;
+  }
   return true;
 }
 
@@ -279,7 +296,7 @@ void tape::emit(std::uint32_t index, std::uint32_t d_out, bool as_root) {
       std::array<std::uint32_t, 8> pending{};
       for (std::uint32_t i = 0; i < n.count; ++i) {
         const node& a = nodes_[args_[n.first + i]];
-        std::uint32_t at = none;
+        std::uint32_t at = null_place_;
         pending[i] = none;
         if (!a.depends) {
         } else if (a.hoisted) {
@@ -311,6 +328,7 @@ void tape::choose_op(node& n) {
   } else if (f.binary && n.count == 2 && !f.binary->invalid) {
     n.how = op::binary;
     n.formulas = f.binary;
+    if (f.binary->df && f.binary->constant_partials) f.binary->df(0, 0, 0, n.ca, n.cb);
   } else if (n.count == 2 && n.e->fn->name() == "*") {
     n.how = op::product;
   } else {
