@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""posteriordb posteriors against Stan (issue 40): ppl's translations in tests/suites/posteriordb
+against rstan 2.21 on the same data, min bulk ESS per CPU second, alternately round by round.
+
+    python3 bench/peers_posteriordb.py [--ppl build/ppl] [--only garch-garch11,...] [--repeats 1]
+
+Each case runs as the suite does (its case.json: chains, warmup, draws, seed). The Stan programs
+are in bench/peers/posteriordb/ (posteriordb's models, rewritten in rstan 2.21's syntax).
+
+  * ppl's CPU is the whole `ppl infer` process (user + system, wait4): parsing, the graph,
+    warmup, draws and the draws file. Stan's is its own count of warmup and draws, summed over
+    the chains (get_elapsed_time, clock()), leaving out R, the data and the compilation: the
+    comparison leans Stan's way.
+  * One ESS estimator for both: bench/peers/ess.R (the posterior package's bulk ESS) over the
+    reference's parameters; the figure is the smallest, per CPU second.
+  * Both answers are checked against each other: a mean more than --z MCSEs apart is flagged.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from peers import ess_of, fields, run, stan_cache  # noqa: E402
+
+SUITE = os.path.join(HERE, "..", "tests", "suites", "posteriordb")
+# case -> the Stan program in bench/peers/posteriordb/
+CASES = {
+    "garch-garch11": "garch11.stan",
+    "hmm_example-hmm_example": "hmm_example.stan",
+    "low_dim_gauss_mix-low_dim_gauss_mix": "low_dim_gauss_mix.stan",
+    "gp_pois_regr-gp_pois_regr": "gp_pois_regr.stan",
+    "kidiq-kidscore_momiq": "kidscore_momiq.stan",
+}
+
+
+def r_value(v):
+    """A JSON value as R source: numbers, vectors, and arrays of arrays with their dim (R
+    stores them column-major)."""
+    if not isinstance(v, list):
+        return repr(float(v)) if isinstance(v, float) else str(v)
+    dims, x = [], v
+    while isinstance(x, list):
+        dims.append(len(x))
+        x = x[0] if x else None
+    flat = []
+
+    def walk(a, depth, index):
+        if depth == len(dims):
+            flat.append(a)
+            return
+        for i in range(dims[depth]):
+            walk(a[i], depth + 1, index + [i])
+
+    walk(v, 0, [])
+    if len(dims) == 1:
+        return "c(" + ", ".join(repr(x) for x in flat) + ")"
+    # row-major flat -> column-major order
+    strides = [math.prod(dims[k + 1:]) for k in range(len(dims))]
+    order = []
+    for col in range(math.prod(dims)):
+        idx, rest = [], col
+        for d in dims:
+            idx.append(rest % d)
+            rest //= d
+        order.append(flat[sum(i * s for i, s in zip(idx, strides))])
+    return f"structure(c({', '.join(repr(x) for x in order)}), .Dim = c({', '.join(map(str, dims))}))"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ppl", default="build/ppl")
+    ap.add_argument("--build", default="build", help="where compiled Stan models are cached")
+    ap.add_argument("--only", default="", help="comma-separated case names")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--z", type=float, default=5.0)
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    names = [n for n in args.only.split(",") if n] or list(CASES)
+    tmp = tempfile.mkdtemp(prefix="pdb_peers_")
+    rows = []
+    for name in names:
+        case = os.path.join(SUITE, name)
+        spec = json.load(open(os.path.join(case, "case.json")))
+        ref = json.load(open(os.path.join(case, "reference.json")))
+        pars = list(ref["parameters"])
+        data = json.load(open(os.path.join(case, "data.json")))
+        rdata = os.path.join(tmp, name + ".R")
+        with open(rdata, "w") as f:
+            for k, v in data.items():
+                f.write(f"{k} <- {r_value(v)}\n")
+        cache = stan_cache(args, os.path.join("posteriordb", CASES[name]))
+        chains, warmup, draws = spec["chains"], spec["warmup"], spec["draws"]
+        for r in range(args.repeats):
+            seed = spec["seed"] + r
+            p_out, s_out = os.path.join(tmp, f"{name}.{r}.ppl.csv"), os.path.join(tmp, f"{name}.{r}.stan.csv")
+            _, p_cpu, _ = run([args.ppl, "infer", os.path.join(case, "model.ppl"), os.path.join(case, "data.json"), "--chains",
+                               str(chains), "--warmup", str(warmup), "--draws", str(draws), "--seed", str(seed),
+                               "--monitor", ",".join(sorted({p.split("[")[0] for p in pars})), "--quiet", "--output", p_out])
+            text, _, _ = run(["Rscript", os.path.join(HERE, "peers", "stan_run.R"), "sample", cache, rdata, s_out, str(chains),
+                              str(warmup), str(draws), str(seed), ",".join(sorted({p.split("[")[0] for p in pars}))])
+            f = fields(text)
+            s_cpu = f["warmup_cpu"] + f["draws_cpu"]
+            ess = ess_of([p_out, s_out], pars)
+            p_ess = min(v[2] for v in ess[p_out].values())
+            s_ess = min(v[2] for v in ess[s_out].values())
+            apart = max(abs(ess[p_out][p][0] - ess[s_out][p][0]) / math.hypot(ess[p_out][p][1], ess[s_out][p][1]) for p in pars)
+            ratio = (p_ess / p_cpu) / (s_ess / s_cpu)
+            rows.append((name, r, p_cpu, s_cpu, p_ess, s_ess, ratio, apart))
+            flag = "  ! means differ" if apart > args.z else ""
+            print(f"{name:40s} round {r}: ppl {p_cpu:6.1f} s ESS {p_ess:6.0f} | Stan {s_cpu:6.1f} s ESS {s_ess:6.0f} | "
+                  f"ppl/Stan {ratio:5.2f}{flag}", flush=True)
+    if rows:
+        logs = [math.log(r[6]) for r in rows]
+        print(f"geometric mean of ppl/Stan (min bulk ESS per CPU second) over {len(rows)} runs: {math.exp(sum(logs) / len(logs)):.2f}")
+
+
+if __name__ == "__main__":
+    main()
