@@ -152,11 +152,17 @@ void tape::apply_backward(std::uint32_t index, const double* d_out, double* cons
   const node& n = nodes_[index];
   const view* a = arg_views_.data() + n.first;
   switch (n.how) {
-    case op::partials:
+    case op::partials: {
       if (!given_[index]) break;
-      for (std::uint32_t i = 0; i < n.count; ++i)
-        if (to[i]) to[i][0] += d_out[0] * partials_[n.partials + i];
+      const double* p = partials_.data() + n.partials;
+      for (std::uint32_t i = 0; i < n.count; ++i) {
+        const index_t size = a[i].size();
+        if (to[i])
+          for (index_t j = 0; j < size; ++j) to[i][j] += d_out[0] * p[j];
+        p += size;
+      }
       return;
+    }
     case op::unary: {
       const auto* m = static_cast<const stdlib::unary_math*>(n.formulas);
       if (m->df && to[0]) to[0][0] += m->df(a[0].data[0], n.data[0]) * d_out[0];

@@ -319,8 +319,22 @@ void tape::emit(std::uint32_t index, std::uint32_t d_out, bool as_root) {
 
 void tape::choose_op(node& n) {
   if (n.out.rank != 0) return;
-  for (std::uint32_t i = 0; i < n.count; ++i)
-    if (nodes_[args_[n.first + i]].out.rank != 0) return;
+  bool scalars = true;
+  std::size_t elements = 0;
+  for (std::uint32_t i = 0; i < n.count; ++i) {
+    scalars = scalars && nodes_[args_[n.first + i]].out.rank == 0;
+    elements += static_cast<std::size_t>(nodes_[args_[n.first + i]].out.size());
+  }
+  if (!scalars) {
+    // A scalar of arrays (a vectorised log density): its partials, if it gives them, per
+    // element; not for large arguments, whose partials would cost as much as the tape.
+    constexpr std::size_t max_partials = 1 << 16;
+    if (elements > max_partials) return;
+    n.how = op::partials;
+    n.partials = partials_.size();
+    partials_.resize(partials_.size() + elements);
+    return;
+  }
   const stdlib::scalar_formulas f = n.e->fn->formulas();
   if (f.unary && n.count == 1) {
     n.how = op::unary;
@@ -334,7 +348,7 @@ void tape::choose_op(node& n) {
   } else {
     n.how = op::partials;
     n.partials = partials_.size();
-    partials_.resize(partials_.size() + n.count);
+    partials_.resize(partials_.size() + elements);
   }
 }
 

@@ -70,11 +70,14 @@ class function {
   // The scalar formulas of an elementwise map of one or two arguments, else none.
   virtual scalar_formulas formulas() const { return {}; }
 
-  // eval() of scalar arguments that may also give the result's partial derivatives, one
-  // per argument, in the same pass (a log density computes them with its value). True when
-  // it did: backward() of this call must then add exactly d_out * partials[i] into each
-  // non-null d_args[i], in argument order, and a caller may do that instead. False (the
-  // default, or a call this one cannot give them for) leaves backward() to be called.
+  // eval() of a call with a scalar result that may also give its partial derivatives in
+  // the same pass (a log density computes them with its value): one per element of each
+  // argument, the arguments one after another (partials must have room for all). True
+  // when it did: d_out * partials is then what backward() would add into d_args, element
+  // by element in argument order (exactly, for scalar arguments; for arrays up to the
+  // order a shared scalar argument's terms are summed in), and a caller may add that
+  // instead. False (the default, or a call this one cannot give them for) leaves
+  // backward() to be called.
   virtual bool eval_partials(std::span<const view> args, double* out, double* /*partials*/) const {
     eval(args, out);
     return false;

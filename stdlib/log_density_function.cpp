@@ -55,9 +55,22 @@ class log_density_function final : public function {
   // backward() would repeat: term()'s checks, then the value with a gradient_out whose
   // slots start at 0, so d_out * partials[k] is what term() adds.
   bool eval_partials(std::span<const view> args, double* out, double* partials) const override {
-    const bool scalars = elementwise_ && kind_ != density_kind::cdf && args.size() <= 5 &&
-                         std::all_of(args.begin(), args.end(), [](const view& a) { return a.shape.rank == 0; });
-    if (!scalars) return function::eval_partials(args, out, partials);
+    if (!elementwise_ || kind_ == density_kind::cdf || args.size() > 5) return function::eval_partials(args, out, partials);
+    const bool scalars = std::all_of(args.begin(), args.end(), [](const view& a) { return a.shape.rank == 0; });
+    if (!scalars) {
+      // Arrays (a vectorised normal_lpdf(y | mu, sigma)): the sum and each element's
+      // partial, scaled by 1, as backward() would add them scaled by d_out. A sum that is
+      // not finite leaves backward() to run, as it did.
+      std::array<double*, 5> d{};
+      double* next = partials;
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        d[k] = next;
+        std::fill_n(next, args[k].size(), 0.0);
+        next += args[k].size();
+      }
+      out[0] = evaluate(args, d.data(), 1.0);
+      return std::isfinite(out[0]);
+    }
     const std::span<const view> params = args.subspan(1);
     try {
       dist_.check(params);

@@ -26,6 +26,9 @@ inline void check_model_gradient(fixture& f, const std::vector<std::string>& nam
   }
   g.update_derived();
   std::vector<std::vector<double>> grad;
+  // Twice: the first gradient records the statements that replay from tapes
+  // (model/tape.hpp), the second is a replay, and it is the one compared.
+  g.log_density_gradient(wrt, grad);
   const double lp = g.log_density_gradient(wrt, grad);
   REQUIRE(std::isfinite(lp));
   for (const auto& n : names) {
