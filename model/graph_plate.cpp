@@ -367,7 +367,23 @@ bool graph::differentiate_plate(const statement& s, std::span<double* const> slo
       if (s.args[i]->depends_on_unknown) g.params[i] = plate_adjoints_[static_cast<std::size_t>(s.args[i]->id)].data();
     }
     const std::span<const view> params(at.data(), n);
-    for (index_t k = 0; k < r.count; ++k) {
+    // Scalar parameters: the rows in one call, where a distribution shares work between
+    // them (a Normal's shared scale: one log, not one a row) and the calls are not virtual.
+    const bool rows_at_once = s.dist->value_rank() == 0 &&
+                              std::all_of(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n),
+                                          [](const plate_value& a) { return a.per.rank == 0; });
+    if (rows_at_once) {
+      stdlib::rows_params rows;
+      for (std::size_t i = 0; i < n; ++i) {
+        rows.p[i] = args[i].data;
+        rows.step[i] = step[i];
+        rows.dp[i] = g.params[i];
+      }
+      total += s.dist->log_density_rows(rows, n, target.data.data() + r.first, value_slot ? value_slot + r.first : nullptr, r.count,
+                                        check);
+      if (total == -INFINITY) return true;  // an invalid parameter, as below
+    }
+    for (index_t k = 0; k < r.count && !rows_at_once; ++k) {
       if (k > 0)
         for (std::size_t i = 0; i < n; ++i) {
           at[i].data += step[i];
