@@ -102,12 +102,13 @@ grep -q '<svg' "$tmp/s.svg"
 "$ppl" summary "$tmp/sim.csv" 2> /dev/null | grep -q '^p '
 "$ppl" plot "$tmp/sim.csv" p -o "$tmp/sim.svg" > /dev/null
 
-# 7. Hamiltonian diagnostics: the centred eight schools with NUTS on everything (39
-#    divergent transitions with this seed), a tree depth limit of 1, and a low E-BFMI.
+# 7. Hamiltonian diagnostics: the centred eight schools with NUTS on everything (dozens
+#    of divergent transitions, how many depends on the last bit of every gradient), a
+#    tree depth limit of 1, and a low E-BFMI.
 centred=(infer "$models/eight_centred.ppl" "${schools[1]}" --sampler mu=nuts --sampler theta=nuts --quiet)
 "$ppl" "${centred[@]}" > /dev/null 2> "$tmp/err"
-grep -q '^warning: 39 of 4000 transitions after warmup were divergent (chain 1: 8, chain 2: 1, chain 3: 23, chain 4: 7): .*raise --target-accept' "$tmp/err"
-grep -q '^warning: E-BFMI below 0.3 (chain 1: 0.28, chain 3: 0.23)' "$tmp/err"
+grep -Eq '^warning: [1-9][0-9]* of 4000 transitions after warmup were divergent \(chain 1: [0-9]+, chain 2: [0-9]+, chain 3: [0-9]+, chain 4: [0-9]+\): .*raise --target-accept' "$tmp/err"
+grep -Eq '^warning: E-BFMI below 0.3 \(chain [1-4]: 0\.[0-9]+' "$tmp/err"
 "$ppl" infer "${schools[@]}" --sampler mu=nuts --sampler tau=nuts --sampler eta=nuts --max-depth 1 --quiet -o "$tmp/d1.csv" > /dev/null 2> "$tmp/err"
 grep -q '^warning: [0-9]* of 4000 transitions after warmup stopped at the maximum tree depth 1 (chain 1: ' "$tmp/err"
 # The same warnings from the file alone.
