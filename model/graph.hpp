@@ -271,6 +271,7 @@ class graph {
   // A node's column over the plan's current block (recorded in batch_seen_ for the reverse pass).
   batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
   batch_column batch_compute(batch_plan& p, const lang::ir::expr& e);
+  void batch_scalar_rows(const lang::ir::expr& e, std::span<const view> args, std::size_t n, double* out);
   // The same, false where the batch refuses the block (then the instance path takes over).
   bool batch_try(batch_plan& p, const lang::ir::expr& e, batch_column& out);
   // A term's columns over the current block: a factor's value, or a `~`'s arguments.

@@ -207,26 +207,7 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
   }
   const std::span<const view> in(args.data(), e.args.size());
   if (!e.fn->elementwise() && batch::scalar_call(e)) {
-    // Row by row through the function's scalar eval (its checks of each row's arguments
-    // included: a refusal sends the statement back to the instance path).
-    // The partials each row gives with its value are kept for the reverse pass.
-    std::array<view, 8> row{};
-    const std::size_t k = e.args.size();
-    for (std::size_t i = 0; i < k; ++i) row[i] = {args[i].data, shape::scalar()};
-    const std::span<const view> one(row.data(), k);
-    auto& partials = batch_partials_[static_cast<std::size_t>(e.id)];
-    auto& given = batch_given_[static_cast<std::size_t>(e.id)];
-    if (partials.size() < n * k) partials.resize(n * k);
-    if (given.size() < n) given.resize(n);
-    try {
-      for (std::size_t r = 0; r < n; ++r) {
-        for (std::size_t i = 0; i < k; ++i) row[i].data = args[i].data + (args[i].shape.rank != 0 ? r : 0);
-        e.fn->result_shape(one);
-        given[r] = e.fn->eval_partials(one, out.data() + r, partials.data() + r * k);
-      }
-    } catch (const stdlib::argument_error&) {
-      throw not_batched{};
-    }
+    batch_scalar_rows(e, in, n, out.data());
     return {out.data(), true};
   }
   try {
@@ -236,6 +217,30 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
     throw not_batched{};
   }
   return {out.data(), true};
+}
+
+// A scalar call that is no map (normal_lpdf(y[n] | mu, s), log_mix) row by row through
+// the function's own eval, its checks of each row's arguments included (a refusal sends
+// the statement back to the instance path). The partials each row gives with its value
+// are kept for the reverse pass (graph_batch_backward.cpp).
+void graph::batch_scalar_rows(const expr& e, std::span<const view> args, std::size_t n, double* out) {
+  std::array<view, 8> row{};
+  const std::size_t k = e.args.size();
+  for (std::size_t i = 0; i < k; ++i) row[i] = {args[i].data, shape::scalar()};
+  const std::span<const view> one(row.data(), k);
+  auto& partials = batch_partials_[static_cast<std::size_t>(e.id)];
+  auto& given = batch_given_[static_cast<std::size_t>(e.id)];
+  if (partials.size() < n * k) partials.resize(n * k);
+  if (given.size() < n) given.resize(n);
+  try {
+    for (std::size_t r = 0; r < n; ++r) {
+      for (std::size_t i = 0; i < k; ++i) row[i].data = args[i].data + (args[i].shape.rank != 0 ? r : 0);
+      e.fn->result_shape(one);
+      given[r] = e.fn->eval_partials(one, out + r, partials.data() + r * k);
+    }
+  } catch (const stdlib::argument_error&) {
+    throw not_batched{};
+  }
 }
 
 bool graph::batch_try(batch_plan& p, const expr& e, batch_column& out) {
