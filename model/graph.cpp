@@ -136,6 +136,14 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
   }
 }
 
+bool graph::instances_fixed(const statement& s) {
+  for (const auto& l : s.loops)
+    if (l.lo->depends_on_unknown || l.hi->depends_on_unknown) return false;
+  for (const auto& ix : s.target_indices)
+    if (ix->depends_on_unknown) return false;
+  return true;
+}
+
 // The flat offset of the target element (or block) a statement instance defines.
 index_t graph::target_offset(const statement& s, index_t value_size) {
   const tensor& t = values_[static_cast<std::size_t>(s.target)];

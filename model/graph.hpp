@@ -213,6 +213,10 @@ class graph {
   const std::vector<index_t>& plate_offsets(const lang::ir::statement& s);
   void set_loops(const lang::ir::statement& s, const index_t* loops);
   void for_each_instance(const lang::ir::statement& s, const std::function<void()>& body);
+  // Whether the statement's loop bounds and target indices are free of unknowns: its
+  // instances, and the elements they define, stay where they are (batches and tapes
+  // work them out once).
+  static bool instances_fixed(const lang::ir::statement& s);
   // The current instance's loop values, "i = 2, j = 3" (empty outside loops), for messages.
   std::string loop_values(const lang::ir::statement& s) const;
   [[noreturn]] void fail_in(const lang::ir::statement& s, std::size_t pos, const std::string& message);

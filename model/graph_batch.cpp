@@ -76,14 +76,10 @@ graph::batch_plan* graph::plan_batch(const statement& s) {
   if (batch_tried_[index]) return batch_plans_[index].get();
   batch_tried_[index] = 1;
   if (s.loops.empty()) return nullptr;
-  for (const auto& l : s.loops)
-    if (l.lo->depends_on_unknown || l.hi->depends_on_unknown) return nullptr;
-  if (s.which != statement::kind::factor) {
-    const tensor& t = values_[static_cast<std::size_t>(s.target)];
-    if (static_cast<int>(s.target_indices.size()) != t.shape.rank) return nullptr;
-    for (const auto& ix : s.target_indices)
-      if (ix->depends_on_unknown) return nullptr;
-  }
+  if (!instances_fixed(s)) return nullptr;
+  if (s.which != statement::kind::factor &&
+      static_cast<int>(s.target_indices.size()) != values_[static_cast<std::size_t>(s.target)].shape.rank)
+    return nullptr;
   if (s.which == statement::kind::sample) {
     if (s.dist->value_rank() != 0) return nullptr;
     for (const auto& a : s.args)

@@ -27,10 +27,9 @@ tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& ho
   kept.reset();
   if (tape_refused_[index] || eval_.log || !options_.tapes) return nullptr;
   // What fixes the tape's shape must be free of unknowns.
-  bool fixed = s.which == statement::kind::factor || (s.which == statement::kind::assign && defined_[static_cast<std::size_t>(s.target)].empty());
-  for (const auto& l : s.loops) fixed = fixed && !l.lo->depends_on_unknown && !l.hi->depends_on_unknown;
-  for (const auto& ix : s.target_indices) fixed = fixed && !ix->depends_on_unknown;
-  if (!fixed) {
+  const bool built = s.which == statement::kind::factor ||
+                     (s.which == statement::kind::assign && defined_[static_cast<std::size_t>(s.target)].empty());
+  if (!built || !instances_fixed(s)) {
     tape_refused_[index] = 1;
     return nullptr;
   }

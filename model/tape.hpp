@@ -69,7 +69,6 @@ class tape {
   // hoisted nodes pass their summed adjoints on. `slots` are the variables' adjoints
   // (null: none).
   void backward(std::span<double* const> slots, bool reverse);
-  std::size_t size() const { return nodes_.size(); }
 
  private:
   enum class kind : std::uint8_t {
