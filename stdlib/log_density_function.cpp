@@ -71,15 +71,11 @@ class log_density_function final : public function {
       out[0] = evaluate(args, d.data(), 1.0);
       return std::isfinite(out[0]);
     }
+    // Scalars (a density per row of a batch or a tape): term()'s checks and value inline,
+    // without its loop of scaled adds (a fifth of a mixture's gradient).
     const std::span<const view> params = args.subspan(1);
-    try {
-      dist_.check(params);
-    } catch (const parameter_error&) {
-      out[0] = NAN;
-      return false;
-    }
-    if (kind_ == density_kind::log_density && !dist_.in_support(params, args[0])) {
-      out[0] = -INFINITY;
+    if (const double refused = refusal(params, args[0]); refused != 0) {
+      out[0] = refused;
       return false;
     }
     gradient_out g;
@@ -132,15 +128,22 @@ class log_density_function final : public function {
     return total;
   }
 
-  // One log density, its gradient scaled into the slots given.
-  double term(std::span<const view> args, double* const* d_args, double scale) const {
-    const std::span<const view> params = args.subspan(1);
+  // NaN for parameters check() refuses, -inf for a value outside the support (of a log
+  // density); 0 when both pass.
+  double refusal(std::span<const view> params, const view& x) const {
     try {
       dist_.check(params);
     } catch (const parameter_error&) {
       return NAN;
     }
-    if (kind_ == density_kind::log_density && !dist_.in_support(params, args[0])) return -INFINITY;
+    if (kind_ == density_kind::log_density && !dist_.in_support(params, x)) return -INFINITY;
+    return 0;
+  }
+
+  // One log density, its gradient scaled into the slots given.
+  double term(std::span<const view> args, double* const* d_args, double scale) const {
+    const std::span<const view> params = args.subspan(1);
+    if (const double refused = refusal(params, args[0]); refused != 0) return refused;
     if (!d_args) return value(params, args[0], nullptr);
     // A scalar argument's derivative goes to a slot on the stack; a larger one to a vector.
     std::array<double, 5> small{};
