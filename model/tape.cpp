@@ -57,16 +57,12 @@ bool tape::forward(std::vector<tensor>& values, int target) {
             break;
           }
           case kind::gather: {
-            const double* from = values[static_cast<std::size_t>(n.variable)].data.data();
-            double* out = values_.data() + n.value;
-            for (std::uint32_t k = 0; k < n.count; ++k) out[k] = from[offsets_[n.first + k]];
+            gather(n, values[static_cast<std::size_t>(n.variable)].data.data());
             break;
           }
           case kind::slice:
             if (!n.contiguous) {
-              const double* from = nodes_[n.base].data;
-              double* out = values_.data() + n.value;
-              for (std::uint32_t k = 0; k < n.count; ++k) out[k] = from[offsets_[n.first + k]];
+              gather(n, nodes_[n.base].data);
             }
             break;
           default:

@@ -114,6 +114,13 @@ class tape {
   // While recording, where node n's value is now (the tape's storage may still move).
   const double* now(const node& n, const frame& f) const;
   view value_of(std::uint32_t n) const { return {nodes_[n].data, nodes_[n].out}; }
+  // A strided selection's values (gather, slice): from[offset] for each of its offsets.
+  void gather(const node& n, const double* from) {
+    double* out = values_.data() + n.value;
+    for (std::uint32_t k = 0; k < n.count; ++k) out[k] = from[offsets_[n.first + k]];
+  }
+  // A node free of unknowns, evaluated now and kept.
+  std::uint32_t record_constant(evaluator& ev, const lang::ir::expr& e, frame& f);
   void apply_backward(std::uint32_t index, const double* d_out, double* const* to) const;
 
   // ---- the reverse pass as a flat program (made by finish()) ----

@@ -91,13 +91,8 @@ std::uint32_t tape::record_node(evaluator& ev, const expr& e, frame& f) {
     return add(n, nullptr);
   }
   if (e.which == expr::kind::index) return record_index(ev, e, f);
-  if (!e.depends_on_unknown) {
-    // Constants, loop variables and whatever is computed from data alone: evaluated now.
-    const view v = ev.eval(e, f);
-    n.which = kind::constant;
-    n.out = v.shape;
-    return add(n, v.data);
-  }
+  // Constants, loop variables and whatever is computed from data alone.
+  if (!e.depends_on_unknown) return record_constant(ev, e, f);
   constexpr std::size_t max_args = 8;
   if (e.args.size() > max_args) throw refused{};
   std::array<std::uint32_t, max_args> a{};
@@ -158,17 +153,10 @@ std::uint32_t tape::record_index(evaluator& ev, const expr& e, frame& f) {
     selection_offsets(p, 0, 0, offsets_);
     n.count = static_cast<std::uint32_t>(offsets_.size() - n.first);
     const std::uint32_t id = add(n, nullptr);
-    const double* from = (*f.values)[static_cast<std::size_t>(base.slot)].data.data();
-    double* out = values_.data() + nodes_[id].value;
-    for (std::uint32_t k = 0; k < nodes_[id].count; ++k) out[k] = from[offsets_[nodes_[id].first + k]];
+    gather(nodes_[id], (*f.values)[static_cast<std::size_t>(base.slot)].data.data());
     return id;
   }
-  if (!e.depends_on_unknown) {
-    const view v = ev.eval(e, f);
-    n.which = kind::constant;
-    n.out = v.shape;
-    return add(n, v.data);
-  }
+  if (!e.depends_on_unknown) return record_constant(ev, e, f);
   n.which = kind::slice;
   n.base = record(ev, base, f);
   // The selection, worked out by the evaluator on the same value of the base.
@@ -181,10 +169,17 @@ std::uint32_t tape::record_index(evaluator& ev, const expr& e, frame& f) {
   selection_offsets(p, 0, 0, offsets_);
   n.count = static_cast<std::uint32_t>(offsets_.size() - n.first);
   const std::uint32_t id = add(n, nullptr);
-  const double* from = now(nodes_[n.base], f);
-  double* out = values_.data() + nodes_[id].value;
-  for (std::uint32_t k = 0; k < nodes_[id].count; ++k) out[k] = from[offsets_[nodes_[id].first + k]];
+  gather(nodes_[id], now(nodes_[n.base], f));
   return id;
+}
+
+std::uint32_t tape::record_constant(evaluator& ev, const expr& e, frame& f) {
+  const view v = ev.eval(e, f);
+  node n{};
+  n.e = &e;
+  n.which = kind::constant;
+  n.out = v.shape;
+  return add(n, v.data);
 }
 
 bool tape::finish(const std::vector<tensor>& values, int target) {
