@@ -278,17 +278,27 @@ class graph {
   void batch_scalar_rows(const lang::ir::expr& e, std::span<const view> args, std::size_t n, double* out);
   // The same, false where the batch refuses the block (then the instance path takes over).
   bool batch_try(batch_plan& p, const lang::ir::expr& e, batch_column& out);
-  // A term's columns over the current block: a factor's value, or a `~`'s arguments.
+  // A factor whose value is a log density of scalars that varies from row to row (`factor
+  // normal_lpdf(y[n] | mu[n], s)`): its distribution, whose rows kernel then sums a block as
+  // a `~`'s does, the call's arguments being the term's columns (the value first); else null.
+  const stdlib::distribution* factor_density(const lang::ir::statement& s) const;
+  // A term's columns over the current block: a factor's value, a `~`'s arguments, or the
+  // arguments of a factor's log density, the value first.
   bool batch_term_columns(batch_plan& p, const lang::ir::statement& s, std::array<batch_column, stdlib::max_params>& cols);
   // The block's terms from those columns (a `~` through distribution::log_density_rows, the
-  // values gathered at the target's offsets), adding the arguments' adjoints into `dp` and
-  // the values' into `dx` where given.
-  double batch_block_terms(const lang::ir::statement& s, const batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
+  // values gathered at the target's offsets; a factor's log density through
+  // checked_log_density_rows, its value's column as the values), adding the parameters'
+  // adjoints into `dp` and the values' into `dx` (one per row) where given.
+  double batch_block_terms(const lang::ir::statement& s, batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
                            const std::array<double*, stdlib::max_params>& dp, double* dx);
   // ---- their gradients (model/graph_batch_backward.cpp) ----
   // A term's log density into `total` and its adjoints added to `slots`, as one batch;
   // false when it must go instance by instance (nothing is touched then).
   bool batch_differentiate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
+  // A block of a factor of a log density (batch::factor_density): its sum, the adjoints
+  // passed back through its arguments.
+  double factor_density_block(batch_plan& p, const lang::ir::statement& s, const std::array<batch_column, stdlib::max_params>& cols,
+                              std::span<double* const> slots);
   // An `=` statement's reverse pass: its target's adjoint passed on, as one batch; false as above.
   bool batch_pass_back(const lang::ir::statement& s, std::span<double* const> slots);
   // The statement whose batch_assign last ran as one block (its nodes' columns still hold

@@ -248,33 +248,61 @@ bool graph::batch_try(batch_plan& p, const expr& e, batch_column& out) {
   }
 }
 
+const stdlib::distribution* graph::factor_density(const statement& s) const {
+  if (s.which != statement::kind::factor || s.value->which != expr::kind::call || !varies(*s.value)) return nullptr;
+  const expr& e = *s.value;
+  if (e.args.size() > stdlib::max_params || !batch::scalar_call(e)) return nullptr;
+  return e.fn->rows_density();
+}
+
 bool graph::batch_term_columns(batch_plan& p, const statement& s, std::array<batch_column, stdlib::max_params>& cols) {
-  if (s.which == statement::kind::factor) return batch_try(p, *s.value, cols[0]);
-  for (std::size_t i = 0; i < s.args.size(); ++i)
-    if (!batch_try(p, *s.args[i], cols[i])) return false;
+  if (s.which == statement::kind::factor && !factor_density(s)) return batch_try(p, *s.value, cols[0]);
+  const auto& args = s.which == statement::kind::factor ? s.value->args : s.args;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (!batch_try(p, *args[i], cols[i])) return false;
   return true;
 }
 
-double graph::batch_block_terms(const statement& s, const batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
+double graph::batch_block_terms(const statement& s, batch_plan& p, const std::array<batch_column, stdlib::max_params>& cols,
                                 const std::array<double*, stdlib::max_params>& dp, double* dx) {
   const auto n = static_cast<std::size_t>(p.count);
-  if (s.which == statement::kind::factor) {
+  const stdlib::distribution* density = factor_density(s);
+  if (s.which == statement::kind::factor && !density) {
     double sum = 0;
     for (std::size_t r = 0; r < n; ++r) sum += cols[0].data[cols[0].varies ? r : 0];
     return sum;
   }
+  // A factor's columns are its density's value, then its parameters.
+  const std::size_t first = density ? 1 : 0, nparams = (density ? s.value->args.size() : s.args.size()) - first;
   stdlib::rows_params rows;
-  for (std::size_t i = 0; i < s.args.size(); ++i) {
-    rows.p[i] = cols[i].data;
-    rows.step[i] = cols[i].varies ? 1 : 0;
+  for (std::size_t i = 0; i < nparams; ++i) {
+    rows.p[i] = cols[first + i].data;
+    rows.step[i] = cols[first + i].varies ? 1 : 0;
     rows.dp[i] = dp[i];
+  }
+  if (density) {
+    const double* x = cols[0].data;
+    if (!cols[0].varies) {  // one value for every row: factor normal_lpdf(0 | mu[n], s)
+      batch_x_.assign(n, x[0]);
+      x = batch_x_.data();
+    }
+    const double sum = stdlib::checked_log_density_rows(*density, rows, nparams, x, dx, p.count);
+    if (std::isfinite(sum)) return sum;
+    // A row refused: the call row by row says which way (NaN for a parameter, -inf for a
+    // value outside the support), as the instance path would. Its columns are this
+    // block's, so it cannot refuse now; if it did, NaN still refuses the point.
+    batch_column c;
+    if (!batch_try(p, *s.value, c)) return NAN;
+    double all = 0;
+    for (std::size_t r = 0; r < n; ++r) all += c.data[c.varies ? r : 0];
+    return all;
   }
   const double* values = values_[static_cast<std::size_t>(s.target)].data.data();
   const index_t* offsets = p.target_offsets.data() + p.first;
   batch_x_.resize(n);
   for (std::size_t r = 0; r < n; ++r) batch_x_[r] = values[offsets[r]];
   const bool check = needs_check_[static_cast<std::size_t>(&s - model_.statements.data())] != 0;
-  return s.dist->log_density_rows(rows, s.args.size(), batch_x_.data(), dx, p.count, check);
+  return s.dist->log_density_rows(rows, nparams, batch_x_.data(), dx, p.count, check);
 }
 
 bool graph::batch_log_density(const statement& s, double& total) {

@@ -123,6 +123,35 @@ void graph::batch_refused_late(const statement& s) {
                          std::to_string(s.pos) + ")");
 }
 
+// A block of `factor normal_lpdf(y[n] | mu[n], s)` as a `~` of its density: the rows'
+// derivatives into the arguments' adjoint columns (the value's one per row, a shared
+// value's summed into its slot), then back through the arguments.
+double graph::factor_density_block(batch_plan& p, const statement& s, const std::array<batch_column, stdlib::max_params>& cols,
+                                   std::span<double* const> slots) {
+  const auto n = static_cast<std::size_t>(p.count);
+  const auto& args = s.value->args;
+  std::array<double*, stdlib::max_params> to{};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i]->depends_on_unknown) continue;
+    auto& adjoint = batch_adjoints_[static_cast<std::size_t>(args[i]->id)];
+    if (cols[i].varies) adjoint.assign(n, 0.0);
+    to[i] = adjoint.data();
+  }
+  double* dx = to[0];
+  if (dx && !cols[0].varies) {
+    batch_dx_.assign(n, 0.0);
+    dx = batch_dx_.data();
+  }
+  std::array<double*, stdlib::max_params> dp{};
+  std::copy(to.begin() + 1, to.end(), dp.begin());
+  const double block = batch_block_terms(s, p, cols, dp, dx);
+  if (!std::isfinite(block)) return block;  // the gradient is unspecified
+  if (dx && dx != to[0])
+    for (std::size_t r = 0; r < n; ++r) to[0][0] += dx[r];
+  for (const auto& a : args) batch_backward(p, *a, slots);
+  return block;
+}
+
 bool graph::batch_differentiate(const statement& s, std::span<double* const> slots, double& total) {
   batch_plan* p = plan_batch(s);
   if (!p || s.args.size() > stdlib::max_params) return false;
@@ -138,6 +167,10 @@ bool graph::batch_differentiate(const statement& s, std::span<double* const> slo
     std::array<batch_column, stdlib::max_params> cols{};
     if (!batch_term_columns(*p, s, cols)) return false;
     started = true;
+    if (factor_density(s)) {
+      sum += factor_density_block(*p, s, cols, slots);
+      return true;
+    }
     if (s.which == statement::kind::factor) {
       sum += batch_block_terms(s, *p, cols, {}, nullptr);
       if (s.value->depends_on_unknown && cols[0].varies) {

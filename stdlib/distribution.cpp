@@ -50,6 +50,24 @@ double distribution::log_density_rows(const rows_params& r, std::size_t nparams,
   return total;
 }
 
+bool distribution::rows_in_support(const rows_params& r, std::size_t nparams, const double* x, index_t n) const {
+  std::array<view, max_params> params{};
+  for (std::size_t i = 0; i < nparams; ++i) params[i] = {r.p[i], shape::scalar()};
+  const std::span<const view> in(params.data(), nparams);
+  if (!support_moves()) return in_support(in, view{x, shape::vector(n)});
+  for (index_t k = 0; k < n; ++k) {
+    for (std::size_t i = 0; i < nparams; ++i) params[i].data = r.p[i] + k * r.step[i];
+    if (!in_support(in, view{x + k, shape::scalar()})) return false;
+  }
+  return true;
+}
+
+double checked_log_density_rows(const distribution& d, const rows_params& r, std::size_t nparams, const double* x, double* dx,
+                                index_t n) {
+  if (!d.rows_in_support(r, nparams, x, n)) return -INFINITY;
+  return d.log_density_rows(r, nparams, x, dx, n, true);
+}
+
 bool distribution::cdf_differentiable(std::size_t param) const {
   return has_cdf() && param < params().size() && params()[param].kind == scalar_kind::real;
 }

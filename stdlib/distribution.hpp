@@ -142,6 +142,11 @@ class distribution {
   // rows share work (a Normal's shared scale: one log).
   virtual double log_density_rows(const rows_params& r, std::size_t nparams, const double* x, double* dx, index_t n,
                                   bool check) const;
+  // Whether each of n scalar values x[k] lies in the support given its row's parameters,
+  // as in_support() says row by row; the support is worked out once where it does not
+  // move. For values not known to lie in it (a `factor` of a log density, whose value is
+  // any expression), with log_density_rows: checked_log_density_rows below.
+  bool rows_in_support(const rows_params& r, std::size_t nparams, const double* x, index_t n) const;
 
   // The distribution function, for censoring and truncation (stdlib/cdf.hpp has the
   // helpers). A scalar distribution that has one says has_cdf() and overrides cdf(); the
@@ -175,5 +180,13 @@ class distribution {
   // Writes one draw (value_shape_at(params).size() doubles) to out.
   virtual void draw(std::span<const view> params, ppl::rng& rng, double* out) const = 0;
 };
+
+// The sum of n log densities of values that may lie outside the support (row k's value
+// x[k], parameters as rows_params says), their derivatives added into dx and r.dp as
+// log_density_rows adds them: -inf when a value is outside the support or a parameter
+// invalid (derivatives then unspecified). A `factor normal_lpdf(y[n] | mu[n], s)` costs
+// what the same `~` costs through this (stdlib/log_density_function.cpp, model/graph_batch.cpp).
+double checked_log_density_rows(const distribution& d, const rows_params& r, std::size_t nparams, const double* x, double* dx,
+                                index_t n);
 
 }  // namespace ppl::stdlib

@@ -29,6 +29,7 @@ using type_result = std::variant<type_sig, std::string>;
 
 struct unary_math;
 struct binary_math;
+class distribution;
 
 // A map's scalar formulas (stdlib/function_groups.hpp), for a caller that applies it to
 // one element at a time without the virtual calls and views (model/tape.cpp). Applying
@@ -82,6 +83,13 @@ class function {
     eval(args, out);
     return false;
   }
+
+  // The distribution of a log density taken element by element over scalar values and
+  // parameters (normal_lpdf, not normal_lcdf): a caller that sums it over rows (`factor
+  // normal_lpdf(y[n] | mu[n], s)` in a loop) may call checked_log_density_rows on the
+  // columns of its arguments instead, the value first, as a `~` calls log_density_rows.
+  // Null for every other function.
+  virtual const distribution* rows_density() const { return nullptr; }
 };
 
 }  // namespace ppl::stdlib

@@ -89,6 +89,10 @@ class log_density_function final : public function {
     return true;
   }
 
+  const distribution* rows_density() const override {
+    return elementwise_ && kind_ == density_kind::log_density ? &dist_ : nullptr;
+  }
+
   // The plain cdf is exp of the summed log cdfs: its derivative is the value times theirs.
   void backward(std::span<const view> args, view out, const double* d_out, std::span<double* const> d_args) const override {
     evaluate(args, d_args.data(), kind_ == density_kind::cdf ? d_out[0] * out[0] : d_out[0]);
@@ -111,6 +115,20 @@ class log_density_function final : public function {
   double evaluate(std::span<const view> args, double* const* d_args, double scale) const {
     if (!elementwise_) return term(args, d_args, scale);
     const index_t n = common_shape(args).size();
+    // A log density of a value of n elements through the distribution's rows, as a `~`
+    // is summed; a refusal (NaN for a parameter, -inf outside the support) is told apart
+    // by the element-by-element loop below, its derivatives being unspecified.
+    if (kind_ == density_kind::log_density && args[0].size() == n && (!d_args || scale == 1.0)) {
+      rows_params r;
+      for (std::size_t k = 1; k < args.size(); ++k) {
+        r.p[k - 1] = args[k].data;
+        r.step[k - 1] = args[k].shape.rank == 0 ? 0 : 1;
+        r.dp[k - 1] = d_args ? d_args[k] : nullptr;
+      }
+      const double total = checked_log_density_rows(dist_, r, args.size() - 1, args[0].data, d_args ? d_args[0] : nullptr, n);
+      if (std::isfinite(total)) return total;
+      d_args = nullptr;
+    }
     // On the stack: two vectors per call (and more per element in term()) were a third of
     // the time of a `factor` of normal_lpdf.
     view_buffer<max_params + 1> one;

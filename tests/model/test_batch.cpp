@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "tests/support/gradient_check.hpp"
 #include "tests/support/model_fixture.hpp"
 
 namespace test_batch {
@@ -113,6 +114,52 @@ TEST_CASE("batch: blocks past the first give the same errors and invalid terms a
   const auto& last = f.model->statements.back();
   CHECK(ppl::model::instances(*f.graph).log_density(last) == -INFINITY);
   CHECK(one_by_one(*f.graph, last) == -INFINITY);
+}
+
+TEST_CASE("batch: a factor of a log density per row is summed as a ~ of its density, refusals as one by one") {
+  const std::vector<std::string> data = {"x=[0.5,-1,2,0.1,0.3,-0.7,1.1,0]", "y=[1.2,0.3,2.5,0.9,1.1,-0.2,1.9,0.4]"};
+  const std::string head = "data x: real[N]\ndata y: real[N]\na ~ Normal(0, 1)\ns ~ Gamma(2, 2)\nfor n in 1:N { z[n] ~ Normal(0, 1) }\n";
+  // The value a column of data, of unknowns, or one value for every row; parameters that
+  // vary and that do not; a distribution with its own rows kernel (Normal) and without.
+  for (const std::string& factor : {"factor normal_lpdf(y[n] | a + x[n], s)", "factor normal_lpdf(z[n] | a * x[n], s)",
+                                    "factor normal_lpdf(a | x[n], s + z[n] * z[n])", "factor gamma_lpdf(y[n] * y[n] + 0.1 | s, exp(a + x[n]))",
+                                    "factor student_t_lpdf(y[n] | 3, z[n], s)"}) {
+    CAPTURE(factor);
+    fixture f(head + "for n in 1:N { " + factor + " }\n", data);
+    check_statements(f);
+    ppl::testing::check_model_gradient(f, {"a", "s", "z"}, 0.8);
+  }
+  // The same term written with ~ gives the same log density and gradient.
+  fixture tilde(head + "for n in 1:N { y[n] ~ Normal(a + x[n], s) }\n", data);
+  fixture factor(head + "for n in 1:N { factor normal_lpdf(y[n] | a + x[n], s) }\n", data);
+  std::vector<char> wrt(tilde.model->variables.size(), 0);
+  for (const char* v : {"a", "s"}) wrt[static_cast<std::size_t>(tilde.model->find(v))] = 1;
+  for (fixture* f : {&tilde, &factor}) {
+    f->mutable_value("a").data[0] = 0.4;
+    f->mutable_value("s").data[0] = 1.3;
+    f->mutable_value("z").data.assign(8, 0.0);
+  }
+  std::vector<std::vector<double>> dt, df;
+  CHECK(tilde.graph->log_density_gradient(wrt, dt) == doctest::Approx(factor.graph->log_density_gradient(wrt, df)).epsilon(1e-12));
+  for (const char* v : {"a", "s"}) {
+    const auto i = static_cast<std::size_t>(tilde.model->find(v));
+    CHECK(dt[i][0] == doctest::Approx(df[i][0]).epsilon(1e-12));
+  }
+  // Refused rows past the first block: an invalid scale gives NaN, a value outside the
+  // support -inf, each as the rows one by one give it.
+  fixture big("data N: int = 5000\nfor n in 1:N { x[n] ~ Normal(1, 0.1) }\nfor n in 1:N { factor normal_lpdf(0.5 | 0, x[n]) }\n"
+              "for n in 1:N { factor uniform_lpdf(x[n] | 0, 2) }\n");
+  check_statements(big);
+  big.mutable_value("x").data[4500] = -1.5;
+  const auto& normal = big.model->statements[1];
+  const auto& uniform = big.model->statements[2];
+  CHECK(std::isnan(ppl::model::instances(*big.graph).log_density(normal)));
+  CHECK(std::isnan(one_by_one(*big.graph, normal)));
+  CHECK(ppl::model::instances(*big.graph).log_density(uniform) == -INFINITY);
+  CHECK(one_by_one(*big.graph, uniform) == -INFINITY);
+  std::vector<char> all(big.model->variables.size(), 1);
+  std::vector<std::vector<double>> grad;
+  CHECK(!std::isfinite(big.graph->log_density_gradient(all, grad)));
 }
 
 }  // namespace test_batch

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "tests/support/gradient_check.hpp"
 #include "tests/support/model_fixture.hpp"
 
 namespace test_log_density_calls {
@@ -54,6 +55,25 @@ TEST_CASE("outside the support -inf; invalid parameters NaN") {
   CHECK(computed("poisson_lpmf(-1 | 1.5)") == -INFINITY);
   CHECK(computed("beta_lpdf(1.5 | 2, 2)") == -INFINITY);
   CHECK(std::isnan(computed("normal_lpdf(0 | 0, -1)")));
+}
+
+TEST_CASE("arrays through the distribution's rows: support and parameter refusals, gradients") {
+  // A value outside the support at one element, of a distribution whose support is fixed
+  // and of one whose support moves with its parameters; an invalid parameter at one.
+  CHECK(computed("exponential_lpdf(y | 1)") == -INFINITY);
+  CHECK(computed("uniform_lpdf(y | -1, 1.5)") == -INFINITY);
+  CHECK(computed("uniform_lpdf(y | -1, [3, 3, 1.5])") == -INFINITY);
+  CHECK(computed("uniform_lpdf(y | -1, 3)") == doctest::Approx(-3 * std::log(4.0)));
+  CHECK(std::isnan(computed("normal_lpdf(y | 0, [1, -1, 2])")));
+  CHECK(computed("gamma_lpdf([1, 2] | 2, [1, 3])") == doctest::Approx(computed("gamma_lpdf(1 | 2, 1)") + computed("gamma_lpdf(2 | 2, 3)")));
+  // Vectorised factors of densities with and without their own rows kernel, the value and
+  // the parameters unknown, against finite differences.
+  for (const std::string& term : {"factor normal_lpdf(z | a * y, s)", "factor gamma_lpdf(s + z .* z | 2, exp(a))",
+                                   "factor student_t_lpdf(y | 4, z, s)", "factor normal_lpdf(y | a, s * z .* z + 0.5)"}) {
+    CAPTURE(term);
+    fixture f("data y: real[3] = [0.5, -1, 2]\na ~ Normal(0, 1)\ns ~ Gamma(2, 2)\nparam z: real[3]\nz ~ Normal(0, 1)\n" + term + "\n");
+    ppl::testing::check_model_gradient(f, {"a", "s", "z"}, 0.8);
+  }
 }
 
 TEST_CASE("log_lik as a derived quantity, recomputed from the unknowns") {

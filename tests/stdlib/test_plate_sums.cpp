@@ -90,4 +90,51 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
   }
 }
 
+namespace {
+
+// A density of 1 on [0, hi] that never looks at its value, so that only
+// checked_log_density_rows can refuse one outside; hi is a parameter (a support that moves
+// with it) or 1 (a fixed one).
+class flat final : public ppl::stdlib::distribution {
+ public:
+  explicit flat(bool moves) : moves_(moves) {}
+  std::string_view name() const override { return "Flat"; }
+  std::span<const ppl::stdlib::param_spec> params() const override { return spec_; }
+  ppl::stdlib::scalar_kind value_kind() const override { return ppl::stdlib::scalar_kind::real; }
+  void check(std::span<const view> p) const override {
+    if (!(p[0][0] > 0)) throw ppl::stdlib::parameter_error("hi must be positive");
+  }
+  ppl::stdlib::support value_support(std::span<const view> p) const override { return {ppl::stdlib::support_kind::real_interval, 0, moves_ ? p[0][0] : 1}; }
+  bool support_moves() const override { return moves_; }
+  double log_density(std::span<const view>, view, bool, const ppl::stdlib::gradient_out*) const override { return 0; }
+  void draw(std::span<const view>, ppl::rng&, double* out) const override { out[0] = 0; }
+
+ private:
+  bool moves_;
+  std::array<ppl::stdlib::param_spec, 1> spec_{{{"hi", ppl::stdlib::scalar_kind::real, 0}}};
+};
+
+}  // namespace
+
+TEST_CASE("checked rows: a value outside the support or an invalid parameter refuses the rows") {
+  for (const bool moves : {false, true}) {
+    INFO("support moves: ", moves);
+    const flat d(moves);
+    std::vector<double> hi = {1, 1, 2, 1}, x = {0.5, 0.2, 0.9, 1.0};
+    ppl::stdlib::rows_params rows;
+    rows.p[0] = hi.data();
+    rows.step[0] = 1;
+    CHECK(ppl::stdlib::checked_log_density_rows(d, rows, 1, x.data(), nullptr, 4) == 0);
+    x[2] = 1.5;  // within the third row's support only where it moves
+    CHECK(ppl::stdlib::checked_log_density_rows(d, rows, 1, x.data(), nullptr, 4) == (moves ? 0 : -INFINITY));
+    x[3] = -0.1;
+    CHECK(ppl::stdlib::checked_log_density_rows(d, rows, 1, x.data(), nullptr, 4) == -INFINITY);
+    x[3] = NAN;
+    CHECK(ppl::stdlib::checked_log_density_rows(d, rows, 1, x.data(), nullptr, 4) == -INFINITY);
+    x[3] = 0.5;
+    hi[1] = -1;
+    CHECK(ppl::stdlib::checked_log_density_rows(d, rows, 1, x.data(), nullptr, 3) == -INFINITY);
+  }
+}
+
 }  // namespace test_plate_sums
