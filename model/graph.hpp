@@ -276,6 +276,7 @@ class graph {
   batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
   batch_column batch_compute(batch_plan& p, const lang::ir::expr& e);
   void batch_scalar_rows(const lang::ir::expr& e, std::span<const view> args, std::size_t n, double* out);
+  bool density_rows(const lang::ir::expr& e, std::span<const view> args, std::size_t n, double* out);
   // The same, false where the batch refuses the block (then the instance path takes over).
   bool batch_try(batch_plan& p, const lang::ir::expr& e, batch_column& out);
   // A factor whose value is a log density of scalars that varies from row to row (`factor

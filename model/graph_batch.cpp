@@ -228,6 +228,7 @@ void graph::batch_scalar_rows(const expr& e, std::span<const view> args, std::si
   auto& given = batch_given_[static_cast<std::size_t>(e.id)];
   if (partials.size() < n * k) partials.resize(n * k);
   if (given.size() < n) given.resize(n);
+  if (density_rows(e, args, n, out)) return;
   try {
     for (std::size_t r = 0; r < n; ++r) {
       for (std::size_t i = 0; i < k; ++i) row[i].data = args[i].data + (args[i].shape.rank != 0 ? r : 0);
@@ -237,6 +238,51 @@ void graph::batch_scalar_rows(const expr& e, std::span<const view> args, std::si
   } catch (const stdlib::argument_error&) {
     throw not_batched{};
   }
+}
+
+// A log density of scalars per row (normal_lpdf(y[n] | mu[1], sigma[1]) inside a log_mix):
+// each row's value and partials from its distribution's rows kernel, one row per call,
+// once the block's values are known to lie in the support. False, with nothing kept,
+// for any other call or a block with a value outside the support; a row whose parameters
+// are refused is evaluated again by eval_partials, which says NaN.
+bool graph::density_rows(const expr& e, std::span<const view> args, std::size_t n, double* out) {
+  const stdlib::distribution* d = e.fn->rows_density();
+  const std::size_t k = e.args.size();
+  if (!d || k > stdlib::max_params) return false;
+  const std::size_t nparams = k - 1;
+  stdlib::rows_params all;
+  for (std::size_t i = 0; i < nparams; ++i) {
+    all.p[i] = args[i + 1].data;
+    all.step[i] = args[i + 1].shape.rank != 0 ? 1 : 0;
+  }
+  const index_t sx = args[0].shape.rank != 0 ? 1 : 0;
+  const double* x = args[0].data;
+  if (sx == 1) {
+    if (!d->rows_in_support(all, nparams, x, static_cast<index_t>(n))) return false;
+  } else if (!d->support_moves()) {
+    if (!d->rows_in_support(all, nparams, x, 1)) return false;
+  } else {
+    return false;
+  }
+  double* partials = batch_partials_[static_cast<std::size_t>(e.id)].data();
+  char* given = batch_given_[static_cast<std::size_t>(e.id)].data();
+  std::fill_n(partials, n * k, 0.0);
+  stdlib::rows_params one;
+  for (std::size_t r = 0; r < n; ++r) {
+    double* p = partials + r * k;
+    for (std::size_t i = 0; i < nparams; ++i) {
+      one.p[i] = all.p[i] + static_cast<index_t>(r) * all.step[i];
+      one.dp[i] = p + i + 1;
+    }
+    out[r] = d->log_density_rows(one, nparams, x + static_cast<index_t>(r) * sx, p, 1, true);
+    given[r] = 1;
+    if (!std::isfinite(out[r])) {
+      std::array<view, stdlib::max_params> row{};
+      for (std::size_t i = 0; i < k; ++i) row[i] = {args[i].data + (args[i].shape.rank != 0 ? r : 0), shape::scalar()};
+      given[r] = e.fn->eval_partials(std::span<const view>(row.data(), k), out + r, p);
+    }
+  }
+  return true;
 }
 
 bool graph::batch_try(batch_plan& p, const expr& e, batch_column& out) {

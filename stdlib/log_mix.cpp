@@ -4,6 +4,7 @@
 // computed as a log_sum_exp, so that neither e^lp underflows. Weights outside [0, 1] give
 // NaN, which the samplers reject, as a log of a negative number would.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -21,6 +22,29 @@ double log_sum_exp2(double a, double b) {
   const double m = std::max(a, b);
   if (std::isinf(m)) return m;
   return m + std::log(std::exp(a - m) + std::exp(b - m));
+}
+
+// The two-component form's value and, where `partials` is given, its partial derivatives
+// in theta, lp1 and lp2, from one pass: with a = log(theta) + lp1 and b = log1p(-theta) +
+// lp2, the value is max(a, b) + log1p(e^-|a - b|), the components' shares of it
+// pi1 = e^(a - value) and pi2 = e^(b - value) are 1 / (1 + e^-|a - b|) and its complement's
+// numerator over the same, and d/dlp_k = pi_k, d/dtheta = pi1 / theta - pi2 / (1 - theta).
+// Four transcendental calls where a log_sum_exp and its backward took seven. At theta 0 or 1
+// the shares over theta are 0 / 0, and e^(lp_k - value) is taken as before.
+double mix2(double theta, double lp1, double lp2, double* partials) {
+  const double a = std::log(theta) + lp1, b = std::log1p(-theta) + lp2, m = std::max(a, b);
+  if (std::isinf(m)) {  // both components impossible, or one certain
+    if (partials) partials[0] = partials[1] = partials[2] = 0;
+    return m;
+  }
+  const double d = std::exp(-std::fabs(a - b)), total = m + std::log1p(d);
+  if (!partials) return total;
+  const double top = 1 / (1 + d), other = d / (1 + d);
+  const double pi1 = a >= b ? top : other, pi2 = a >= b ? other : top;
+  partials[0] = theta > 0 && theta < 1 ? pi1 / theta - pi2 / (1 - theta) : share(lp1, total) - share(lp2, total);
+  partials[1] = pi1;
+  partials[2] = pi2;
+  return total;
 }
 
 class log_mix final : public function {
@@ -45,22 +69,29 @@ class log_mix final : public function {
   }
   void eval(std::span<const view> a, double* out) const override {
     if (a.size() == 3) {
-      out[0] = log_sum_exp2(std::log(a[0][0]) + a[1][0], std::log1p(-a[0][0]) + a[2][0]);
+      out[0] = mix2(a[0][0], a[1][0], a[2][0], nullptr);
       return;
     }
     double total = -INFINITY;
     for (index_t k = 0; k < a[0].size(); ++k) total = log_sum_exp2(total, std::log(a[0][k]) + a[1][k]);
     out[0] = total;
   }
-  // d/d theta_k = e^(lp_k - out) and d/d lp_k = theta_k e^(lp_k - out); in the two-component
-  // form theta's derivative is the difference of its two components'.
+  // The two-component form's partials with its value (mix2), for a batch or a tape to keep.
+  bool eval_partials(std::span<const view> a, double* out, double* partials) const override {
+    if (a.size() != 3) return function::eval_partials(a, out, partials);
+    out[0] = mix2(a[0][0], a[1][0], a[2][0], partials);
+    return true;
+  }
+  // d/d theta_k = e^(lp_k - out) and d/d lp_k = theta_k e^(lp_k - out); the two-component
+  // form's from mix2 again, so that a caller adding d_out times eval_partials' partials
+  // adds exactly this.
   void backward(std::span<const view> a, view out, const double* d_out, std::span<double* const> d) const override {
     const double total = out[0], g = d_out[0];
     if (a.size() == 3) {
-      const double theta = a[0][0], w1 = share(a[1][0], total), w2 = share(a[2][0], total);
-      if (d[0]) d[0][0] += g * (w1 - w2);
-      if (d[1]) d[1][0] += g * theta * w1;
-      if (d[2]) d[2][0] += g * (1 - theta) * w2;
+      std::array<double, 3> p{};
+      mix2(a[0][0], a[1][0], a[2][0], p.data());
+      for (std::size_t i = 0; i < 3; ++i)
+        if (d[i]) d[i][0] += g * p[i];
       return;
     }
     for (index_t k = 0; k < a[0].size(); ++k) {

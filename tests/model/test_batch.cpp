@@ -123,7 +123,10 @@ TEST_CASE("batch: a factor of a log density per row is summed as a ~ of its dens
   // vary and that do not; a distribution with its own rows kernel (Normal) and without.
   for (const std::string& factor : {"factor normal_lpdf(y[n] | a + x[n], s)", "factor normal_lpdf(z[n] | a * x[n], s)",
                                     "factor normal_lpdf(a | x[n], s + z[n] * z[n])", "factor gamma_lpdf(y[n] * y[n] + 0.1 | s, exp(a + x[n]))",
-                                    "factor student_t_lpdf(y[n] | 3, z[n], s)"}) {
+                                    "factor student_t_lpdf(y[n] | 3, z[n], s)",
+                                    // densities inside a call, their values and partials row by row
+                                    "factor log_mix(0.3, normal_lpdf(y[n] | a, s), normal_lpdf(y[n] | z[n], 1))",
+                                    "factor log_mix(0.6, normal_lpdf(1.5 | a, s), gamma_lpdf(y[n] * y[n] | s, exp(z[n])))"}) {
     CAPTURE(factor);
     fixture f(head + "for n in 1:N { " + factor + " }\n", data);
     check_statements(f);
@@ -148,7 +151,9 @@ TEST_CASE("batch: a factor of a log density per row is summed as a ~ of its dens
   // Refused rows past the first block: an invalid scale gives NaN, a value outside the
   // support -inf, each as the rows one by one give it.
   fixture big("data N: int = 5000\nfor n in 1:N { x[n] ~ Normal(1, 0.1) }\nfor n in 1:N { factor normal_lpdf(0.5 | 0, x[n]) }\n"
-              "for n in 1:N { factor uniform_lpdf(x[n] | 0, 2) }\n");
+              "for n in 1:N { factor uniform_lpdf(x[n] | 0, 2) }\n"
+              "for n in 1:N { factor log_mix(0.5, normal_lpdf(0.5 | 0, x[n]), normal_lpdf(0.5 | 0, 1)) }\n"
+              "for n in 1:N { factor log_mix(0.5, exponential_lpdf(x[n] | 1), normal_lpdf(0.5 | 0, 1)) }\n");
   check_statements(big);
   big.mutable_value("x").data[4500] = -1.5;
   const auto& normal = big.model->statements[1];
@@ -157,6 +162,14 @@ TEST_CASE("batch: a factor of a log density per row is summed as a ~ of its dens
   CHECK(std::isnan(one_by_one(*big.graph, normal)));
   CHECK(ppl::model::instances(*big.graph).log_density(uniform) == -INFINITY);
   CHECK(one_by_one(*big.graph, uniform) == -INFINITY);
+  // Inside a call: the invalid scale's row NaN, the row outside the support the other
+  // component alone.
+  const auto& mixed = big.model->statements[3];
+  CHECK(std::isnan(ppl::model::instances(*big.graph).log_density(mixed)));
+  CHECK(std::isnan(one_by_one(*big.graph, mixed)));
+  const auto& outside = big.model->statements[4];
+  CHECK(std::isfinite(ppl::model::instances(*big.graph).log_density(outside)));
+  CHECK(ppl::model::instances(*big.graph).log_density(outside) == doctest::Approx(one_by_one(*big.graph, outside)).epsilon(1e-12));
   std::vector<char> all(big.model->variables.size(), 1);
   std::vector<std::vector<double>> grad;
   CHECK(!std::isfinite(big.graph->log_density_gradient(all, grad)));

@@ -132,6 +132,7 @@ std::vector<gradient_case> array_gradient_cases() {
       {"prod", {vec({0.5, 0.0, 2.0})}},  // a zero factor: the others' product, not 0 / 0
       {"variance", {mat(2, 2, {0.4, 1.3, -2.0, 7})}},
       {"log_mix", {scalar(0.3), scalar(-1.2), scalar(0.4)}},
+      {"log_mix", {scalar(0.8), scalar(0.4), scalar(-1.2)}},  // the first component the larger
       {"log_mix", {vec({0.2, 0.5, 0.3}), vec({-1.0, 0.5, -30.0})}},
       {"cumulative_sum", {vec({0.4, 1.3, -2.0})}},
       {"rows", {m23}}, {"cols", {vec({0.5, 1.5})}},

@@ -1,8 +1,10 @@
 // Reverse mode: every differentiable built-in's backward() against central finite
 // differences, through one generic checker and a table of {name, arguments}.
+#include <array>
 #include <cmath>
 #include <set>
 
+#include "stdlib/log_density_function.hpp"
 #include "tests/stdlib/function_cases.hpp"
 
 namespace test_function_gradients {
@@ -27,8 +29,12 @@ double central_difference(const F& objective, std::vector<double*> entries) {
 // For the scalar objective L = sum_i w_i f(args)_i with fixed, unequal weights w, backward()
 // with d_out = w must add dL/d(arg) to every slot: the slots start at 1, not 0, to catch an
 // assignment where an addition is due. Integer arguments must receive nothing.
-void check_backward(const gradient_case& c) {
-  const auto& f = fn(c.name);
+void check_backward(const gradient_case& c, const ppl::stdlib::function& f) {
+  const auto call = [&f](const std::string&, const std::vector<tensor>& a) {
+    tensor o(f.result_shape(views(a)));
+    f.eval(views(a), o.data.data());
+    return o;
+  };
   std::vector<tensor> args = c.args;
   const tensor out = call(c.name, args);
   std::vector<double> w(out.data.size());
@@ -63,6 +69,21 @@ void check_backward(const gradient_case& c) {
   // Null slots are simply skipped.
   std::vector<double*> none(args.size(), nullptr);
   f.backward(views(args), out.as_view(), w.data(), none);
+  // Where eval_partials gives the partials with the value (a batch and a tape keep them),
+  // d_out times them is what backward() added.
+  if (out.data.size() != 1) return;
+  std::size_t count = 0;
+  for (const auto& a : args) count += a.data.size();
+  std::vector<double> partials(count, NAN);
+  double value = NAN;
+  if (!f.eval_partials(views(args), &value, partials.data())) return;
+  CHECK(value == out.data[0]);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    for (std::size_t k = 0; k < args[i].data.size(); ++k, ++at) {
+      INFO(c.name, ": eval_partials, argument ", i, ", element ", k);
+      if (i >= c.integer.size() || !c.integer[i]) CHECK(w[0] * partials[at] == doctest::Approx(grads[i][k] - 1.0).epsilon(1e-12));
+    }
 }
 
 std::vector<gradient_case> elementwise_cases() {
@@ -111,12 +132,41 @@ TEST_CASE("backward() of every differentiable built-in matches finite difference
   for (const auto& cases : {elementwise_cases(), other_cases(), special_gradient_cases(), array_gradient_cases()})
     for (const auto& c : cases) {
       seen.insert(c.name);
-      check_backward(c);
+      check_backward(c, fn(c.name));
     }
   for (const auto& name : ppl::stdlib::library().function_names()) {
     if (!fn(name).differentiable()) continue;
     INFO("no gradient case for ", name);
     CHECK(seen.count(name) == 1);
+  }
+}
+
+TEST_CASE("log-density calls: backward() and eval_partials match finite differences") {
+  // Scalars, arrays, a shared parameter; a distribution with its own rows kernel (Normal)
+  // and ones through the default (Gamma, StudentT).
+  const auto density = [](const char* d, const char* name) {
+    return ppl::stdlib::make_log_density_function(dist(d), name, ppl::stdlib::density_kind::log_density);
+  };
+  const auto normal = density("Normal", "normal_lpdf"), gamma = density("Gamma", "gamma_lpdf"),
+             student = density("StudentT", "student_t_lpdf");
+  check_backward({"normal_lpdf", {scalar(0.3), scalar(-0.2), scalar(1.4)}}, *normal);
+  check_backward({"normal_lpdf", {vec({0.3, -1, 2}), vec({0.1, 0.2, 0.3}), scalar(1.4)}}, *normal);
+  check_backward({"normal_lpdf", {scalar(0.3), vec({0.1, 0.2, 0.3}), vec({1.4, 0.5, 2})}}, *normal);
+  check_backward({"gamma_lpdf", {vec({0.5, 2}), scalar(2.0), vec({1.0, 3.0})}}, *gamma);
+  check_backward({"student_t_lpdf", {vec({0.5, -2}), scalar(3.0), vec({1.0, 0.2}), scalar(0.7)}}, *student);
+}
+
+TEST_CASE("log_mix of two components at theta 0 and 1: the one-sided derivatives") {
+  // d/dtheta log(theta e^lp1 + (1 - theta) e^lp2) = (e^lp1 - e^lp2) / e^value.
+  for (const double theta : {0.0, 1.0}) {
+    std::vector<tensor> args = {scalar(theta), scalar(-1.2), scalar(0.4)};
+    std::array<double, 3> p{};
+    double value = 0;
+    REQUIRE(fn("log_mix").eval_partials(views(args), &value, p.data()));
+    CHECK(value == (theta == 0 ? 0.4 : -1.2));
+    CHECK(p[0] == doctest::Approx((std::exp(-1.2) - std::exp(0.4)) / std::exp(value)));
+    CHECK(p[1] == theta);
+    CHECK(p[2] == 1 - theta);
   }
 }
 
