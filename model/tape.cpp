@@ -5,6 +5,7 @@
 // statement's gradient is bit for bit the instance path's.
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "model/tape.hpp"
 #include "stdlib/function.hpp"
@@ -17,6 +18,10 @@ bool tape::forward(std::vector<tensor>& values, int target) {
     for (std::size_t i = 0; i < instances.size(); ++i) {
       const instance& in = instances[i];
       for (std::uint32_t k = exec_at_[i]; k < exec_at_[i + 1]; ++k) {
+        if (const std::uint32_t fast = exec_fast_[k]; fast != none) {
+          scalar_forward(scalar_calls_[fast]);
+          continue;
+        }
         const std::uint32_t next = exec_[k];
         node& n = nodes_[next];
         switch (n.which) {
@@ -25,13 +30,9 @@ bool tape::forward(std::vector<tensor>& values, int target) {
             double* out = values_.data() + n.value;
             switch (n.how) {
               case op::unary:
-                *out = static_cast<const stdlib::unary_math*>(n.formulas)->f(a[0].data[0]);
-                break;
               case op::binary:
-                *out = static_cast<const stdlib::binary_math*>(n.formulas)->f(a[0].data[0], a[1].data[0]);
-                break;
-              case op::product:
-                *out = a[0].data[0] * a[1].data[0];
+              case op::product:  // taken by exec_fast_ above
+                scalar_forward(scalar_calls_[n.fast]);
                 break;
               case op::generic: {
                 const std::span<const view> args(a, n.count);
@@ -105,9 +106,16 @@ void tape::backward(std::span<double* const> slots, bool reverse) {
 void tape::run(std::uint32_t first, std::uint32_t last) {
   for (std::uint32_t k = first; k < last; ++k) {
     const rev_op& r = rev_[k];
-    const node& n = nodes_[r.node];
     const double* d_out = at_[r.d_out];
+    if (r.what == step::scalar) {
+      const scalar_call& c = scalar_calls_[r.node];
+      scalar_backward(c, d_out, at_[rev_args_[r.first]], c.how == op::unary ? nullptr : at_[rev_args_[r.first + 1]]);
+      continue;
+    }
+    const node& n = nodes_[r.node];
     switch (r.what) {
+      case step::scalar:
+        break;
       case step::call: {
         std::array<double*, 8> to;
         for (std::uint32_t i = 0; i < n.count; ++i) {
@@ -141,9 +149,89 @@ void tape::run(std::uint32_t first, std::uint32_t last) {
   }
 }
 
-// What the function's backward() adds, for scalars by its formulas inline: each line is
-// the scalar case of stdlib/elementwise.cpp's unary_map, binary_map (scaled_add for
-// constant partials) and linear_algebra.cpp's product::scaling_backward.
+// A map of scalars by its formulas, the same arithmetic as stdlib/elementwise.cpp's
+// unary_map and binary_map (scaled_add for constant partials, asked once when recorded)
+// and linear_algebra.cpp's product::scaling_backward, from the compact record.
+void tape::scalar_forward(const scalar_call& c) const {
+  const double a = c.a[0];
+  switch (c.known) {
+    case formula::add: *c.out = a + c.b[0]; return;
+    case formula::subtract: *c.out = a - c.b[0]; return;
+    case formula::square: *c.out = a * a; return;
+    case formula::sqrt: *c.out = std::sqrt(a); return;
+    case formula::exp: *c.out = std::exp(a); return;
+    case formula::log: *c.out = std::log(a); return;
+    case formula::other: break;
+  }
+  switch (c.how) {
+    case op::unary:
+      *c.out = static_cast<const stdlib::unary_math*>(c.formulas)->f(c.a[0]);
+      return;
+    case op::binary:
+      *c.out = static_cast<const stdlib::binary_math*>(c.formulas)->f(c.a[0], c.b[0]);
+      return;
+    default:
+      *c.out = c.a[0] * c.b[0];
+      return;
+  }
+}
+
+void tape::scalar_backward(const scalar_call& c, const double* d_out, double* to_a, double* to_b) const {
+  switch (c.known) {
+    case formula::add:
+    case formula::subtract: {
+      double total = 0;
+      total += d_out[0];
+      if (to_a) to_a[0] += c.ca * total;
+      if (to_b) to_b[0] += c.cb * total;
+      return;
+    }
+    case formula::square:
+      if (to_a) to_a[0] += 2 * c.a[0] * d_out[0];
+      return;
+    case formula::sqrt:
+      if (to_a) to_a[0] += 0.5 / c.out[0] * d_out[0];
+      return;
+    case formula::exp:
+      if (to_a) to_a[0] += c.out[0] * d_out[0];
+      return;
+    case formula::log:
+      if (to_a) to_a[0] += 1 / c.a[0] * d_out[0];
+      return;
+    case formula::other:
+      break;
+  }
+  switch (c.how) {
+    case op::unary: {
+      const auto* m = static_cast<const stdlib::unary_math*>(c.formulas);
+      if (m->df && to_a) to_a[0] += m->df(c.a[0], c.out[0]) * d_out[0];
+      return;
+    }
+    case op::binary: {
+      const auto* m = static_cast<const stdlib::binary_math*>(c.formulas);
+      if (!m->df) return;
+      if (m->constant_partials) {
+        double total = 0;
+        total += d_out[0];
+        if (to_a) to_a[0] += c.ca * total;
+        if (to_b) to_b[0] += c.cb * total;
+        return;
+      }
+      double da = 0, db = 0;
+      m->df(c.a[0], c.b[0], c.out[0], da, db);
+      if (to_a) to_a[0] += da * d_out[0];
+      if (to_b) to_b[0] += db * d_out[0];
+      return;
+    }
+    default:
+      if (to_a) to_a[0] += c.b[0] * d_out[0];
+      if (to_b) to_b[0] += c.a[0] * d_out[0];
+      return;
+  }
+}
+
+// What the function's backward() adds: a scalar call's partials kept by forward(), a
+// map of scalars by its formulas, else the function's own backward().
 void tape::apply_backward(std::uint32_t index, const double* d_out, double* const* to) const {
   const node& n = nodes_[index];
   const view* a = arg_views_.data() + n.first;
@@ -159,32 +247,10 @@ void tape::apply_backward(std::uint32_t index, const double* d_out, double* cons
       }
       return;
     }
-    case op::unary: {
-      const auto* m = static_cast<const stdlib::unary_math*>(n.formulas);
-      if (m->df && to[0]) to[0][0] += m->df(a[0].data[0], n.data[0]) * d_out[0];
-      return;
-    }
-    case op::binary: {
-      const auto* m = static_cast<const stdlib::binary_math*>(n.formulas);
-      if (!m->df) return;
-      if (m->constant_partials) {  // the partials asked once, when recorded
-        for (int i = 0; i < 2; ++i) {
-          if (!to[i]) continue;
-          double total = 0;
-          total += d_out[0];
-          to[i][0] += (i == 0 ? n.ca : n.cb) * total;
-        }
-        return;
-      }
-      double da = 0, db = 0;
-      m->df(a[0].data[0], a[1].data[0], n.data[0], da, db);
-      if (to[0]) to[0][0] += da * d_out[0];
-      if (to[1]) to[1][0] += db * d_out[0];
-      return;
-    }
-    case op::product:
-      if (to[0]) to[0][0] += a[1].data[0] * d_out[0];
-      if (to[1]) to[1][0] += a[0].data[0] * d_out[0];
+    case op::unary:
+    case op::binary:
+    case op::product:  // step::scalar in the reverse pass
+      scalar_backward(scalar_calls_[n.fast], d_out, to[0], n.count > 1 ? to[1] : nullptr);
       return;
     case op::generic:
       break;

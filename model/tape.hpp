@@ -106,7 +106,28 @@ class tape {
     std::size_t adjoint = 0;  // its adjoint's slot in adjoints_ (computed nodes that depend on unknowns)
     std::size_t scratch = 0;  // slice: a buffer of its base's size, where its adjoint is scattered
     const double* data = nullptr;  // after finish(): where its value is
+    std::uint32_t fast = 0xffffffffu;  // op unary, binary, product: its scalar_call
   };
+  // A call of scalars by its formulas (op unary, binary, product) as forward() and run()
+  // apply it, made by finish(): its arguments' and result's addresses at hand, so a step of
+  // a recursion reads one record instead of its node, its views and their data.
+  // The commonest formulas, applied inline (their arithmetic exactly as
+  // stdlib/elementwise.cpp and operators.cpp write it); others through their pointers.
+  enum class formula : std::uint8_t { other, add, subtract, square, sqrt, exp, log };
+  struct scalar_call {
+    op how;
+    formula known;
+    const void* formulas;
+    double ca, cb;                 // op::binary with constant partials
+    const double* a;
+    const double* b;               // none for op::unary
+    double* out;
+  };
+  static formula known_formula(const node& n);
+  void scalar_forward(const scalar_call& c) const;
+  void scalar_backward(const scalar_call& c, const double* d_out, double* to_a, double* to_b) const;
+  std::vector<scalar_call> scalar_calls_;
+  std::vector<std::uint32_t> exec_fast_;  // by exec_ entry: its scalar_call, or none
   std::uint32_t add(node n, const double* from);
   void choose_op(node& n);
   std::uint32_t record_node(evaluator& ev, const lang::ir::expr& e, frame& f);
@@ -137,7 +158,8 @@ class tape {
   // call's backward into its arguments' places (`first`: their places in rev_args_); a
   // variable's elements, a strided selection's, a slice's into its base's buffer, or a
   // hoisted node's sum, added from d_out into the place `first`.
-  enum class step : std::uint8_t { call, add, scatter, slice, held };
+  // (step::scalar is a call of scalars by its formulas: `node` is then its scalar_call.)
+  enum class step : std::uint8_t { call, scalar, add, scatter, slice, held };
   struct rev_op {
     step what;
     std::uint32_t node, d_out, first;

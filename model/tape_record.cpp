@@ -212,6 +212,13 @@ bool tape::finish(const std::vector<tensor>& values, int target) {
   given_.assign(nodes_.size(), 0);
   arg_views_.resize(args_.size());
   for (std::size_t i = 0; i < args_.size(); ++i) arg_views_[i] = value_of(args_[i]);
+  for (auto& n : nodes_) {
+    if (n.which != kind::call || !(n.how == op::unary || n.how == op::binary || n.how == op::product)) continue;
+    n.fast = static_cast<std::uint32_t>(scalar_calls_.size());
+    const view* a = arg_views_.data() + n.first;
+    scalar_calls_.push_back({n.how, known_formula(n), n.formulas, n.ca, n.cb, a[0].data, n.count > 1 ? a[1].data : nullptr,
+                             values_.data() + n.value});
+  }
   // The forward pass: what each instance evaluates, in recorded order.
   std::uint32_t next = 0;
   for (const instance& in : instances) {
@@ -220,7 +227,9 @@ bool tape::finish(const std::vector<tensor>& values, int target) {
       const node& n = nodes_[next];
       const bool computed = n.which == kind::call || n.which == kind::vector || n.which == kind::gather ||
                             (n.which == kind::slice && !n.contiguous);
-      if (n.depends && computed) exec_.push_back(next);
+      if (!n.depends || !computed) continue;
+      exec_.push_back(next);
+      exec_fast_.push_back(n.which == kind::call ? n.fast : none);
     }
   }
   exec_at_.push_back(static_cast<std::uint32_t>(exec_.size()));
@@ -304,7 +313,8 @@ void tape::emit(std::uint32_t index, std::uint32_t d_out, bool as_root) {
         }
         rev_args_.push_back(at);
       }
-      rev_.push_back({step::call, index, d_out, first});
+      if (n.fast != none) rev_.push_back({step::scalar, n.fast, d_out, first});
+      else rev_.push_back({step::call, index, d_out, first});
       for (std::uint32_t i = 0; i < n.count; ++i)
         if (pending[i] != none) emit(args_[n.first + i], pending[i], false);
       return;
@@ -345,6 +355,21 @@ void tape::choose_op(node& n) {
     n.partials = partials_.size();
     partials_.resize(partials_.size() + elements);
   }
+}
+
+tape::formula tape::known_formula(const node& n) {
+  if (n.how == op::unary) {
+    const std::string_view name = static_cast<const stdlib::unary_math*>(n.formulas)->name;
+    if (name == "square") return formula::square;
+    if (name == "sqrt") return formula::sqrt;
+    if (name == "exp") return formula::exp;
+    if (name == "log") return formula::log;
+  } else if (n.how == op::binary) {
+    const std::string_view name = static_cast<const stdlib::binary_math*>(n.formulas)->name;
+    if (name == "+") return formula::add;
+    if (name == "-") return formula::subtract;
+  }
+  return formula::other;
 }
 
 bool tape::valid(const std::vector<tensor>& values) const {
