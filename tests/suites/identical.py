@@ -14,6 +14,8 @@ of code that changes no behaviour keeps every hash; a change that means to alter
 re-records them with --record and says why in its commit.
 
   identical.py --ppl build/ppl [--record] [--only NAME ...] [--jobs 2]
+
+(--record with --only re-records those cases and keeps every other hash.)
 """
 import argparse
 import concurrent.futures
@@ -104,18 +106,21 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             got = dict(pool.map(one, enumerate(runs)))
 
-    if args.record:
-        with open(HASHES, "w") as f:
-            for label in sorted(got):
-                f.write("%s  %s\n" % (got[label], label))
-        print("recorded %d hashes in %s" % (len(got), os.path.relpath(HASHES, ROOT)))
-        return 0
-
     recorded = {}
     with open(HASHES) as f:
         for line in f:
             digest, label = line.rstrip("\n").split("  ", 1)
             recorded[label] = digest
+
+    if args.record:
+        # With --only, the other cases keep their recorded hashes.
+        kept = dict(recorded) if args.only else {}
+        kept.update(got)
+        with open(HASHES, "w") as f:
+            for label in sorted(kept):
+                f.write("%s  %s\n" % (kept[label], label))
+        print("recorded %d hashes in %s (%d kept)" % (len(got), os.path.relpath(HASHES, ROOT), len(kept) - len(got)))
+        return 0
     failures = []
     for label in sorted(got):
         if label not in recorded:
