@@ -2,6 +2,7 @@
 // The checked model: every name resolved, every expression typed, every variable given a
 // role. The checker (lang/checker.*) builds it from the syntax tree; model/ builds the
 // graph from it and evaluates its expressions.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -164,6 +165,13 @@ inline void collect_reads(const expr* e, std::vector<int>& out) {
     collect_reads(ix.lo.get(), out);
     collect_reads(ix.hi.get(), out);
   }
+}
+
+// Whether an expression reads a variable (not its shape alone).
+inline bool reads_variable(const expr& e, int variable) {
+  std::vector<int> reads;
+  collect_reads(&e, reads);
+  return std::find(reads.begin(), reads.end(), variable) != reads.end();
 }
 
 // Whether some node of an expression (its arguments and index bounds included) satisfies

@@ -23,12 +23,6 @@ using lang::ir::statement;
 
 namespace {
 
-bool reads_variable(const expr& e, int variable) {
-  std::vector<int> reads;
-  lang::ir::collect_reads(&e, reads);
-  return std::find(reads.begin(), reads.end(), variable) != reads.end();
-}
-
 // The largest sub-expressions that depend on unknowns but on no loop variable, to be
 // evaluated once per plate (see graph::log_density_gradient). A definition's own target
 // is written while its plate runs, so what reads it is never hoisted.
@@ -36,7 +30,7 @@ void collect_hoisted(const expr& e, int own_target, std::vector<const expr*>& ou
   // An ODE's right-hand side is evaluated and differentiated by its solver, whole.
   if (!e.depends_on_unknown || e.which == expr::kind::ode) return;
   const bool computed = e.which == expr::kind::call || e.which == expr::kind::vector_literal;
-  if (computed && !lang::ir::uses_loop_variable(e) && (own_target < 0 || !reads_variable(e, own_target))) {
+  if (computed && !lang::ir::uses_loop_variable(e) && (own_target < 0 || !lang::ir::reads_variable(e, own_target))) {
     out.push_back(&e);
     return;
   }

@@ -15,6 +15,29 @@ std::size_t graph::taped_statements() const {
   return static_cast<std::size_t>(std::count_if(tapes_.begin(), tapes_.end(), [](const auto& t) { return t != nullptr; }));
 }
 
+namespace {
+
+// The largest sub-expressions that depend on unknowns and read some of the statement's
+// loop variables but not all (the HMM's log(theta[:, k]) in a loop over t and k): a tape
+// evaluates each once per value of the loop variables it reads. What reads the
+// statement's own target is written as it runs and is never shared.
+void collect_shared(const expr& e, const statement& s, int own_target, std::vector<const expr*>& out) {
+  if (!e.depends_on_unknown || e.which == expr::kind::ode) return;
+  const bool computed = e.which == expr::kind::call || e.which == expr::kind::vector_literal;
+  if (computed && lang::ir::uses_loop_variable(e) && (own_target < 0 || !lang::ir::reads_variable(e, own_target))) {
+    const bool misses_one = std::any_of(s.loops.begin(), s.loops.end(), [&](const auto& loop) {
+      return !lang::ir::any_node(e, [&](const expr& x) { return x.which == expr::kind::loop_var && x.slot == loop.slot; });
+    });
+    if (misses_one) {
+      out.push_back(&e);
+      return;
+    }
+  }
+  for (const auto& a : e.args) collect_shared(*a, s, own_target, out);
+}
+
+}  // namespace
+
 tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& hoisted) {
   const auto index = static_cast<std::size_t>(&s - model_.statements.data());
   if (tapes_.size() != model_.statements.size()) {
@@ -35,6 +58,11 @@ tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& ho
   }
   auto fresh = std::make_unique<tape>();
   fresh->hoist(hoisted);
+  if (s.loops.size() > 1) {
+    std::vector<const expr*> shared;
+    collect_shared(*s.value, s, target, shared);
+    fresh->share(shared);
+  }
   try {
     for_each_instance(s, [&] {
       const std::uint32_t root = fresh->record(eval_, *s.value, frame_);

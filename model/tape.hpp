@@ -22,6 +22,8 @@
 // it reports false and the caller takes the instance path, which reports the error with
 // its position.
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <span>
 #include <vector>
 
@@ -50,6 +52,11 @@ class tape {
   struct refused {};
   std::uint32_t record(evaluator& ev, const lang::ir::expr& e, frame& f);
   void hoist(const std::vector<const lang::ir::expr*>& hoisted);
+  // `shared` sub-expressions read some of the loop variables only: recorded once per value
+  // of those, later instances with the same values sharing the node; their adjoints are
+  // summed and passed on after every instance's, as a hoisted node's are (so the gradient
+  // is the instance path's up to the order of those sums).
+  void share(const std::vector<const lang::ir::expr*>& shared);
   // While recording: node n's value as it is now (an `=` statement copies it to its target).
   view recorded_value(std::uint32_t n, const frame& f) const { return {now(nodes_[n], f), nodes_[n].out}; }
   // Ends recording: makes the nodes' views and the reverse pass, in which each instance's
@@ -191,6 +198,13 @@ class tape {
   std::vector<std::pair<int, const double*>> reads_;  // variables read in place, and where their storage was
   std::vector<int> hoisted_ids_;              // expression ids, in the order given to hoist()
   std::vector<std::uint32_t> hoisted_nodes_;  // the same order: the node, once recorded (else none)
+  struct shared_expr {
+    int id;
+    std::vector<int> slots;  // the loop variables it reads
+  };
+  std::vector<shared_expr> shared_;
+  std::map<std::pair<std::size_t, std::vector<index_t>>, std::uint32_t> shared_nodes_;  // (shared_ index, loop values) -> node
+  std::vector<std::uint32_t> shared_order_;  // shared nodes as recorded
   static constexpr std::uint32_t none = 0xffffffffu;
 };
 

@@ -40,6 +40,18 @@ void tape::hoist(const std::vector<const expr*>& hoisted) {
   }
 }
 
+void tape::share(const std::vector<const expr*>& shared) {
+  for (const expr* e : shared) {
+    shared_expr x{e->id, {}};
+    lang::ir::any_node(*e, [&](const expr& n) {
+      if (n.which == expr::kind::loop_var && std::find(x.slots.begin(), x.slots.end(), n.slot) == x.slots.end())
+        x.slots.push_back(n.slot);
+      return false;
+    });
+    shared_.push_back(std::move(x));
+  }
+}
+
 const double* tape::now(const node& n, const frame& f) const {
   switch (n.which) {
     case kind::variable:
@@ -75,6 +87,18 @@ std::uint32_t tape::record(evaluator& ev, const expr& e, frame& f) {
       nodes_[hoisted_nodes_[k]].hoisted = true;
     }
     return hoisted_nodes_[k];
+  }
+  for (std::size_t k = 0; k < shared_.size(); ++k) {
+    if (shared_[k].id != e.id) continue;
+    std::pair<std::size_t, std::vector<index_t>> key{k, {}};
+    for (int slot : shared_[k].slots) key.second.push_back(f.loop[static_cast<std::size_t>(slot)]);
+    const auto found = shared_nodes_.find(key);
+    if (found != shared_nodes_.end()) return found->second;
+    const std::uint32_t n = record_node(ev, e, f);
+    nodes_[n].hoisted = true;
+    shared_nodes_.emplace(std::move(key), n);
+    shared_order_.push_back(n);
+    return n;
   }
   return record_node(ev, e, f);
 }
@@ -240,6 +264,8 @@ bool tape::finish(const std::vector<tensor>& values, int target) {
     emit(in.root, target >= 0 ? add_place({target, in.target_offset, nullptr}) : add_place({-1, 0, &one_}), false);
   }
   instance_steps_.push_back(static_cast<std::uint32_t>(rev_.size()));
+  // Shared nodes first: one may read a hoisted node, never the other way round.
+  for (std::uint32_t h : shared_order_) emit(h, add_place({-1, 0, adjoints_.data() + nodes_[h].adjoint}), true);
   for (std::uint32_t h : hoisted_nodes_)
     if (h != none) emit(h, add_place({-1, 0, adjoints_.data() + nodes_[h].adjoint}), true);
   at_.resize(places_.size());
