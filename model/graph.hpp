@@ -339,6 +339,7 @@ class graph {
   bool plate_batchable(const lang::ir::statement& s);
   // The plate's instances (its one loop's bounds); false when they cannot be evaluated.
   bool plate_bounds(const lang::ir::statement& s, plate_range& r);
+  std::vector<plate_range> plate_known_;  // by statement: its plate's bounds where they are free of unknowns (count -1: not yet)
   // False when the statement must go instance by instance after all (nothing is touched).
   bool differentiate_plate(const lang::ir::statement& s, std::span<double* const> slots, double& total);
   // An `=` plate computed as one batch into its target, keeping its nodes' values for the

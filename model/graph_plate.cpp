@@ -289,6 +289,18 @@ bool graph::plate_bounds(const statement& s, plate_range& r) {
     mark_varies();
   }
   const auto& loop = s.loops[0];
+  // Bounds free of unknowns are the same at every gradient, so they are worked out once.
+  // A vectorised `~`'s bound is the extent of its arrays (shape_only: it reads their
+  // shapes), but evaluating it evaluates them whole: for `Y ~ Normal(a + X * b, s)` a
+  // second matrix-vector product per gradient.
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (plate_known_.size() != model_.statements.size()) plate_known_.assign(model_.statements.size(), {0, -1});
+  const bool fixed = !loop.lo->depends_on_unknown && !loop.hi->depends_on_unknown;
+  if (fixed && plate_known_[index].count >= 0) {
+    r = plate_known_[index];
+    frame_.loop[static_cast<std::size_t>(loop.slot)] = r.first + 1;
+    return true;
+  }
   try {
     const index_t lo = eval_.eval_index(*loop.lo, frame_), hi = eval_.eval_index(*loop.hi, frame_);
     r = {lo - 1, std::max<index_t>(0, hi - lo + 1)};
@@ -296,6 +308,7 @@ bool graph::plate_bounds(const statement& s, plate_range& r) {
   } catch (const eval_error&) {
     return false;
   }
+  if (fixed) plate_known_[index] = r;
   return true;
 }
 

@@ -51,7 +51,8 @@ class function {
   // The result's shape; may depend on argument values (rep(x, n)). Throws argument_error.
   virtual shape result_shape(std::span<const view> args) const = 0;
 
-  // Writes result_shape(args).size() doubles to out.
+  // Writes result_shape(args).size() doubles to out, which never overlaps an argument
+  // (every caller gives each node its own buffer), so a product may write it directly.
   virtual void eval(std::span<const view> args, double* out) const = 0;
 
   // Reverse mode: given the result `out` and the adjoint `d_out` of the result, adds

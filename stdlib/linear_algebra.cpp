@@ -60,11 +60,11 @@ class product final : public function {
       const view& t = x.shape.rank == 0 ? y : x;
       for (index_t i = 0; i < t.size(); ++i) out[i] = s * t[i];
     } else if (x.shape.rank == 2 && y.shape.rank == 1) {
-      vector_out(out, x.rows()) = as_matrix(x) * as_vector(y);
+      vector_out(out, x.rows()).noalias() = as_matrix(x) * as_vector(y);
     } else if (x.shape.rank == 1) {
-      vector_out(out, y.cols()) = as_matrix(y).transpose() * as_vector(x);
+      vector_out(out, y.cols()).noalias() = as_matrix(y).transpose() * as_vector(x);
     } else {
-      matrix_out(out, x.rows(), y.cols()) = as_matrix(x) * as_matrix(y);
+      matrix_out(out, x.rows(), y.cols()).noalias() = as_matrix(x) * as_matrix(y);
     }
   }
   void backward(std::span<const view> a, view, const double* d_out, std::span<double* const> d) const override {
