@@ -34,6 +34,13 @@ CASES = {
     "low_dim_gauss_mix-low_dim_gauss_mix": "low_dim_gauss_mix.stan",
     "gp_pois_regr-gp_pois_regr": "gp_pois_regr.stan",
     "kidiq-kidscore_momiq": "kidscore_momiq.stan",
+    "sblrc-blr": "blr.stan",
+    "eight_schools-eight_schools_noncentered": "eight_schools_noncentered.stan",
+    "mesquite-logmesquite_logvash": "logmesquite_logvash.stan",
+    "arK-arK": "arK.stan",
+    "kidiq_with_mom_work-kidscore_interaction_c": "kidscore_interaction_c.stan",
+    "nes1996-nes": "nes.stan",
+    "earnings-logearn_interaction": "logearn_interaction.stan",
 }
 
 
