@@ -250,11 +250,7 @@ bool graph::density_rows(const expr& e, std::span<const view> args, std::size_t 
   const std::size_t k = e.args.size();
   if (!d || k > stdlib::max_params) return false;
   const std::size_t nparams = k - 1;
-  stdlib::rows_params all;
-  for (std::size_t i = 0; i < nparams; ++i) {
-    all.p[i] = args[i + 1].data;
-    all.step[i] = args[i + 1].shape.rank != 0 ? 1 : 0;
-  }
+  const stdlib::rows_params all = stdlib::rows_of(args.subspan(1));
   const index_t sx = args[0].shape.rank != 0 ? 1 : 0;
   const double* x = args[0].data;
   if (sx == 1) {

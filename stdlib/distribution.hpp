@@ -90,6 +90,18 @@ struct rows_params {
   std::array<double*, max_params> dp{};
 };
 
+// Rows' parameters from views: a scalar shared by every row, else one value per row; their
+// derivatives into dp[i] where dp is given.
+inline rows_params rows_of(std::span<const view> params, double* const* dp = nullptr) {
+  rows_params r;
+  for (std::size_t i = 0; i < params.size() && i < max_params; ++i) {
+    r.p[i] = params[i].data;
+    r.step[i] = params[i].shape.rank == 0 ? 0 : 1;
+    r.dp[i] = dp ? dp[i] : nullptr;
+  }
+  return r;
+}
+
 class distribution {
  public:
   virtual ~distribution() = default;

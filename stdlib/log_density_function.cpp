@@ -119,12 +119,7 @@ class log_density_function final : public function {
     // is summed; a refusal (NaN for a parameter, -inf outside the support) is told apart
     // by the element-by-element loop below, its derivatives being unspecified.
     if (kind_ == density_kind::log_density && args[0].size() == n && (!d_args || scale == 1.0)) {
-      rows_params r;
-      for (std::size_t k = 1; k < args.size(); ++k) {
-        r.p[k - 1] = args[k].data;
-        r.step[k - 1] = args[k].shape.rank == 0 ? 0 : 1;
-        r.dp[k - 1] = d_args ? d_args[k] : nullptr;
-      }
+      const rows_params r = rows_of(args.subspan(1), d_args ? d_args + 1 : nullptr);
       const double total = checked_log_density_rows(dist_, r, args.size() - 1, args[0].data, d_args ? d_args[0] : nullptr, n);
       if (std::isfinite(total)) return total;
       d_args = nullptr;
