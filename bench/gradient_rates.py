@@ -23,6 +23,9 @@ KIDIQ = os.path.join(SUITE, "kidiq-kidscore_momiq", "data.json")
 MODELS = [
     ("garch11", os.path.join(SUITE, "garch-garch11", "model.ppl"), os.path.join(SUITE, "garch-garch11", "data.json"), 20000),
     ("hmm_example", os.path.join(SUITE, "hmm_example-hmm_example", "model.ppl"), os.path.join(SUITE, "hmm_example-hmm_example", "data.json"), 20000),
+    # The same with hmm_marginal (older binaries have none: they fail this row).
+    ("hmm_example, hmm_marginal", os.path.join(HERE, "gradients", "hmm_example_marginal.ppl"),
+     os.path.join(SUITE, "hmm_example-hmm_example", "data.json"), 20000),
     ("low_dim_gauss_mix", os.path.join(SUITE, "low_dim_gauss_mix-low_dim_gauss_mix", "model.ppl"),
      os.path.join(SUITE, "low_dim_gauss_mix-low_dim_gauss_mix", "data.json"), 5000),
     ("gp_pois_regr", os.path.join(SUITE, "gp_pois_regr-gp_pois_regr", "model.ppl"), os.path.join(SUITE, "gp_pois_regr-gp_pois_regr", "data.json"), 200000),

@@ -8,6 +8,7 @@
 //   reductions.cpp         arrays to scalars (sum, prod, mean, variance, sd, log_sum_exp,
 //                          max, min), softmax
 //   log_mix.cpp            log_mix, the log density of a mixture
+//   hmm_marginal.cpp       hmm_marginal, a hidden Markov model's states summed out
 //   sequences.cpp          cumulative_sum, sort_asc, sort_desc, rank
 //   linear_algebra.cpp     *, dot, transpose and the postfix '
 //   matrix_functions.cpp   inverse, log_determinant, cholesky
@@ -39,6 +40,7 @@ std::unique_ptr<function> make_size(std::string_view name);  // length, rows, co
 std::unique_ptr<function> make_special_function(std::string_view name);
 std::unique_ptr<function> make_ifelse(std::string_view name);
 std::unique_ptr<function> make_log_mix(std::string_view name);
+std::unique_ptr<function> make_hmm_marginal(std::string_view name);
 std::unique_ptr<function> make_cumulative_sum(std::string_view name);
 std::unique_ptr<function> make_sort(std::string_view name);  // sort_asc, sort_desc
 std::unique_ptr<function> make_rank(std::string_view name);

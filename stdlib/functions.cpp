@@ -67,6 +67,7 @@ constexpr builtin builtin_table[] = {
     {"fmax", make_math_function},
     {"fmin", make_math_function},
     {"gp_exp_quad_cov", make_covariance_function},
+    {"hmm_marginal", make_hmm_marginal},
     {"identity_matrix", make_diagonal},
     {"ifelse", make_ifelse},
     {"int_step", make_math_function},

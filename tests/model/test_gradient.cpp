@@ -151,4 +151,40 @@ TEST_CASE("gradient of density calls and log_mix per row, taken by the row-wise 
   check_model_gradient(f, {"a", "b", "s", "theta", "mu1", "mu2"}, 0.4);
 }
 
+TEST_CASE("hmm_marginal in a model: the forward algorithm's loops' density, and its gradient") {
+  // The same two-state model of six values twice: the states summed out by hmm_marginal,
+  // and by the forward algorithm written in loops (posteriordb's hmm_example, with rho).
+  const std::string head =
+      "data y: real[N]\ndata K: int\ndata Gamma: real[K, K]\ndata rho: real[K]\n"
+      "for k in 1:K { mu[k] ~ Normal(5, 5) }\ns ~ Exponential(1)\n";
+  const std::vector<std::string> data = {"y=[1.2, 4.8, 5.3, 0.7, 1.1, 6.0]", "K=2", "Gamma=[[0.8, 0.2], [0.3, 0.7]]",
+                                         "rho=[0.4, 0.6]"};
+  fixture built_in(head +
+                       "for k in 1:K, t in 1:N { log_omega[k, t] = normal_lpdf(y[t] | mu[k], s) }\n"
+                       "factor hmm_marginal(log_omega, Gamma, rho)\n",
+                   data);
+  fixture loops(head +
+                    "for k in 1:K { a[1, k] = log(rho[k]) + normal_lpdf(y[1] | mu[k], s) }\n"
+                    "for t in 2:N, k in 1:K { a[t, k] = log_sum_exp(a[t - 1] + log(Gamma[:, k])) + normal_lpdf(y[t] | mu[k], s) }\n"
+                    "factor log_sum_exp(a[N])\n",
+                data);
+  for (auto* f : {&built_in, &loops}) {
+    f->mutable_value("mu").data = {1.3, 5.4};
+    f->mutable_value("s").data = {0.9};
+    f->graph->update_derived();
+  }
+  std::vector<char> wrt(built_in.model->variables.size(), 0);
+  wrt[static_cast<std::size_t>(built_in.model->find("mu"))] = wrt[static_cast<std::size_t>(built_in.model->find("s"))] = 1;
+  std::vector<char> wrt_loops(loops.model->variables.size(), 0);
+  wrt_loops[static_cast<std::size_t>(loops.model->find("mu"))] = wrt_loops[static_cast<std::size_t>(loops.model->find("s"))] = 1;
+  std::vector<std::vector<double>> g1, g2;
+  const double lp1 = built_in.graph->log_density_gradient(wrt, g1), lp2 = loops.graph->log_density_gradient(wrt_loops, g2);
+  CHECK(lp1 == doctest::Approx(lp2).epsilon(1e-13));
+  for (const char* name : {"mu", "s"}) {
+    const auto v1 = static_cast<std::size_t>(built_in.model->find(name)), v2 = static_cast<std::size_t>(loops.model->find(name));
+    for (std::size_t i = 0; i < g1[v1].size(); ++i) CHECK(g1[v1][i] == doctest::Approx(g2[v2][i]).epsilon(1e-12));
+  }
+  check_model_gradient(built_in, {"mu", "s"}, 1.5);
+}
+
 }  // namespace test_gradient

@@ -33,6 +33,10 @@ std::vector<value_case> reduction_values() {
       {"log_mix", {scalar(0.5), scalar(-1000), scalar(-1000)}, scalar(-1000)},  // e^-1000 underflows; this does not
       {"log_mix", {scalar(0), scalar(1), scalar(2)}, scalar(2)},
       {"log_mix", {vec({0.2, 0.8}), vec({0, std::log(3.0)})}, scalar(std::log(2.6))},
+      // Two states, two observations: the four paths' weights 0.5 * 1 * 0.9 * 2,
+      // 0.5 * 1 * 0.1 * 3, 0.5 * 4 * 0.2 * 2 and 0.5 * 4 * 0.8 * 3 sum to 6.65.
+      {"hmm_marginal", {mat(2, 2, {0, std::log(2.0), std::log(4.0), std::log(3.0)}), mat(2, 2, {0.9, 0.1, 0.2, 0.8}), vec({0.5, 0.5})},
+       scalar(std::log(6.65))},
       {"cumulative_sum", {vec({1, 2, 3.5})}, vec({1, 3, 6.5})},
       {"cumulative_sum", {vec({})}, vec({})},
       {"sort_asc", {vec({3, 1, 2, 1})}, vec({1, 1, 2, 3})},
@@ -96,6 +100,8 @@ std::vector<type_case> array_type_cases() {
       ok("prod", {i1}, i0), ok("prod", {r2}, r0), ok("variance", {i1}, r0),
       ok("log_mix", {r0, r0, i0}, r0), ok("log_mix", {r1, r1}, r0),
       bad("log_mix", {r0, r1}, "log_mix expects three scalars, log_mix(theta, lp1, lp2), or two vectors"),
+      ok("hmm_marginal", {r2, r2, r1}, r0),
+      bad("hmm_marginal", {r2, r1, r1}, "hmm_marginal expects hmm_marginal(log_omega, Gamma, rho): a K x N matrix"),
       ok("cumulative_sum", {i1}, i1), ok("cumulative_sum", {r1}, r1),
       bad("cumulative_sum", {r2}, "cumulative_sum expects one vector, got real[,]"),
       ok("sort_asc", {i1}, i1), ok("sort_desc", {r1}, r1), bad("sort_asc", {r0}, "sort_asc expects one vector, got real"),
@@ -168,6 +174,8 @@ std::vector<error_case> array_error_cases() {
       {"gp_exp_quad_cov", {vec({0, 1}), scalar(-1), scalar(1)}, "gp_exp_quad_cov: alpha is -1; it must be >= 0 and finite"},
       {"log_mix", {vec({0.5, 0.5}), vec({1, 2, 3})}, "log_mix: theta has size 2 but lps has size 3"},
       {"log_mix", {vec({}), vec({})}, "log_mix needs at least 1 component, got 0"},
+      {"hmm_marginal", {mat(2, 2, {0, 0, 0, 0}), mat(2, 2, {1, 0, 0, 1}), vec({0.2, 0.3, 0.5})},
+       "hmm_marginal: rho has 3 elements but log_omega has 2 states (rows)"},
       {"sort_asc", {vec({1, NAN})}, "sort_asc: v[2] is nan"},
       {"rank", {vec({1, 2}), scalar(3)}, "rank: index s is 3 but v has size 2"},
       {"rank", {vec({1, 2}), scalar(0)}, "rank: index s is 0"},

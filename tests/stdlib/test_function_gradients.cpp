@@ -134,6 +134,9 @@ TEST_CASE("backward() of every differentiable built-in matches finite difference
       seen.insert(c.name);
       check_backward(c, fn(c.name));
     }
+  // hmm_marginal's Gamma and rho must stay probabilities, which a central difference of
+  // one entry leaves: test_hmm_marginal.cpp checks it against the exact derivatives instead.
+  seen.insert("hmm_marginal");
   for (const auto& name : ppl::stdlib::library().function_names()) {
     if (!fn(name).differentiable()) continue;
     INFO("no gradient case for ", name);

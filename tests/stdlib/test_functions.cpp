@@ -149,7 +149,7 @@ TEST_CASE("the required built-ins are registered, and only the non-smooth ones a
       "Phi", "lgamma", "log1m", "step", "equals", "ifelse", "Phi_approx", "inv_Phi", "probit", "log_inv_logit",
       "log1m_inv_logit", "log1p_exp", "fabs", "floor", "ceil", "round", "cos", "sin", "tan", "atan", "atan2", "exp2",
       "log2", "log10", "square", "inv", "inv_sqrt", "cbrt", "lbeta", "tgamma", "digamma", "lchoose", "choose",
-      "logfact", "erf", "erfc", "fmin", "fmax", "fdim", "int_step", "cloglog", "inv_cloglog", "cumulative_sum", "log_mix",
+      "logfact", "erf", "erfc", "fmin", "fmax", "fdim", "int_step", "cloglog", "inv_cloglog", "cumulative_sum", "log_mix", "hmm_marginal",
       "inverse", "cholesky", "log_determinant", "prod", "variance", "rows", "cols", "diag_matrix", "rep_matrix",
       "append_row", "append_col", "identity_matrix", "sort_asc", "sort_desc", "rank",
       // Stan's covariance from a correlation's factor and scales (with LKJCorrCholesky)
