@@ -351,7 +351,19 @@ class graph {
   plate_value plate_eval(const lang::ir::expr& e, const plate_range& r);
   plate_value plate_compute(const lang::ir::expr& e, const plate_range& r);
   shape plate_elementwise(const lang::ir::expr& e, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out);
-  static shape plate_product(std::string_view name, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out);
+  // `columns`: the batched operand's rows column-major (plate_columns), or null.
+  static shape plate_product(std::string_view name, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out,
+                             const double* columns);
+  // A dot product's batched operand X where it is data: a column-major copy, made once, so
+  // that X w runs down whole columns and the gradient's X' g is one dot product a column
+  // (the row-major rows of a narrow X are short dot products each). Null otherwise.
+  const double* plate_columns(const lang::ir::expr& e, const plate_value& x, const plate_range& r);
+  struct column_copy {
+    const double* source = nullptr;  // the rows it copies
+    index_t count = 0, width = 0;
+    std::vector<double> data;
+  };
+  std::vector<column_copy> plate_columns_;  // by expr id (of the dot product)
   void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);
   std::vector<std::vector<double>> plate_values_, plate_adjoints_, plate_repeated_, plate_repeated_adjoint_;  // by expr id
   std::vector<const double*> plate_data_;  // by expr id: the value of the last batch

@@ -131,7 +131,23 @@ shape graph::plate_elementwise(const expr& e, const std::array<plate_value, 2>& 
 
 // A matrix-vector product (`v * M` or `M * v`, the vector batched) or a dot product over
 // the plate's rows, into `out`; returns the result's shape per instance.
-shape graph::plate_product(std::string_view name, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out) {
+const double* graph::plate_columns(const expr& e, const plate_value& x, const plate_range& r) {
+  const expr& xe = *e.args[varies(*e.args[0]) ? 0 : 1];
+  auto& c = plate_columns_[static_cast<std::size_t>(e.id)];
+  if (xe.depends_on_unknown) return nullptr;
+  const index_t width = x.per[0];
+  if (c.source != x.data || c.count != r.count || c.width != width) {
+    c.source = x.data;
+    c.count = r.count;
+    c.width = width;
+    c.data.resize(static_cast<std::size_t>(r.count * width));
+    Eigen::Map<Eigen::MatrixXd>(c.data.data(), r.count, width) = matrix_in(x.data, r.count, width);
+  }
+  return c.data.data();
+}
+
+shape graph::plate_product(std::string_view name, const std::array<plate_value, 2>& a, const plate_range& r, std::vector<double>& out,
+                           const double* columns) {
   shape per;
   if (name == "*") {
     const plate_value &x = a[0].batched ? a[0] : a[1], &m = a[0].batched ? a[1] : a[0];
@@ -154,8 +170,10 @@ shape graph::plate_product(std::string_view name, const std::array<plate_value, 
     if (x.per.rank != 1 || w.per.rank != 1 || x.per[0] != w.per[0]) throw not_plate_batched{};
     per = shape::scalar();
     out.resize(static_cast<std::size_t>(r.count));
-    Eigen::Map<Eigen::VectorXd>(out.data(), r.count).noalias() =
-        matrix_in(x.data, r.count, x.per[0]) * Eigen::Map<const Eigen::VectorXd>(w.data, w.per[0]);
+    const Eigen::Map<const Eigen::VectorXd> weights(w.data, w.per[0]);
+    Eigen::Map<Eigen::VectorXd> result(out.data(), r.count);
+    if (columns) result.noalias() = Eigen::Map<const Eigen::MatrixXd>(columns, r.count, x.per[0]) * weights;
+    else result.noalias() = matrix_in(x.data, r.count, x.per[0]) * weights;
   }
   return per;
 }
@@ -191,9 +209,10 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   for (std::size_t i = 0; i < n; ++i) a[i] = plate_eval(*e.args[i], r);
   auto& out = plate_values_[id];
   const std::string_view name = e.fn->name();
-  const shape per = e.fn->elementwise() || (name == "*" && (!a[0].batched ? a[0].per.rank == 0 : a[1].per.rank == 0))
-                        ? plate_elementwise(e, a, r, out)
-                        : plate_product(name, a, r, out);
+  const bool elementwise = e.fn->elementwise() || (name == "*" && (!a[0].batched ? a[0].per.rank == 0 : a[1].per.rank == 0));
+  const bool dot = !elementwise && name != "*" && a[a[0].batched ? 0 : 1].per.rank == 1;
+  const shape per = elementwise ? plate_elementwise(e, a, r, out)
+                                : plate_product(name, a, r, out, dot ? plate_columns(e, a[a[0].batched ? 0 : 1], r) : nullptr);
   if (e.depends_on_unknown) adjoint.assign(out.size(), 0.0);
   return {out.data(), per, true};
 }
@@ -271,7 +290,12 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
     } else {  // dot: out = X w: dX = dOut w', dw = X' dOut
       const Eigen::Map<const Eigen::VectorXd> G(d, r.count), w(plate_data_[mid], xs[0]);
       if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, xs[0]).noalias() += G * w.transpose();
-      if (me.depends_on_unknown) Eigen::Map<Eigen::VectorXd>(plate_adjoints_[mid].data(), xs[0]).noalias() += X.transpose() * G;
+      if (me.depends_on_unknown) {
+        Eigen::Map<Eigen::VectorXd> dw(plate_adjoints_[mid].data(), xs[0]);
+        const auto& c = plate_columns_[id];  // X's column-major copy where X is data
+        if (!xe.depends_on_unknown && c.source == plate_data_[xid]) dw.noalias() += Eigen::Map<const Eigen::MatrixXd>(c.data.data(), r.count, xs[0]).transpose() * G;
+        else dw.noalias() += X.transpose() * G;
+      }
     }
   }
   for (std::size_t i = 0; i < n; ++i) plate_backward(*e.args[i], r, slots);
@@ -284,6 +308,7 @@ bool graph::plate_bounds(const statement& s, plate_range& r) {
     plate_adjoints_.resize(nodes);
     plate_repeated_.resize(nodes);
     plate_repeated_adjoint_.resize(nodes);
+    plate_columns_.resize(nodes);
     plate_data_.resize(nodes);
     plate_shapes_.resize(nodes);
     mark_varies();

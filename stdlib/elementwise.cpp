@@ -6,6 +6,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "core/lane_sum.hpp"
 #include "stdlib/link.hpp"
 #include "stdlib/function_groups.hpp"
 
@@ -60,17 +61,42 @@ index_t stride_of(const view& v) { return v.shape.rank == 0 ? 0 : 1; }
 void scaled_add(double* to, index_t stride, double c, const double* d, index_t n) {
   if (!to) return;
   if (stride == 0) {
-    double total = 0;
-    for (index_t i = 0; i < n; ++i) total += d[i];
-    to[0] += c * total;
+    to[0] += c * sum_in_lanes(d, n);
     return;
   }
   for (index_t i = 0; i < n; ++i) to[i] += c * d[i];
 }
 
+// out = a op b, the operands' strides known to the compiler so that it vectorises the loop.
+template <typename Op>
+void map_pair(const Op& op, const view& a, const view& b, double* out) {
+  const index_t n = std::max(a.size(), b.size());
+  const double *x = a.data, *y = b.data;
+  if (stride_of(a) == 0) {
+    const double c = x[0];
+    for (index_t i = 0; i < n; ++i) out[i] = op(c, y[i]);
+  } else if (stride_of(b) == 0) {
+    const double c = y[0];
+    for (index_t i = 0; i < n; ++i) out[i] = op(x[i], c);
+  } else {
+    for (index_t i = 0; i < n; ++i) out[i] = op(x[i], y[i]);
+  }
+}
+
+// The four arithmetic operators, applied inline rather than through the table's pointer.
+enum class arithmetic { other, add, subtract, multiply, divide };
+
+arithmetic arithmetic_of(std::string_view name) {
+  if (name == "+") return arithmetic::add;
+  if (name == "-") return arithmetic::subtract;
+  if (name == ".*") return arithmetic::multiply;
+  if (name == "/" || name == "./") return arithmetic::divide;
+  return arithmetic::other;
+}
+
 class binary_map final : public function {
  public:
-  explicit binary_map(const binary_math& m) : m_(m) {}
+  explicit binary_map(const binary_math& m) : m_(m), op_(arithmetic_of(m.name)) {}
   std::string_view name() const override { return m_.name; }
   type_result result_type(std::span<const type_sig> args) const override {
     if (args.size() != 2) return count_error(m_.name, 2, args.size());
@@ -91,8 +117,13 @@ class binary_map final : public function {
   }
   void eval(std::span<const view> args, double* out) const override {
     const view &a = args[0], &b = args[1];
-    const index_t n = std::max(a.size(), b.size()), sa = stride_of(a), sb = stride_of(b);
-    for (index_t i = 0; i < n; ++i) out[i] = m_.f(a[i * sa], b[i * sb]);
+    switch (op_) {
+      case arithmetic::add: return map_pair([](double x, double y) { return x + y; }, a, b, out);
+      case arithmetic::subtract: return map_pair([](double x, double y) { return x - y; }, a, b, out);
+      case arithmetic::multiply: return map_pair([](double x, double y) { return x * y; }, a, b, out);
+      case arithmetic::divide: return map_pair([](double x, double y) { return x / y; }, a, b, out);
+      case arithmetic::other: return map_pair(m_.f, a, b, out);
+    }
   }
   void backward(std::span<const view> args, view out, const double* d_out,
                 std::span<double* const> d_args) const override {
@@ -124,6 +155,7 @@ class binary_map final : public function {
       if (const char* why = m_.invalid(a[i * sa], b[i * sb])) throw argument_error(display_name(m_.name) + ": " + why);
   }
   binary_math m_;
+  arithmetic op_;
 };
 
 // ifelse(cond, a, b): a where cond is non-zero, else b, element by element; each argument

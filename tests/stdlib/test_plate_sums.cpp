@@ -90,6 +90,60 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
   }
 }
 
+TEST_CASE("Normal rows that share a scale: one reciprocal, four partial sums, each derivative asked or not") {
+  // Nine rows: two rounds of the four-row loop and one row after it.
+  const auto& d = dist("Normal");
+  const std::vector<double> x = {0.3, -1.2, 2.5, 0.9, 4.1, -0.7, 0.0, 1.3, -2.2};
+  const std::vector<double> mu = {0.5, -1, 2, 0, 3.5, 0.25, -0.5, 1, -3};
+  const double sigma = 1.7;
+  const auto n = static_cast<index_t>(x.size());
+  for (const bool shared_mu : {false, true}) {
+    double expected = 0, dsigma_expected = 0;
+    std::vector<double> dx_expected(x.size(), 0.0), dmu_expected(shared_mu ? 1 : x.size(), 0.0);
+    for (std::size_t r = 0; r < x.size(); ++r) {
+      const std::vector<tensor> params = {scalar(shared_mu ? mu[0] : mu[r]), scalar(sigma)};
+      ppl::stdlib::gradient_out g;
+      g.value = &dx_expected[r];
+      g.params[0] = &dmu_expected[shared_mu ? 0 : r];
+      g.params[1] = &dsigma_expected;
+      expected += d.log_density(views(params), view{&x[r], shape::scalar()}, true, &g);
+    }
+    for (const bool with_dx : {false, true})
+      for (const bool with_dmu : {false, true}) {
+        INFO("shared mu ", shared_mu, ", dx ", with_dx, ", dmu ", with_dmu);
+        std::vector<double> dx(x.size(), 0.0), dmu(dmu_expected.size(), 0.0);
+        double dsigma = 0;
+        ppl::stdlib::rows_params rows;
+        rows.p = {mu.data(), &sigma};
+        rows.step = {shared_mu ? 0 : 1, 0};
+        rows.dp = {with_dmu ? dmu.data() : nullptr, &dsigma};
+        const double total = d.log_density_rows(rows, 2, x.data(), with_dx ? dx.data() : nullptr, n, true);
+        CHECK(total == doctest::Approx(expected).epsilon(1e-14));
+        CHECK(dsigma == doctest::Approx(dsigma_expected).epsilon(1e-13));
+        for (std::size_t r = 0; r < x.size(); ++r) CHECK(dx[r] == doctest::Approx(with_dx ? dx_expected[r] : 0.0).epsilon(1e-14));
+        for (std::size_t r = 0; r < dmu.size(); ++r) CHECK(dmu[r] == doctest::Approx(with_dmu ? dmu_expected[r] : 0.0).epsilon(1e-14));
+      }
+  }
+  // A value that is not finite, anywhere among the rows, gives -inf; so does a mean that is
+  // not finite when the parameters are checked, and a scale of 0.
+  ppl::stdlib::rows_params rows;
+  rows.p = {mu.data(), &sigma};
+  rows.step = {1, 0};
+  for (const double bad : {INFINITY, -INFINITY, NAN}) {
+    std::vector<double> y = x;
+    y[7] = bad;
+    CHECK(d.log_density_rows(rows, 2, y.data(), nullptr, n, false) == -INFINITY);
+    std::vector<double> m = mu;
+    m[8] = bad;
+    rows.p[0] = m.data();
+    CHECK(d.log_density_rows(rows, 2, x.data(), nullptr, n, true) == -INFINITY);
+    rows.p[0] = mu.data();
+  }
+  const double zero = 0;
+  rows.p[1] = &zero;
+  CHECK(d.log_density_rows(rows, 2, x.data(), nullptr, n, true) == -INFINITY);
+}
+
 namespace {
 
 // A density of 1 on [0, hi] that never looks at its value, so that only
