@@ -16,6 +16,7 @@ are in bench/peers/posteriordb/ (posteriordb's models, rewritten in rstan 2.21's
   * Both answers are checked against each other: a mean more than --z MCSEs apart is flagged.
 """
 import argparse
+import gzip
 import json
 import math
 import os
@@ -41,6 +42,7 @@ CASES = {
     "kidiq_with_mom_work-kidscore_interaction_c": "kidscore_interaction_c.stan",
     "nes1996-nes": "nes.stan",
     "earnings-logearn_interaction": "logearn_interaction.stan",
+    "diamonds-diamonds": "diamonds.stan",
 }
 
 
@@ -77,6 +79,22 @@ def r_value(v):
     return f"structure(c({', '.join(repr(x) for x in order)}), .Dim = c({', '.join(map(str, dims))}))"
 
 
+def nuts_means(path):
+    """ppl's draws file: the mean of n_leapfrog__, stepsize__ and accept_stat__ over the draws
+    (nan where the file has no such column)."""
+    with open(path) as f:
+        rows = [line.rstrip("\n").split(",") for line in f if not line.startswith("#")]
+    head, body = rows[0], rows[1:]
+
+    def mean(col):
+        if col not in head:
+            return float("nan")
+        k = head.index(col)
+        return sum(float(r[k]) for r in body) / len(body)
+
+    return mean("n_leapfrog__"), mean("stepsize__"), mean("accept_stat__")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ppl", default="build/ppl")
@@ -94,7 +112,12 @@ def main():
         spec = json.load(open(os.path.join(case, "case.json")))
         ref = json.load(open(os.path.join(case, "reference.json")))
         pars = list(ref["parameters"])
-        data = json.load(open(os.path.join(case, "data.json")))
+        data_file = os.path.join(case, "data.json")
+        if not os.path.exists(data_file):  # kept gzipped in the suite (diamonds): ppl reads it unpacked
+            with gzip.open(data_file + ".gz", "rt") as f:
+                data_file = os.path.join(tmp, name + ".json")
+                open(data_file, "w").write(f.read())
+        data = json.load(open(data_file))
         rdata = os.path.join(tmp, name + ".R")
         with open(rdata, "w") as f:
             for k, v in data.items():
@@ -104,7 +127,7 @@ def main():
         for r in range(args.repeats):
             seed = spec["seed"] + r
             p_out, s_out = os.path.join(tmp, f"{name}.{r}.ppl.csv"), os.path.join(tmp, f"{name}.{r}.stan.csv")
-            _, p_cpu, _ = run([args.ppl, "infer", os.path.join(case, "model.ppl"), os.path.join(case, "data.json"), "--chains",
+            _, p_cpu, _ = run([args.ppl, "infer", os.path.join(case, "model.ppl"), data_file, "--chains",
                                str(chains), "--warmup", str(warmup), "--draws", str(draws), "--seed", str(seed),
                                "--monitor", ",".join(sorted({p.split("[")[0] for p in pars})), "--quiet", "--output", p_out])
             text, _, _ = run(["Rscript", os.path.join(HERE, "peers", "stan_run.R"), "sample", cache, rdata, s_out, str(chains),
@@ -120,6 +143,10 @@ def main():
             flag = "  ! means differ" if apart > args.z else ""
             print(f"{name:40s} round {r}: ppl {p_cpu:6.1f} s ESS {p_ess:6.0f} | Stan {s_cpu:6.1f} s ESS {s_ess:6.0f} | "
                   f"ppl/Stan {ratio:5.2f}{flag}", flush=True)
+            if "mean_leapfrog" in f:
+                p_nuts = nuts_means(p_out)
+                print(f"{'':40s} leapfrog steps a draw, step size, accept: ppl {p_nuts[0]:.1f}, {p_nuts[1]:.3g}, "
+                      f"{p_nuts[2]:.3f} | Stan {f['mean_leapfrog']:.1f}, {f['mean_stepsize']:.3g}, {f['mean_accept']:.3f}", flush=True)
     if rows:
         logs = [math.log(r[6]) for r in rows]
         print(f"geometric mean of ppl/Stan (min bulk ESS per CPU second) over {len(rows)} runs: {math.exp(sum(logs) / len(logs)):.2f}")

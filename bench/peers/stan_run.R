@@ -24,6 +24,9 @@ et <- get_elapsed_time(fit)
 sp <- get_sampler_params(fit, inc_warmup = FALSE)
 cat(sprintf("warmup_cpu %.4f\ndraws_cpu %.4f\ndivergent %d\n", sum(et[, "warmup"]), sum(et[, "sample"]),
             sum(sapply(sp, function(x) sum(x[, "divergent__"])))))
+if ("n_leapfrog__" %in% colnames(sp[[1]]))  # NUTS: how long the trajectories were after warmup, and their step
+  cat(sprintf("mean_leapfrog %.2f\nmean_stepsize %.6g\nmean_accept %.4f\n", mean(sapply(sp, function(x) mean(x[, "n_leapfrog__"]))),
+              mean(sapply(sp, function(x) mean(x[, "stepsize__"]))), mean(sapply(sp, function(x) mean(x[, "accept_stat__"])))))
 x <- as.array(fit, pars = pars)  # iterations x chains x parameters
 d <- do.call(rbind, lapply(seq_len(dim(x)[2]), function(c)
   data.frame(chain = c, iteration = seq_len(dim(x)[1]), matrix(x[, c, ], nrow = dim(x)[1], dimnames = list(NULL, dimnames(x)[[3]])),
