@@ -104,6 +104,7 @@ class tape {
     bool depends;    // on unknowns: takes part in the reverse pass
     bool hoisted = false;
     bool contiguous = true;  // slice, element: one block at `offset`
+    bool shape_fixed = false;  // call: its function's result_shape reads shapes only (asked once, when recorded)
     int variable = -1;       // variable, element, gather
     std::uint32_t base = 0;  // slice: the node selected from
     index_t offset = 0;      // element, slice (contiguous)

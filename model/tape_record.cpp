@@ -144,6 +144,7 @@ std::uint32_t tape::record_node(evaluator& ev, const expr& e, frame& f) {
   view_buffer<max_args> views;
   for (std::size_t i = 0; i < e.args.size(); ++i) views.push_back(recorded_value(a[i], f));
   n.out = e.fn->result_shape(views.span());
+  n.shape_fixed = e.fn->shape_from_shapes();
   double elements = 1;
   for (int d = 0; d < n.out.rank; ++d) elements *= static_cast<double>(n.out[d]);
   if (elements > static_cast<double>(max_doubles)) throw refused{};

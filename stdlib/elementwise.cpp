@@ -36,6 +36,7 @@ class unary_map final : public function {
     return type_sig{kind_of(m_.kind, args), args[0].rank};
   }
   shape result_shape(std::span<const view> args) const override { return args[0].shape; }
+  bool shape_from_shapes() const override { return true; }
   void eval(std::span<const view> args, double* out) const override {
     const view& x = args[0];
     for (index_t i = 0; i < x.size(); ++i) out[i] = m_.f(x[i]);
@@ -115,6 +116,7 @@ class binary_map final : public function {
     if (m_.invalid) check_values(a, b);
     return a.shape.rank == 0 ? b.shape : a.shape;
   }
+  bool shape_from_shapes() const override { return !m_.invalid; }
   void eval(std::span<const view> args, double* out) const override {
     const view &a = args[0], &b = args[1];
     switch (op_) {

@@ -51,6 +51,11 @@ class function {
   // The result's shape; may depend on argument values (rep(x, n)). Throws argument_error.
   virtual shape result_shape(std::span<const view> args) const = 0;
 
+  // True when result_shape() reads only its arguments' shapes, never their values (it may
+  // still refuse shapes): a caller that asked it once for these shapes (a tape, whose
+  // shapes are fixed when recorded) need not ask again on every replay.
+  virtual bool shape_from_shapes() const { return false; }
+
   // Writes result_shape(args).size() doubles to out, which never overlaps an argument
   // (every caller gives each node its own buffer), so a product may write it directly.
   virtual void eval(std::span<const view> args, double* out) const = 0;

@@ -45,6 +45,7 @@ class log_density_function final : public function {
     if (elementwise_) common_shape(args);
     return shape::scalar();
   }
+  bool shape_from_shapes() const override { return true; }
 
   void eval(std::span<const view> args, double* out) const override {
     const double total = evaluate(args, nullptr, 0);

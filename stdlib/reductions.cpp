@@ -93,6 +93,7 @@ class reduction final : public function {
                            (m_.min_size == 1 ? "" : "s") + ", got " + std::to_string(args[0].size()));
     return shape::scalar();
   }
+  bool shape_from_shapes() const override { return true; }
   void eval(std::span<const view> args, double* out) const override { out[0] = m_.f(args[0].data, args[0].size()); }
   void backward(std::span<const view> args, view out, const double* d_out,
                 std::span<double* const> d_args) const override {
