@@ -357,7 +357,7 @@ class graph {
   // A dot product's batched operand X where it is data: a column-major copy, made once, so
   // that X w runs down whole columns and the gradient's X' g is one dot product a column
   // (the row-major rows of a narrow X are short dot products each). Null otherwise.
-  const double* plate_columns(const lang::ir::expr& e, const plate_value& x, const plate_range& r);
+  const double* plate_columns(const lang::ir::expr& e, std::size_t xi, const plate_value& x, const plate_range& r);
   struct column_copy {
     const double* source = nullptr;  // the rows it copies
     index_t count = 0, width = 0;

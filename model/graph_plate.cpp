@@ -131,10 +131,9 @@ shape graph::plate_elementwise(const expr& e, const std::array<plate_value, 2>& 
 
 // A matrix-vector product (`v * M` or `M * v`, the vector batched) or a dot product over
 // the plate's rows, into `out`; returns the result's shape per instance.
-const double* graph::plate_columns(const expr& e, const plate_value& x, const plate_range& r) {
-  const expr& xe = *e.args[varies(*e.args[0]) ? 0 : 1];
+const double* graph::plate_columns(const expr& e, std::size_t xi, const plate_value& x, const plate_range& r) {
+  if (e.args[xi]->depends_on_unknown) return nullptr;
   auto& c = plate_columns_[static_cast<std::size_t>(e.id)];
-  if (xe.depends_on_unknown) return nullptr;
   const index_t width = x.per[0];
   if (c.source != x.data || c.count != r.count || c.width != width) {
     c.source = x.data;
@@ -209,10 +208,11 @@ graph::plate_value graph::plate_compute(const expr& e, const plate_range& r) {
   for (std::size_t i = 0; i < n; ++i) a[i] = plate_eval(*e.args[i], r);
   auto& out = plate_values_[id];
   const std::string_view name = e.fn->name();
-  const bool elementwise = e.fn->elementwise() || (name == "*" && (!a[0].batched ? a[0].per.rank == 0 : a[1].per.rank == 0));
-  const bool dot = !elementwise && name != "*" && a[a[0].batched ? 0 : 1].per.rank == 1;
+  const std::size_t xi = a[0].batched ? 0 : 1;  // the batched operand
+  const bool elementwise = e.fn->elementwise() || (name == "*" && a[1 - xi].per.rank == 0);
+  const bool dot = name == "dot" && a[xi].per.rank == 1;
   const shape per = elementwise ? plate_elementwise(e, a, r, out)
-                                : plate_product(name, a, r, out, dot ? plate_columns(e, a[a[0].batched ? 0 : 1], r) : nullptr);
+                                : plate_product(name, a, r, out, dot ? plate_columns(e, xi, a[xi], r) : nullptr);
   if (e.depends_on_unknown) adjoint.assign(out.size(), 0.0);
   return {out.data(), per, true};
 }
@@ -293,8 +293,10 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
       if (me.depends_on_unknown) {
         Eigen::Map<Eigen::VectorXd> dw(plate_adjoints_[mid].data(), xs[0]);
         const auto& c = plate_columns_[id];  // X's column-major copy where X is data
-        if (!xe.depends_on_unknown && c.source == plate_data_[xid]) dw.noalias() += Eigen::Map<const Eigen::MatrixXd>(c.data.data(), r.count, xs[0]).transpose() * G;
-        else dw.noalias() += X.transpose() * G;
+        if (!xe.depends_on_unknown && c.source == plate_data_[xid])
+          dw.noalias() += Eigen::Map<const Eigen::MatrixXd>(c.data.data(), r.count, xs[0]).transpose() * G;
+        else
+          dw.noalias() += X.transpose() * G;
       }
     }
   }

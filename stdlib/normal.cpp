@@ -32,30 +32,23 @@ class normal final : public scalar_distribution {
     add_location_scale_gradient(g, z, -z, sigma, 0, 1);
     return lp;
   }
-  // Rows at once: the scale's log once when the rows share it, the derivatives inline.
+  // Rows at once, the derivatives inline; rows that share a scale by shared_scale_rows.
   double log_density_rows(const rows_params& r, std::size_t, const double* x, double* dx, index_t n, bool check) const override {
     const double constant = 0.5 * std::log(2 * std::numbers::pi);
     const index_t sm = r.step[0], ss = r.step[1];
     if (ss == 0) return shared_scale_rows(r, x, dx, n, check) - static_cast<double>(n) * constant;
-    double* dmu = r.dp[0];
-    double* dsigma = r.dp[1];
-    const double shared_log = ss == 0 ? std::log(r.p[1][0]) : 0.0;
-    double total = 0, dsigma_shared = 0;
+    double *dmu = r.dp[0], *dsigma = r.dp[1];
+    double total = 0;
     for (index_t k = 0; k < n; ++k) {
       const double mu = r.p[0][k * sm], sigma = r.p[1][k * ss];
       if (check && (!std::isfinite(mu) || !(sigma > 0) || std::isinf(sigma))) return -INFINITY;
       if (!std::isfinite(x[k])) return -INFINITY;
       const double z = (x[k] - mu) / sigma;
-      total += -0.5 * z * z - (ss == 0 ? shared_log : std::log(sigma)) - constant;
+      total += -0.5 * z * z - std::log(sigma) - constant;
       if (dx) dx[k] -= z / sigma;
       if (dmu) dmu[k * sm] += z / sigma;
-      if (dsigma) {
-        const double d = (z * z - 1) / sigma;
-        if (ss == 0) dsigma_shared += d;
-        else dsigma[k * ss] += d;
-      }
+      if (dsigma) dsigma[k * ss] += (z * z - 1) / sigma;
     }
-    if (dsigma && ss == 0) dsigma[0] += dsigma_shared;
     return total;
   }
   // A typical value to start from: the mean.
