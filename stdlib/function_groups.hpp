@@ -11,7 +11,7 @@
 //   hmm_marginal.cpp       hmm_marginal, a hidden Markov model's states summed out
 //   sequences.cpp          cumulative_sum, sort_asc, sort_desc, rank
 //   linear_algebra.cpp     *, dot, transpose and the postfix '
-//   matrix_functions.cpp   inverse, log_determinant, cholesky
+//   matrix_functions.cpp   inverse, log_determinant, cholesky, mdivide_left(_tri_low)
 //   constructors.cpp       rep, rep_matrix, diag_matrix, identity_matrix; length, rows, cols
 //   concatenation.cpp      append_row, append_col
 //   covariance_functions.cpp
@@ -45,6 +45,7 @@ std::unique_ptr<function> make_cumulative_sum(std::string_view name);
 std::unique_ptr<function> make_sort(std::string_view name);  // sort_asc, sort_desc
 std::unique_ptr<function> make_rank(std::string_view name);
 std::unique_ptr<function> make_inverse(std::string_view name);
+std::unique_ptr<function> make_left_division(std::string_view name);  // mdivide_left, mdivide_left_tri_low
 std::unique_ptr<function> make_log_determinant(std::string_view name);
 std::unique_ptr<function> make_cholesky(std::string_view name);  // cholesky, cholesky_decompose
 std::unique_ptr<function> make_rep_matrix(std::string_view name);

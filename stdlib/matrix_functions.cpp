@@ -4,6 +4,10 @@
 //   log_determinant(A)  log |det A|;  d A += g A^-T
 //   cholesky(A)         the lower-triangular L with L L' = A (also cholesky_decompose, Stan's
 //                       name); the adjoint by Murray (2016), below.
+//   mdivide_left(A, B)           A^-1 B (B a vector or a matrix), C the result:
+//                                d B += A^-T G,  d A += -(A^-T G) C'
+//   mdivide_left_tri_low(L, B)   the same with L's lower triangle (diagonal included; the
+//                                rest is not read and gets no adjoint), by substitution
 // A singular matrix gives an inverse of non-finite entries and a log determinant of -inf; a
 // symmetric matrix that is not positive definite gives a Cholesky factor of NaN. None of
 // them throws, so that an unknown straying there is rejected by the sampler, not fatal.
@@ -170,7 +174,63 @@ class cholesky final : public function {
   std::string name_;
 };
 
+// A^-1 B by LU, or by forward substitution through a lower triangle: Stan's mdivide_left
+// and mdivide_left_tri_low. B is a vector (the result one too) or a matrix.
+class left_division final : public function {
+ public:
+  explicit left_division(bool lower) : lower_(lower) {}
+  std::string_view name() const override { return lower_ ? "mdivide_left_tri_low" : "mdivide_left"; }
+  type_result result_type(std::span<const type_sig> a) const override {
+    if (a.size() != 2 || a[0].rank != 2 || (a[1].rank != 1 && a[1].rank != 2))
+      return std::string(name()) + " expects a square matrix and a vector or matrix, " + std::string(name()) + "(A, B), got " +
+             describe_types(a);
+    return type_sig{scalar_kind::real, a[1].rank};
+  }
+  shape result_shape(std::span<const view> a) const override {
+    check_square(name(), a[0]);
+    if (a[1].shape[0] != a[0].rows())
+      throw argument_error(std::string(name()) + ": the matrix is " + std::to_string(a[0].rows()) + " x " + std::to_string(a[0].cols()) +
+                           " but the right-hand side has " + std::to_string(a[1].shape[0]) + " rows");
+    return a[1].shape;
+  }
+  bool shape_from_shapes() const override { return true; }
+  void eval(std::span<const view> a, double* out) const override {
+    const index_t n = a[0].rows(), m = columns(a[1]);
+    if (n == 0) return;
+    matrix_out(out, n, m) = solve(as_matrix(a[0]), matrix_in(a[1].data, n, m), false);
+  }
+  void backward(std::span<const view> a, view out, const double* d_out, std::span<double* const> d) const override {
+    const index_t n = a[0].rows(), m = columns(a[1]);
+    if (n == 0 || (!d[0] && !d[1])) return;
+    const row_major g = solve(as_matrix(a[0]), matrix_in(d_out, n, m), true);  // A^-T G
+    if (d[1]) matrix_out(d[1], n, m) += g;
+    if (!d[0]) return;
+    const row_major da = -g * matrix_in(out.data, n, m).transpose();
+    matrix_out to(d[0], n, n);
+    if (lower_) to.triangularView<Eigen::Lower>() += da;
+    else to += da;
+  }
+
+ private:
+  static index_t columns(const view& b) { return b.shape.rank == 1 ? 1 : b.cols(); }
+  // A^-1 B, or A^-T B with `transposed`.
+  row_major solve(const matrix_in& a, const matrix_in& b, bool transposed) const {
+    if (lower_) {
+      const auto l = a.triangularView<Eigen::Lower>();
+      return transposed ? row_major(l.transpose().solve(b)) : row_major(l.solve(b));
+    }
+    return transposed ? row_major(a.transpose().partialPivLu().solve(b)) : row_major(a.partialPivLu().solve(b));
+  }
+  bool lower_;
+};
+
 }  // namespace
+
+std::unique_ptr<function> make_left_division(std::string_view name) {
+  if (name == "mdivide_left") return std::make_unique<left_division>(false);
+  expect_name(name, "mdivide_left_tri_low");
+  return std::make_unique<left_division>(true);
+}
 
 std::unique_ptr<function> make_inverse(std::string_view name) {
   expect_name(name, "inverse");

@@ -71,6 +71,10 @@ std::vector<value_case> matrix_values() {
       {"log_determinant", {m22}, scalar(std::log(10.0))},
       {"log_determinant", {mat(2, 2, {1, 2, 3, 4})}, scalar(std::log(2.0))},  // det -2: log |det|
       {"log_determinant", {mat(2, 2, {1, 2, 2, 4})}, scalar(-INFINITY)},      // singular
+      // 2x + y = 3, x + 3y = 5
+      {"mdivide_left", {mat(2, 2, {2, 1, 1, 3}), vec({3, 5})}, vec({0.8, 1.4})},
+      // the lower triangle [[2, 0], [1, 4]] only (the 9 is not read), two right-hand sides
+      {"mdivide_left_tri_low", {mat(2, 2, {2, 9, 1, 4}), mat(2, 2, {2, 4, 5, 6})}, mat(2, 2, {1, 2, 1, 1})},
       {"cholesky", {mat(2, 2, {4, 2, 2, 3})}, mat(2, 2, {2, 0, 1, std::sqrt(2.0)})},
       {"cholesky_decompose", {mat(2, 2, {9, 3, 3, 5})}, mat(2, 2, {3, 0, 1, 2})},
       // The upper triangle (9) is not read: [[1, 0], [2, 3]] times its transpose.
@@ -83,6 +87,13 @@ std::vector<value_case> matrix_values() {
        mat(3, 3, {4, 4 * std::exp(-0.5), 4 * std::exp(-2.0), 4 * std::exp(-0.5), 4, 4 * std::exp(-0.5), 4 * std::exp(-2.0), 4 * std::exp(-0.5), 4})},
       // points in two dimensions, a row each: d^2 = 3^2 + 4^2 = 25 at rho = 5
       {"cov_exp_quad", {mat(2, 2, {0, 0, 3, 4}), scalar(1), scalar(5)}, mat(2, 2, {1, std::exp(-0.5), std::exp(-0.5), 1})},
+      // Two points 5 apart (a 3-4-5 triangle), rho 2.5: u = 2; alpha 2.
+      {"gp_exponential_cov", {mat(2, 2, {0, 0, 3, 4}), scalar(2), scalar(2.5)}, mat(2, 2, {4, 4 * std::exp(-2.0), 4 * std::exp(-2.0), 4})},
+      {"gp_matern32_cov", {mat(2, 2, {0, 0, 3, 4}), scalar(2), scalar(2.5)},
+       mat(2, 2, {4, 4 * (1 + 2 * std::sqrt(3.0)) * std::exp(-2 * std::sqrt(3.0)), 4 * (1 + 2 * std::sqrt(3.0)) * std::exp(-2 * std::sqrt(3.0)), 4})},
+      {"gp_matern52_cov", {vec({0, 5}), scalar(2), scalar(2.5)},
+       mat(2, 2, {4, 4 * (1 + 2 * std::sqrt(5.0) + 20.0 / 3) * std::exp(-2 * std::sqrt(5.0)),
+                  4 * (1 + 2 * std::sqrt(5.0) + 20.0 / 3) * std::exp(-2 * std::sqrt(5.0)), 4})},
   };
 }
 
@@ -117,6 +128,8 @@ std::vector<type_case> array_type_cases() {
       ok("append_col", {r1, r1}, r2), ok("append_col", {i2, i1}, i2),
       bad("append_col", {r0, r1}, "append_col expects two matrices or vectors, got real and real[]"),
       ok("inverse", {i2}, r2), ok("log_determinant", {r2}, r0), ok("cholesky", {r2}, r2),
+      ok("mdivide_left", {r2, r1}, r1), ok("mdivide_left_tri_low", {r2, r2}, r2),
+      bad("mdivide_left", {r1, r1}, "mdivide_left expects a square matrix and a vector or matrix, mdivide_left(A, B), got"),
       ok("cholesky_decompose", {r2}, r2), bad("inverse", {r1}, "inverse expects one matrix, got real[]"),
       bad("cholesky", {r2, r2}, "cholesky expects one matrix, got real[,] and real[,]"),
       ok("multiply_lower_tri_self_transpose", {r2}, r2), ok("multiply_lower_tri_self_transpose", {i2}, r2),
@@ -125,6 +138,7 @@ std::vector<type_case> array_type_cases() {
       bad("diag_pre_multiply", {r2, r1}, "diag_pre_multiply expects a vector and a matrix, diag_pre_multiply(v, M), got real[,] and real[]"),
       ok("quad_form_diag", {r2, r1}, r2),
       ok("gp_exp_quad_cov", {r1, r0, r0}, r2), ok("gp_exp_quad_cov", {r2, r0, r0}, r2), ok("cov_exp_quad", {i1, i0, r0}, r2),
+      ok("gp_exponential_cov", {r1, r0, r0}, r2), ok("gp_matern32_cov", {r2, r0, r0}, r2), ok("gp_matern52_cov", {i1, i0, r0}, r2),
       bad("gp_exp_quad_cov", {r1, r1, r0}, "gp_exp_quad_cov expects points (real[N], or real[N, D] a point per row), alpha and rho, "
                                             "gp_exp_quad_cov(x, alpha, rho), got real[], real[] and real"),
       bad("quad_form_diag", {r1, r2}, "quad_form_diag expects a matrix and a vector, quad_form_diag(M, v), got real[] and real[,]"),
@@ -154,6 +168,10 @@ std::vector<gradient_case> array_gradient_cases() {
       {"inverse", {mat(3, 3, {2, -1, 0.5, 1, 3, -0.2, 0.4, 0.1, 1.5})}},
       {"log_determinant", {mat(3, 3, {2, -1, 0.5, 1, 3, -0.2, 0.4, 0.1, 1.5})}},
       {"log_determinant", {mat(2, 2, {1, 2, 3, 4})}},  // negative determinant
+      {"mdivide_left", {mat(3, 3, {2, -1, 0.5, 1, 3, -0.2, 0.4, 0.1, 1.5}), vec({1, -2, 0.5})}},
+      {"mdivide_left", {mat(2, 2, {2, 0.5, 0.3, 1.5}), mat(2, 3, {1, -2, 0.5, 0.7, 0.2, -1})}},
+      {"mdivide_left_tri_low", {mat(3, 3, {2, 7, -3, 1, 3, 5, 0.4, 0.1, 1.5}), vec({1, -2, 0.5})}},
+      {"mdivide_left_tri_low", {mat(2, 2, {1.5, 0.8, -0.6, 2.5}), mat(2, 2, {1, -2, 0.5, 0.7})}},
       {"cholesky", {spd}, {}, true},
       {"cholesky", {spd_of(40)}, {}, true},  // past 32: the blocked reverse pass
       {"cholesky_decompose", {mat(2, 2, {2, -0.5, -0.5, 1})}, {}, true},
@@ -164,6 +182,9 @@ std::vector<gradient_case> array_gradient_cases() {
       {"quad_form_diag", {mat(3, 3, {1, 0.3, -0.2, 0.4, 1, 0.5, -0.1, 0.6, 1}), vec({0.7, -1.2, 2})}},
       {"gp_exp_quad_cov", {vec({0.3, -1.1, 0.9, 2.0}), scalar(1.3), scalar(0.8)}},
       {"cov_exp_quad", {mat(3, 2, {0.3, -1.1, 0.9, 2.0, -0.4, 0.6}), scalar(0.7), scalar(1.6)}},
+      {"gp_exponential_cov", {vec({0.3, -1.1, 0.9, 2.0}), scalar(1.3), scalar(0.8)}},
+      {"gp_matern32_cov", {mat(3, 2, {0.3, -1.1, 0.9, 2.0, -0.4, 0.6}), scalar(0.7), scalar(1.6)}},
+      {"gp_matern52_cov", {vec({0.3, -1.1, 0.9, 2.0}), scalar(1.3), scalar(0.8)}},
   };
 }
 
@@ -172,6 +193,7 @@ std::vector<error_case> array_error_cases() {
       {"variance", {vec({1})}, "variance needs at least 2 values, got 1"},
       {"gp_exp_quad_cov", {vec({0, 1}), scalar(1), scalar(0)}, "gp_exp_quad_cov: rho is 0; it must be > 0 and finite"},
       {"gp_exp_quad_cov", {vec({0, 1}), scalar(-1), scalar(1)}, "gp_exp_quad_cov: alpha is -1; it must be >= 0 and finite"},
+      {"gp_matern32_cov", {vec({0, 1}), scalar(1), scalar(-2)}, "gp_matern32_cov: rho is -2; it must be > 0 and finite"},
       {"log_mix", {vec({0.5, 0.5}), vec({1, 2, 3})}, "log_mix: theta has size 2 but lps has size 3"},
       {"log_mix", {vec({}), vec({})}, "log_mix needs at least 1 component, got 0"},
       {"hmm_marginal", {mat(2, 2, {0, 0, 0, 0}), mat(2, 2, {1, 0, 0, 1}), vec({0.2, 0.3, 0.5})},
@@ -184,6 +206,7 @@ std::vector<error_case> array_error_cases() {
       {"append_row", {mat(1, 2, {1, 2}), mat(1, 3, {1, 2, 3})}, "append_row: operands have columns 2 and 3"},
       {"append_col", {vec({1, 2}), vec({1, 2, 3})}, "append_col: operands have rows 2 and 3; they must be the same"},
       {"inverse", {mat(2, 3, std::vector<double>(6, 1.0))}, "inverse: the matrix is 2 x 3; it must be square"},
+      {"mdivide_left", {mat(2, 2, {1, 0, 0, 1}), vec({1, 2, 3})}, "mdivide_left: the matrix is 2 x 2 but the right-hand side has 3 rows"},
       {"log_determinant", {mat(1, 2, {1, 2})}, "log_determinant: the matrix is 1 x 2"},
       {"cholesky", {mat(2, 2, {4, 1, 1.5, 3})}, "cholesky: the matrix is not symmetric: A[2, 1] is 1.5 but A[1, 2] is 1"},
       {"diag_pre_multiply", {vec({1, 2, 3}), mat(2, 2, {1, 0, 0, 1})}, "diag_pre_multiply: v has size 3 but M has 2 rows; they must be equal"},
