@@ -154,6 +154,16 @@ class kernel : public function {
   }
 
  protected:
+  // |x_i - x_j|^2 of the points in rows i and j.
+  static double squared_distance(const view& x, index_t i, index_t j) {
+    const index_t dims = x.cols();
+    double total = 0;
+    for (index_t c = 0; c < dims; ++c) {
+      const double diff = x[i * dims + c] - x[j * dims + c];
+      total += diff * diff;
+    }
+    return total;
+  }
   std::string_view name_;
 };
 
@@ -191,17 +201,6 @@ class exp_quad_cov final : public kernel {
     }
     if (d[1]) d[1][0] += d_alpha;
     if (d[2]) d[2][0] += d_rho;
-  }
-
- private:
-  static double squared_distance(const view& x, index_t i, index_t j) {
-    const index_t dims = x.cols();
-    double total = 0;
-    for (index_t c = 0; c < dims; ++c) {
-      const double diff = x[i * dims + c] - x[j * dims + c];
-      total += diff * diff;
-    }
-    return total;
   }
 };
 
@@ -265,15 +264,7 @@ class stationary_cov final : public kernel {
     }
     return {0, 0};
   }
-  static double distance(const view& x, index_t i, index_t j) {
-    const index_t dims = x.cols();
-    double total = 0;
-    for (index_t c = 0; c < dims; ++c) {
-      const double diff = x[i * dims + c] - x[j * dims + c];
-      total += diff * diff;
-    }
-    return std::sqrt(total);
-  }
+  static double distance(const view& x, index_t i, index_t j) { return std::sqrt(squared_distance(x, i, j)); }
   family family_;
 };
 
