@@ -365,6 +365,7 @@ class graph {
   };
   std::vector<column_copy> plate_columns_;  // by expr id (of the dot product)
   void plate_backward(const lang::ir::expr& e, const plate_range& r, std::span<double* const> slots);
+  void plate_product_backward(const lang::ir::expr& e, const plate_range& r, const double* d);
   std::vector<std::vector<double>> plate_values_, plate_adjoints_, plate_repeated_, plate_repeated_adjoint_;  // by expr id
   std::vector<const double*> plate_data_;  // by expr id: the value of the last batch
   std::vector<shape> plate_shapes_;

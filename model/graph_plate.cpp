@@ -270,37 +270,44 @@ void graph::plate_backward(const expr& e, const plate_range& r, std::span<double
         for (index_t j = 0; j < width; ++j) sum[static_cast<std::size_t>(j)] += (*fold[i])[static_cast<std::size_t>(k * width + j)];
     }
   } else {
-    const std::size_t xi = varies(*e.args[0]) ? 0 : 1, mi = 1 - xi;
-    const expr &xe = *e.args[xi], &me = *e.args[mi];
-    const auto xid = static_cast<std::size_t>(xe.id), mid = static_cast<std::size_t>(me.id);
-    const shape xs = plate_shapes_[xid], ms = plate_shapes_[mid];
-    const matrix_in X(plate_data_[xid], r.count, xs[0]);
-    if (name == "*") {
-      const index_t rows = ms[0], cols = ms[1];
-      const matrix_in M(plate_data_[mid], rows, cols);
-      if (xi == 0) {  // out = X M: dX = dOut M', dM = X' dOut
-        const matrix_in G(d, r.count, cols);
-        if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, rows).noalias() += G * M.transpose();
-        if (me.depends_on_unknown) matrix_out(plate_adjoints_[mid].data(), rows, cols).noalias() += X.transpose() * G;
-      } else {  // out = X M': dX = dOut M, dM = dOut' X
-        const matrix_in G(d, r.count, rows);
-        if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, cols).noalias() += G * M;
-        if (me.depends_on_unknown) matrix_out(plate_adjoints_[mid].data(), rows, cols).noalias() += G.transpose() * X;
-      }
-    } else {  // dot: out = X w: dX = dOut w', dw = X' dOut
-      const Eigen::Map<const Eigen::VectorXd> G(d, r.count), w(plate_data_[mid], xs[0]);
-      if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, xs[0]).noalias() += G * w.transpose();
-      if (me.depends_on_unknown) {
-        Eigen::Map<Eigen::VectorXd> dw(plate_adjoints_[mid].data(), xs[0]);
-        const auto& c = plate_columns_[id];  // X's column-major copy where X is data
-        if (!xe.depends_on_unknown && c.source == plate_data_[xid])
-          dw.noalias() += Eigen::Map<const Eigen::MatrixXd>(c.data.data(), r.count, xs[0]).transpose() * G;
-        else
-          dw.noalias() += X.transpose() * G;
-      }
-    }
+    plate_product_backward(e, r, d);
   }
   for (std::size_t i = 0; i < n; ++i) plate_backward(*e.args[i], r, slots);
+}
+
+// A product's adjoint `d` passed to its operands (plate_product's reverse).
+void graph::plate_product_backward(const expr& e, const plate_range& r, const double* d) {
+  const auto id = static_cast<std::size_t>(e.id);
+  const std::string_view name = e.fn->name();
+  const std::size_t xi = varies(*e.args[0]) ? 0 : 1, mi = 1 - xi;
+  const expr &xe = *e.args[xi], &me = *e.args[mi];
+  const auto xid = static_cast<std::size_t>(xe.id), mid = static_cast<std::size_t>(me.id);
+  const shape xs = plate_shapes_[xid], ms = plate_shapes_[mid];
+  const matrix_in X(plate_data_[xid], r.count, xs[0]);
+  if (name == "*") {
+    const index_t rows = ms[0], cols = ms[1];
+    const matrix_in M(plate_data_[mid], rows, cols);
+    if (xi == 0) {  // out = X M: dX = dOut M', dM = X' dOut
+      const matrix_in G(d, r.count, cols);
+      if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, rows).noalias() += G * M.transpose();
+      if (me.depends_on_unknown) matrix_out(plate_adjoints_[mid].data(), rows, cols).noalias() += X.transpose() * G;
+    } else {  // out = X M': dX = dOut M, dM = dOut' X
+      const matrix_in G(d, r.count, rows);
+      if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, cols).noalias() += G * M;
+      if (me.depends_on_unknown) matrix_out(plate_adjoints_[mid].data(), rows, cols).noalias() += G.transpose() * X;
+    }
+  } else {  // dot: out = X w: dX = dOut w', dw = X' dOut
+    const Eigen::Map<const Eigen::VectorXd> G(d, r.count), w(plate_data_[mid], xs[0]);
+    if (xe.depends_on_unknown) matrix_out(plate_adjoints_[xid].data(), r.count, xs[0]).noalias() += G * w.transpose();
+    if (me.depends_on_unknown) {
+      Eigen::Map<Eigen::VectorXd> dw(plate_adjoints_[mid].data(), xs[0]);
+      const auto& c = plate_columns_[id];  // X's column-major copy where X is data
+      if (!xe.depends_on_unknown && c.source == plate_data_[xid])
+        dw.noalias() += Eigen::Map<const Eigen::MatrixXd>(c.data.data(), r.count, xs[0]).transpose() * G;
+      else
+        dw.noalias() += X.transpose() * G;
+    }
+  }
 }
 
 bool graph::plate_bounds(const statement& s, plate_range& r) {
