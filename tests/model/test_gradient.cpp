@@ -151,6 +151,21 @@ TEST_CASE("gradient of density calls and log_mix per row, taken by the row-wise 
   check_model_gradient(f, {"a", "b", "s", "theta", "mu1", "mu2"}, 0.4);
 }
 
+TEST_CASE("gradient of a regression on data columns: dot(X[n], b) per row and X * b vectorised") {
+  // Data rows times an unknown vector run on a column-major copy of X (graph::plate_columns);
+  // the Normal's rows share one scale, the shared-scale kernel's case. Nine rows: the
+  // kernel's four lanes twice and one row after.
+  const std::vector<std::string> data = {
+      "X=[[0.5, -1.0, 2.0], [1.5, 0.2, -0.3], [-0.3, 0.8, 1.1], [0.1, 0.1, 0.9], [2.0, -0.5, 0.4], [-1.2, 0.3, 0.0],"
+      " [0.7, 0.7, -0.7], [0.0, 1.9, 0.2], [1.1, -0.2, -1.5]]",
+      "y=[1.0, -0.5, 0.3, 2.0, 0.8, -1.1, 0.4, 1.6, -0.2]"};
+  const std::string priors = "data X: real[N, P]\ndata y: real[N]\nfor p in 1:P { b[p] ~ Normal(0, 1) }\na ~ Normal(0, 1)\ns ~ Exponential(1)\n";
+  fixture rows(priors + "for n in 1:N { y[n] ~ Normal(dot(X[n], b) + a, s) }\n", data);
+  check_model_gradient(rows, {"b", "a", "s"});
+  fixture vectorised(priors + "y ~ Normal(X * b + a, s)\n", data);
+  check_model_gradient(vectorised, {"b", "a", "s"});
+}
+
 TEST_CASE("hmm_marginal in a model: the forward algorithm's loops' density, and its gradient") {
   // The same two-state model of six values twice: the states summed out by hmm_marginal,
   // and by the forward algorithm written in loops (posteriordb's hmm_example, with rho).
