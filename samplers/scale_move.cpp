@@ -78,6 +78,13 @@ class scale_move_sampler final : public sampler {
     }
     for (std::size_t v = 0; v < needed_.size(); ++v)
       if (m.variables[v].role != role::derived) needed_[v] = 0;
+    // Of those, what b's scales can read: nothing downstream of b (scale_pair).
+    std::vector<char> from_b(m.variables.size(), 0);
+    from_b[static_cast<std::size_t>(b)] = 1;
+    from_b = reaching(m, from_b);
+    scale_needed_ = needed_;
+    for (std::size_t v = 0; v < scale_needed_.size(); ++v)
+      if (from_b[v]) scale_needed_[v] = 0;
     for (int si : m.variables[static_cast<std::size_t>(b)].statements) {
       const statement& s = m.statements[static_cast<std::size_t>(si)];
       auto table = model::instances(g).table(s);
@@ -147,7 +154,7 @@ class scale_move_sampler final : public sampler {
   double target(double u) {
     auto& values = graph_.values();
     values[static_cast<std::size_t>(theta_)].data[0] = std::exp(u);
-    graph_.update_derived(needed_);
+    graph_.update_derived(scale_needed_);  // the scales at theta; what reads b waits for b
     double log_jacobian = u;
     auto& b = values[static_cast<std::size_t>(b_)].data;
     read_argument(1, scales_);
@@ -166,6 +173,7 @@ class scale_move_sampler final : public sampler {
   model::graph& graph_;
   int theta_, b_;
   std::vector<char> needed_;               // derived variables to recompute as theta and b move
+  std::vector<char> scale_needed_;         // those of them that do not read b
   std::vector<const statement*> terms_;    // every term reading theta or b
   std::vector<instance> instances_;        // b's prior instances
   std::vector<std::pair<const statement*, std::size_t>> statements_;  // b's prior statements and their instance counts
