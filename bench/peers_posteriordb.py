@@ -49,6 +49,8 @@ CASES = {
 def r_value(v):
     """A JSON value as R source: numbers, vectors, and arrays of arrays with their dim (R
     stores them column-major)."""
+    if v is None:
+        return "NA"
     if not isinstance(v, list):
         return repr(float(v)) if isinstance(v, float) else str(v)
     dims, x = [], v
@@ -66,7 +68,7 @@ def r_value(v):
 
     walk(v, 0, [])
     if len(dims) == 1:
-        return "c(" + ", ".join(repr(x) for x in flat) + ")"
+        return "c(" + ", ".join(r_value(x) for x in flat) + ")"
     # row-major flat -> column-major order
     strides = [math.prod(dims[k + 1:]) for k in range(len(dims))]
     order = []
@@ -76,7 +78,7 @@ def r_value(v):
             idx.append(rest % d)
             rest //= d
         order.append(flat[sum(i * s for i, s in zip(idx, strides))])
-    return f"structure(c({', '.join(repr(x) for x in order)}), .Dim = c({', '.join(map(str, dims))}))"
+    return f"structure(c({', '.join(r_value(x) for x in order)}), .Dim = c({', '.join(map(str, dims))}))"
 
 
 def nuts_means(path):
