@@ -57,6 +57,7 @@ with a message; a workload with no peer left is skipped.
 import argparse
 import csv
 import json
+import math
 import os
 import re
 import shutil
@@ -265,6 +266,14 @@ def ess_of(files, pars):
         f, p, *vals = line.split("\t")
         res.setdefault(f, {})[p] = tuple(float(v) for v in vals)
     return res
+
+
+def min_ess_apart(first, second, pars):
+    """Two systems' draws files of the same posterior: each one's smallest bulk ESS over
+    pars, and how far apart their means are at most, in MCSEs of the difference."""
+    ess = ess_of([first, second], pars)
+    apart = max(abs(ess[first][p][0] - ess[second][p][0]) / math.hypot(ess[first][p][1], ess[second][p][1]) for p in pars)
+    return min(v[2] for v in ess[first].values()), min(v[2] for v in ess[second].values()), apart
 
 
 # ---- the figures ----

@@ -28,7 +28,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from peers import ess_of, fields, run  # noqa: E402
+from peers import fields, min_ess_apart, run  # noqa: E402
 from peers_posteriordb import r_value  # noqa: E402
 
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "suites", "bugs"))
@@ -86,10 +86,7 @@ def main():
                 lines[0] = re.sub(rf"(^|,){re.escape(spelled)}(\[|,|$)", rf"\g<1>{plain}\g<2>", lines[0])
             open(j_out, "w").write("\n".join(lines))
             j_cpu = f["setup_cpu"] + f["draws_cpu"]
-            ess = ess_of([p_out, j_out], pars)
-            p_ess = min(v[2] for v in ess[p_out].values())
-            j_ess = min(v[2] for v in ess[j_out].values())
-            apart = max(abs(ess[p_out][p][0] - ess[j_out][p][0]) / math.hypot(ess[p_out][p][1], ess[j_out][p][1]) for p in pars)
+            p_ess, j_ess, apart = min_ess_apart(p_out, j_out, pars)
             ratio = (p_ess / p_cpu) / (j_ess / j_cpu)
             rows.append((name, ratio, p_cpu / j_cpu))
             flag = "  ! means differ" if apart > args.z else ""

@@ -25,7 +25,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from peers import ess_of, fields, run, stan_cache  # noqa: E402
+from peers import fields, min_ess_apart, run, stan_cache  # noqa: E402
 
 SUITE = os.path.join(HERE, "..", "tests", "suites", "posteriordb")
 # case -> the Stan program in bench/peers/posteriordb/
@@ -136,10 +136,7 @@ def main():
                               str(warmup), str(draws), str(seed), ",".join(sorted({p.split("[")[0] for p in pars}))])
             f = fields(text)
             s_cpu = f["warmup_cpu"] + f["draws_cpu"]
-            ess = ess_of([p_out, s_out], pars)
-            p_ess = min(v[2] for v in ess[p_out].values())
-            s_ess = min(v[2] for v in ess[s_out].values())
-            apart = max(abs(ess[p_out][p][0] - ess[s_out][p][0]) / math.hypot(ess[p_out][p][1], ess[s_out][p][1]) for p in pars)
+            p_ess, s_ess, apart = min_ess_apart(p_out, s_out, pars)
             ratio = (p_ess / p_cpu) / (s_ess / s_cpu)
             rows.append((name, r, p_cpu, s_cpu, p_ess, s_ess, ratio, apart))
             flag = "  ! means differ" if apart > args.z else ""
