@@ -91,14 +91,17 @@ class hmm_marginal final : public function {
   static double run(std::span<const view> a, double* partials) {
     const index_t k = a[0].shape[0], n = a[0].shape[1];
     if (partials) std::fill(partials, partials + k * n + k * k + k, 0.0);
-    thread_local std::vector<double> alpha;  // the rescaled forward vectors, K per observation
+    // The rescaled forward vectors and the rescaled densities w_t, K per observation: the
+    // backward pass reads both.
+    thread_local std::vector<double> alpha, w;
     alpha.assign(static_cast<std::size_t>(k * n), 0.0);
-    const double value = forward(a, alpha.data());
-    if (partials && std::isfinite(value)) backward_pass(a, alpha.data(), partials);
+    w.assign(static_cast<std::size_t>(k * n), 0.0);
+    const double value = forward(a, alpha.data(), w.data());
+    if (partials && std::isfinite(value)) backward_pass(a, alpha.data(), w.data(), partials);
     return value;
   }
 
-  static double forward(std::span<const view> a, double* alphas) {
+  static double forward(std::span<const view> a, double* alphas, double* ws) {
     const index_t k = a[0].shape[0], n = a[0].shape[1];
     const double *log_omega = a[0].data, *gamma = a[1].data, *rho = a[2].data;
     if (!is_probability(rho, k)) return NAN;
@@ -109,7 +112,7 @@ class hmm_marginal final : public function {
       const double m = column_max(log_omega, k, n, t);
       if (m == -INFINITY) return -INFINITY;  // impossible in every state
       if (m == INFINITY) return INFINITY;
-      double* alpha = alphas + t * k;
+      double *alpha = alphas + t * k, *w = ws + t * k;
       double scale = 0;
       for (index_t j = 0; j < k; ++j) {
         double v = 0;
@@ -119,7 +122,8 @@ class hmm_marginal final : public function {
           const double* before = alpha - k;
           for (index_t i = 0; i < k; ++i) v += before[i] * gamma[i * k + j];
         }
-        alpha[j] = v * std::exp(log_omega[j * n + t] - m);
+        w[j] = std::exp(log_omega[j * n + t] - m);
+        alpha[j] = v * w[j];
         scale += alpha[j];
       }
       if (std::isnan(scale)) return NAN;   // a log density that is NaN
@@ -130,9 +134,9 @@ class hmm_marginal final : public function {
     return total;
   }
 
-  static void backward_pass(std::span<const view> a, const double* alphas, double* partials) {
+  static void backward_pass(std::span<const view> a, const double* alphas, const double* ws, double* partials) {
     const index_t k = a[0].shape[0], n = a[0].shape[1];
-    const double *log_omega = a[0].data, *gamma = a[1].data, *rho = a[2].data;
+    const double *gamma = a[1].data, *rho = a[2].data;
     double *d_omega = partials, *d_gamma = partials + k * n, *d_rho = d_gamma + k * k;
     const auto K = static_cast<std::size_t>(k);
     std::vector<double> beta(K, 1.0), wb(K);
@@ -143,9 +147,8 @@ class hmm_marginal final : public function {
       for (index_t s = 0; s < k; ++s) z += alpha[s] * beta[static_cast<std::size_t>(s)];
       for (index_t s = 0; s < k; ++s) d_omega[s * n + t] = alpha[s] * beta[static_cast<std::size_t>(s)] / z;
       // w_t .* beta_t, which both the transition into t and beta_{t-1} read.
-      const double m = column_max(log_omega, k, n, t);
-      for (index_t s = 0; s < k; ++s)
-        wb[static_cast<std::size_t>(s)] = std::exp(log_omega[s * n + t] - m) * beta[static_cast<std::size_t>(s)];
+      const double* w = ws + t * k;
+      for (index_t s = 0; s < k; ++s) wb[static_cast<std::size_t>(s)] = w[s] * beta[static_cast<std::size_t>(s)];
       if (t == 0) {
         double zr = 0;
         for (index_t s = 0; s < k; ++s) zr += rho[s] * wb[static_cast<std::size_t>(s)];
