@@ -59,6 +59,7 @@ class hmm_marginal final : public function {
                            std::to_string(k) + " states (rows)");
     return shape::scalar();
   }
+  bool shape_from_shapes() const override { return true; }
   void eval(std::span<const view> a, double* out) const override { out[0] = run(a, nullptr); }
   // The value and every partial in one forward and one backward pass: log_omega's K x N,
   // then Gamma's K x K, then rho's K.
