@@ -105,10 +105,13 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
       warmup_seconds = since(phase_start);
       phase_start = std::chrono::steady_clock::now();
     }
-    for (auto& s : c.samplers) {
-      s->step(c.rng, warmup);
-      c.lp += s->last_change();
+    c.trial.before(*c.graph);
+    for (std::size_t k = 0; k < c.samplers.size(); ++k) {
+      if (!c.trial.steps(k, it)) continue;
+      c.samplers[k]->step(c.rng, warmup);
+      c.lp += c.samplers[k]->last_change();
     }
+    c.trial.after(*c.graph, it);
     c.graph->update_derived(c.derived_every);
     completed = it;
     const bool kept = !warmup && (it - o.warmup) % o.thin == 0;
@@ -138,6 +141,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
         std::vector<std::string> adapted;
         for (auto& s : c.samplers)
           for (auto& line : s->adaptation()) adapted.push_back(std::move(line));
+        if (!c.trial.verdict().empty()) adapted.push_back("plan: " + c.trial.verdict());
         writer->adaptation(index + 1, adapted);
       }
       if (writer) writer->write(index + 1, draw, row.data());
@@ -276,6 +280,7 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
       std::string r = chains[c].samplers[k]->report();
       if (!r.empty()) result.reports[c].push_back(chains[c].sampled[k] + ": " + r);
     }
+    if (!chains[c].trial.verdict().empty()) result.reports[c].push_back("plan: " + chains[c].trial.verdict());
   }
   return result;
 }

@@ -123,6 +123,7 @@ struct made_sampler {
   std::unique_ptr<samplers::sampler> made;
   std::string names;
   std::vector<int> variables;
+  bool optional = false;  // added because it may pay (a scale move): the chain's trial decides (chain_trial.hpp)
 };
 std::vector<made_sampler> make_samplers(model::graph& g, const std::vector<samplers::assignment>& assignments);
 

@@ -12,6 +12,7 @@
 #include "core/archive.hpp"
 #include "core/random.hpp"
 #include "inference/chain.hpp"
+#include "inference/chain_trial.hpp"
 #include "inference/heldout_prediction.hpp"
 
 namespace ppl::inference {
@@ -30,6 +31,8 @@ struct chain {
   double lp = NAN;
   // --heldout for a model no sampler scores: the Normal observations' held-out RMSE.
   std::unique_ptr<heldout_prediction> prediction;
+  // Whether the optional samplers (the scale moves) stay, tried during warmup.
+  plan_trial trial;
 };
 
 // lp__: the log joint density, with collapsed variables' terms replaced by the marginal

@@ -125,7 +125,8 @@ std::vector<made_sampler> make_samplers(model::graph& g, const std::vector<sampl
   for (const auto& [theta, b] : samplers::find_scale_moves(g, assignments))
     out.push_back({samplers::make_scale_move(g, theta, b),
                    m.variables[static_cast<std::size_t>(theta)].name + " with " + m.variables[static_cast<std::size_t>(b)].name + " (scale move)",
-                   {theta, b}});
+                   {theta, b},
+                   true});
   return out;
 }
 

@@ -87,12 +87,28 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
     c.samplers.clear();
     c.sampled.clear();
     c.rewritten.assign(m.variables.size(), 0);
+    std::vector<char> optional;
+    std::vector<int> scales;
+    std::string optional_names;
     for (auto& made : make_samplers(*c.graph, assignments)) {
       if (made.made->values_rewritten())
         for (int v : made.variables) c.rewritten[static_cast<std::size_t>(v)] = 1;
+      optional.push_back(made.optional);
+      if (made.optional) {
+        optional_names += (optional_names.empty() ? "" : "; ") + made.names;
+        scales.push_back(made.variables.front());  // a scale move's theta
+      }
       c.samplers.push_back(std::move(made.made));
       c.sampled.push_back(made.names);
     }
+    std::vector<int> unknowns;
+    for (std::size_t v = 0; v < m.variables.size(); ++v)
+      if (m.variables[v].role == lang::ir::role::unknown && !c.rewritten[v]) unknowns.push_back(static_cast<int>(v));
+    const bool adapting = std::any_of(assignments.begin(), assignments.end(), [](const auto& a) {
+      return a.chosen->kind() == "nuts" || a.chosen->kind() == "hmc";
+    });
+    c.trial = plan_trial(std::move(optional), "the optional samplers (" + optional_names + ")", o.warmup, adapting, *c.graph, unknowns,
+                         std::move(scales));
     for (auto& s : c.samplers) s->configure(settings);
     // --heldout that no sampler takes: the Normal observations' RMSE, made once, before a
     // saved state (which holds its running mean) is read.

@@ -37,6 +37,7 @@ std::string save_chain(chain& c, long completed) {
   a(samplers);
   for (auto& s : c.samplers) s->persist(a);
   if (c.prediction) c.prediction->persist(a);
+  c.trial.persist(a);
   return a.take();
 }
 
@@ -74,6 +75,7 @@ void load_chain_samplers(chain& c, ppl::archive& a) {
   if (samplers != c.samplers.size()) throw std::runtime_error("the saved state does not fit the model's samplers");
   for (auto& s : c.samplers) s->persist(a);
   if (c.prediction) c.prediction->persist(a);
+  c.trial.persist(a);
   if (!a.done()) throw std::runtime_error("the saved state does not fit the model's samplers");
 }
 

@@ -8,6 +8,7 @@
 // unknowns' supports, ordered vectors') and model::failed_start (what a start that is
 // not finite reads, and its repairs).
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -135,6 +136,19 @@ class graph {
   // How many statements gradients replay from tapes (model/tape.hpp), once recorded.
   std::size_t taped_statements() const;
 
+  // ---- work done (counted in model/graph_density.cpp and where instances are evaluated) ----
+  // A count of the statement instances evaluated since the graph was built: a term's log
+  // density or a definition's value counts 1 an instance, a gradient 2 (its forward and
+  // reverse passes); a sampler's work outside the graph (a factorisation, say) is added by
+  // it with add_work in the same unit. It is the cost of a sweep that the chain's trial of
+  // plans reads (inference/chain_trial.cpp): a count, not seconds, so that a seed makes
+  // the same choice, and the same draws, on any machine and at any load.
+  std::uint64_t work() const { return work_; }
+  void add_work(std::uint64_t n) { work_ += n; }
+  // The instances of statement `s`, counted once (at the instances of the first call for
+  // a statement whose loops' bounds read unknowns).
+  std::uint64_t instance_count(const lang::ir::statement& s);
+
   // Results of structural analyses (a sampler factory's reading of the model's terms),
   // kept for the graph's life under a key of the analysis's choosing: the data cannot
   // change, so neither can they. Factories are asked more than once per graph.
@@ -246,6 +260,8 @@ class graph {
   std::vector<char> needs_check_;           // per statement: check parameters when evaluating terms
   std::vector<char> invariant_args_;        // per statement: arguments the same for every instance
   std::vector<std::vector<index_t>> plate_offsets_;
+  std::uint64_t work_ = 0;
+  std::vector<std::int64_t> instance_counts_;  // by statement: instance_count's, -1 before the first
   std::vector<double> gathered_;
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
   std::vector<std::vector<char>> holes_;    // per variable: elements without a value (empty: none)

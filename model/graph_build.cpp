@@ -402,6 +402,7 @@ void graph::update_derived(const std::vector<char>& needed) {
 // An `=` statement again, as one batch where it can be (once the graph is built: while it
 // is, each element's first definition is tracked instance by instance).
 void graph::recompute(const statement& s) {
+  work_ += instance_count(s);
   if (defined_[static_cast<std::size_t>(s.target)].empty() && batch_assign(s)) return;
   run_statement(s, nullptr, false);
 }

@@ -66,7 +66,21 @@ const std::vector<index_t>& graph::plate_offsets(const statement& s) {
 
 double graph::statement_log_density(const statement& s) { return tempered(s, statement_terms(s)); }
 
+std::uint64_t graph::instance_count(const statement& s) {
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (instance_counts_.size() != model_.statements.size()) instance_counts_.assign(model_.statements.size(), -1);
+  if (instance_counts_[index] < 0) {
+    const std::vector<index_t> loops = frame_.loop;  // a caller may be inside another statement's instance
+    std::int64_t n = 0;
+    for_each_instance(s, [&] { ++n; });
+    frame_.loop = loops;
+    instance_counts_[index] = n;
+  }
+  return static_cast<std::uint64_t>(instance_counts_[index]);
+}
+
 double graph::statement_terms(const statement& s) {
+  work_ += instance_count(s);
   if (s.which == statement::kind::sample && invariant_args_[static_cast<std::size_t>(&s - model_.statements.data())])
     return invariant_log_density(s);
   double total = 0;

@@ -58,6 +58,7 @@ struct graph::gradient_plan {
   std::vector<step> terms;        // the terms that involve a carrying variable
   std::vector<std::vector<double>> adjoint;  // by variable: a derived variable's adjoint
   std::vector<double*> slots;                // by variable: where its adjoint goes, or null
+  std::uint64_t work = 0;                    // the work a gradient counts: 2 an instance of each step
 };
 
 const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
@@ -120,6 +121,10 @@ double graph::log_density_gradient(const std::vector<char>& wrt, std::vector<std
 
 double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient, int which) {
   gradient_plan& plan = const_cast<gradient_plan&>(plan_gradient(wrt));
+  if (plan.work == 0)
+    for (const auto* steps : {&plan.definitions, &plan.terms})
+      for (const auto& st : *steps) plan.work += 2 * instance_count(*st.s);
+  work_ += plan.work;
   struct differentiating {
     evaluator& e;
     explicit differentiating(evaluator& ev) : e(ev) { e.differentiating(true); }

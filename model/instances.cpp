@@ -25,6 +25,7 @@ std::vector<index_t> instances::table(const statement& s) {
 }
 
 double instances::log_density(const statement& s, const index_t* loops) {
+  ++g_.work_;
   g_.set_loops(s, loops);
   if (s.which == statement::kind::sample) return g_.tempered(s, g_.sample_term(s));
   try {
@@ -35,6 +36,7 @@ double instances::log_density(const statement& s, const index_t* loops) {
 }
 
 void instances::run(const statement& s, const index_t* loops) {
+  ++g_.work_;
   g_.set_loops(s, loops);
   g_.assign_current(s);
 }
@@ -138,6 +140,7 @@ index_t instances::count(const statement& s) {
 bool instances::batch_values(const statement& s, const expr& e, std::vector<double>& out) {
   graph::batch_plan* p = g_.plan_batch(s);
   if (!p || e.type.rank != 0) return false;
+  g_.work_ += static_cast<std::uint64_t>(p->rows);
   out.resize(static_cast<std::size_t>(p->rows));
   return for_each_block(*p, [&] {
     graph::batch_column c;

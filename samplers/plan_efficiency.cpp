@@ -168,12 +168,13 @@ void choose_by_efficiency(model::graph& g, const std::map<std::string, std::stri
   }
   // 2. Conjugate unknowns tied to the block inside one argument of a term.
   if (block_size() > 0) join_nuts_block(g, forced, plan);
-  // 4. Hierarchical scales also get the non-centred scale move after each sweep.
+  // 4. Hierarchical scales also get the non-centred scale move after each sweep, which each
+  //    chain tries during warmup and keeps only where it pays (inference/chain_trial.hpp).
   for (const auto& [theta, b] : find_scale_moves(g, plan))
     for (auto& a : plan)
       if (a.variable == theta)
         a.reason += "; after each sweep also a non-centred scale move with `" + m.variables[static_cast<std::size_t>(b)].name +
-                    "` (slice on log " + m.variables[static_cast<std::size_t>(theta)].name + " with its standardised effects fixed)";
+                    "` (slice on log " + m.variables[static_cast<std::size_t>(theta)].name + " with its standardised effects fixed; tried in warmup, kept only where it pays)";
 }
 
 }  // namespace ppl::samplers

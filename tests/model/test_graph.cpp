@@ -126,4 +126,34 @@ TEST_CASE("a variable may read its own earlier elements") {
   for (double x : s) CHECK(x == 2);
 }
 
+TEST_CASE("the graph counts its work: an instance evaluated is 1, differentiated 2") {
+  // The unit of the chain's trial of its plan (inference/chain_trial.hpp): a count, so that
+  // a seed makes the same choice on any machine.
+  fixture f("data y: real[N]\nmu ~ Normal(0, 1)\nfor n in 1:N { m[n] = mu + n }\nfor n in 1:N { y[n] ~ Normal(m[n], 1) }\n",
+            {"y=[1,2,3,4,5,6,7]"});
+  auto& g = *f.graph;
+  const auto& statements = f.model->statements;
+  for (const auto& s : statements) CHECK(g.instance_count(s) == (s.loops.empty() ? 1u : 7u));
+  std::uint64_t before = g.work();
+  g.log_density();
+  CHECK(g.work() - before == 8);  // mu's prior and seven observations
+  before = g.work();
+  g.update_derived();
+  CHECK(g.work() - before == 7);  // the seven m[n]
+  before = g.work();
+  std::vector<char> wrt(f.model->variables.size(), 0);
+  wrt[static_cast<std::size_t>(f.model->find("mu"))] = 1;
+  std::vector<std::vector<double>> gradient;
+  g.log_density_gradient(wrt, gradient);
+  // Forward and back through the definition and the eight terms: 2 x 15, and the
+  // definition's values recomputed once more where its plate is not differentiated whole.
+  CHECK(g.work() - before >= 30);
+  CHECK(g.work() - before <= 37);
+  before = g.work();
+  ppl::model::instances(g).log_density(statements.back(), std::vector<ppl::index_t>{3}.data());
+  CHECK(g.work() - before == 1);
+  g.add_work(5);
+  CHECK(g.work() - before == 6);
+}
+
 }  // namespace test_graph

@@ -151,6 +151,47 @@ TEST_CASE("resume: an interrupted and resumed run gives the draws of an uninterr
   }
 }
 
+TEST_CASE("resume: a run interrupted during its trial of the plan gives the uninterrupted run's draws and verdicts") {
+  // A hierarchy whose scale move the chains try in warmup iterations 101-200 (four windows
+  // of 25): interrupted in a window with it, in one without, and after the choice.
+  const case_t c{"scale move on trial", R"(
+data y: real[J]
+mu ~ Normal(0, 5)
+tau ~ Gamma(2, 1)
+for j in 1:J { theta[j] ~ Normal(mu, 1 / sqrt(tau)) }
+for j in 1:J { y[j] ~ Normal(theta[j], 1) }
+)", {"y=[2.1,-1.3,0.4,3.3,-2.2,1.7,0.2,-0.8,2.9,-1.9]"}, {}};
+  const lang::ir::model m = lang::compile({"test.ppl", c.text}, stdlib::library());
+  data::data_table data;
+  for (const auto& s : c.sets) data::apply_set(data, s);
+  auto opts = [&] {
+    inference::run_options o = options(c);
+    o.warmup = 200;
+    o.draws = 40;
+    return o;
+  };
+  const saved whole = run(m, data, opts());
+  REQUIRE(!whole.result.reports[0].empty());
+  CHECK(whole.result.reports[0].back().find("plan: the optional samplers (tau with theta (scale move))") == 0);
+  for (long stop_at : {110L, 140L, 220L}) {
+    INFO("interrupted at iteration ", stop_at);
+    inference::run_options o = opts();
+    o.progress = [&](int, long done, long, double) {
+      if (done >= stop_at) ppl::set_interrupted(true);
+    };
+    const saved first = run(m, data, o);
+    ppl::set_interrupted(false);
+    REQUIRE(first.result.interrupted);
+    inference::run_options rest = opts();
+    rest.resume = &first.states;
+    rest.resumed_draws = &first.result.draws;
+    const saved second = run(m, data, rest);
+    for (std::size_t k = 0; k < whole.result.draws.chains.size(); ++k) CHECK(second.result.draws.chains[k] == whole.result.draws.chains[k]);
+    CHECK(second.result.reports == whole.result.reports);
+    CHECK(second.states == whole.states);
+  }
+}
+
 TEST_CASE("resume: a saved state that does not fit is refused") {
   const case_t c = cases()[0];
   const lang::ir::model m = lang::compile({"test.ppl", c.text}, stdlib::library());
