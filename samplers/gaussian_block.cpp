@@ -47,6 +47,10 @@ struct normal_term {
   std::vector<ppl::index_t> value_offsets;
   std::size_t first_row = 0;
   std::vector<double> scales;  // a batch statement's scales, read once a sweep
+  // Normal, its mean and value read nothing outside the block but data: the unwhitened
+  // residual y - m = r0 + a'b has r0 and a fixed for the run, read once; a sweep reads only
+  // the scales.
+  bool fixed = false;
 };
 
 // What the block reads: its variables' elements, the terms, and the derived variables to
@@ -134,6 +138,7 @@ class gaussian_block_sampler final : public sampler {
                                   std::to_string(colours_) + " passes over the terms a sweep); NUTS moves such a block for less");
     index_precision();
     if (std::string why = check_affine(); !why.empty()) throw std::invalid_argument(why);
+    read_fixed_terms();
   }
 
   void step(ppl::rng& rng, bool) override {
@@ -286,6 +291,10 @@ class gaussian_block_sampler final : public sampler {
     Eigen::Index row = 0;
     for (auto& t : terms_) {
       const statement& s = *t.s;
+      if (t.fixed && skip_fixed_) {
+        row += static_cast<Eigen::Index>(t.count);
+        continue;
+      }
       const auto& y = graph_.value(s.target).data;
       if (t.form != 0) {
         const auto k = static_cast<Eigen::Index>(t.dim);
@@ -301,12 +310,13 @@ class gaussian_block_sampler final : public sampler {
         continue;
       }
       if (model::instances(graph_).batch_values(s, *s.args[0], mean_) && (!read_scales || model::instances(graph_).batch_values(s, *s.args[1], t.scales))) {
-        for (std::size_t i = 0; i < t.count; ++i) out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / t.scales[i];
+        for (std::size_t i = 0; i < t.count; ++i)
+          out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / (whiten_ ? t.scales[i] : 1.0);
         continue;
       }
       for (std::size_t i = 0; i < t.count; ++i) {
         const auto& args = model::instances(graph_).args_at(s, t.loops.data() + i * s.loops.size());
-        out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - args[0][0]) / args[1][0];
+        out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - args[0][0]) / (whiten_ ? args[1][0] : 1.0);
       }
     }
   }
@@ -314,19 +324,88 @@ class gaussian_block_sampler final : public sampler {
   // Pass 0: r0 / s with the block at 0; pass c + 1: the residuals with colour c's
   // coordinates at 1, whose change in each row is the slope of the one coordinate of that
   // colour the row holds. Leaves the block at 0 (the caller writes it).
+  //
+  // The rows of fixed terms (once read_fixed_terms has read them) come from their fixed
+  // form and this sweep's scales; the passes are made only when some term is not fixed,
+  // and read only those.
   void read_linear_form() {
-    Eigen::VectorXd b = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
-    write(b);
-    residuals(passes_.col(0));
-    for (int c = 0; c < colours_; ++c) {
-      for (std::size_t k = 0; k < elements(); ++k) b[static_cast<Eigen::Index>(k)] = colour_[k] == c;
+    const bool fixed_read = !fixed_r0_.empty();
+    skip_fixed_ = fixed_read;
+    if (!fixed_read || !all_fixed_) {
+      Eigen::VectorXd b = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
       write(b);
-      residuals(passes_.col(c + 1), false);
+      residuals(passes_.col(0));
+      for (int c = 0; c < colours_; ++c) {
+        for (std::size_t k = 0; k < elements(); ++k) b[static_cast<Eigen::Index>(k)] = colour_[k] == c;
+        write(b);
+        residuals(passes_.col(c + 1), false);
+      }
+      for (std::size_t row = 0; row < rows_; ++row) {
+        if (fixed_read && row_fixed_[row]) continue;
+        const auto r = static_cast<Eigen::Index>(row);
+        for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
+          slope_[i] = passes_(r, colour_[static_cast<std::size_t>(row_column_[i])] + 1) - passes_(r, 0);
+      }
     }
+    skip_fixed_ = false;
+    if (fixed_read) whiten_fixed_rows();
+  }
+
+  // Which terms are fixed (normal_term::fixed), and their unwhitened r0 and slopes, read
+  // once with the scales left out; the block is left where it was.
+  void read_fixed_terms() {
+    const auto& m = graph_.model();
+    std::vector<char> outside(m.variables.size(), 0);
+    for (std::size_t v = 0; v < m.variables.size(); ++v)
+      outside[v] = m.variables[v].role == role::unknown &&
+                   std::find(block_.variables.begin(), block_.variables.end(), static_cast<int>(v)) == block_.variables.end();
+    outside = reaching(m, outside);
+    auto free_of_outside = [&](const statement& s) {
+      if (outside[static_cast<std::size_t>(s.target)] || reads_marked(s.args[0].get(), outside)) return false;
+      for (const auto& l : s.loops)
+        if (reads_marked(l.lo.get(), outside) || reads_marked(l.hi.get(), outside)) return false;
+      for (const auto& ix : s.target_indices)
+        if (reads_marked(ix.get(), outside)) return false;
+      return true;
+    };
+    all_fixed_ = true;
+    for (auto& t : terms_) {
+      t.fixed = t.form == 0 && free_of_outside(*t.s);
+      all_fixed_ = all_fixed_ && t.fixed;
+    }
+    if (std::none_of(terms_.begin(), terms_.end(), [](const normal_term& t) { return t.fixed; })) return;
+    row_fixed_.assign(rows_, 0);
+    for (const auto& t : terms_)
+      if (t.fixed) std::fill(row_fixed_.begin() + static_cast<long>(t.first_row), row_fixed_.begin() + static_cast<long>(t.first_row + t.count), 1);
+    const Eigen::VectorXd start = current();
+    whiten_ = false;
+    read_linear_form();
+    whiten_ = true;
+    fixed_r0_.assign(rows_, 0.0);
+    fixed_slope_.assign(slope_.size(), 0.0);
     for (std::size_t row = 0; row < rows_; ++row) {
-      const auto r = static_cast<Eigen::Index>(row);
-      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
-        slope_[i] = passes_(r, colour_[static_cast<std::size_t>(row_column_[i])] + 1) - passes_(r, 0);
+      if (!row_fixed_[row]) continue;
+      fixed_r0_[row] = passes_(static_cast<Eigen::Index>(row), 0);
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) fixed_slope_[i] = slope_[i];
+    }
+    write(start);
+  }
+
+  // The fixed terms' rows at this sweep's scales: r0 / s and a / s.
+  void whiten_fixed_rows() {
+    for (auto& t : terms_) {
+      if (!t.fixed) continue;
+      const statement& s = *t.s;
+      if (!model::instances(graph_).batch_values(s, *s.args[1], t.scales)) {
+        t.scales.resize(t.count);
+        for (std::size_t i = 0; i < t.count; ++i) t.scales[i] = model::instances(graph_).args_at(s, t.loops.data() + i * s.loops.size())[1][0];
+      }
+      for (std::size_t i = 0; i < t.count; ++i) {
+        const std::size_t row = t.first_row + i;
+        const double inverse = 1 / t.scales[i];
+        passes_(static_cast<Eigen::Index>(row), 0) = fixed_r0_[row] * inverse;
+        for (std::size_t k = row_start_[row]; k < row_start_[row + 1]; ++k) slope_[k] = fixed_slope_[k] * inverse;
+      }
     }
   }
 
@@ -373,6 +452,13 @@ class gaussian_block_sampler final : public sampler {
   std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of Q
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> llt_;
   std::vector<double> mean_;
+  // The fixed terms (normal_term::fixed): by row whether it is one, their unwhitened r0 and
+  // slopes (empty until read_fixed_terms, or when no term is fixed).
+  std::vector<char> row_fixed_;
+  std::vector<double> fixed_r0_, fixed_slope_;
+  bool all_fixed_ = false;
+  bool whiten_ = true;       // residuals divided by the scales (not while the fixed form is read)
+  bool skip_fixed_ = false;  // residuals leave the fixed terms' rows alone
 };
 
 class gaussian_block_factory final : public factory {
