@@ -291,6 +291,7 @@ class graph {
   // A node's column over the plan's current block (recorded in batch_seen_ for the reverse pass).
   batch_column batch_eval(batch_plan& p, const lang::ir::expr& e);
   batch_column batch_compute(batch_plan& p, const lang::ir::expr& e);
+  batch_column batch_varying(batch_plan& p, const lang::ir::expr& e);
   void batch_scalar_rows(const lang::ir::expr& e, std::span<const view> args, std::size_t n, double* out);
   bool density_rows(const lang::ir::expr& e, std::span<const view> args, std::size_t n, double* out);
   // The same, false where the batch refuses the block (then the instance path takes over).
@@ -343,6 +344,11 @@ class graph {
   std::vector<std::vector<char>> batch_given_;
   std::vector<std::vector<index_t>> batch_offsets_;        // by expression id: an element read's offsets
   std::vector<char> batch_offsets_fixed_;                  // by expression id: those offsets cannot change
+  // By expression id: the column of an expression that varies over the plate but reads no
+  // unknown (`x[j] - xbar`), kept for every row once the last block has computed it
+  // (kept_ready_), for plates of at most batch_kept_rows rows.
+  std::vector<std::vector<double>> batch_kept_;
+  std::vector<char> batch_kept_ready_;
   // ---- a plate differentiated as one batch (model/graph_plate.cpp) ----
   struct plate_range {
     index_t first = 0, count = 0;  // 0-based first instance, number of instances

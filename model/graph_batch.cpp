@@ -106,6 +106,8 @@ graph::batch_plan* graph::plan_batch(const statement& s) {
     batch_given_.resize(nodes);
     batch_offsets_.resize(nodes);
     batch_offsets_fixed_.assign(nodes, 0);
+    batch_kept_.resize(nodes);
+    batch_kept_ready_.assign(nodes, 0);
     batch_seen_.resize(nodes);
     batch_adjoints_.resize(nodes);
     mark_varies();
@@ -158,6 +160,24 @@ graph::batch_column graph::batch_compute(batch_plan& p, const expr& e) {
     const auto k = std::find(p.loop_slots.begin(), p.loop_slots.end(), e.slot) - p.loop_slots.begin();
     return {p.loop_values[static_cast<std::size_t>(k)].data() + p.first, true};
   }
+  // A column of data alone is the same at every evaluation: computed once, then read.
+  if (!e.depends_on_unknown && p.rows <= batch::kept_rows) {
+    auto& kept = batch_kept_[id];
+    if (batch_kept_ready_[id]) return {kept.data() + p.first, true};
+    const batch_column c = batch_varying(p, e);
+    kept.resize(static_cast<std::size_t>(p.rows));
+    std::copy(c.data, c.data + n, kept.begin() + p.first);
+    batch_kept_ready_[id] = p.first + p.count == p.rows;  // complete after the last block
+    return {kept.data() + p.first, true};
+  }
+  return batch_varying(p, e);
+}
+
+// batch_compute's work for an expression that varies over the plate: its column for this
+// block, computed from its arguments' columns.
+graph::batch_column graph::batch_varying(batch_plan& p, const expr& e) {
+  const auto id = static_cast<std::size_t>(e.id);
+  const auto n = static_cast<std::size_t>(p.count);
   auto& out = batch_columns_[id];
   out.resize(n);
   if (e.which == expr::kind::index) {

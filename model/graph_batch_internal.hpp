@@ -14,6 +14,10 @@ struct not_batched {};
 
 // Fewer instances than this go instance by instance: a batch's set-up would cost more.
 constexpr index_t min_batch = 4;
+// Plates up to this many rows keep the columns of their data-only expressions (graph's
+// batch_kept_): recomputing them cost rats' means half their evaluation; above it the copy's
+// memory (8 bytes a row a node) is left to the data itself.
+constexpr index_t kept_rows = 1 << 16;
 // Rows evaluated per pass: the nodes' columns are this long and reused from block to block,
 // so they stay in cache, and a plate of 262,144 instances does not touch (and fault in) a
 // fresh 2 MB array per node.

@@ -73,6 +73,18 @@ TEST_CASE("batch: a statement's terms and derived values as one batch equal thos
     for (std::size_t k = 0; k < spins.size(); k += 7) spins[k] = -spins[k];
     check_statements(f);
   }
+  SUBCASE("data-only parts kept across blocks and evaluations (x[n] - xbar, sqrt(n)), their unknown parts read anew") {
+    // 5,000 rows: the kept columns are filled block by block and read once complete.
+    fixture f("data N: int = 5000\ndata xbar: real = 2.5\nfor n in 1:N { a[n] ~ Normal(0, 1) }\nb ~ Normal(0, 1)\n"
+              "for n in 1:N { m[n] = a[n] + b * (n % 7 - xbar) / sqrt(n) }\n"
+              "for n in 1:N { z[n] ~ Normal(m[n] + (n % 3) * 0.5, 1 + n % 5) }\n");
+    for (int round = 0; round < 3; ++round) {
+      check_statements(f);
+      auto& a = f.graph->values()[static_cast<std::size_t>(f.model->find("a"))].data;
+      for (std::size_t k = 0; k < a.size(); k += 3) a[k] += 0.25 * (round + 1);
+      f.graph->values()[static_cast<std::size_t>(f.model->find("b"))].data[0] += 0.5;
+    }
+  }
   SUBCASE("nested loops whose inner bound follows the outer loop") {
     fixture f("data K: int = 6\nfor i in 1:K { for j in 1:i { m[i, j] ~ Normal(i - j, 1 + 0.5 * j) } }\n"
               "for i in 1:K { for j in 1:K - i { m[i, i + j] ~ Normal(0, 1) } }\n"
