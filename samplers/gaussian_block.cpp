@@ -160,6 +160,7 @@ class gaussian_block_sampler final : public sampler {
       }
     }
     llt_.factorize(precision_);
+    change_ = 0;
     if (llt_.info() != Eigen::Success) {
       write(b);  // not positive definite at these scales: leave the block where it was
       return;
@@ -170,8 +171,14 @@ class gaussian_block_sampler final : public sampler {
     for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
     // Q = P' L L' P: x = mean + P' L^-T z has covariance P' (L L')^-1 P = Q^-1.
     const Eigen::VectorXd w = llt_.matrixU().solve(z);
-    write(mean + llt_.permutationPinv() * w);
+    const Eigen::VectorXd next = mean + llt_.permutationPinv() * w;
+    // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
+    // what the move leaves alone (the scales' normalising constants).
+    change_ = -0.5 * (weighted_square(next) - weighted_square(b));
+    write(next);
   }
+
+  double last_change() const override { return change_; }
 
  private:
   // Above this many elements the sparse factor's fill-in may grow past what a sweep should
@@ -409,6 +416,18 @@ class gaussian_block_sampler final : public sampler {
     }
   }
 
+  // sum over rows of w (r0 + A b)^2 at this sweep's linear form, w the row's temperature.
+  double weighted_square(const Eigen::VectorXd& b) const {
+    const double beta = graph_.temperature();
+    double total = 0;
+    for (std::size_t row = 0; row < rows_; ++row) {
+      double r = passes_(static_cast<Eigen::Index>(row), 0);
+      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) r += slope_[i] * b[row_column_[i]];
+      total += (beta != 1 && row_likelihood_[row] ? beta : 1.0) * r * r;
+    }
+    return total;
+  }
+
   // The terms at the current point and at a random one against r0 + A b; the point is
   // restored after.
   std::string check_affine() {
@@ -452,6 +471,7 @@ class gaussian_block_sampler final : public sampler {
   std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of Q
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> llt_;
   std::vector<double> mean_;
+  double change_ = NAN;  // lp__'s change in the last step
   // The fixed terms (normal_term::fixed): by row whether it is one, their unwhitened r0 and
   // slopes (empty until read_fixed_terms, or when no term is fixed).
   std::vector<char> row_fixed_;

@@ -90,6 +90,14 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
        "data X: real[N, 2]\ndata y: real[N]\nw ~ MultiNormal([0.0, 0.0], [[100.0, 0.0], [0.0, 100.0]])\n"
        "for n in 1:N { y[n] ~ Normal(dot(w, X[n]), 0.5) }\n",
        {"X=[[1,0],[1,1],[1,2],[1,-1]]", "y=[0.9,2.1,2.8,0.2]"}},
+      {"gaussian_block: random effects with their mean (a form the data fix), tempered precisions",
+       "data g: int[N]\ndata y: real[N]\nmu ~ Normal(0, 5)\ntau ~ Gamma(2, 1)\nfor j in 1:3 { b[j] ~ Normal(mu, 1 / sqrt(tau)) }\n"
+       "for n in 1:N { y[n] ~ Normal(b[g[n]], 0.7) }\n",
+       {"g=[1,1,2,2,3,3,3]", "y=[0.3,0.9,2.2,1.7,-0.4,0.1,-0.8]"}},
+      {"gaussian_block: a regression whose term reads an unknown outside the block (read each sweep)",
+       "data x: real[N]\ndata z: real[N]\ndata y: real[N]\na ~ Normal(0, 3)\nb ~ Normal(0, 3)\nc ~ DoubleExponential(0, 1)\n"
+       "for n in 1:N { y[n] ~ Normal(a + b * x[n] + c * z[n], 0.5) }\n",
+       {"x=[-1,0,1,2,3]", "z=[0.5,-0.2,0.1,0.9,-1]", "y=[-0.2,1.1,2.3,2.8,4.4]"}},
       {"nuts", ppl::testing::logistic, ppl::testing::logistic_data},
       {"nuts and conjugate",
        "data x: real[N]\ndata y: int[N]\na ~ Normal(0, 2)\nb ~ Normal(0, 2)\nfor n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }\n"
