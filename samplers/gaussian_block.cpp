@@ -173,8 +173,9 @@ class gaussian_block_sampler final : public sampler {
     const Eigen::VectorXd w = llt_.matrixU().solve(z);
     const Eigen::VectorXd next = mean + llt_.permutationPinv() * w;
     // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
-    // what the move leaves alone (the scales' normalising constants).
-    change_ = -0.5 * (weighted_square(next) - weighted_square(b));
+    // what the move leaves alone (the scales' normalising constants); r'r = r0'r0 - 2 b'c +
+    // b'Q b, the rows weighted by their temperature as Q and c are.
+    change_ = -0.5 * (quadratic(next) - quadratic(b)) + (next - b).dot(c);
     write(next);
   }
 
@@ -416,16 +417,19 @@ class gaussian_block_sampler final : public sampler {
     }
   }
 
-  // sum over rows of w (r0 + A b)^2 at this sweep's linear form, w the row's temperature.
-  double weighted_square(const Eigen::VectorXd& b) const {
-    const double beta = graph_.temperature();
-    double total = 0;
-    for (std::size_t row = 0; row < rows_; ++row) {
-      double r = passes_(static_cast<Eigen::Index>(row), 0);
-      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) r += slope_[i] * b[row_column_[i]];
-      total += (beta != 1 && row_likelihood_[row] ? beta : 1.0) * r * r;
-    }
-    return total;
+  // b'Q b, from Q's lower triangle.
+  double quadratic(const Eigen::VectorXd& b) const {
+    const int* outer = precision_.outerIndexPtr();
+    const int* inner = precision_.innerIndexPtr();
+    const double* q = precision_.valuePtr();
+    double diagonal = 0, below = 0;
+    for (Eigen::Index j = 0; j < precision_.outerSize(); ++j)
+      for (int k = outer[j]; k < outer[j + 1]; ++k) {
+        const double term = q[k] * b[inner[k]] * b[j];
+        if (inner[k] == j) diagonal += term;
+        else below += term;
+      }
+    return diagonal + 2 * below;
   }
 
   // The terms at the current point and at a random one against r0 + A b; the point is
