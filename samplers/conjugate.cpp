@@ -373,6 +373,12 @@ class conjugate_sampler final : public sampler {
       if (!ok) return false;
     }
     const double* y = graph_.value(s.target).data.data();
+    if (!linear && pair_.accumulate_rows) {
+      std::array<const double*, stdlib::max_params> columns{};
+      for (std::size_t k = 0; k < s.args.size(); ++k) columns[k] = cols_[k].data();
+      pair_.accumulate_rows(c.which, y, c.value_offsets.data(), columns.data(), c.count, c.elements.data(), stride_, stats_.data());
+      return true;
+    }
     std::array<ppl::view, stdlib::max_params> args{};
     for (std::size_t i = 0; i < c.count; ++i) {
       double* stats = stats_.data() + c.elements[i] * stride_;

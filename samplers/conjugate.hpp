@@ -4,6 +4,7 @@
 // statistics of the element it reads, and how to draw an element from its posterior.
 // One file per pair defines one; the `conjugate` factory tries them all. Statistics are
 // summed over the plates of the children, so an update costs O(children + elements).
+#include <array>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,7 +40,28 @@ struct conjugate_pair {
   // of it (for MultiNormalPrec(m, P), -(v - m)' P (v - m) / 2): the sampler's change in
   // lp__ then needs no evaluation of the prior's statement (a factorisation per block).
   double (*prior_log_kernel)(std::span<const ppl::view> prior, const double* value, ppl::index_t size) = nullptr;
+  // Optional: `accumulate` over n scalar children of one statement at once, child i with
+  // value y[value_offsets[i]], argument k cols[k][i], adding to the statistics at
+  // stats + elements[i] * stride; one call and a loop the compiler sees whole, not a call
+  // per child (a precision's update over rats' 150 observations).
+  void (*accumulate_rows)(std::size_t which, const double* y, const ppl::index_t* value_offsets, const double* const* cols, std::size_t n,
+                          const ppl::index_t* elements, ppl::index_t stride, double* stats) = nullptr;
 };
+
+// A pair of scalar children written once, as a kernel over argument columns:
+// kernel(which, y, args, i, stats) adds child i, of value y, whose argument k is args[k][i].
+// child_of makes `accumulate` of it (one child, i = 0), rows_of `accumulate_rows`.
+template <auto kernel>
+void child_of(std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
+  std::array<const double*, stdlib::max_params> columns{};
+  for (std::size_t k = 0; k < args.size() && k < columns.size(); ++k) columns[k] = args[k].data;
+  kernel(which, x[0], columns.data(), 0, stats);
+}
+template <auto kernel>
+void rows_of(std::size_t which, const double* y, const ppl::index_t* value_offsets, const double* const* cols, std::size_t n,
+             const ppl::index_t* elements, ppl::index_t stride, double* stats) {
+  for (std::size_t i = 0; i < n; ++i) kernel(which, y[value_offsets[i]], cols, i, stats + elements[i] * stride);
+}
 
 conjugate_pair beta_binomial_pair();
 conjugate_pair gamma_rate_pair();

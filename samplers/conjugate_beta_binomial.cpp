@@ -8,28 +8,37 @@
 
 namespace ppl::samplers {
 
+namespace {
+
+void add_trials_child(std::size_t which, double y, const double* const* args, std::size_t i, double* stats) {
+  if (which == 2) {  // NegativeBinomial(alpha, p / (1 - p)): alpha successes, y failures
+    stats[0] += args[0][i];
+    stats[1] += y;
+    return;
+  }
+  const double trials = which == 0 ? 1 : args[0][i];  // Bernoulli, or Binomial(n, .)
+  stats[0] += y;
+  stats[1] += trials - y;
+}
+
+}  // namespace
+
 conjugate_pair beta_binomial_pair() {
   return {"beta_binomial",
           "Beta",
           {{"Bernoulli", 0}, {"Binomial", 1}, {"NegativeBinomial", 1, link::odds}},
           2,
-          [](std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
-            if (which == 2) {  // NegativeBinomial(alpha, p / (1 - p)): alpha successes, y failures
-              stats[0] += args[0][0];
-              stats[1] += x[0];
-              return;
-            }
-            double trials = which == 0 ? 1 : args[0][0];  // Bernoulli, or Binomial(n, .)
-            stats[0] += x[0];
-            stats[1] += trials - x[0];
-          },
+          child_of<add_trials_child>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = boost::random::beta_distribution<double>(prior[0][0] + stats[0], prior[1][0] + stats[1])(rng);
           },
           // p^successes (1 - p)^failures
           [](const double* stats, const double* p, ppl::index_t) {
             return stats[0] * std::log(p[0]) + stats[1] * std::log1p(-p[0]);
-          }};
+          },
+          nullptr,
+          nullptr,
+          rows_of<add_trials_child>};
 }
 
 }  // namespace ppl::samplers

@@ -12,28 +12,37 @@
 
 namespace ppl::samplers {
 
+namespace {
+
+void add_rate_child(std::size_t which, double y, const double* const* args, std::size_t i, double* stats) {
+  // A scaled child carries its factor c as the rate argument.
+  const double c = which < 3 ? 1 : (which == 5 ? args[1][i] : args[0][i]);
+  if (which % 3 == 0) {  // Poisson
+    stats[0] += y;
+    stats[1] += c;
+  } else {
+    stats[0] += which % 3 == 2 ? args[0][i] : 1;  // Gamma(alpha, .) or Exponential
+    stats[1] += c * y;
+  }
+}
+
+}  // namespace
+
 conjugate_pair gamma_rate_pair() {
   return {"gamma_rate",
           "Gamma",
           {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1},
            {"Poisson", 0, link::scaled}, {"Exponential", 0, link::scaled}, {"Gamma", 1, link::scaled}},
           2,
-          [](std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
-            // A scaled child carries its factor c as the rate argument.
-            const double c = which < 3 ? 1 : (which == 5 ? args[1][0] : args[0][0]);
-            if (which % 3 == 0) {  // Poisson
-              stats[0] += x[0];
-              stats[1] += c;
-            } else {
-              stats[0] += which % 3 == 2 ? args[0][0] : 1;  // Gamma(alpha, .) or Exponential
-              stats[1] += c * x[0];
-            }
-          },
+          child_of<add_rate_child>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
           },
           // r^shape e^(-rate r)
-          [](const double* stats, const double* r, ppl::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; }};
+          [](const double* stats, const double* r, ppl::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; },
+          nullptr,
+          nullptr,
+          rows_of<add_rate_child>};
 }
 
 }  // namespace ppl::samplers

@@ -9,16 +9,22 @@
 
 namespace ppl::samplers {
 
+namespace {
+
+void add_mean_child(std::size_t, double y, const double* const* args, std::size_t i, double* stats) {
+  const double precision = 1 / (args[1][i] * args[1][i]);
+  stats[0] += y * precision;
+  stats[1] += precision;
+}
+
+}  // namespace
+
 conjugate_pair normal_normal_pair() {
   return {"normal_normal",
           "Normal",
           {{"Normal", 0, link::linear}},
           2,
-          [](std::size_t, ppl::view x, std::span<const ppl::view> args, double* stats) {
-            double precision = 1 / (args[1][0] * args[1][0]);
-            stats[0] += x[0] * precision;
-            stats[1] += precision;
-          },
+          child_of<add_mean_child>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             double prior_precision = 1 / (prior[1][0] * prior[1][0]);
             double precision = prior_precision + stats[1];
@@ -26,7 +32,10 @@ conjugate_pair normal_normal_pair() {
             out[0] = boost::random::normal_distribution<double>(mean, 1 / std::sqrt(precision))(rng);
           },
           // exp(m sum(x p) - m^2 sum(p) / 2)
-          [](const double* stats, const double* m, ppl::index_t) { return m[0] * stats[0] - 0.5 * stats[1] * m[0] * m[0]; }};
+          [](const double* stats, const double* m, ppl::index_t) { return m[0] * stats[0] - 0.5 * stats[1] * m[0] * m[0]; },
+          nullptr,
+          nullptr,
+          rows_of<add_mean_child>};
 }
 
 }  // namespace ppl::samplers

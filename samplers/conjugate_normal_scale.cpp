@@ -16,9 +16,9 @@ namespace {
 // which 0: the scale is 1 / sqrt(tau) (or sqrt(v)); which 1: 1 / sqrt(tau * c) (or
 // sqrt(v * c)), c passed as the scale argument, weighting the square by c (or 1 / c).
 template <bool variance>
-void add_square(std::size_t which, ppl::view x, std::span<const ppl::view> args, double* stats) {
-  const double r = x[0] - args[0][0];
-  const double weight = which == 0 ? 1.0 : (variance ? 1 / args[1][0] : args[1][0]);
+void add_square(std::size_t which, double y, const double* const* args, std::size_t i, double* stats) {
+  const double r = y - args[0][i];
+  const double weight = which == 0 ? 1.0 : (variance ? 1 / args[1][i] : args[1][i]);
   stats[0] += 0.5;
   stats[1] += 0.5 * weight * r * r;
 }
@@ -26,21 +26,23 @@ void add_square(std::size_t which, ppl::view x, std::span<const ppl::view> args,
 }  // namespace
 
 conjugate_pair gamma_precision_pair() {
-  return {"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}, {"Normal", 1, link::inverse_sqrt_scaled}}, 2, add_square<false>,
+  return {"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}, {"Normal", 1, link::inverse_sqrt_scaled}}, 2, child_of<add_square<false>>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
           },
           // tau^(n/2) e^(-tau sum(r^2) / 2)
-          [](const double* stats, const double* tau, ppl::index_t) { return stats[0] * std::log(tau[0]) - stats[1] * tau[0]; }};
+          [](const double* stats, const double* tau, ppl::index_t) { return stats[0] * std::log(tau[0]) - stats[1] * tau[0]; },
+          nullptr, nullptr, rows_of<add_square<false>>};
 }
 
 conjugate_pair inverse_gamma_variance_pair() {
-  return {"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}, {"Normal", 1, link::sqrt_scaled}}, 2, add_square<true>,
+  return {"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}, {"Normal", 1, link::sqrt_scaled}}, 2, child_of<add_square<true>>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = (prior[1][0] + stats[1]) * std::exp(-stdlib::log_gamma_draw(prior[0][0] + stats[0], rng));
           },
           // v^(-n/2) e^(-sum(r^2) / (2 v))
-          [](const double* stats, const double* v, ppl::index_t) { return -stats[0] * std::log(v[0]) - stats[1] / v[0]; }};
+          [](const double* stats, const double* v, ppl::index_t) { return -stats[0] * std::log(v[0]) - stats[1] / v[0]; },
+          nullptr, nullptr, rows_of<add_square<true>>};
 }
 
 }  // namespace ppl::samplers
