@@ -24,6 +24,17 @@ for n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }
 )";
 inline const std::vector<std::string> logistic_data = {"x=[-2,-1.5,-1,-0.5,0,0.5,1,1.5,2,2.5]", "y=[0,0,1,0,0,1,1,0,1,1]"};
 
+// The centred eight schools (Rubin 1981): tau's funnel, for the scale move and its trial.
+inline const char* const centred_eight_schools = R"(
+data y: real[J]
+data sigma: real[J]
+mu ~ Normal(0, 5)
+tau ~ HalfCauchy(5)
+for j in 1:J { theta[j] ~ Normal(mu, tau) }
+for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
+)";
+inline const std::vector<std::string> eight_schools_data = {"y=[28,8,-3,7,-1,1,18,12]", "sigma=[15,10,16,11,9,11,10,18]"};
+
 struct posterior {
   inference::run_result result;
 

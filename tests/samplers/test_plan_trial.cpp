@@ -65,15 +65,8 @@ for j in 1:J {
 )";
 
 // The centred eight schools: tau's funnel.
-const char* const funnel = R"(
-data y: real[J]
-data sigma: real[J]
-mu ~ Normal(0, 5)
-tau ~ HalfCauchy(5)
-for j in 1:J { theta[j] ~ Normal(mu, tau) }
-for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
-)";
-const std::vector<std::string> schools = {"y=[28,8,-3,7,-1,1,18,12]", "sigma=[15,10,16,11,9,11,10,18]"};
+const char* const funnel = ppl::testing::centred_eight_schools;
+const std::vector<std::string>& schools = ppl::testing::eight_schools_data;
 
 }  // namespace
 

@@ -17,14 +17,7 @@ using ppl::testing::two_chains;
 
 namespace {
 
-const char* const centred = R"(
-data y: real[J]
-data sigma: real[J]
-mu ~ Normal(0, 5)
-tau ~ HalfCauchy(5)
-for j in 1:J { theta[j] ~ Normal(mu, tau) }
-for j in 1:J { y[j] ~ Normal(theta[j], sigma[j]) }
-)";
+const char* const centred = ppl::testing::centred_eight_schools;
 const double ys[] = {28, 8, -3, 7, -1, 1, 18, 12}, sds[] = {15, 10, 16, 11, 9, 11, 10, 18};
 
 struct moments {
@@ -60,7 +53,7 @@ moments exact() {
 }  // namespace
 
 TEST_CASE("the centred eight schools: tau gets the non-centred scale move, and tau and mu match quadrature") {
-  auto p = infer(centred, {"y=[28,8,-3,7,-1,1,18,12]", "sigma=[15,10,16,11,9,11,10,18]"}, two_chains(1000, 10000, 81));
+  auto p = infer(centred, ppl::testing::eight_schools_data, two_chains(1000, 10000, 81));
   const auto& plan = p.result.plan;
   const auto tau = std::find_if(plan.begin(), plan.end(), [](const auto& l) { return l.name == "tau"; });
   REQUIRE(tau != plan.end());
