@@ -28,8 +28,10 @@ plan_trial::plan_trial(std::vector<char> optional, std::string what, long warmup
                            min_warmup);
     return;
   }
-  // The second half of the warmup, in four windows: with them, without, with, without.
-  for (std::size_t i = 0; i < marks_.size(); ++i) marks_[i] = warmup / 2 + static_cast<long>(i) * (warmup / 8);
+  // The end of the warmup (its second half, or less when long), in four windows: with them,
+  // without, with, without.
+  const long window = std::min(warmup / 8, max_window);
+  for (std::size_t i = 0; i < marks_.size(); ++i) marks_[i] = warmup - static_cast<long>(marks_.size() - 1 - i) * window;
   std::vector<int> order = unknowns;
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return g.value(a).size() < g.value(b).size(); });
   for (int v : order)
