@@ -165,13 +165,14 @@ class gaussian_block_sampler final : public sampler {
       write(b);  // not positive definite at these scales: leave the block where it was
       return;
     }
-    const Eigen::VectorXd mean = llt_.solve(c);
+    // The factor is of P Q P': Q^-1 c = P' (P Q P')^-1 P c.
+    const Eigen::VectorXd mean = order_.transpose() * Eigen::VectorXd(llt_.solve(order_ * c));
     Eigen::VectorXd z(mean.size());
     boost::random::normal_distribution<double> normal;
     for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
     // Q = P' L L' P: x = mean + P' L^-T z has covariance P' (L L')^-1 P = Q^-1.
     const Eigen::VectorXd w = llt_.matrixU().solve(z);
-    const Eigen::VectorXd next = mean + llt_.permutationPinv() * w;
+    const Eigen::VectorXd next = mean + order_.transpose() * w;
     // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
     // what the move leaves alone (the scales' normalising constants); r'r = r0'r0 - 2 b'c +
     // b'Q b, the rows weighted by their temperature as Q and c are.
@@ -249,8 +250,10 @@ class gaussian_block_sampler final : public sampler {
     passes_.resize(static_cast<Eigen::Index>(rows_), colours_ + 1);
   }
 
-  // The pattern of Q's lower triangle (every pair of coordinates some row holds, and the
-  // diagonal), the slot of each row's pair in it, and the factor's ordering, once.
+  // The pattern of Q (every pair of coordinates some row holds, and the diagonal), a
+  // fill-reducing order P for it (AMD), and the slot of each row's pair in the upper
+  // triangle of P Q P', once. Q is accumulated straight into that triangle, which the
+  // factor reads as it is: no permuted copy of Q a sweep.
   void index_precision() {
     const auto p = static_cast<Eigen::Index>(elements());
     std::vector<Eigen::Triplet<double>> entries;
@@ -258,10 +261,22 @@ class gaussian_block_sampler final : public sampler {
     for (std::size_t row = 0; row < rows_; ++row)
       for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
         for (std::size_t j = row_start_[row]; j < i; ++j) entries.emplace_back(row_column_[i], row_column_[j], 0.0);
+    Eigen::SparseMatrix<double> lower(p, p);
+    lower.setFromTriplets(entries.begin(), entries.end());
+    Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> ordered;
+    ordered.analyzePattern(lower);
+    order_ = ordered.permutationP();
+    if (order_.size() != p) order_.setIdentity(p);
+    const auto at = [&](int k) { return order_.indices()[k]; };
+    for (auto& e : entries) {
+      const int i = at(static_cast<int>(e.row())), j = at(static_cast<int>(e.col()));
+      e = Eigen::Triplet<double>(std::min(i, j), std::max(i, j), 0.0);
+    }
     precision_.resize(p, p);
     precision_.setFromTriplets(entries.begin(), entries.end());
     precision_.makeCompressed();
-    auto slot = [&](int i, int j) {  // (i >= j): column j, row i
+    auto slot = [&](int a, int b) {  // original coordinates: row min, column max of their places
+      const int i = std::min(at(a), at(b)), j = std::max(at(a), at(b));
       const int* begin = precision_.innerIndexPtr() + precision_.outerIndexPtr()[j];
       const int* end = precision_.innerIndexPtr() + precision_.outerIndexPtr()[j + 1];
       return static_cast<std::size_t>(std::lower_bound(begin, end, i) - precision_.innerIndexPtr());
@@ -417,8 +432,9 @@ class gaussian_block_sampler final : public sampler {
     }
   }
 
-  // b'Q b, from Q's lower triangle.
-  double quadratic(const Eigen::VectorXd& b) const {
+  // b'Q b, from the upper triangle of P Q P' with b ordered by P.
+  double quadratic(const Eigen::VectorXd& unordered) const {
+    const Eigen::VectorXd b = order_ * unordered;
     const int* outer = precision_.outerIndexPtr();
     const int* inner = precision_.innerIndexPtr();
     const double* q = precision_.valuePtr();
@@ -471,9 +487,10 @@ class gaussian_block_sampler final : public sampler {
   std::vector<int> colour_;             // by coordinate
   int colours_ = 0;
   Eigen::MatrixXd passes_;              // rows_ x (colours_ + 1): r0, then each colour's pass
-  Eigen::SparseMatrix<double> precision_;  // Q, lower triangle
-  std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of Q
-  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> llt_;
+  Eigen::SparseMatrix<double> precision_;  // P Q P', upper triangle
+  std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of P Q P'
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order_;  // P
+  Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>> llt_;
   std::vector<double> mean_;
   double change_ = NAN;  // lp__'s change in the last step
   // The fixed terms (normal_term::fixed): by row whether it is one, their unwhitened r0 and
