@@ -57,10 +57,23 @@ void child_of(std::size_t which, ppl::view x, std::span<const ppl::view> args, d
   for (std::size_t k = 0; k < args.size() && k < columns.size(); ++k) columns[k] = args[k].data;
   kernel(which, x[0], columns.data(), 0, stats);
 }
+// Children in a run of one element (all of them, for a scalar prior) are summed in local
+// statistics and added once: a sum kept in memory would make each child wait for the last
+// one's store.
 template <auto kernel>
 void rows_of(std::size_t which, const double* y, const ppl::index_t* value_offsets, const double* const* cols, std::size_t n,
              const ppl::index_t* elements, ppl::index_t stride, double* stats) {
-  for (std::size_t i = 0; i < n; ++i) kernel(which, y[value_offsets[i]], cols, i, stats + elements[i] * stride);
+  constexpr ppl::index_t most = 4;
+  if (stride > most) {
+    for (std::size_t i = 0; i < n; ++i) kernel(which, y[value_offsets[i]], cols, i, stats + elements[i] * stride);
+    return;
+  }
+  for (std::size_t i = 0; i < n;) {
+    const ppl::index_t element = elements[i];
+    std::array<double, most> local{};
+    for (; i < n && elements[i] == element; ++i) kernel(which, y[value_offsets[i]], cols, i, local.data());
+    for (ppl::index_t k = 0; k < stride; ++k) stats[element * stride + k] += local[static_cast<std::size_t>(k)];
+  }
 }
 
 conjugate_pair beta_binomial_pair();
