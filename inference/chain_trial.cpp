@@ -10,6 +10,7 @@
 
 #include "draws/diagnostics.hpp"
 #include "model/graph.hpp"
+#include "stdlib/moments.hpp"
 
 namespace ppl::inference {
 
@@ -49,25 +50,31 @@ bool plan_trial::steps(std::size_t k, long it) const {
 }
 
 void plan_trial::after(const model::graph& g, long it) {
-  if (marks_.back() == 0 || decided_ >= 0 || it < marks_.front() || it > marks_.back()) return;
-  if (it == marks_.front()) return;
+  if (marks_.back() == 0 || decided_ >= 0 || it <= marks_.front() || it > marks_.back()) return;
   const auto w = static_cast<std::size_t>(std::upper_bound(marks_.begin(), marks_.end(), it - 1) - marks_.begin()) - 1;
   window_work_[w] += g.work() - sweep_start_;
   for (std::size_t i = 0; i < tracked_.size(); ++i) windows_[w][i].push_back(g.value(tracked_[i].first).data[tracked_[i].second]);
   if (w % 2 == 0)  // with them: the scale's spread as the move lets it range
     for (std::size_t i = 0; i < scales_.size(); ++i) scale_logs_[i].push_back(std::log(g.value(scales_[i]).data[0]));
   if (it < marks_.back()) return;
+  decide(g);
+  for (auto& window : windows_) window.clear();
+  scale_logs_.clear();
+}
+
+void plan_trial::decide(const model::graph& g) {
   // A scale spread widely (a funnel's neck within reach): kept, whatever the windows say.
-  for (std::size_t i = 0; i < scales_.size(); ++i)
-    if (const double spread = sd(scale_logs_[i]); !(spread <= max_log_sd)) {
+  for (std::size_t i = 0; i < scales_.size(); ++i) {
+    const auto& logs = scale_logs_[i];
+    const double spread = logs.size() < 2 ? NAN : stdlib::sample_sd(logs.data(), static_cast<index_t>(logs.size()));
+    if (!(spread <= max_log_sd)) {
       decided_ = 1;
       verdict_ = fmt::format("{} kept: `{}` spreads widely in the trial's windows with them (sd of its log {:.3g}, above {:.3g}), "
                              "where centred updates alone can stall",
                              what_, g.model().variables[static_cast<std::size_t>(scales_[i])].name, spread, max_log_sd);
-      for (auto& window : windows_) window.clear();
-      scale_logs_.clear();
       return;
     }
+  }
   // Dropped only when both pairs of windows say the plan without them is clearly better
   // (a NaN says nothing, and keeps them).
   std::array<double, 4> e{};
@@ -78,17 +85,6 @@ void plan_trial::after(const model::graph& g, long it) {
                          "above {:.3g}x)",
                          what_, decided_ ? "kept" : "dropped", marks_.front() + 1, marks_.back(), marks_[1] - marks_[0], 1000 * e[0],
                          1000 * e[1], 1000 * e[2], 1000 * e[3], margin);
-  for (auto& window : windows_) window.clear();
-  scale_logs_.clear();
-}
-
-double plan_trial::sd(const std::vector<double>& x) {
-  if (x.size() < 2) return NAN;
-  double mean = 0, ss = 0;
-  for (double v : x) mean += v;
-  mean /= static_cast<double>(x.size());
-  for (double v : x) ss += (v - mean) * (v - mean);
-  return std::sqrt(ss / static_cast<double>(x.size() - 1));
 }
 
 double plan_trial::efficiency(const std::vector<std::vector<double>>& window, std::uint64_t work) {

@@ -64,8 +64,6 @@ class plan_trial {
   // The trial's state for a saved chain (--resume, checkpoints).
   void persist(ppl::archive& a);
 
-  // The sd of a series (of logarithms); NaN with fewer than 2.
-  static double sd(const std::vector<double>& x);
   // A window's efficiency: the least ESS of the scalars' draws in it, per unit of its work;
   // series constant in the window (ESS NaN) are left out, NaN when all are. Every scalar
   // counts, those the optional samplers do not move too: in a hierarchy they mix with the
@@ -77,6 +75,9 @@ class plan_trial {
   static double rank_ess(const std::vector<double>& series);
 
  private:
+  // At the last window's end: the choice and its verdict.
+  void decide(const model::graph& g);
+
   std::vector<char> optional_;
   std::string what_;
   // The windows: (marks[i], marks[i + 1]], with them in the even ones; all 0 without a trial.

@@ -346,7 +346,7 @@ class graph {
   std::vector<char> batch_offsets_fixed_;                  // by expression id: those offsets cannot change
   // By expression id: the column of an expression that varies over the plate but reads no
   // unknown (`x[j] - xbar`), kept for every row once the last block has computed it
-  // (kept_ready_), for plates of at most batch_kept_rows rows.
+  // (batch_kept_ready_), for plates of at most batch::kept_rows rows.
   std::vector<std::vector<double>> batch_kept_;
   std::vector<char> batch_kept_ready_;
   // ---- a plate differentiated as one batch (model/graph_plate.cpp) ----

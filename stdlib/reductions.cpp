@@ -9,26 +9,15 @@
 #include <vector>
 
 #include "stdlib/function_groups.hpp"
+#include "stdlib/moments.hpp"
 
 namespace ppl::stdlib {
 
 namespace {
 
 double sum(const double* x, index_t n) { return std::accumulate(x, x + n, 0.0); }
-double mean(const double* x, index_t n) { return sum(x, n) / static_cast<double>(n); }
 
 double prod(const double* x, index_t n) { return std::accumulate(x, x + n, 1.0, std::multiplies<>()); }
-
-// The sample variance (denominator n - 1), from deviations about the mean.
-double variance(const double* x, index_t n) {
-  const double m = mean(x, n);
-  double squares = 0;
-  for (index_t i = 0; i < n; ++i) squares += (x[i] - m) * (x[i] - m);
-  return squares / static_cast<double>(n - 1);
-}
-
-// The sample standard deviation.
-double sd(const double* x, index_t n) { return std::sqrt(variance(x, n)); }
 
 // Shifted by the maximum so that no exp overflows.
 double log_sum_exp(const double* x, index_t n) {
@@ -49,11 +38,11 @@ void prod_grad(const double* x, index_t n, double, double* g) {
   for (index_t i = n - 1; i >= 0; --i) g[i] *= right, right *= x[i];
 }
 void variance_grad(const double* x, index_t n, double, double* g) {
-  const double m = mean(x, n);
+  const double m = sample_mean(x, n);
   for (index_t i = 0; i < n; ++i) g[i] = 2 * (x[i] - m) / static_cast<double>(n - 1);
 }
 void sd_grad(const double* x, index_t n, double fx, double* g) {
-  const double m = mean(x, n);
+  const double m = sample_mean(x, n);
   for (index_t i = 0; i < n; ++i) g[i] = (x[i] - m) / (static_cast<double>(n - 1) * fx);
 }
 // The weights softmax(x); an infinite result (every x = -inf, or one +inf) has none.
@@ -71,11 +60,11 @@ struct reduction_math {
 
 const reduction_math reduction_table[] = {
     {"log_sum_exp", log_sum_exp, log_sum_exp_grad, result_kind::real, 1},
-    {"mean", mean, mean_grad, result_kind::real, 1},
+    {"mean", sample_mean, mean_grad, result_kind::real, 1},
     {"prod", prod, prod_grad, result_kind::follow, 0},
-    {"sd", sd, sd_grad, result_kind::real, 2},
+    {"sd", sample_sd, sd_grad, result_kind::real, 2},
     {"sum", sum, sum_grad, result_kind::follow, 0},
-    {"variance", variance, variance_grad, result_kind::real, 2},
+    {"variance", sample_variance, variance_grad, result_kind::real, 2},
 };
 
 class reduction final : public function {
