@@ -309,12 +309,14 @@ class gaussian_block_sampler final : public sampler {
   // (rows_ of them, terms in order); a MultiNormal's whitened, L^-1 (y - m) with Sigma = L L'
   // or L' (y - m) with P = L L', so that each row's square sums to the term's quadratic form.
   // The scales do not read the block: a batch statement's are read when `read_scales` is
-  // set (the first pass of a sweep) and kept for the others.
-  void residuals(Eigen::Ref<Eigen::VectorXd> out, bool read_scales = true) {
+  // set (the first pass of a sweep) and kept for the others. Without `whiten`, a Normal's
+  // residuals are left undivided. Once the fixed terms' form is read (read_fixed_terms),
+  // their rows are left alone.
+  void residuals(Eigen::Ref<Eigen::VectorXd> out, bool read_scales = true, bool whiten = true) {
     Eigen::Index row = 0;
     for (auto& t : terms_) {
       const statement& s = *t.s;
-      if (t.fixed && skip_fixed_) {
+      if (t.fixed && !fixed_r0_.empty()) {
         row += static_cast<Eigen::Index>(t.count);
         continue;
       }
@@ -334,12 +336,12 @@ class gaussian_block_sampler final : public sampler {
       }
       if (model::instances(graph_).batch_values(s, *s.args[0], mean_) && (!read_scales || model::instances(graph_).batch_values(s, *s.args[1], t.scales))) {
         for (std::size_t i = 0; i < t.count; ++i)
-          out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / (whiten_ ? t.scales[i] : 1.0);
+          out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - mean_[i]) / (whiten ? t.scales[i] : 1.0);
         continue;
       }
       for (std::size_t i = 0; i < t.count; ++i) {
         const auto& args = model::instances(graph_).args_at(s, t.loops.data() + i * s.loops.size());
-        out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - args[0][0]) / (whiten_ ? args[1][0] : 1.0);
+        out[row++] = (y[static_cast<std::size_t>(t.value_offsets[i])] - args[0][0]) / (whiten ? args[1][0] : 1.0);
       }
     }
   }
@@ -351,17 +353,16 @@ class gaussian_block_sampler final : public sampler {
   // The rows of fixed terms (once read_fixed_terms has read them) come from their fixed
   // form and this sweep's scales; the passes are made only when some term is not fixed,
   // and read only those.
-  void read_linear_form() {
+  void read_linear_form(bool whiten = true) {
     const bool fixed_read = !fixed_r0_.empty();
-    skip_fixed_ = fixed_read;
     if (!fixed_read || !all_fixed_) {
       Eigen::VectorXd b = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
       write(b);
-      residuals(passes_.col(0));
+      residuals(passes_.col(0), true, whiten);
       for (int c = 0; c < colours_; ++c) {
         for (std::size_t k = 0; k < elements(); ++k) b[static_cast<Eigen::Index>(k)] = colour_[k] == c;
         write(b);
-        residuals(passes_.col(c + 1), false);
+        residuals(passes_.col(c + 1), false, whiten);
       }
       for (std::size_t row = 0; row < rows_; ++row) {
         if (fixed_read && row_fixed_[row]) continue;
@@ -370,7 +371,6 @@ class gaussian_block_sampler final : public sampler {
           slope_[i] = passes_(r, colour_[static_cast<std::size_t>(row_column_[i])] + 1) - passes_(r, 0);
       }
     }
-    skip_fixed_ = false;
     if (fixed_read) whiten_fixed_rows();
   }
 
@@ -401,9 +401,7 @@ class gaussian_block_sampler final : public sampler {
     for (const auto& t : terms_)
       if (t.fixed) std::fill(row_fixed_.begin() + static_cast<long>(t.first_row), row_fixed_.begin() + static_cast<long>(t.first_row + t.count), 1);
     const Eigen::VectorXd start = current();
-    whiten_ = false;
-    read_linear_form();
-    whiten_ = true;
+    read_linear_form(false);
     fixed_r0_.assign(rows_, 0.0);
     fixed_slope_.assign(slope_.size(), 0.0);
     for (std::size_t row = 0; row < rows_; ++row) {
@@ -498,8 +496,6 @@ class gaussian_block_sampler final : public sampler {
   std::vector<char> row_fixed_;
   std::vector<double> fixed_r0_, fixed_slope_;
   bool all_fixed_ = false;
-  bool whiten_ = true;       // residuals divided by the scales (not while the fixed form is read)
-  bool skip_fixed_ = false;  // residuals leave the fixed terms' rows alone
 };
 
 class gaussian_block_factory final : public factory {
