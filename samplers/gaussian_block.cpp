@@ -27,6 +27,7 @@
 
 #include "model/blanket.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/gaussian_block_structure.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::samplers {
@@ -52,61 +53,6 @@ struct normal_term {
   // the scales.
   bool fixed = false;
 };
-
-// What the block reads: its variables' elements, the terms, and the derived variables to
-// recompute when they change.
-struct block_structure {
-  std::vector<int> variables;
-  std::vector<std::pair<int, ppl::index_t>> elements;  // (variable, element) per coordinate
-  std::vector<const statement*> terms;
-  std::vector<char> derived;  // by variable: derived from the block and read by a term
-};
-
-// 0 Normal(m, s), 1 MultiNormal(m, Sigma), 2 MultiNormalPrec(m, P); -1 none of them.
-int term_form(const statement& s) {
-  if (s.args.size() != 2) return -1;
-  if (s.dist_name == "Normal") return 0;
-  if (s.dist_name == "MultiNormal") return 1;
-  return s.dist_name == "MultiNormalPrec" ? 2 : -1;
-}
-
-// Why `variables` cannot form a block, or empty when their terms have the form above
-// (structurally: Normal everywhere, scales and indices free of the block).
-std::string structure_of(model::graph& g, const std::vector<int>& variables, block_structure& out) {
-  const auto& m = g.model();
-  const std::size_t n = m.variables.size();
-  std::vector<char> marked(n, 0);
-  for (int v : variables) marked[static_cast<std::size_t>(v)] = 1;
-  const std::vector<char> reaches = reaching(m, marked);
-  out.variables = variables;
-  out.derived.assign(n, 0);
-  for (std::size_t v = 0; v < n; ++v) {
-    if (!reaches[v] || marked[v]) continue;
-    if (m.variables[v].role != role::derived) return "it reaches `" + m.variables[v].name + "`, which is not a derived variable";
-    out.derived[v] = 1;
-  }
-  auto reads_block = [&](const lang::ir::expr* e) { return reads_marked(e, reaches); };
-  for (const statement& s : m.statements) {
-    if (s.which == statement::kind::assign || g.predictive(s)) continue;
-    const bool own = s.target >= 0 && std::find(variables.begin(), variables.end(), s.target) != variables.end();
-    const auto reads = lang::ir::statement_reads(s);
-    const bool touches = own || std::any_of(reads.begin(), reads.end(), [&](int r) { return reaches[static_cast<std::size_t>(r)] != 0; });
-    if (!touches) continue;
-    const std::string where = " (line " + std::to_string(m.lines.locate(s.pos).line) + ")";
-    if (s.which == statement::kind::factor) return "a factor reads it" + where;
-    if (term_form(s) < 0) return "a term is " + s.dist_name + ", not Normal or MultiNormal" + where;
-    if (reads_block(s.args[1].get())) return "the scale of a Normal term depends on it" + where;
-    for (const auto& l : s.loops)
-      if (reads_block(l.lo.get()) || reads_block(l.hi.get())) return "a loop bound depends on it" + where;
-    for (const auto& ix : s.target_indices)
-      if (reads_block(ix.get())) return "an index depends on it" + where;
-    if (!own && reaches[static_cast<std::size_t>(s.target)]) return "a term's value is derived from it" + where;
-    out.terms.push_back(&s);
-  }
-  for (int v : variables)
-    for (ppl::index_t e = 0; e < g.value(v).size(); ++e) out.elements.emplace_back(v, e);
-  return {};
-}
 
 class gaussian_block_sampler final : public sampler {
  public:
@@ -377,24 +323,11 @@ class gaussian_block_sampler final : public sampler {
   // Which terms are fixed (normal_term::fixed), and their unwhitened r0 and slopes, read
   // once with the scales left out; the block is left where it was.
   void read_fixed_terms() {
-    const auto& m = graph_.model();
-    std::vector<char> outside(m.variables.size(), 0);
-    for (std::size_t v = 0; v < m.variables.size(); ++v)
-      outside[v] = m.variables[v].role == role::unknown &&
-                   std::find(block_.variables.begin(), block_.variables.end(), static_cast<int>(v)) == block_.variables.end();
-    outside = reaching(m, outside);
-    auto free_of_outside = [&](const statement& s) {
-      if (outside[static_cast<std::size_t>(s.target)] || reads_marked(s.args[0].get(), outside)) return false;
-      for (const auto& l : s.loops)
-        if (reads_marked(l.lo.get(), outside) || reads_marked(l.hi.get(), outside)) return false;
-      for (const auto& ix : s.target_indices)
-        if (reads_marked(ix.get(), outside)) return false;
-      return true;
-    };
+    const std::vector<char> fixed = fixed_terms(graph_.model(), block_);
     all_fixed_ = true;
-    for (auto& t : terms_) {
-      t.fixed = t.form == 0 && free_of_outside(*t.s);
-      all_fixed_ = all_fixed_ && t.fixed;
+    for (std::size_t k = 0; k < terms_.size(); ++k) {
+      terms_[k].fixed = fixed[k] != 0;
+      all_fixed_ = all_fixed_ && terms_[k].fixed;
     }
     if (std::none_of(terms_.begin(), terms_.end(), [](const normal_term& t) { return t.fixed; })) return;
     row_fixed_.assign(rows_, 0);
