@@ -52,6 +52,14 @@ struct normal_term {
   // residual y - m = r0 + a'b has r0 and a fixed for the run, read once; a sweep reads only
   // the scales.
   bool fixed = false;
+  // A fixed term whose scale is one for all its instances (no loop variable in it): its
+  // rows' sums of a a' and of -a r0, unwhitened, by slot of P Q P' and coordinate of c,
+  // read once; a sweep adds them at the weight 1 / s^2 of its one scale.
+  bool shared = false;
+  std::vector<std::size_t> q_slots;
+  std::vector<double> q_sums;
+  std::vector<int> c_columns;
+  std::vector<double> c_sums;
 };
 
 class gaussian_block_sampler final : public sampler {
@@ -97,12 +105,20 @@ class gaussian_block_sampler final : public sampler {
     double* q = precision_.valuePtr();
     // Tempered (SMC at beta < 1): the likelihood's rows count beta times.
     const double beta = graph_.temperature();
-    for (std::size_t row = 0, pair = 0; row < rows_; ++row) {
-      const double w = beta != 1 && row_likelihood_[row] ? beta : 1.0;
-      const double r0 = w * passes_(static_cast<Eigen::Index>(row), 0);
-      for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) {
-        c[row_column_[i]] -= slope_[i] * r0;
-        for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += w * slope_[i] * slope_[j];
+    for (const auto& t : terms_) {
+      const double w = beta != 1 && row_likelihood_[t.first_row] ? beta : 1.0;
+      if (t.shared) {
+        const double weight = w / (t.scales[0] * t.scales[0]);
+        for (std::size_t k = 0; k < t.q_slots.size(); ++k) q[t.q_slots[k]] += weight * t.q_sums[k];
+        for (std::size_t k = 0; k < t.c_columns.size(); ++k) c[t.c_columns[k]] += weight * t.c_sums[k];
+        continue;
+      }
+      for (std::size_t row = t.first_row, end = row + t.count * t.dim; row < end; ++row) {
+        const double r0 = w * passes_(static_cast<Eigen::Index>(row), 0);
+        for (std::size_t i = row_start_[row], pair = row_pair_start_[row]; i < row_start_[row + 1]; ++i) {
+          c[row_column_[i]] -= slope_[i] * r0;
+          for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += w * slope_[i] * slope_[j];
+        }
       }
     }
     llt_.factorize(precision_);
@@ -227,9 +243,11 @@ class gaussian_block_sampler final : public sampler {
       const int* end = precision_.innerIndexPtr() + precision_.outerIndexPtr()[j + 1];
       return static_cast<std::size_t>(std::lower_bound(begin, end, i) - precision_.innerIndexPtr());
     };
-    for (std::size_t row = 0; row < rows_; ++row)
+    for (std::size_t row = 0; row < rows_; ++row) {
+      row_pair_start_.push_back(pair_slot_.size());
       for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i)
         for (std::size_t j = row_start_[row]; j <= i; ++j) pair_slot_.push_back(slot(row_column_[i], row_column_[j]));
+    }
     llt_.analyzePattern(precision_);
   }
 
@@ -343,6 +361,23 @@ class gaussian_block_sampler final : public sampler {
       for (std::size_t i = row_start_[row]; i < row_start_[row + 1]; ++i) fixed_slope_[i] = slope_[i];
     }
     write(start);
+    for (auto& t : terms_) sum_shared_term(t);
+  }
+
+  // A fixed term with one scale (normal_term::shared): its sums of a a' and -a r0.
+  void sum_shared_term(normal_term& t) {
+    t.shared = t.fixed && t.form == 0 && t.count > 0 && !lang::ir::uses_loop_variable(*t.s->args[1]);
+    if (!t.shared) return;
+    std::vector<double> q(static_cast<std::size_t>(precision_.nonZeros()), 0.0), c(elements(), 0.0);
+    for (std::size_t row = t.first_row; row < t.first_row + t.count; ++row)
+      for (std::size_t i = row_start_[row], pair = row_pair_start_[row]; i < row_start_[row + 1]; ++i) {
+        c[static_cast<std::size_t>(row_column_[i])] -= fixed_slope_[i] * fixed_r0_[row];
+        for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += fixed_slope_[i] * fixed_slope_[j];
+      }
+    for (std::size_t k = 0; k < q.size(); ++k)
+      if (q[k] != 0) t.q_slots.push_back(k), t.q_sums.push_back(q[k]);
+    for (std::size_t k = 0; k < c.size(); ++k)
+      if (c[k] != 0) t.c_columns.push_back(static_cast<int>(k)), t.c_sums.push_back(c[k]);
   }
 
   // The fixed terms' rows at this sweep's scales: r0 / s and a / s.
@@ -350,6 +385,10 @@ class gaussian_block_sampler final : public sampler {
     for (auto& t : terms_) {
       if (!t.fixed) continue;
       const statement& s = *t.s;
+      if (t.shared) {  // one scale; its rows are not read
+        t.scales.assign(1, model::instances(graph_).args_at(s, t.loops.data())[1][0]);
+        continue;
+      }
       if (!model::instances(graph_).batch_values(s, *s.args[1], t.scales)) {
         t.scales.resize(t.count);
         for (std::size_t i = 0; i < t.count; ++i) t.scales[i] = model::instances(graph_).args_at(s, t.loops.data() + i * s.loops.size())[1][0];
@@ -420,6 +459,7 @@ class gaussian_block_sampler final : public sampler {
   Eigen::MatrixXd passes_;              // rows_ x (colours_ + 1): r0, then each colour's pass
   Eigen::SparseMatrix<double> precision_;  // P Q P', upper triangle
   std::vector<std::size_t> pair_slot_;  // for each row's pair (i >= j) of coordinates, its entry of P Q P'
+  std::vector<std::size_t> row_pair_start_;  // by row: its first pair in pair_slot_
   Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order_;  // P
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>> llt_;
   std::vector<double> mean_;
