@@ -9,10 +9,12 @@
 // the target is p(theta, b(theta, eta)) prod_i g_i(theta), the last factor the Jacobian of
 // eta -> b; the slice runs on log theta (theta > 0), with its Jacobian theta.
 #include <algorithm>
+#include <array>
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 
 #include "samplers/factories.hpp"
+#include "samplers/gaussian_block_structure.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::samplers {
@@ -93,23 +95,30 @@ class scale_move_sampler final : public sampler {
       statements_.emplace_back(&s, count);
     }
     for (auto& in : instances_) in.offset = model::instances(g).target(*in.s, in.loops.data()).first;
+    split_terms(from_b);
   }
 
   void step(ppl::rng& rng, bool) override {
+    change_ = 0;
     const double theta = graph_.value(theta_).data[0];
     if (!(theta > 0) || !std::isfinite(theta)) return;
     // The means and the standardised effects at the current state.
     read_argument(0, means_);
     read_argument(1, scales_);
+    scales0_ = scales_;
     eta_.resize(instances_.size());
-    for (std::size_t i = 0; i < instances_.size(); ++i)
+    constant_ = 0;
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
       eta_[i] = (graph_.value(b_).data[static_cast<std::size_t>(instances_[i].offset)] - means_[i]) / scales_[i];
+      constant_ -= 0.5 * (log_two_pi + eta_[i] * eta_[i]);
+    }
+    log_scales0_ = 0;
+    for (const double g : scales0_) log_scales0_ += std::log(g);
+    fitted_ = quadratic_ && std::isfinite(log_scales0_) && fit();
     const double u0 = std::log(theta);
     const double f0 = target(u0);
-    if (!std::isfinite(f0)) {
-      target(u0);
-      return;
-    }
+    const double joint0 = f0 - jacobian_;
+    if (!std::isfinite(f0)) return settle(u0);
     // Stepping out and shrinkage on u = log theta (Neal 2003, figures 3 and 5).
     boost::random::uniform_01<double> uniform;
     const double level = f0 + std::log(uniform(rng));
@@ -118,15 +127,20 @@ class scale_move_sampler final : public sampler {
     for (int k = 0; k < max_steps_ && target(hi) > level; ++k) hi += width_;
     for (;;) {
       const double u = lo + (hi - lo) * uniform(rng);
-      if (target(u) > level) return;  // the graph holds the state at u
+      if (const double f = target(u); f > level) {
+        change_ = f - jacobian_ - joint0;
+        return settle(u);
+      }
       if (u < u0) lo = u;
       else hi = u;
-      if (hi - lo < 1e-12) {
-        target(u0);
-        return;
-      }
+      if (hi - lo < 1e-12) return settle(u0);
     }
   }
+
+  double last_change() const override { return change_; }
+  // Whether the quadratic was checked, and found to hold: a resumed chain neither checks
+  // again (its work in the plan's trial stays the uninterrupted run's) nor fits where it failed.
+  void persist(ppl::archive& a) override { a(quadratic_, checked_); }
 
  private:
   struct instance {
@@ -150,24 +164,124 @@ class scale_move_sampler final : public sampler {
     }
   }
 
-  // Sets theta = e^u and b = m + eta g(theta); returns the target at u.
+  // The target at u: theta = e^u, b = m + eta g(theta). Sets jacobian_ to its log Jacobian
+  // u + sum log g; the graph holds the state at u (placed_) unless the quadratic stood in
+  // for b's children.
   double target(double u) {
-    auto& values = graph_.values();
-    values[static_cast<std::size_t>(theta_)].data[0] = std::exp(u);
-    graph_.update_derived(scale_needed_);  // the scales at theta; what reads b waits for b
-    double log_jacobian = u;
-    auto& b = values[static_cast<std::size_t>(b_)].data;
-    read_argument(1, scales_);
-    for (std::size_t i = 0; i < instances_.size(); ++i) {
-      const double g = scales_[i];
-      if (!(g > 0) || !std::isfinite(g)) return -INFINITY;
-      b[static_cast<std::size_t>(instances_[i].offset)] = means_[i] + eta_[i] * g;
-      log_jacobian += std::log(g);
+    placed_ = false;
+    if (!place_scale(u)) return -INFINITY;
+    double lp;
+    if (const double rho = common_ratio(); fitted_ && rho > 0) {
+      // b's priors and the Jacobian's sum log g cancel: their sum is u + constant_.
+      const double t = rho - 1;
+      jacobian_ = u + log_scales0_ + static_cast<double>(scales_.size()) * std::log(rho);
+      lp = u + constant_ + fit_[0] + fit_[1] * t + 0.5 * fit_[2] * t * t + sum(rest_);
+    } else {
+      jacobian_ = u;
+      for (const double g : scales_) jacobian_ += std::log(g);
+      place_effects(1, scales_);
+      lp = jacobian_ + sum(own_) + sum(children_) + sum(rest_);
     }
-    graph_.update_derived(needed_);
-    double lp = log_jacobian;
-    for (const statement* s : terms_) lp += model::instances(graph_).log_density(*s);
     return std::isnan(lp) ? -INFINITY : lp;
+  }
+
+  // theta = e^u and what reads it but not b; b's scales there into scales_. False where a
+  // scale is not positive and finite.
+  bool place_scale(double u) {
+    graph_.values()[static_cast<std::size_t>(theta_)].data[0] = std::exp(u);
+    graph_.update_derived(scale_needed_);  // the scales at theta; what reads b waits for b
+    read_argument(1, scales_);
+    return std::all_of(scales_.begin(), scales_.end(), [](double g) { return g > 0 && std::isfinite(g); });
+  }
+
+  // b = m + rho eta g, and what reads b.
+  void place_effects(double rho, const std::vector<double>& g) {
+    auto& b = graph_.values()[static_cast<std::size_t>(b_)].data;
+    for (std::size_t i = 0; i < instances_.size(); ++i) b[static_cast<std::size_t>(instances_[i].offset)] = means_[i] + rho * eta_[i] * g[i];
+    graph_.update_derived(needed_);
+    placed_ = true;
+  }
+
+  // Leaves the graph at u, the step's outcome.
+  void settle(double u) {
+    if (placed_ && graph_.value(theta_).data[0] == std::exp(u)) return;
+    place_scale(u);
+    place_effects(1, scales_);
+  }
+
+  double sum(const std::vector<const statement*>& terms) {
+    double lp = 0;
+    for (const statement* s : terms) lp += model::instances(graph_).log_density(*s);
+    return lp;
+  }
+
+  // rho with g(theta) = rho g(theta0) for every effect's scale, or -1 when the ratios differ.
+  double common_ratio() const {
+    if (scales_.empty()) return -1;
+    const double rho = scales_[0] / scales0_[0];
+    for (std::size_t i = 1; i < scales_.size(); ++i)
+      if (!(std::abs(scales_[i] / scales0_[i] - rho) <= 1e-12 * rho)) return -1;
+    return rho;
+  }
+
+  // The terms other than b's priors: b's children (they read b, through derived variables
+  // or not) and the rest (theta's prior, what reads theta but not b). When every child is
+  // Normal with a mean affine in b and the rest fixed (its scale, value, bounds and indices
+  // free of theta and b), moving b along the ray b = m + rho (b0 - m) makes their sum a
+  // quadratic in rho, known from three evaluations (fit): the slice then reads it instead
+  // of the children. Affinity is checked numerically at the first step that fits.
+  void split_terms(const std::vector<char>& from_b) {
+    const auto& m = graph_.model();
+    std::vector<char> from_theta(m.variables.size(), 0);
+    from_theta[static_cast<std::size_t>(theta_)] = 1;
+    from_theta = reaching(m, from_theta);
+    std::vector<char> either = from_theta;
+    for (std::size_t v = 0; v < either.size(); ++v) either[v] = either[v] || from_b[v];
+    // One scalar effect per instance: each prior's density, with its Jacobian, is constant.
+    quadratic_ = std::all_of(instances_.begin(), instances_.end(),
+                             [&](const instance& in) { return model::instances(graph_).target(*in.s, in.loops.data()).second == 1; });
+    for (const statement* s : terms_) {
+      if (s->target == b_) {
+        own_.push_back(s);
+        continue;
+      }
+      const auto reads = lang::ir::statement_reads(*s);
+      if (std::none_of(reads.begin(), reads.end(), [&](int r) { return from_b[static_cast<std::size_t>(r)] != 0; })) {
+        rest_.push_back(s);
+        continue;
+      }
+      children_.push_back(s);
+      bool fixed = s->which == statement::kind::sample && term_form(*s) >= 0 && !reads_marked(s->args[1].get(), either) &&
+                   !either[static_cast<std::size_t>(s->target)] && !reads_marked(s->args[0].get(), from_theta);
+      for (const auto& l : s->loops) fixed = fixed && !reads_marked(l.lo.get(), either) && !reads_marked(l.hi.get(), either);
+      for (const auto& ix : s->target_indices) fixed = fixed && !reads_marked(ix.get(), either);
+      quadratic_ = quadratic_ && fixed;
+    }
+    quadratic_ = quadratic_ && !children_.empty();
+  }
+
+  // The children's sum at rho = 1, 0, 2 as a + b t + c t^2 / 2 in t = rho - 1 (fit_); false,
+  // leaving the slice to evaluate them, where a value is not finite or (at the first fit) the
+  // sum at rho = -1 and 3 is not that quadratic. The graph is left off the chain's state for
+  // the target to place (placed_ is false).
+  bool fit() {
+    const double at1 = sum(children_);
+    place_effects(0, scales0_);
+    const double at0 = sum(children_);
+    place_effects(2, scales0_);
+    const double at2 = sum(children_);
+    fit_ = {at1, (at2 - at0) / 2, at2 + at0 - 2 * at1};
+    bool ok = std::isfinite(at0) && std::isfinite(at1) && std::isfinite(at2);
+    for (const double rho : {-1.0, 3.0}) {
+      if (checked_ || !ok) break;
+      place_effects(rho, scales0_);
+      const double t = rho - 1, predicted = fit_[0] + fit_[1] * t + 0.5 * fit_[2] * t * t, actual = sum(children_);
+      ok = std::abs(actual - predicted) <= 1e-7 * (1 + std::abs(fit_[0]) + std::abs(fit_[1] * t) + std::abs(fit_[2] * t * t));
+      if (!ok) quadratic_ = false;  // not affine: the slice evaluates the children from now on
+    }
+    checked_ = checked_ || ok;
+    placed_ = false;
+    return ok;
   }
 
   model::graph& graph_;
@@ -175,9 +289,20 @@ class scale_move_sampler final : public sampler {
   std::vector<char> needed_;               // derived variables to recompute as theta and b move
   std::vector<char> scale_needed_;         // those of them that do not read b
   std::vector<const statement*> terms_;    // every term reading theta or b
+  std::vector<const statement*> own_, children_, rest_;  // split_terms
   std::vector<instance> instances_;        // b's prior instances
   std::vector<std::pair<const statement*, std::size_t>> statements_;  // b's prior statements and their instance counts
-  std::vector<double> means_, scales_, eta_, column_;
+  std::vector<double> means_, scales_, scales0_, eta_, column_;
+  bool quadratic_ = false;  // the children's sum can be a quadratic in rho (split_terms)
+  bool checked_ = false;    // and was found to be one at a first fit
+  bool fitted_ = false;     // fit_ holds this step's quadratic
+  std::array<double, 3> fit_{};
+  double constant_ = 0;     // sum over b's priors of -(log 2 pi + eta^2) / 2
+  double jacobian_ = 0;     // the last target's log Jacobian
+  double log_scales0_ = 0;  // sum log g at the step's start
+  bool placed_ = false;     // the graph holds the last target's state
+  double change_ = NAN;     // lp__'s change in the last step
+  static constexpr double log_two_pi = 1.8378770664093454836;
   static constexpr double width_ = 1.0;    // on log theta: a factor e per step out
   static constexpr int max_steps_ = 20;
 };

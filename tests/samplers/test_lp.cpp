@@ -98,6 +98,23 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
        "data x: real[N]\ndata z: real[N]\ndata y: real[N]\na ~ Normal(0, 3)\nb ~ Normal(0, 3)\nc ~ DoubleExponential(0, 1)\n"
        "for n in 1:N { y[n] ~ Normal(a + b * x[n] + c * z[n], 0.5) }\n",
        {"x=[-1,0,1,2,3]", "z=[0.5,-0.2,0.1,0.9,-1]", "y=[-0.2,1.1,2.3,2.8,4.4]"}},
+      // The scale move's change: its effects' children summed as a quadratic along the move
+      // (Normal, affine through a derived mean), evaluated in full (Poisson; a cubic mean,
+      // which the move's check must find), and scales that do not move in proportion.
+      {"scale move: Normal children through a derived mean",
+       "data g: int[N]\ndata x: real[N]\ndata y: real[N]\nmu ~ Normal(0, 5)\ntau ~ Gamma(2, 1)\nfor j in 1:3 { b[j] ~ Normal(mu, 1 / sqrt(tau)) }\n"
+       "for n in 1:N { m[n] = b[g[n]] + 0.3 * x[n] }\nfor n in 1:N { y[n] ~ Normal(m[n], 0.7) }\n",
+       {"g=[1,1,2,2,3,3,3]", "x=[0.5,-1,0.2,1.1,-0.3,0.8,0]", "y=[0.3,0.9,2.2,1.7,-0.4,0.1,-0.8]"}},
+      {"scale move: Poisson children",
+       "data y: int[N]\ntau ~ Gamma(2, 1)\nfor j in 1:N { b[j] ~ Normal(0.5, 1 / sqrt(tau)) }\nfor j in 1:N { y[j] ~ Poisson(exp(b[j])) }\n",
+       {"y=[0,3,1,7,2]"}},
+      {"scale move: Normal children with a mean cubic in the effects",
+       "data y: real[N]\ntau ~ Gamma(2, 1)\nfor j in 1:N { b[j] ~ Normal(0, 1 / sqrt(tau)) }\nfor j in 1:N { y[j] ~ Normal(b[j] * b[j] * b[j], 0.5) }\n",
+       {"y=[0.4,-1.2,2.5,0.1,-0.6]"}},
+      {"scale move: effects' scales not in proportion",
+       "data w: real[N]\ndata y: real[N]\ntau ~ Gamma(2, 1)\nfor j in 1:N { b[j] ~ Normal(0, sqrt(1 / tau + w[j])) }\n"
+       "for j in 1:N { y[j] ~ Normal(b[j], 0.5) }\n",
+       {"w=[0.1,0.5,1,2,0.2]", "y=[0.4,-1.2,2.5,0.1,-0.6]"}},
       {"nuts", ppl::testing::logistic, ppl::testing::logistic_data},
       {"nuts and conjugate",
        "data x: real[N]\ndata y: int[N]\na ~ Normal(0, 2)\nb ~ Normal(0, 2)\nfor n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }\n"
