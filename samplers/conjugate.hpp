@@ -5,6 +5,7 @@
 // One file per pair defines one; the `conjugate` factory tries them all. Statistics are
 // summed over the plates of the children, so an update costs O(children + elements).
 #include <array>
+#include <cmath>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,26 @@ struct conjugate_pair {
   void (*accumulate_rows)(std::size_t which, const double* y, const ppl::index_t* value_offsets, const double* const* cols, std::size_t n,
                           const ppl::index_t* elements, ppl::index_t stride, double* stats) = nullptr;
 };
+
+// The scalar priors' log densities in their value alone (conjugate_pair::prior_log_kernel),
+// from the prior's two arguments: the sampler's change in lp__ then evaluates no statement.
+// Gamma(shape, rate)
+inline double gamma_prior_kernel(std::span<const ppl::view> prior, const double* x, ppl::index_t) {
+  return (prior[0][0] - 1) * std::log(x[0]) - prior[1][0] * x[0];
+}
+// InverseGamma(shape, scale)
+inline double inverse_gamma_prior_kernel(std::span<const ppl::view> prior, const double* x, ppl::index_t) {
+  return -(prior[0][0] + 1) * std::log(x[0]) - prior[1][0] / x[0];
+}
+// Normal(mean, sd)
+inline double normal_prior_kernel(std::span<const ppl::view> prior, const double* x, ppl::index_t) {
+  const double z = (x[0] - prior[0][0]) / prior[1][0];
+  return -0.5 * z * z;
+}
+// Beta(a, b)
+inline double beta_prior_kernel(std::span<const ppl::view> prior, const double* x, ppl::index_t) {
+  return (prior[0][0] - 1) * std::log(x[0]) + (prior[1][0] - 1) * std::log1p(-x[0]);
+}
 
 // A pair of scalar children written once, as a kernel over argument columns:
 // kernel(which, y, args, i, stats) adds child i, of value y, whose argument k is args[k][i].

@@ -37,7 +37,7 @@ conjugate_pair beta_binomial_pair() {
             return stats[0] * std::log(p[0]) + stats[1] * std::log1p(-p[0]);
           },
           nullptr,
-          nullptr,
+          beta_prior_kernel,
           rows_of<add_trials_child>};
 }
 

@@ -41,7 +41,7 @@ conjugate_pair gamma_rate_pair() {
           // r^shape e^(-rate r)
           [](const double* stats, const double* r, ppl::index_t) { return stats[0] * std::log(r[0]) - stats[1] * r[0]; },
           nullptr,
-          nullptr,
+          gamma_prior_kernel,
           rows_of<add_rate_child>};
 }
 

@@ -34,7 +34,7 @@ conjugate_pair normal_normal_pair() {
           // exp(m sum(x p) - m^2 sum(p) / 2)
           [](const double* stats, const double* m, ppl::index_t) { return m[0] * stats[0] - 0.5 * stats[1] * m[0] * m[0]; },
           nullptr,
-          nullptr,
+          normal_prior_kernel,
           rows_of<add_mean_child>};
 }
 

@@ -32,7 +32,7 @@ conjugate_pair gamma_precision_pair() {
           },
           // tau^(n/2) e^(-tau sum(r^2) / 2)
           [](const double* stats, const double* tau, ppl::index_t) { return stats[0] * std::log(tau[0]) - stats[1] * tau[0]; },
-          nullptr, nullptr, rows_of<add_square<false>>};
+          nullptr, gamma_prior_kernel, rows_of<add_square<false>>};
 }
 
 conjugate_pair inverse_gamma_variance_pair() {
@@ -42,7 +42,7 @@ conjugate_pair inverse_gamma_variance_pair() {
           },
           // v^(-n/2) e^(-sum(r^2) / (2 v))
           [](const double* stats, const double* v, ppl::index_t) { return -stats[0] * std::log(v[0]) - stats[1] / v[0]; },
-          nullptr, nullptr, rows_of<add_square<true>>};
+          nullptr, inverse_gamma_prior_kernel, rows_of<add_square<true>>};
 }
 
 }  // namespace ppl::samplers
