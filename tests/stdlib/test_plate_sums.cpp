@@ -33,7 +33,8 @@ TEST_CASE("plate sums equal sums of single densities") {
 }
 
 TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and gradients, shared or per row") {
-  // Normal overrides it (a shared scale's log once); StudentT and Gamma take the default.
+  // Normal overrides it (a shared scale's log once), Gamma too (a repeated shape's log-gamma
+  // and digamma once); StudentT takes the default.
   struct rows_case {
     const char* name;
     std::vector<std::vector<double>> params;  // one value (shared by every row) or one per row
@@ -43,7 +44,10 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
                                              {"Normal", {{0.2}, {0.5, 1, 2, 3}}},
                                              {"Normal", {{0.5, -1, 2, 0}, {0.5, 1, 2, 3}}},
                                              {"StudentT", {{4}, {0.5, -1, 2, 0}, {1.5}}},
-                                             {"Gamma", {{2}, {0.5, 1, 2, 3}}}}) {
+                                             {"Gamma", {{2}, {0.5, 1, 2, 3}}},
+                                             {"Gamma", {{0.5, 1, 2, 3}, {1.5}}},
+                                             {"Gamma", {{0.5, 1, 1, 3}, {0.5, 1, 2, 2}}},
+                                             {"Gamma", {{2.5}, {0.7}}}}) {
     INFO(c.name, " with ", c.params.size(), " parameters");
     const auto& d = dist(c.name);
     const std::size_t k = c.params.size();
