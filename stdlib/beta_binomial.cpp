@@ -38,7 +38,7 @@ class beta_binomial final : public scalar_distribution {
     if (!(k >= 0 && k <= n) || k != std::floor(k)) return -INFINITY;
     double lp = log_beta(k + a, n - k + b) - log_beta(a, b);
     // The binomial coefficient depends only on the integers n and k.
-    if (with_constants) lp += log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
+    if (with_constants) lp += log_factorial(n) - log_factorial(k) - log_factorial(n - k);
     if (g && (g->params[1] || g->params[2])) {
       using boost::math::digamma;
       const double common = digamma(a + b) - digamma(n + a + b);

@@ -38,7 +38,7 @@ class binomial final : public scalar_distribution {
     if (k > 0) lp += k * std::log(q), dp += k / q;
     if (n - k > 0) lp += (n - k) * std::log1p(-q), dp -= (n - k) / (1 - q);
     // The binomial coefficient depends only on the integers n and k.
-    if (with_constants) lp += log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
+    if (with_constants) lp += log_factorial(n) - log_factorial(k) - log_factorial(n - k);
     if (g && g->params[1]) g->params[1][0] += dp;
     return lp;
   }

@@ -33,7 +33,7 @@ class binomial_logit final : public scalar_distribution {
     const double n = p[0][0], a = p[1][0], k = x[0];
     if (!(k >= 0 && k <= n) || k != std::floor(k)) return -INFINITY;
     double lp = (k > 0 ? k * log_inv_logit(a) : 0) + (n - k > 0 ? (n - k) * log_inv_logit(-a) : 0);
-    if (with_constants) lp += log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
+    if (with_constants) lp += log_factorial(n) - log_factorial(k) - log_factorial(n - k);
     if (g && g->params[1]) g->params[1][0] += k - n * inv_logit(a);
     return lp;
   }

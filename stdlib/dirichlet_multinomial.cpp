@@ -51,9 +51,9 @@ class dirichlet_multinomial final : public distribution {
       total += alpha[i];
       lp += log_gamma(x[i] + alpha[i]) - log_gamma(alpha[i]);
       // The multinomial coefficient depends only on the integer counts.
-      if (with_constants) lp -= log_gamma(x[i] + 1);
+      if (with_constants) lp -= log_factorial(x[i]);
     }
-    lp += log_gamma(total) - log_gamma(n + total) + (with_constants ? log_gamma(n + 1) : 0.0);
+    lp += log_gamma(total) - log_gamma(n + total) + (with_constants ? log_factorial(n) : 0.0);
     if (g && g->params[1]) {
       using boost::math::digamma;
       const double common = digamma(total) - digamma(n + total);

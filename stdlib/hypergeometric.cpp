@@ -17,7 +17,7 @@ namespace {
 constexpr param_spec hypergeometric_params[] = {
     {"N", scalar_kind::integer, 0}, {"a", scalar_kind::integer, 0}, {"b", scalar_kind::integer, 0}};
 
-double log_choose(double n, double k) { return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1); }
+double log_choose(double n, double k) { return log_factorial(n) - log_factorial(k) - log_factorial(n - k); }
 
 struct urn {
   double draws, successes, failures;

@@ -34,9 +34,9 @@ class multinomial final : public distribution {
     if (!in_support(p, x)) return -INFINITY;
     const view& q = p[1];
     // The multinomial coefficient n! / prod x_i! depends only on the integer counts.
-    double lp = with_constants ? log_gamma(p[0][0] + 1) : 0;
+    double lp = with_constants ? log_factorial(p[0][0]) : 0;
     for (index_t i = 0; i < x.size(); ++i) {
-      if (with_constants) lp -= log_gamma(x[i] + 1);
+      if (with_constants) lp -= log_factorial(x[i]);
       if (x[i] == 0) continue;  // 0 log 0 is 0: a category of probability 0 never seen
       lp += x[i] * std::log(q[i]);
       if (g && g->params[1]) g->params[1][i] += x[i] / q[i];

@@ -36,7 +36,7 @@ class negative_binomial final : public scalar_distribution {
     const double log_odds = std::log(b) - std::log1p(b);  // log(beta / (1 + beta))
     double lp = log_gamma(k + a) - log_gamma(a) + a * log_odds - k * std::log1p(b);
     // -log k! depends on the value only: a constant when the count is data.
-    if (with_constants) lp -= log_gamma(k + 1);
+    if (with_constants) lp -= log_factorial(k);
     if (g && g->params[0]) g->params[0][0] += boost::math::digamma(k + a) - boost::math::digamma(a) + log_odds;
     if (g && g->params[1]) g->params[1][0] += a / b - (a + k) / (1 + b);
     return lp;

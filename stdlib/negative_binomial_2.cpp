@@ -58,7 +58,7 @@ class negative_binomial_2 final : public scalar_distribution {
     const double log_total = std::log(mu + phi), log1p_ratio = std::log1p(mu / phi);
     double lp = log_rising(phi, k) + (k > 0 ? k * (std::log(mu) - log_total) : 0.0) - phi * log1p_ratio;
     // -log k! depends on the value only: a constant when the count is data.
-    if (with_constants) lp -= log_gamma(k + 1);
+    if (with_constants) lp -= log_factorial(k);
     if (g && g->params[0]) g->params[0][0] += k / mu - (k + phi) / (mu + phi);
     if (g && g->params[1])
       g->params[1][0] += d_log_rising(phi, k) - log1p_ratio + (mu - k) / (mu + phi);

@@ -27,7 +27,7 @@ class poisson final : public scalar_distribution {
     // k log lambda is left out at k = 0 so that lambda = 0 gives log 1, not NaN.
     double lp = (k > 0 ? k * std::log(lambda) : 0) - lambda;
     // -log k! depends on the value only: a constant when the count is data.
-    if (with_constants) lp -= log_gamma(k + 1);
+    if (with_constants) lp -= log_factorial(k);
     if (g && g->params[0]) g->params[0][0] += (k > 0 ? k / lambda : 0) - 1;
     return lp;
   }
@@ -40,7 +40,7 @@ class poisson final : public scalar_distribution {
     if (k < 0) return cdf_below();
     if (lambda == 0) return cdf_above();
     cdf_parts r = cdf_probabilities(gamma_q(k + 1, lambda), gamma_p(k + 1, lambda));
-    if (gradient) set_cdf_derivative(r, 1, -1, k * std::log(lambda) - lambda - log_gamma(k + 1));
+    if (gradient) set_cdf_derivative(r, 1, -1, k * std::log(lambda) - lambda - log_factorial(k));
     return r;
   }
 

@@ -32,7 +32,7 @@ class poisson_log final : public scalar_distribution {
     if (!(k >= 0) || k != std::floor(k) || std::isinf(k)) return -INFINITY;
     const double rate = std::exp(a);
     double lp = (k > 0 ? k * a : 0) - rate;
-    if (with_constants) lp -= log_gamma(k + 1);
+    if (with_constants) lp -= log_factorial(k);
     if (g && g->params[0]) g->params[0][0] += k - rate;
     return lp;
   }

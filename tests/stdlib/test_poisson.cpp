@@ -2,6 +2,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
+#include "stdlib/log_gamma.hpp"
 #include "tests/stdlib/discrete_checks.hpp"
 
 namespace test_poisson {
@@ -82,3 +83,13 @@ TEST_CASE("Poisson: gradient in lambda matches finite differences") {
 }
 
 }  // namespace test_poisson
+
+namespace test_poisson_factorial {
+
+TEST_CASE("log k! from its table is log_gamma(k + 1) bit for bit, and log_gamma beyond it") {
+  for (const double k : {0.0, 1.0, 2.0, 7.0, 170.0, 1023.0, 1024.0, 5000.0, 2.5, 1e7})
+    CHECK(ppl::stdlib::log_factorial(k) == ppl::stdlib::log_gamma(k + 1));
+  CHECK(ppl::stdlib::log_factorial(3) == doctest::Approx(std::log(6.0)).epsilon(1e-15));
+}
+
+}  // namespace test_poisson_factorial
