@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "model/blanket.hpp"
+#include "samplers/conjugate_alias.hpp"
 #include "samplers/dot_rows.hpp"
 #include "samplers/factories.hpp"
 
@@ -36,6 +37,10 @@ class conjugate_sampler final : public sampler {
     const auto& m = g.model();
     for (int si : children) add_table(m.statements[static_cast<std::size_t>(si)], children_);
     for (int si : m.variables[static_cast<std::size_t>(v)].statements) add_table(m.statements[static_cast<std::size_t>(si)], priors_);
+    if (!refresh_.empty()) {  // the aliases and what is derived from them
+      refresh_ = reaching(m, refresh_);
+      for (std::size_t k = 0; k < refresh_.size(); ++k) refresh_[k] = refresh_[k] && m.variables[k].role == lang::ir::role::derived;
+    }
   }
 
   void step(ppl::rng& rng, bool) override {
@@ -99,6 +104,7 @@ class conjugate_sampler final : public sampler {
     if (!prior_kernel)
       for (const statement* s : prior_statements_) change += model::instances(graph_).log_density(*s);
     change_ = change;
+    if (!refresh_.empty()) graph_.update_derived(refresh_);
   }
 
   double last_change() const override { return change_; }
@@ -150,7 +156,7 @@ class conjugate_sampler final : public sampler {
       }
       if (t.ref && is_scaled(pair_.likelihoods[t.which].form)) t.scale = &scale_in(*s.args[t.arg], pair_.likelihoods[t.which].form, variable_);
       if (t.ref) make_fixed(t);
-      else through_derived_ = true;  // reads the variable through a derived one
+      else if (!make_alias(t)) through_derived_ = true;  // reads the variable through a derived one
       if (t.ref && !t.fixed) make_rows(t);
       if (t.ref && !t.fixed && !t.rows) make_dot(t);
       const auto target = static_cast<std::size_t>(s.target);
@@ -159,6 +165,20 @@ class conjugate_sampler final : public sampler {
       prior_statements_.push_back(&s);
     }
     out.push_back(std::move(t));
+  }
+
+  // A child through an alias (lambda[i] <- theta[i] * t[i]): its places and factors read
+  // once, as a fixed child's; the alias is recomputed after each draw.
+  bool make_alias(table& t) {
+    alias_rows a;
+    if (!read_alias(graph_, variable_, *t.s, pair_.likelihoods, a)) return false;
+    t.which = a.which, t.arg = a.arg, t.ref = a.ref;
+    t.elements = std::move(a.elements), t.value_offsets = std::move(a.value_offsets), t.value_sizes = std::move(a.value_sizes);
+    t.fixed_args = std::move(a.fixed_args);
+    t.fixed = true;
+    if (refresh_.empty()) refresh_.assign(graph_.model().variables.size(), 0);
+    refresh_[static_cast<std::size_t>(a.alias)] = 1;
+    return true;
   }
 
   void make_fixed(table& t) {
@@ -432,6 +452,7 @@ class conjugate_sampler final : public sampler {
   double change_ = NAN;
   ppl::index_t stride_ = 1;  // statistics per element of the variable
   bool through_derived_ = false;
+  std::vector<char> refresh_;  // by variable: aliases read by children (make_alias) and what they feed
   std::unique_ptr<model::blanket> blanket_;
   std::array<std::vector<double>, stdlib::max_params> cols_;          // accumulate_rows: a child plate's arguments
   std::vector<double> intercept_, slope_, saved_;     // and a linear mean at 0 and 1, the values set aside

@@ -240,13 +240,82 @@ std::string describe_link(link form, const std::string& name) {
   return name;
 }
 
+bool alias_form(const lang::ir::model& m, int d, int variable, link& form) {
+  const auto& dv = m.variables[static_cast<std::size_t>(d)];
+  if (dv.role != role::derived || dv.statements.empty()) return false;
+  const auto fixed = [](const expr* e) { return !e || !e->depends_on_unknown; };
+  for (link f : {link::direct, link::scaled, link::inverse_sqrt_of, link::inverse_sqrt_scaled, link::sqrt_of, link::sqrt_scaled}) {
+    const bool all = std::all_of(dv.statements.begin(), dv.statements.end(), [&](int si) {
+      const statement& s = m.statements[static_cast<std::size_t>(si)];
+      if (s.which != statement::kind::assign || s.target_from || s.value->type.rank != 0) return false;
+      const expr* ref = reference_in(*s.value, f, variable);
+      if (!ref || ref->type.rank != 0) return false;
+      bool ok = true;
+      for (const auto& ix : ref->indices) ok = ok && fixed(ix.lo.get());
+      for (const auto& ix : s.target_indices) ok = ok && fixed(ix.get());
+      for (const auto& l : s.loops) ok = ok && fixed(l.lo.get()) && fixed(l.hi.get());
+      return ok;
+    });
+    if (all) {
+      form = f;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// The children of `variable` through the alias `d` (alias_form): each `~` reading d takes
+// d[...] (indices free of unknowns, a scalar) as the argument a listed likelihood of that
+// form takes, and its other arguments are scalars free of unknowns. "" or why not.
+std::string alias_children(const lang::ir::model& m, int d, int variable, link form, const std::vector<likelihood>& allowed,
+                           std::vector<int>& children) {
+  const std::string& name = m.variables[static_cast<std::size_t>(d)].name;
+  for (int si : reading_statements(m, d)) {
+    const auto& s = m.statements[static_cast<std::size_t>(si)];
+    const std::string where = "line " + std::to_string(ppl::locate(m.source.text, s.pos).line);
+    if (s.which != statement::kind::sample) return "read through `" + name + "` by a statement that is not a `~` (" + where + ")";
+    const auto takes = [&](const likelihood& l) {
+      if (l.dist != s.dist_name || l.form != form || l.arg >= s.args.size()) return false;
+      const expr& a = *s.args[l.arg];
+      if (direct_variable(a) != d || a.type.rank != 0) return false;
+      for (std::size_t k = 0; k < s.args.size(); ++k)
+        if (k != l.arg && (s.args[k]->depends_on_unknown || s.args[k]->type.rank != 0)) return false;
+      return true;
+    };
+    if (std::none_of(allowed.begin(), allowed.end(), takes))
+      return "child `" + m.variables[static_cast<std::size_t>(s.target)].name + "` (" + where + ") reads it through `" + name +
+             "` (" + describe_link(form, m.variables[static_cast<std::size_t>(variable)].name) + ") where " + s.dist_name +
+             " takes no such argument, or with other arguments that are not data";
+    for (const auto& ix : s.target_indices)
+      if (mentions(ix.get(), d) || mentions(ix.get(), variable)) return "used in an index (" + where + ")";
+    for (const auto& l : s.loops)
+      if (mentions(l.lo.get(), d) || mentions(l.hi.get(), d)) return "used in a loop bound (" + where + ")";
+    children.push_back(si);
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
                             std::vector<int>& children, bool* unlisted) {
   children.clear();
   if (unlisted) *unlisted = false;
+  std::vector<int> aliases;
+  const auto& own = m.variables[static_cast<std::size_t>(variable)].statements;
+  const statement* prior = own.empty() ? nullptr : &m.statements[static_cast<std::size_t>(own[0])];
   for (int si : reading_statements(m, variable)) {
     const auto& s = m.statements[static_cast<std::size_t>(si)];
     std::string where = "line " + std::to_string(ppl::locate(m.source.text, s.pos).line);
+    if (link form; s.which == statement::kind::assign && prior && prior->dist && prior->dist->value_rank() == 0 &&
+                   alias_form(m, s.target, variable, form)) {
+      if (std::find(aliases.begin(), aliases.end(), s.target) != aliases.end()) continue;  // another of its definitions
+      aliases.push_back(s.target);
+      if (std::string why = alias_children(m, s.target, variable, form, allowed, children); !why.empty()) return why;
+      continue;
+    }
     if (s.which == statement::kind::assign) {
       // A derived variable linear in a scalar (mu[n] = a + b * x[n]): its children count
       // as children of the scalar, if they take the derived variable linearly.
@@ -292,8 +361,6 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
     }
     // A child must read one whole value of the prior: an element of a scalar prior, a row
     // of a vector one (w2 inside dot(w2, h) is not one element of a Normal prior).
-    const auto& own = m.variables[static_cast<std::size_t>(variable)].statements;
-    const statement* prior = own.empty() ? nullptr : &m.statements[static_cast<std::size_t>(own[0])];
     if (prior && prior->dist && ref->type.rank != prior->dist->value_rank())
       return "a child reads several of its values at once (" + where + ")";
     for (std::size_t k = 0; k < s.args.size(); ++k)

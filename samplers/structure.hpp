@@ -81,6 +81,14 @@ const lang::ir::expr& scale_in(const lang::ir::expr& arg, link form, int variabl
 std::string direct_children(const lang::ir::model& m, int variable, const std::vector<likelihood>& allowed,
                             std::vector<int>& children, bool* unlisted = nullptr);
 
+// A derived variable `d` whose every definition gives one scalar element from one element
+// of `variable` through `form`, indices, bounds and any factor free of unknowns:
+// lambda[i] <- theta[i] * t[i] (scaled), sigma[j] <- 1 / sqrt(tau[j]) (inverse_sqrt_of),
+// a[k] <- alpha[k] (direct). A child taking d[...] in an argument where a pair takes that
+// form reads the variable's element through d as if the definition were written in its
+// place (JAGS's conjugate updates through deterministic nodes). Sets `form`.
+bool alias_form(const lang::ir::model& m, int d, int variable, link& form);
+
 // The variable's prior distribution name if all its `~` statements use the same one.
 std::string prior_name(const lang::ir::model& m, int variable);
 

@@ -90,6 +90,31 @@ TEST_CASE("Normal scales with known weights: precision tau * w[i] under Gamma, v
   check_sd(p, "v", scale / (11 * std::sqrt(10)));
 }
 
+TEST_CASE("Conjugate children through a derived alias: lambda[i] = theta[i] * t[i], sigma[j] = 1 / sqrt(tau[j])") {
+  // The BUGS way (pumps' lambda[i] <- theta[i] * t[i]): the same exact posteriors as the
+  // case above, the alias recomputed after each draw (test_lp checks lp__ with it).
+  auto p = infer("data t: real[N]\ndata x: int[N]\ndata y: real[N]\nfor i in 1:N { theta[i] ~ Gamma(1.5, 2) }\n"
+                 "for i in 1:N { lambda[i] = theta[i] * t[i] }\nfor i in 1:N { x[i] ~ Poisson(lambda[i]) }\n"
+                 "for j in 1:2 { tau[j] ~ Gamma(2, 1) }\nfor j in 1:2 { sigma[j] = 1 / sqrt(tau[j]) }\n"
+                 "for i in 1:N { y[i] ~ Normal(1, sigma[1 + i % 2]) }\n",
+                 {"t=[94.3,15.7,62.9]", "x=[5,1,5]", "y=[0.2,1.9,1.4]"}, quick(4000));
+  CHECK(p.kind("theta") == "conjugate");
+  CHECK(p.kind("tau") == "conjugate");
+  check_mean(p, "theta[1]", 6.5 / 96.3);
+  check_sd(p, "theta[1]", std::sqrt(6.5) / 96.3);
+  check_mean(p, "theta[2]", 2.5 / 17.7);
+  check_mean(p, "lambda[3]", 6.5 / 64.9 * 62.9);
+  // tau[2] has y[1] and y[3]: Gamma(2 + 1, 1 + (0.64 + 0.16) / 2); tau[1] has y[2].
+  check_mean(p, "tau[2]", 3 / 1.4);
+  check_sd(p, "tau[2]", std::sqrt(3) / 1.4);
+  check_mean(p, "tau[1]", 2.5 / (1 + 0.81 / 2));
+  // An alias whose child has an unknown in another argument is no conjugate child.
+  auto q = infer("data y: real[N]\nmu ~ Normal(0, 3)\ntau ~ Gamma(2, 1)\nsigma = 1 / sqrt(tau)\n"
+                 "for i in 1:N { y[i] ~ Normal(mu, sigma) }\n",
+                 {"y=[0.2,1.9,1.4]"}, quick(200));
+  CHECK(q.kind("tau") != "conjugate");
+}
+
 TEST_CASE("Normal mean with known variance") {
   auto p = infer("data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ Normal(mu, 0.5) }\n", {"y=[0.3,0.9,1.4,0.2]"}, quick());
   CHECK(p.kind("mu") == "conjugate");

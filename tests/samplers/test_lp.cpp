@@ -115,6 +115,10 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
        "data w: real[N]\ndata y: real[N]\ntau ~ Gamma(2, 1)\nfor j in 1:N { b[j] ~ Normal(0, sqrt(1 / tau + w[j])) }\n"
        "for j in 1:N { y[j] ~ Normal(b[j], 0.5) }\n",
        {"w=[0.1,0.5,1,2,0.2]", "y=[0.4,-1.2,2.5,0.1,-0.6]"}},
+      {"gamma rate through a derived alias (pumps as BUGS writes it), NUTS beside it",
+       "data t: real[N]\ndata x: int[N]\nalpha ~ Exponential(1)\nbeta ~ Gamma(0.1, 1)\nfor i in 1:N { theta[i] ~ Gamma(alpha, beta) }\n"
+       "for i in 1:N { lambda[i] = theta[i] * t[i] }\nfor i in 1:N { x[i] ~ Poisson(lambda[i]) }\n",
+       {"t=[94.3,15.7,62.9,126,5.24]", "x=[5,1,5,14,3]"}},
       {"nuts", ppl::testing::logistic, ppl::testing::logistic_data},
       {"nuts and conjugate",
        "data x: real[N]\ndata y: int[N]\na ~ Normal(0, 2)\nb ~ Normal(0, 2)\nfor n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }\n"
