@@ -65,16 +65,29 @@ double matrix_kernel(const double* stats, const double* value, ppl::index_t size
   return (inverse ? -0.5 : 0.5) * stats[k * k] * log_det - 0.5 * trace;
 }
 
+// The prior's log density in its value alone: Wishart(nu, S) on W, (nu - K - 1)/2 log|W| -
+// tr(S^-1 W) / 2; InverseWishart(nu, S) on C, -(nu + K + 1)/2 log|C| - tr(S C^-1) / 2.
+template <bool inverse>
+double matrix_prior_kernel(std::span<const ppl::view> prior, const double* value, ppl::index_t size) {
+  const ppl::index_t k = side(size);
+  Eigen::Map<const matrix> w(value, k, k), s(prior[1].data, k, k);
+  Eigen::LLT<Eigen::MatrixXd> llt{Eigen::MatrixXd(w)};
+  if (llt.info() != Eigen::Success) return -INFINITY;
+  const double log_det = 2 * llt.matrixLLT().diagonal().array().log().sum(), nu = prior[0][0];
+  if (inverse) return -0.5 * (nu + static_cast<double>(k) + 1) * log_det - 0.5 * llt.solve(Eigen::MatrixXd(s)).trace();
+  return 0.5 * (nu - static_cast<double>(k) - 1) * log_det - 0.5 * Eigen::MatrixXd(s).llt().solve(Eigen::MatrixXd(w)).trace();
+}
+
 }  // namespace
 
 conjugate_pair wishart_precision_pair() {
   return {"wishart_precision", "Wishart", {{"MultiNormalPrec", 1}, {"MultiNormalPrec", 1, link::scaled}}, -1,
-          accumulate_residual<false>, draw_matrix<false>, matrix_kernel<false>};
+          accumulate_residual<false>, draw_matrix<false>, matrix_kernel<false>, nullptr, matrix_prior_kernel<false>};
 }
 
 conjugate_pair inverse_wishart_covariance_pair() {
   return {"inverse_wishart_covariance", "InverseWishart", {{"MultiNormal", 1}, {"MultiNormal", 1, link::scaled}}, -1,
-          accumulate_residual<true>, draw_matrix<true>, matrix_kernel<true>};
+          accumulate_residual<true>, draw_matrix<true>, matrix_kernel<true>, nullptr, matrix_prior_kernel<true>};
 }
 
 }  // namespace ppl::samplers

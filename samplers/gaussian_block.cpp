@@ -23,10 +23,12 @@
 #include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "model/blanket.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/gaussian_block_shared.hpp"
 #include "samplers/gaussian_block_structure.hpp"
 #include "samplers/structure.hpp"
 
@@ -52,14 +54,11 @@ struct normal_term {
   // residual y - m = r0 + a'b has r0 and a fixed for the run, read once; a sweep reads only
   // the scales.
   bool fixed = false;
-  // A fixed term whose scale is one for all its instances (no loop variable in it): its
-  // rows' sums of a a' and of -a r0, unwhitened, by slot of P Q P' and coordinate of c,
-  // read once; a sweep adds them at the weight 1 / s^2 of its one scale.
-  bool shared = false;
-  std::vector<std::size_t> q_slots;
-  std::vector<double> q_sums;
-  std::vector<int> c_columns;
-  std::vector<double> c_sums;
+  // A fixed term whose scale (covariance, precision) is one for all its instances (no
+  // loop variable in it): its sums, read once (samplers/gaussian_block_shared.hpp), and
+  // this sweep's weight W.
+  std::optional<shared_term> shared;
+  std::vector<double> weight;
 };
 
 class gaussian_block_sampler final : public sampler {
@@ -108,9 +107,7 @@ class gaussian_block_sampler final : public sampler {
     for (const auto& t : terms_) {
       const double w = beta != 1 && row_likelihood_[t.first_row] ? beta : 1.0;
       if (t.shared) {
-        const double weight = w / (t.scales[0] * t.scales[0]);
-        for (std::size_t k = 0; k < t.q_slots.size(); ++k) q[t.q_slots[k]] += weight * t.q_sums[k];
-        for (std::size_t k = 0; k < t.c_columns.size(); ++k) c[t.c_columns[k]] += weight * t.c_sums[k];
+        t.shared->add(q, c.data(), t.weight.data(), w);
         continue;
       }
       for (std::size_t row = t.first_row, end = row + t.count * t.dim; row < end; ++row) {
@@ -273,15 +270,15 @@ class gaussian_block_sampler final : public sampler {
   // (rows_ of them, terms in order); a MultiNormal's whitened, L^-1 (y - m) with Sigma = L L'
   // or L' (y - m) with P = L L', so that each row's square sums to the term's quadratic form.
   // The scales do not read the block: a batch statement's are read when `read_scales` is
-  // set (the first pass of a sweep) and kept for the others. Without `whiten`, a Normal's
-  // residuals are left undivided. Once the fixed terms' form is read (read_fixed_terms),
+  // set (the first pass of a sweep) and kept for the others. Without `whiten`, the
+  // residuals are left as they are, y - m. Once the fixed terms' form is read (read_fixed_terms),
   // their rows are left alone.
   void residuals(Eigen::Ref<Eigen::VectorXd> out, bool read_scales = true, bool whiten = true) {
     Eigen::Index row = 0;
     for (auto& t : terms_) {
       const statement& s = *t.s;
       if (t.fixed && !fixed_r0_.empty()) {
-        row += static_cast<Eigen::Index>(t.count);
+        row += static_cast<Eigen::Index>(t.count * t.dim);
         continue;
       }
       const auto& y = graph_.value(s.target).data;
@@ -293,7 +290,8 @@ class gaussian_block_sampler final : public sampler {
           for (Eigen::Index d = 0; d < k; ++d) r[d] = y[static_cast<std::size_t>(t.value_offsets[i] + d)] - args[0][d];
           const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> m(args[1].data, k, k);
           const Eigen::LLT<Eigen::MatrixXd> llt(m);
-          out.segment(row, k) = t.form == 1 ? Eigen::VectorXd(llt.matrixL().solve(r)) : Eigen::VectorXd(llt.matrixU() * r);
+          if (!whiten) out.segment(row, k) = r;
+          else out.segment(row, k) = t.form == 1 ? Eigen::VectorXd(llt.matrixL().solve(r)) : Eigen::VectorXd(llt.matrixU() * r);
           row += k;
         }
         continue;
@@ -350,7 +348,7 @@ class gaussian_block_sampler final : public sampler {
     if (std::none_of(terms_.begin(), terms_.end(), [](const normal_term& t) { return t.fixed; })) return;
     row_fixed_.assign(rows_, 0);
     for (const auto& t : terms_)
-      if (t.fixed) std::fill(row_fixed_.begin() + static_cast<long>(t.first_row), row_fixed_.begin() + static_cast<long>(t.first_row + t.count), 1);
+      if (t.fixed) std::fill(row_fixed_.begin() + static_cast<long>(t.first_row), row_fixed_.begin() + static_cast<long>(t.first_row + t.count * t.dim), 1);
     const Eigen::VectorXd start = current();
     read_linear_form(false);
     fixed_r0_.assign(rows_, 0.0);
@@ -364,20 +362,11 @@ class gaussian_block_sampler final : public sampler {
     for (auto& t : terms_) sum_shared_term(t);
   }
 
-  // A fixed term with one scale (normal_term::shared): its sums of a a' and -a r0.
+  // A fixed term with one scale (normal_term::shared): its sums of A' W A and -A' W r0.
   void sum_shared_term(normal_term& t) {
-    t.shared = t.fixed && t.form == 0 && t.count > 0 && !lang::ir::uses_loop_variable(*t.s->args[1]);
-    if (!t.shared) return;
-    std::vector<double> q(static_cast<std::size_t>(precision_.nonZeros()), 0.0), c(elements(), 0.0);
-    for (std::size_t row = t.first_row; row < t.first_row + t.count; ++row)
-      for (std::size_t i = row_start_[row], pair = row_pair_start_[row]; i < row_start_[row + 1]; ++i) {
-        c[static_cast<std::size_t>(row_column_[i])] -= fixed_slope_[i] * fixed_r0_[row];
-        for (std::size_t j = row_start_[row]; j <= i; ++j) q[pair_slot_[pair++]] += fixed_slope_[i] * fixed_slope_[j];
-      }
-    for (std::size_t k = 0; k < q.size(); ++k)
-      if (q[k] != 0) t.q_slots.push_back(k), t.q_sums.push_back(q[k]);
-    for (std::size_t k = 0; k < c.size(); ++k)
-      if (c[k] != 0) t.c_columns.push_back(static_cast<int>(k)), t.c_sums.push_back(c[k]);
+    if (!t.fixed || t.count == 0 || lang::ir::uses_loop_variable(*t.s->args[1])) return;
+    const block_rows rows{row_start_, row_column_, row_pair_start_, pair_slot_, fixed_r0_, fixed_slope_};
+    t.shared.emplace(rows, t.first_row, t.count, t.dim, static_cast<std::size_t>(precision_.nonZeros()), elements());
   }
 
   // The fixed terms' rows at this sweep's scales: r0 / s and a / s.
@@ -386,7 +375,7 @@ class gaussian_block_sampler final : public sampler {
       if (!t.fixed) continue;
       const statement& s = *t.s;
       if (t.shared) {  // one scale; its rows are not read
-        t.scales.assign(1, model::instances(graph_).args_at(s, t.loops.data())[1][0]);
+        if (!shared_weight(t.form, model::instances(graph_).args_at(s, t.loops.data())[1], t.weight)) std::fill(t.weight.begin(), t.weight.end(), NAN);
         continue;
       }
       if (!model::instances(graph_).batch_values(s, *s.args[1], t.scales)) {

@@ -70,7 +70,9 @@ std::vector<char> fixed_terms(const lang::ir::model& m, const block_structure& b
     return true;
   };
   std::vector<char> fixed;
-  for (const statement* s : b.terms) fixed.push_back(term_form(*s) == 0 && free_of_outside(*s));
+  // A MultiNormal's only where its covariance (precision) is one for all its instances.
+  for (const statement* s : b.terms)
+    fixed.push_back((term_form(*s) == 0 || !lang::ir::uses_loop_variable(*s->args[1])) && free_of_outside(*s));
   return fixed;
 }
 

@@ -27,9 +27,10 @@ int term_form(const lang::ir::statement& s);
 // (structurally: Normal everywhere, scales and indices free of the block).
 std::string structure_of(model::graph& g, const std::vector<int>& variables, block_structure& out);
 
-// By term of `b`: Normal, with a mean, value, loop bounds and indices that read no unknown
-// outside the block (through derived variables or not), only the block and data: its
-// residual y - m = r0 + a'b then has r0 and a fixed for the run.
+// By term of `b`: Normal (or MultiNormal with one covariance or precision for all its
+// instances), with a mean, value, loop bounds and indices that read no unknown outside the
+// block (through derived variables or not), only the block and data: its residual
+// y - m = r0 + A b then has r0 and A fixed for the run.
 std::vector<char> fixed_terms(const lang::ir::model& m, const block_structure& b);
 
 }  // namespace ppl::samplers

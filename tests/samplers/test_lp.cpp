@@ -119,6 +119,15 @@ TEST_CASE("lp__: kept up to date from the samplers' changes, it equals the joint
        "data t: real[N]\ndata x: int[N]\nalpha ~ Exponential(1)\nbeta ~ Gamma(0.1, 1)\nfor i in 1:N { theta[i] ~ Gamma(alpha, beta) }\n"
        "for i in 1:N { lambda[i] = theta[i] * t[i] }\nfor i in 1:N { x[i] ~ Poisson(lambda[i]) }\n",
        {"t=[94.3,15.7,62.9,126,5.24]", "x=[5,1,5,14,3]"}},
+      {"wishart precision and inverse wishart covariance (their priors' kernels)",
+       "data y: real[N, 2]\ndata z: real[N, 2]\nW ~ Wishart(4, [[1.0, 0.3], [0.3, 2.0]])\nC ~ InverseWishart(5, [[1.0, -0.2], [-0.2, 0.5]])\n"
+       "for n in 1:N { y[n] ~ MultiNormalPrec([0.0, 0.0], W) }\nfor n in 1:N { z[n] ~ MultiNormal([0.5, 0.0], C) }\n",
+       {"y=[[0.3,-1.2],[1.1,0.4],[-0.6,0.9]]", "z=[[0.1,0.2],[0.9,-0.4],[0.2,0.0]]"}},
+      {"birats' block: MultiNormalPrec effects with one precision for all (read once), Wishart on it",
+       "data x: real[T]\ndata Y: real[N, T]\nmu ~ MultiNormal([0.0, 0.0], [[100.0, 0.0], [0.0, 100.0]])\n"
+       "R ~ Wishart(2, [[1.0, 0.0], [0.0, 0.1]])\ntau ~ Gamma(1, 1)\nfor i in 1:N { beta[i] ~ MultiNormalPrec(mu, R) }\n"
+       "for i in 1:N { for j in 1:T { Y[i, j] ~ Normal(beta[i, 1] + beta[i, 2] * x[j], 1 / sqrt(tau)) } }\n",
+       {"x=[-1,0,1]", "Y=[[0.2,1.1,2.3],[1.0,1.4,2.2],[-0.5,0.3,0.9],[0.1,0.9,2.4]]"}},
       {"nuts", ppl::testing::logistic, ppl::testing::logistic_data},
       {"nuts and conjugate",
        "data x: real[N]\ndata y: int[N]\na ~ Normal(0, 2)\nb ~ Normal(0, 2)\nfor n in 1:N { y[n] ~ Bernoulli(inv_logit(a + b * x[n])) }\n"
