@@ -5,12 +5,14 @@
 // One file per pair defines one; the `conjugate` factory tries them all. Statistics are
 // summed over the plates of the children, so an update costs O(children + elements).
 #include <array>
+#include <memory>
 #include <cmath>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/random.hpp"
+#include "samplers/sampler.hpp"
 #include "samplers/structure.hpp"
 #include "stdlib/distribution.hpp"
 
@@ -109,5 +111,9 @@ conjugate_pair multi_normal_prec_mean_pair();
 conjugate_pair wishart_precision_pair();
 conjugate_pair inverse_wishart_covariance_pair();
 conjugate_pair dirichlet_categorical_pair();
+
+// The sampler that runs a pair for `v` with the children direct_children found
+// (samplers/conjugate.cpp; the factory that finds them is samplers/conjugate_factory.cpp).
+std::unique_ptr<sampler> make_conjugate_sampler(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children);
 
 }  // namespace ppl::samplers
