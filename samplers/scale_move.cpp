@@ -203,9 +203,11 @@ class scale_move_sampler final : public sampler {
   }
 
   // Leaves the graph at u, the step's outcome.
+  // theta, and the scales read at it (place_scale keeps them together), may already be u's.
   void settle(double u) {
-    if (placed_ && graph_.value(theta_).data[0] == std::exp(u)) return;
-    place_scale(u);
+    const bool at_u = graph_.value(theta_).data[0] == std::exp(u);
+    if (placed_ && at_u) return;
+    if (!at_u) place_scale(u);
     place_effects(1, scales_);
   }
 
@@ -258,6 +260,57 @@ class scale_move_sampler final : public sampler {
       quadratic_ = quadratic_ && fixed;
     }
     quadratic_ = quadratic_ && !children_.empty();
+    // Where every child is Normal with a scalar value per instance, the fit reads their means.
+    bool normal = quadratic_;
+    for (const statement* s : children_) {
+      normal = normal && term_form(*s) == 0;
+      if (!normal) break;
+      const auto table = model::instances(graph_).table(*s);
+      const std::size_t depth = s->loops.size(), count = depth ? table.size() / depth : 1;
+      child_offsets_.emplace_back();
+      for (std::size_t i = 0; i < count && normal; ++i) {
+        const auto [offset, size] = model::instances(graph_).target(*s, table.data() + i * depth);
+        normal = size == 1;
+        child_offsets_.back().push_back(offset);
+      }
+    }
+    if (!normal) child_offsets_.clear();
+  }
+
+  // Normal children, one scalar each instance (child_offsets_): the quadratic from their
+  // means at rho = 1 and 0 and their scales, which the move leaves alone. With d = m(1) -
+  // m(0), r = y - m(1) and w = 1 / s^2 (the likelihood's times the temperature), the sum at
+  // rho is its value at 1 plus t sum w r d - t^2 sum w d^2 / 2, t = rho - 1: one placement
+  // of the effects and no evaluation of the children's densities. False where a column
+  // cannot be read at once (the general fit then runs).
+  bool fit_from_means(double at1) {
+    model::instances instances(graph_);
+    means1_.resize(children_.size());
+    sds_.resize(children_.size());
+    for (std::size_t k = 0; k < children_.size(); ++k)
+      if (!instances.batch_values(*children_[k], *children_[k]->args[0], means1_[k]) ||
+          !instances.batch_values(*children_[k], *children_[k]->args[1], sds_[k]) || means1_[k].size() != child_offsets_[k].size() ||
+          sds_[k].size() != child_offsets_[k].size())
+        return false;
+    place_effects(0, scales0_);
+    double slope = 0, curvature = 0;
+    const double beta = graph_.temperature();
+    for (std::size_t k = 0; k < children_.size(); ++k) {
+      if (!instances.batch_values(*children_[k], *children_[k]->args[0], mean0_) || mean0_.size() != child_offsets_[k].size()) {
+        place_effects(1, scales0_);
+        return false;
+      }
+      const double tempered = beta != 1 && graph_.likelihood(static_cast<int>(children_[k] - graph_.model().statements.data())) ? beta : 1.0;
+      const auto& y = graph_.value(children_[k]->target).data;
+      for (std::size_t i = 0; i < mean0_.size(); ++i) {
+        const double d = means1_[k][i] - mean0_[i], w = tempered / (sds_[k][i] * sds_[k][i]);
+        slope += w * (y[static_cast<std::size_t>(child_offsets_[k][i])] - means1_[k][i]) * d;
+        curvature -= w * d * d;
+      }
+    }
+    fit_ = {at1, slope, curvature};
+    placed_ = false;
+    return std::isfinite(at1) && std::isfinite(slope) && std::isfinite(curvature);
   }
 
   // The children's sum at rho = 1, 0, 2 as a + b t + c t^2 / 2 in t = rho - 1 (fit_); false,
@@ -266,6 +319,7 @@ class scale_move_sampler final : public sampler {
   // the target to place (placed_ is false).
   bool fit() {
     const double at1 = sum(children_);
+    if (checked_ && !child_offsets_.empty() && fit_from_means(at1)) return true;
     place_effects(0, scales0_);
     const double at0 = sum(children_);
     place_effects(2, scales0_);
@@ -293,6 +347,9 @@ class scale_move_sampler final : public sampler {
   std::vector<instance> instances_;        // b's prior instances
   std::vector<std::pair<const statement*, std::size_t>> statements_;  // b's prior statements and their instance counts
   std::vector<double> means_, scales_, scales0_, eta_, column_;
+  std::vector<std::vector<ppl::index_t>> child_offsets_;  // Normal children's value offsets (fit_from_means)
+  std::vector<std::vector<double>> means1_, sds_;
+  std::vector<double> mean0_;
   bool quadratic_ = false;  // the children's sum can be a quadratic in rho (split_terms)
   bool checked_ = false;    // and was found to be one at a first fit
   bool fitted_ = false;     // fit_ holds this step's quadratic
