@@ -135,7 +135,7 @@ class gaussian_block_sampler final : public sampler {
     // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
     // what the move leaves alone (the scales' normalising constants); r'r = r0'r0 - 2 b'c +
     // b'Q b, the rows weighted by their temperature as Q and c are.
-    change_ = -0.5 * (quadratic(next) - quadratic(b)) + (next - b).dot(c);
+    change_ = -0.5 * quadratic_change(next, b) + (next - b).dot(c);
     write(next);
   }
 
@@ -391,20 +391,20 @@ class gaussian_block_sampler final : public sampler {
     }
   }
 
-  // b'Q b, from the upper triangle of P Q P' with b ordered by P.
-  double quadratic(const Eigen::VectorXd& unordered) const {
-    const Eigen::VectorXd b = order_ * unordered;
+  // x'Q x - b'Q b = (x - b)'Q (x + b), in one pass over the upper triangle of P Q P' with
+  // both ordered by P.
+  double quadratic_change(const Eigen::VectorXd& x, const Eigen::VectorXd& b) const {
+    const Eigen::VectorXd d = order_ * Eigen::VectorXd(x - b), s = order_ * Eigen::VectorXd(x + b);
     const int* outer = precision_.outerIndexPtr();
     const int* inner = precision_.innerIndexPtr();
     const double* q = precision_.valuePtr();
-    double diagonal = 0, below = 0;
+    double total = 0;
     for (Eigen::Index j = 0; j < precision_.outerSize(); ++j)
       for (int k = outer[j]; k < outer[j + 1]; ++k) {
-        const double term = q[k] * b[inner[k]] * b[j];
-        if (inner[k] == j) diagonal += term;
-        else below += term;
+        const Eigen::Index i = inner[k];
+        total += i == j ? q[k] * d[j] * s[j] : q[k] * (d[i] * s[j] + d[j] * s[i]);
       }
-    return diagonal + 2 * below;
+    return total;
   }
 
   // The terms at the current point and at a random one against r0 + A b; the point is
