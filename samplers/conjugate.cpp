@@ -19,7 +19,6 @@ namespace {
 using lang::ir::expr;
 using lang::ir::statement;
 
-
 class conjugate_sampler final : public sampler {
  public:
   conjugate_sampler(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children)

@@ -5,8 +5,8 @@
 // One file per pair defines one; the `conjugate` factory tries them all. Statistics are
 // summed over the plates of the children, so an update costs O(children + elements).
 #include <array>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>

@@ -112,9 +112,12 @@ class scale_move_sampler final : public sampler {
       eta_[i] = (graph_.value(b_).data[static_cast<std::size_t>(instances_[i].offset)] - means_[i]) / scales_[i];
       constant_ -= 0.5 * (log_two_pi + eta_[i] * eta_[i]);
     }
-    log_scales0_ = 0;
-    for (const double g : scales0_) log_scales0_ += std::log(g);
-    fitted_ = quadratic_ && std::isfinite(log_scales0_) && fit();
+    fitted_ = false;
+    if (quadratic_) {  // the logs only where the quadratic may stand in
+      log_scales0_ = 0;
+      for (const double g : scales0_) log_scales0_ += std::log(g);
+      fitted_ = std::isfinite(log_scales0_) && fit();
+    }
     const double u0 = std::log(theta);
     const double f0 = target(u0);
     const double joint0 = f0 - jacobian_;
@@ -171,7 +174,7 @@ class scale_move_sampler final : public sampler {
     placed_ = false;
     if (!place_scale(u)) return -INFINITY;
     double lp;
-    if (const double rho = common_ratio(); fitted_ && rho > 0) {
+    if (const double rho = fitted_ ? common_ratio() : -1; rho > 0) {
       // b's priors and the Jacobian's sum log g cancel: their sum is u + constant_.
       const double t = rho - 1;
       jacobian_ = u + log_scales0_ + static_cast<double>(scales_.size()) * std::log(rho);
