@@ -65,6 +65,9 @@ struct graph_options {
   // Gradients replay statements the batches refuse from tapes (model/tape.hpp); false
   // takes the instance path for them, as the tests' reference.
   bool tapes = true;
+  // Gradients sum a Normal observation affine in the unknowns, with one scale, through its
+  // sufficient statistics (model/graph_linear_normal.cpp); false takes the rows.
+  bool sufficient_statistics = true;
 };
 
 class graph {
@@ -135,6 +138,9 @@ class graph {
   double log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient);
   // How many statements gradients replay from tapes (model/tape.hpp), once recorded.
   std::size_t taped_statements() const;
+  // How many Normal terms gradients sum by their sufficient statistics
+  // (model/graph_linear_normal.cpp), once a gradient has read them.
+  std::size_t statistics_terms() const;
 
   // ---- work done (counted in model/graph_density.cpp and where instances are evaluated) ----
   // A count of the statement instances evaluated since the graph was built: a term's log
@@ -408,6 +414,19 @@ class graph {
   tape* tape_forward(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted);
   std::vector<std::unique_ptr<tape>> tapes_;  // by statement
   std::vector<char> tape_refused_;            // by statement
+  // ---- a Normal observation affine in the unknowns, by its sufficient statistics
+  // (model/graph_linear_normal.cpp) ----
+  struct linear_normal;
+  // The statistics of term `s`, read the first time it is asked; null when it does not
+  // qualify (structurally, or by the check against its rows).
+  linear_normal* linear_normal_of(const lang::ir::statement& s);
+  // The term's value from them, its adjoints added to `slots`.
+  double linear_normal_term(linear_normal& t, std::span<double* const> slots);
+  std::vector<std::shared_ptr<linear_normal>> linear_normals_;  // by statement
+  std::vector<char> linear_normal_tried_;                       // by statement
+  // While statistics are read: the one term a gradient sums, and no statistics used.
+  const lang::ir::statement* only_term_ = nullptr;
+  bool reading_statistics_ = false;
 };
 
 }  // namespace ppl::model

@@ -51,6 +51,8 @@ struct graph::gradient_plan {
     bool defined = false;
     // A statement replayed from its tape in this gradient (model/tape.hpp), else null.
     model::tape* tape = nullptr;
+    // A term summed by its sufficient statistics (model/graph_linear_normal.cpp), else null.
+    linear_normal* linear = nullptr;
     plate_range range;
     std::vector<const expr*> invariants;
   };
@@ -68,9 +70,11 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
   plan->wrt = wrt;
   // Which derived variables feed a term, directly or through other derived variables.
   std::vector<char> feeds(n, 0);
+  // While a term's statistics are read (only_term_), the plan holds that term alone.
+  auto left_out = [&](const statement& s) { return predictive(s) || (only_term_ && &s != only_term_); };
   for (auto it = model_.statements.rbegin(); it != model_.statements.rend(); ++it) {
     const bool term = it->which != statement::kind::assign;
-    if (term ? predictive(*it) : !feeds[static_cast<std::size_t>(it->target)]) continue;
+    if (term ? left_out(*it) : !feeds[static_cast<std::size_t>(it->target)]) continue;
     for (int r : lang::ir::statement_reads(*it)) feeds[static_cast<std::size_t>(r)] = 1;
   }
   plan->carries.assign(n, 0);
@@ -88,12 +92,13 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
       plan->carries[t] = 1;
       if (!s.loops.empty()) collect_hoisted(*s.value, s.target, hoisted);
       plan->definitions.push_back({&s, std::move(hoisted), plate_batchable(s)});
-    } else if (!predictive(s) && (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)])) {
+    } else if (!left_out(s) && (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)])) {
       if (!s.loops.empty()) {
         for (const auto& a : s.args) collect_hoisted(*a, -1, hoisted);
         if (s.value) collect_hoisted(*s.value, -1, hoisted);
       }
       plan->terms.push_back({&s, std::move(hoisted), plate_batchable(s)});
+      plan->terms.back().linear = linear_normal_of(s);
     }
   }
   plan->adjoint.resize(n);
@@ -153,7 +158,9 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
   for (const auto& t : plan.terms) {
     if (which >= 0 && likelihood_[static_cast<std::size_t>(t.s - model_.statements.data())] != which) continue;
     double term = 0;
-    if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term)) {
+    if (t.linear) {
+      term = linear_normal_term(*t.linear, plan.slots);
+    } else if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term)) {
       if (model::tape* taped = t.s->which == statement::kind::factor ? tape_forward(*t.s, t.hoisted) : nullptr) {
         term = taped->total();
         taped->backward(plan.slots, false);

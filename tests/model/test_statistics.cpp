@@ -1,0 +1,138 @@
+// Normal observations affine in the unknowns, summed in gradients by their sufficient
+// statistics (model/graph_linear_normal.cpp): the density and gradient equal the rows'
+// (the same graph built without statistics) to rounding at points far apart, finite
+// differences agree, and the terms that are not affine, or whose scale moves with the
+// mean's unknowns or from row to row, keep the rows.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "tests/support/gradient_check.hpp"
+
+namespace test_statistics {
+
+using ppl::testing::check_model_gradient;
+using ppl::testing::fixture;
+
+namespace {
+
+ppl::model::graph_options with_statistics(bool on) {
+  ppl::model::graph_options o;
+  o.sufficient_statistics = on;
+  return o;
+}
+
+// Sets `names` alike in a graph with statistics and one without, at points spread by
+// `spread` around 0, and requires the same density and gradient to a relative 1e-9, in
+// `rounds` rounds; then that `terms` terms went by statistics.
+void check_same_as_rows(const std::string& text, const std::vector<std::string>& data, const std::vector<std::string>& names,
+                        std::size_t terms, double spread = 1, int rounds = 4) {
+  fixture on(text, data, with_statistics(true)), off(text, data, with_statistics(false));
+  std::vector<char> wrt(on.model->variables.size(), 0);
+  for (const auto& n : names) {
+    const int v = on.model->find(n);
+    REQUIRE(v >= 0);
+    wrt[static_cast<std::size_t>(v)] = 1;
+  }
+  for (int round = 0; round < rounds; ++round) {
+    int k = 0;
+    for (const auto& n : names)
+      for (std::size_t i = 0; i < on.mutable_value(n).data.size(); ++i) {
+        // Positive for the scales, far from the least-squares point for the coefficients.
+        const double x = 0.6 + spread * (0.5 + 0.45 * std::sin(1.7 * ++k + 2.3 * round));
+        on.mutable_value(n).data[i] = x;
+        off.mutable_value(n).data[i] = x;
+      }
+    on.graph->update_derived();
+    off.graph->update_derived();
+    std::vector<std::vector<double>> g_on, g_off;
+    const double lp_on = on.graph->log_density_gradient(wrt, g_on), lp_off = off.graph->log_density_gradient(wrt, g_off);
+    REQUIRE(std::isfinite(lp_off));
+    INFO("round ", round);
+    CHECK(lp_on == doctest::Approx(lp_off).epsilon(1e-9));
+    for (const auto& n : names) {
+      const auto v = static_cast<std::size_t>(on.model->find(n));
+      REQUIRE(g_on[v].size() == g_off[v].size());
+      double largest = 1;
+      for (double x : g_off[v]) largest = std::max(largest, std::abs(x));
+      for (std::size_t i = 0; i < g_on[v].size(); ++i) {
+        INFO(n, "[", i, "]: statistics ", g_on[v][i], ", rows ", g_off[v][i]);
+        CHECK(std::abs(g_on[v][i] - g_off[v][i]) <= 1e-9 * largest);
+      }
+    }
+  }
+  CHECK(on.graph->statistics_terms() == terms);
+  CHECK(off.graph->statistics_terms() == 0);
+}
+
+const std::vector<std::string> rows_data{"x=[0.5, -1.2, 2.0, 0.3, 1.7, -0.4, 0.9, 2.6, -1.9, 0.1]",
+                                         "y=[3.1, 0.4, 5.9, 2.2, 4.8, 1.0, 3.5, 7.1, -1.2, 2.4]",
+                                         "g=[1, 2, 3, 1, 2, 3, 1, 2, 3, 1]", "w=[1.0, 2.0, 0.5, 1.5, 1.0, 2.0, 0.5, 1.5, 1.0, 2.0]"};
+
+}  // namespace
+
+TEST_CASE("a regression with an unknown scale by its statistics: the rows' density and gradient, and finite differences") {
+  const std::string text = "data x: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\ns ~ HalfNormal(5)\n"
+                           "for n in 1:N { y[n] ~ Normal(a + b * x[n], s) }\n";
+  check_same_as_rows(text, rows_data, {"a", "b", "s"}, 1);
+  check_same_as_rows(text, rows_data, {"a", "b", "s"}, 1, 40);  // far from the fit: Q's parts large
+  check_same_as_rows(text, rows_data, {"a", "b"}, 1);           // the scale another sampler's
+  fixture f(text, rows_data);
+  check_model_gradient(f, {"a", "b", "s"}, 0.8);
+  CHECK(f.graph->statistics_terms() == 1);
+}
+
+TEST_CASE("statistics through a derived mean and a precision, as BUGS writes a regression") {
+  const std::string text =
+      "data x: real[N]\ndata y: real[N]\nxbar = mean(x)\nalpha ~ Normal(0, 100)\nbeta ~ Normal(0, 100)\ntau ~ Gamma(1, 1)\n"
+      "for n in 1:N { mu[n] = alpha + beta * (x[n] - xbar) }\n"
+      "for n in 1:N { y[n] ~ Normal(mu[n], 1 / sqrt(tau)) }\n";
+  check_same_as_rows(text, rows_data, {"alpha", "beta", "tau"}, 1);
+  fixture f(text, rows_data);
+  check_model_gradient(f, {"alpha", "beta", "tau"}, 0.8);
+}
+
+TEST_CASE("statistics of a design matrix's rows and of group means: dense and sparse A'A") {
+  const std::string matrix = "data X: real[N, K]\ndata y: real[N]\nfor k in 1:K { b[k] ~ Normal(0, 5) }\nc ~ Normal(0, 5)\n"
+                             "s ~ HalfNormal(3)\nfor n in 1:N { y[n] ~ Normal(c + dot(X[n], b), s) }\n";
+  const std::vector<std::string> matrix_data{"X=[[1.0, 0.2, -0.5], [0.3, 1.1, 0.8], [-0.7, 0.4, 1.9], [1.5, -1.0, 0.2], [0.1, 0.9, -1.3], "
+                                             "[2.0, 0.5, 0.6], [-1.1, -0.3, 0.4]]",
+                                             "y=[1.2, 2.5, 3.9, -0.4, 0.2, 3.3, -0.6]"};
+  check_same_as_rows(matrix, matrix_data, {"b", "c", "s"}, 1);
+  const std::string vectorised = "data X: real[N, K]\ndata y: real[N]\nfor k in 1:K { b[k] ~ Normal(0, 5) }\nc ~ Normal(0, 5)\n"
+                                 "s ~ HalfNormal(3)\ny ~ Normal(c + X * b, s)\n";
+  check_same_as_rows(vectorised, matrix_data, {"b", "c", "s"}, 1);
+  // Group means a[g[n]]: A'A is diagonal in a but for the slope, kept sparse.
+  const std::string groups = "data x: real[N]\ndata y: real[N]\ndata g: int[N]\nfor j in 1:3 { a[j] ~ Normal(0, 10) }\n"
+                             "b ~ Normal(0, 10)\ns ~ HalfNormal(5)\nfor n in 1:N { y[n] ~ Normal(a[g[n]] + b * x[n], s) }\n";
+  check_same_as_rows(groups, rows_data, {"a", "b", "s"}, 1);
+  fixture f(groups, rows_data);
+  check_model_gradient(f, {"a", "b", "s"}, 0.8);
+}
+
+TEST_CASE("a regression written as factors of normal_lpdf, row by row and in one call, by its statistics") {
+  const std::string head = "data x: real[N]\ndata y: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\ns ~ HalfNormal(5)\n";
+  check_same_as_rows(head + "for n in 1:N { factor normal_lpdf(y[n] | a + b * x[n], s) }\n", rows_data, {"a", "b", "s"}, 1);
+  check_same_as_rows(head + "factor normal_lpdf(y | a + b * x, s)\n", rows_data, {"a", "b", "s"}, 1);
+  fixture f(head + "factor normal_lpdf(y | a + b * x, s)\n", rows_data);
+  check_model_gradient(f, {"a", "b", "s"}, 0.8);
+  // A value that reads an unknown is no observation: the rows.
+  check_same_as_rows(head + "factor normal_lpdf(y * s | a + b * x, s)\n", rows_data, {"a", "b", "s"}, 0);
+}
+
+TEST_CASE("terms that are not affine in their unknowns, or whose scale moves with them or by row, keep the rows") {
+  const std::string head = "data x: real[N]\ndata y: real[N]\ndata w: real[N]\na ~ Normal(0, 1)\nb ~ Normal(0, 1)\ns ~ HalfNormal(5)\n";
+  for (const std::string body : {
+           "for n in 1:N { y[n] ~ Normal(a + exp(b) * x[n], s) }\n",         // not affine
+           "for n in 1:N { y[n] ~ Normal(a + abs(b) * x[n], s) }\n",         // piecewise: the check alone could miss it
+           "for n in 1:N { y[n] ~ Normal(a * b + x[n], s) }\n",              // a product of unknowns
+           "for n in 1:N { y[n] ~ Normal(a + b * x[n], s * exp(b)) }\n",     // the scale moves with the mean's unknowns
+           "for n in 1:N { y[n] ~ Normal(a + b * x[n], s * w[n]) }\n",       // a scale per row
+           "for n in 1:N { m[n] = a + b * x[n] }\nfor n in 1:N { y[n] ~ Normal(m[n], exp(m[1]) + s) }\n",  // through a derived one
+       }) {
+    INFO(body);
+    check_same_as_rows(head + body, rows_data, {"a", "b", "s"}, 0);
+  }
+}
+
+}  // namespace test_statistics
