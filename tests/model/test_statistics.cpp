@@ -13,6 +13,7 @@ namespace test_statistics {
 
 using ppl::testing::check_model_gradient;
 using ppl::testing::fixture;
+using ppl::testing::twin_graphs;
 
 namespace {
 
@@ -27,26 +28,14 @@ ppl::model::graph_options with_statistics(bool on) {
 // `rounds` rounds; then that `terms` terms went by statistics.
 void check_same_as_rows(const std::string& text, const std::vector<std::string>& data, const std::vector<std::string>& names,
                         std::size_t terms, double spread = 1, int rounds = 4) {
-  fixture on(text, data, with_statistics(true)), off(text, data, with_statistics(false));
-  std::vector<char> wrt(on.model->variables.size(), 0);
-  for (const auto& n : names) {
-    const int v = on.model->find(n);
-    REQUIRE(v >= 0);
-    wrt[static_cast<std::size_t>(v)] = 1;
-  }
+  twin_graphs t(text, data, with_statistics(true), with_statistics(false), names);
+  auto& on = t.on;
+  auto& off = t.off;
   for (int round = 0; round < rounds; ++round) {
-    int k = 0;
-    for (const auto& n : names)
-      for (std::size_t i = 0; i < on.mutable_value(n).data.size(); ++i) {
-        // Positive for the scales, far from the least-squares point for the coefficients.
-        const double x = 0.6 + spread * (0.5 + 0.45 * std::sin(1.7 * ++k + 2.3 * round));
-        on.mutable_value(n).data[i] = x;
-        off.mutable_value(n).data[i] = x;
-      }
-    on.graph->update_derived();
-    off.graph->update_derived();
+    // Positive for the scales, far from the least-squares point for the coefficients.
+    t.set([&](int k) { return 0.6 + spread * (0.5 + 0.45 * std::sin(1.7 * k + 2.3 * round)); });
     std::vector<std::vector<double>> g_on, g_off;
-    const double lp_on = on.graph->log_density_gradient(wrt, g_on), lp_off = off.graph->log_density_gradient(wrt, g_off);
+    const double lp_on = on.graph->log_density_gradient(t.wrt, g_on), lp_off = off.graph->log_density_gradient(t.wrt, g_off);
     REQUIRE(std::isfinite(lp_off));
     INFO("round ", round);
     CHECK(lp_on == doctest::Approx(lp_off).epsilon(1e-9));

@@ -12,6 +12,7 @@ namespace test_tape {
 
 using ppl::testing::check_model_gradient;
 using ppl::testing::fixture;
+using ppl::testing::twin_graphs;
 
 namespace {
 
@@ -27,22 +28,12 @@ ppl::model::graph_options with_tapes(bool on) {
 // where a tape shares a sub-expression across instances (its adjoints summed first).
 void check_same_as_instance_path(const std::string& text, const std::vector<std::string>& data, const std::vector<std::string>& names,
                                  std::size_t taped, int times = 3, double tolerance = 0) {
-  fixture on(text, data, with_tapes(true)), off(text, data, with_tapes(false));
-  std::vector<char> wrt(on.model->variables.size(), 0);
+  twin_graphs t(text, data, with_tapes(true), with_tapes(false), names);
+  auto& on = t.on;
+  auto& off = t.off;
+  const auto& wrt = t.wrt;
   for (int round = 0; round < times; ++round) {
-    int k = 0;
-    for (const auto& n : names) {
-      const int v = on.model->find(n);
-      REQUIRE(v >= 0);
-      wrt[static_cast<std::size_t>(v)] = 1;
-      for (std::size_t i = 0; i < on.mutable_value(n).data.size(); ++i) {
-        const double x = 0.4 + 0.3 * std::sin(1.7 * ++k + round);
-        on.mutable_value(n).data[i] = x;
-        off.mutable_value(n).data[i] = x;
-      }
-    }
-    on.graph->update_derived();
-    off.graph->update_derived();
+    t.set([&](int k) { return 0.4 + 0.3 * std::sin(1.7 * k + round); });
     std::vector<std::vector<double>> g_on, g_off;
     const double lp_on = on.graph->log_density_gradient(wrt, g_on), lp_off = off.graph->log_density_gradient(wrt, g_off);
     // A density that is not finite ends the gradient early: nothing would be compared.

@@ -56,4 +56,35 @@ inline void check_model_gradient(fixture& f, const std::vector<std::string>& nam
   CHECK(g.log_density_gradient(wrt, again) == doctest::Approx(lp));
 }
 
+// One model built twice, with the path under test and with its reference (`on` and `off`
+// options), for comparing their densities and gradients; `wrt` marks `names`.
+struct twin_graphs {
+  fixture on, off;
+  std::vector<std::string> names;
+  std::vector<char> wrt;
+  twin_graphs(const std::string& text, const std::vector<std::string>& data, const model::graph_options& on_options,
+              const model::graph_options& off_options, const std::vector<std::string>& unknowns)
+      : on(text, data, on_options), off(text, data, off_options), names(unknowns), wrt(on.model->variables.size(), 0) {
+    for (const auto& n : names) {
+      const int v = on.model->find(n);
+      REQUIRE(v >= 0);
+      wrt[static_cast<std::size_t>(v)] = 1;
+    }
+  }
+  // Sets the k-th element of the names (from 1, in order) to value(k) in both graphs and
+  // recomputes their derived variables.
+  template <class Value>
+  void set(const Value& value) {
+    int k = 0;
+    for (const auto& n : names)
+      for (std::size_t i = 0; i < on.mutable_value(n).data.size(); ++i) {
+        const double x = value(++k);
+        on.mutable_value(n).data[i] = x;
+        off.mutable_value(n).data[i] = x;
+      }
+    on.graph->update_derived();
+    off.graph->update_derived();
+  }
+};
+
 }  // namespace ppl::testing
