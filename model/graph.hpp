@@ -68,6 +68,9 @@ struct graph_options {
   // Gradients sum a Normal observation affine in the unknowns, with one scale, through its
   // sufficient statistics (model/graph_linear_normal.cpp); false takes the rows.
   bool sufficient_statistics = true;
+  // Derived variables affine in what they read are recomputed as a sparse product
+  // (model/graph_affine_definitions.cpp); false takes the batch path.
+  bool affine_definitions = true;
 };
 
 class graph {
@@ -141,6 +144,9 @@ class graph {
   // How many Normal terms gradients sum by their sufficient statistics
   // (model/graph_linear_normal.cpp), once a gradient has read them.
   std::size_t statistics_terms() const;
+  // How many `=` statements are recomputed as sparse products (model/graph_affine_definitions.cpp),
+  // once a recomputation has read them.
+  std::size_t affine_definition_count() const;
 
   // ---- work done (counted in model/graph_density.cpp and where instances are evaluated) ----
   // A count of the statement instances evaluated since the graph was built: a term's log
@@ -427,6 +433,15 @@ class graph {
   // While statistics are read: the one term a gradient sums, and no statistics used.
   const lang::ir::statement* only_term_ = nullptr;
   bool reading_statistics_ = false;
+  // ---- an `=` statement affine in what it reads, as a sparse product
+  // (model/graph_affine_definitions.cpp) ----
+  struct affine_definition;
+  // Its table, read the first time it is asked (once the graph is built); null when the
+  // statement does not qualify.
+  affine_definition* affine_definition_of(const lang::ir::statement& s);
+  void apply_affine_definition(affine_definition& a, const lang::ir::statement& s);
+  std::vector<std::shared_ptr<affine_definition>> affine_definitions_;  // by statement
+  std::vector<char> affine_definition_tried_;                          // by statement
 };
 
 }  // namespace ppl::model

@@ -403,7 +403,13 @@ void graph::update_derived(const std::vector<char>& needed) {
 // is, each element's first definition is tracked instance by instance).
 void graph::recompute(const statement& s) {
   work_ += instance_count(s);
-  if (defined_[static_cast<std::size_t>(s.target)].empty() && batch_assign(s)) return;
+  if (defined_[static_cast<std::size_t>(s.target)].empty()) {
+    if (affine_definition* a = affine_definition_of(s)) {
+      apply_affine_definition(*a, s);
+      return;
+    }
+    if (batch_assign(s)) return;
+  }
   run_statement(s, nullptr, false);
 }
 

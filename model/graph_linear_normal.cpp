@@ -18,7 +18,7 @@
 // hand-written sampler of a Gaussian linear model does with its normal equations; Stan's
 // normal_id_glm still passes over the rows twice a gradient.
 //
-// Which terms qualify is structural (`affine` below: the mean is built from unknowns and
+// Which terms qualify is structural (model/affine.hpp: the mean is built from unknowns and
 // data by sums, products and quotients with one side free of unknowns, dot products,
 // sums, transposes and indices the data fix, through derived variables defined the same
 // way), and the statistics are checked against the ordinary path at a random point before
@@ -32,6 +32,7 @@
 #include <boost/random/normal_distribution.hpp>
 #include <stdexcept>
 
+#include "model/affine.hpp"
 #include "model/graph.hpp"
 #include "stdlib/distribution.hpp"
 #include "stdlib/function.hpp"
@@ -81,82 +82,6 @@ namespace {
 constexpr Eigen::Index max_unknowns = 400;
 constexpr double max_reading_rows = 5e7;
 
-bool constant_indices(const expr& e) {
-  for (const auto& ix : e.indices)
-    if ((ix.lo && ix.lo->depends_on_unknown) || (ix.hi && ix.hi->depends_on_unknown)) return false;
-  return true;
-}
-
-// Whether e is affine in the unknowns, its coefficients free of them (see the top);
-// `memo` by variable: 0 not yet asked, 1 affine, 2 not (or being asked: a definition that
-// reads itself is refused). `reached` collects the unknowns read.
-bool affine(const lang::ir::model& m, const expr& e, std::vector<char>& memo, std::vector<int>& reached) {
-  if (!e.depends_on_unknown) return true;
-  auto all_args = [&] {
-    return std::all_of(e.args.begin(), e.args.end(), [&](const auto& a) { return affine(m, *a, memo, reached); });
-  };
-  // Exactly one argument reads unknowns and it is affine: a product or quotient by a constant.
-  auto one_side = [&](std::size_t varying) {
-    for (std::size_t i = 0; i < e.args.size(); ++i)
-      if (i != varying && e.args[i]->depends_on_unknown) return false;
-    return affine(m, *e.args[varying], memo, reached);
-  };
-  switch (e.which) {
-    case expr::kind::variable: {
-      const auto v = static_cast<std::size_t>(e.slot);
-      if (m.variables[v].role == role::unknown) {
-        reached.push_back(e.slot);
-        return true;
-      }
-      if (m.variables[v].role != role::derived) return true;
-      if (memo[v] == 0) {
-        memo[v] = 2;
-        bool ok = true;
-        for (const statement& st : m.statements) {
-          if (st.which != statement::kind::assign || st.target != e.slot) continue;
-          for (const auto& l : st.loops) ok = ok && !l.lo->depends_on_unknown && !l.hi->depends_on_unknown;
-          for (const auto& ix : st.target_indices) ok = ok && !ix->depends_on_unknown;
-          ok = ok && affine(m, *st.value, memo, reached);
-        }
-        memo[v] = ok ? 1 : 2;
-      }
-      return memo[v] == 1;
-    }
-    case expr::kind::index:
-      return constant_indices(e) && affine(m, *e.args[0], memo, reached);
-    case expr::kind::vector_literal:
-      return all_args();
-    case expr::kind::call: {
-      const std::string_view f = e.fn->name();
-      if (f == "+" || f == "-" || f == "neg" || f == "sum" || f == "mean" || f == "'" || f == "transpose" || f == "append_row" ||
-          f == "append_col" || f == "cumulative_sum")
-        return all_args();
-      if (e.args.size() != 2) return false;
-      if (f == "*" || f == ".*" || f == "dot") return one_side(e.args[0]->depends_on_unknown ? 0 : 1);
-      if (f == "/" || f == "./") return one_side(0);
-      return false;
-    }
-    default:
-      return false;
-  }
-}
-
-// Whether e reads any of `variables`, directly or through derived variables (`seen`, by
-// variable: a derived one already followed).
-bool reads_any(const lang::ir::model& m, const expr& e, const std::vector<int>& variables, std::vector<char>& seen) {
-  std::vector<int> reads;
-  lang::ir::collect_reads(&e, reads);
-  for (int r : reads) {
-    if (std::find(variables.begin(), variables.end(), r) != variables.end()) return true;
-    const auto v = static_cast<std::size_t>(r);
-    if (m.variables[v].role != role::derived || seen[v]) continue;
-    seen[v] = 1;
-    for (const statement& st : m.statements)
-      if (st.which == statement::kind::assign && st.target == r && reads_any(m, *st.value, variables, seen)) return true;
-  }
-  return false;
-}
-
 // theta: the values of `variables`, whole, one after another.
 Eigen::VectorXd gather(const std::vector<tensor>& values, const std::vector<int>& variables, Eigen::Index p) {
   Eigen::VectorXd theta(p);
@@ -199,14 +124,11 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
     return nullptr;
   }
   if (!mean->depends_on_unknown || scale->type.rank != 0 || lang::ir::uses_loop_variable(*scale)) return nullptr;
-  std::vector<char> memo(model_.variables.size(), 0);
-  std::vector<int> reached;
-  if (!affine(model_, *mean, memo, reached)) return nullptr;
-  std::sort(reached.begin(), reached.end());
-  reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+  affinity affine(model_, true);
+  if (!affine(*mean)) return nullptr;
+  const std::vector<int> reached = affine.reached();
   // The scale may read unknowns, but nothing theta moves: it stays put while theta does.
-  std::vector<char> seen(model_.variables.size(), 0);
-  if (reads_any(model_, *scale, reached, seen)) return nullptr;
+  if (reads_any(model_, *scale, reached)) return nullptr;
   Eigen::Index p = 0;
   for (int v : reached) p += static_cast<Eigen::Index>(values_[static_cast<std::size_t>(v)].size());
   // N, the Normal densities summed: one an instance, or a factor's vectors' length.
