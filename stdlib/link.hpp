@@ -19,6 +19,18 @@ inline double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp
 // log inv_logit(x) = -log(1 + e^-x), finite for every finite x.
 inline double log_inv_logit(double x) { return -softplus(-x); }
 
+// log inv_logit(a), log inv_logit(-a) and inv_logit(a) from one exp and one log1p, as the
+// three functions above give them bit for bit: e = e^-|a|, l = log1p(e).
+struct logit_parts {
+  double log_p, log_q, p;
+  explicit logit_parts(double a) {
+    const double e = std::exp(-std::fabs(a)), l = std::log1p(e);
+    log_p = -(std::max(-a, 0.0) + l);
+    log_q = -(std::max(a, 0.0) + l);
+    p = a >= 0 ? 1 / (1 + e) : e / (1 + e);
+  }
+};
+
 // log(1 - e^x) for x <= 0, by the branch that keeps its accuracy (Maechler 2012,
 // "Accurately computing log(1 - exp(-|a|))"): log(-expm1(x)) near 0, log1p(-e^x) below.
 inline double log1m_exp(double x) {

@@ -94,6 +94,66 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
   }
 }
 
+TEST_CASE("logit-link count rows at once: one exp and one log1p a row, the single densities bit for bit") {
+  // BinomialLogit(n, alpha) and BernoulliLogit(alpha) override log_density_rows (logit_parts);
+  // alpha on both sides of 0 and far out, where each branch and the log1p's accuracy matter.
+  struct rows_case {
+    const char* name;
+    std::vector<std::vector<double>> params;
+    std::vector<double> values;
+  };
+  for (const auto& c : std::vector<rows_case>{{"BinomialLogit", {{10, 3, 7, 12, 0}, {0.4, -2.5, 35, -40, 1}}, {4, 0, 7, 0, 0}},
+                                             {"BinomialLogit", {{8}, {0.3, -0.2, 3.5, -7}}, {2, 8, 1, 0}},
+                                             {"BinomialLogit", {{5, 6, 7, 8}, {-1.25}}, {5, 0, 3, 2}},
+                                             {"BernoulliLogit", {{0.4, -2.5, 35, -40, 0}}, {1, 0, 0, 1, 1}},
+                                             {"BernoulliLogit", {{-0.8}}, {1, 0, 0, 1}}}) {
+    INFO(c.name, " with ", c.params[0].size(), " first parameters");
+    const auto& d = dist(c.name);
+    const std::size_t k = c.params.size();
+    double expected = 0;
+    std::vector<std::vector<double>> dp_expected(k);
+    for (std::size_t i = 0; i < k; ++i) dp_expected[i].assign(c.params[i].size(), 0.0);
+    for (std::size_t r = 0; r < c.values.size(); ++r) {
+      std::vector<tensor> params;
+      ppl::stdlib::gradient_out g;
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::size_t at = c.params[i].size() == 1 ? 0 : r;
+        params.push_back(scalar(c.params[i][at]));
+        g.params[i] = &dp_expected[i][at];
+      }
+      d.check(views(params));
+      expected += d.log_density(views(params), view{&c.values[r], shape::scalar()}, true, &g);
+    }
+    ppl::stdlib::rows_params rows;
+    std::vector<std::vector<double>> dp(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      dp[i].assign(c.params[i].size(), 0.0);
+      rows.p[i] = c.params[i].data();
+      rows.step[i] = c.params[i].size() == 1 ? 0 : 1;
+      rows.dp[i] = dp[i].data();
+    }
+    const auto n = static_cast<index_t>(c.values.size());
+    const double total = d.log_density_rows(rows, k, c.values.data(), nullptr, n, true);
+    CHECK(std::memcmp(&total, &expected, sizeof(double)) == 0);
+    for (std::size_t i = 0; i < k; ++i) CHECK(std::memcmp(dp[i].data(), dp_expected[i].data(), dp[i].size() * sizeof(double)) == 0);
+    // A value outside the support, and a NaN log-odds with `check`: -inf.
+    std::vector<double> outside = c.values;
+    outside[1] = 2.5;
+    CHECK(d.log_density_rows(rows, k, outside.data(), nullptr, n, true) == -INFINITY);
+    std::vector<double> nan_odds = c.params.back();
+    nan_odds.back() = NAN;
+    rows.p[k - 1] = nan_odds.data();
+    CHECK(d.log_density_rows(rows, k, c.values.data(), nullptr, n, true) == -INFINITY);
+  }
+  // A count that is not a non-negative integer, with `check`: -inf.
+  const std::vector<double> counts{3, -1}, odds{0.5}, values{1, 0};
+  ppl::stdlib::rows_params rows;
+  rows.p[0] = counts.data();
+  rows.step[0] = 1;
+  rows.p[1] = odds.data();
+  CHECK(dist("BinomialLogit").log_density_rows(rows, 2, values.data(), nullptr, 2, true) == -INFINITY);
+}
+
 TEST_CASE("Normal rows that share a scale: one reciprocal, four partial sums, each derivative asked or not") {
   // Nine rows: two rounds of the four-row loop and one row after it.
   const auto& d = dist("Normal");
