@@ -440,6 +440,8 @@ class graph {
   // statement does not qualify.
   affine_definition* affine_definition_of(const lang::ir::statement& s);
   void apply_affine_definition(affine_definition& a, const lang::ir::statement& s);
+  // Its reverse pass in a gradient: A' times the target's adjoint, added to the inputs'.
+  void pass_back_affine_definition(const affine_definition& a, const lang::ir::statement& s, std::span<double* const> slots) const;
   std::vector<std::shared_ptr<affine_definition>> affine_definitions_;  // by statement
   std::vector<char> affine_definition_tried_;                          // by statement
 };

@@ -10,7 +10,8 @@
 // the statement the ordinary way with v = 0 and then with each element of v at 1 in turn
 // (at most max_probed_elements evaluations of an instance in all), and checked at a random
 // v against the ordinary way before they are used. The values agree with the batch path's
-// to rounding, not bit for bit (the sum's order differs).
+// to rounding, not bit for bit (the sum's order differs). A gradient takes the same table
+// both ways: forward the product, backward A' times the target's adjoint.
 #include <boost/random/normal_distribution.hpp>
 #include <algorithm>
 #include <cmath>
@@ -133,6 +134,24 @@ void graph::apply_affine_definition(affine_definition& a, const statement& s) {
       for (std::size_t e = start[0]; e < start[1]; ++e) out[to[e]] += coefficient[e] * x;
       ++start;
     }
+}
+
+void graph::pass_back_affine_definition(const affine_definition& a, const statement& s, std::span<double* const> slots) const {
+  const double* d = slots[static_cast<std::size_t>(s.target)];
+  if (!d) return;
+  const std::size_t* start = a.column_start.data();
+  const index_t* to = a.to.data();
+  const double* coefficient = a.coefficient.data();
+  for (int v : a.inputs) {
+    const auto size = static_cast<std::size_t>(values_[static_cast<std::size_t>(v)].size());
+    if (double* into = slots[static_cast<std::size_t>(v)])
+      for (std::size_t k = 0; k < size; ++k) {
+        double sum = 0;
+        for (std::size_t e = start[k]; e < start[k + 1]; ++e) sum += coefficient[e] * d[to[e]];
+        into[k] += sum;
+      }
+    start += size;
+  }
 }
 
 }  // namespace ppl::model

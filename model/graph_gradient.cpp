@@ -53,6 +53,9 @@ struct graph::gradient_plan {
     model::tape* tape = nullptr;
     // A term summed by its sufficient statistics (model/graph_linear_normal.cpp), else null.
     linear_normal* linear = nullptr;
+    // A definition recomputed as c + A v (model/graph_affine_definitions.cpp), else null:
+    // forward the product, backward A' times its target's adjoint.
+    affine_definition* affine = nullptr;
     plate_range range;
     std::vector<const expr*> invariants;
   };
@@ -92,6 +95,7 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
       plan->carries[t] = 1;
       if (!s.loops.empty()) collect_hoisted(*s.value, s.target, hoisted);
       plan->definitions.push_back({&s, std::move(hoisted), plate_batchable(s)});
+      plan->definitions.back().affine = affine_definition_of(s);
     } else if (!left_out(s) && (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)])) {
       if (!s.loops.empty()) {
         for (const auto& a : s.args) collect_hoisted(*a, -1, hoisted);
@@ -144,6 +148,10 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
   }
   batch_fresh_.assign(model_.statements.size(), 0);
   for (auto& d : plan.definitions) {
+    if (d.affine) {
+      apply_affine_definition(*d.affine, *d.s);
+      continue;
+    }
     d.defined = d.batched && define_plate(*d.s, d.range, d.invariants);
     d.tape = nullptr;
     if (d.defined) continue;
@@ -172,7 +180,9 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)
-    if (it->defined)
+    if (it->affine)
+      pass_back_affine_definition(*it->affine, *it->s, plan.slots);
+    else if (it->defined)
       pass_back_definition(*it->s, it->range, it->invariants, plan.slots);
     else if (it->tape)
       it->tape->backward(plan.slots, true);

@@ -152,6 +152,18 @@ void check_definitions(const std::string& text, const std::vector<std::string>& 
         CHECK(a[i] == doctest::Approx(b[i]).epsilon(1e-12).scale(1));
       }
     }
+    // A gradient takes the table both ways: the same density and gradient to rounding.
+    std::vector<std::vector<double>> g_on, g_off;
+    const double lp_on = t.on.graph->log_density_gradient(t.wrt, g_on), lp_off = t.off.graph->log_density_gradient(t.wrt, g_off);
+    REQUIRE(std::isfinite(lp_off));
+    CHECK(lp_on == doctest::Approx(lp_off).epsilon(1e-12));
+    for (const auto& n : names) {
+      const auto v = static_cast<std::size_t>(t.on.model->find(n));
+      for (std::size_t i = 0; i < g_off[v].size(); ++i) {
+        INFO(n, "[", i, "], round ", round);
+        CHECK(g_on[v][i] == doctest::Approx(g_off[v][i]).epsilon(1e-10).scale(1));
+      }
+    }
   }
   CHECK(t.on.graph->affine_definition_count() == count);
   CHECK(t.off.graph->affine_definition_count() == 0);
@@ -173,6 +185,9 @@ TEST_CASE("derived variables affine in what they read are recomputed as sparse p
   const std::vector<std::string> data{"x=[8, 15, 22, 29, 36]", "X=[[1.0, 0.5], [0.2, -1.0], [2.0, 0.3], [-0.4, 0.9]]", "g=[1, 2, 3, 2]",
                                       "I=3", "y=[[1, 2, 3, 4, 5], [2, 3, 4, 5, 6], [0, 1, 1, 2, 3]]", "z=[0.5, 1.5, -0.2, 0.8]"};
   check_definitions(text, data, {"alpha", "beta", "b", "c"}, 3);
+  fixture f(text, data);
+  check_model_gradient(f, {"alpha", "beta", "b", "c"}, 0.4);
+  CHECK(f.graph->affine_definition_count() == 3);
 }
 
 TEST_CASE("definitions that are not affine, read themselves or index by an unknown keep the batch path") {
