@@ -152,7 +152,7 @@ void tape::run(std::uint32_t first, std::uint32_t last) {
 // A map of scalars by its formulas, the same arithmetic as stdlib/elementwise.cpp's
 // unary_map and binary_map (scaled_add for constant partials, asked once when recorded)
 // and linear_algebra.cpp's product::scaling_backward, from the compact record.
-void tape::scalar_forward(const scalar_call& c) const {
+inline void tape::scalar_forward(const scalar_call& c) const {
   const double a = c.a[0];
   switch (c.known) {
     case formula::add: *c.out = a + c.b[0]; return;
@@ -161,6 +161,7 @@ void tape::scalar_forward(const scalar_call& c) const {
     case formula::sqrt: *c.out = std::sqrt(a); return;
     case formula::exp: *c.out = std::exp(a); return;
     case formula::log: *c.out = std::log(a); return;
+    case formula::multiply: *c.out = a * c.b[0]; return;
     case formula::other: break;
   }
   switch (c.how) {
@@ -176,7 +177,7 @@ void tape::scalar_forward(const scalar_call& c) const {
   }
 }
 
-void tape::scalar_backward(const scalar_call& c, const double* d_out, double* to_a, double* to_b) const {
+inline void tape::scalar_backward(const scalar_call& c, const double* d_out, double* to_a, double* to_b) const {
   switch (c.known) {
     case formula::add:
     case formula::subtract: {
@@ -197,6 +198,10 @@ void tape::scalar_backward(const scalar_call& c, const double* d_out, double* to
       return;
     case formula::log:
       if (to_a) to_a[0] += 1 / c.a[0] * d_out[0];
+      return;
+    case formula::multiply:
+      if (to_a) to_a[0] += c.b[0] * d_out[0];
+      if (to_b) to_b[0] += c.a[0] * d_out[0];
       return;
     case formula::other:
       break;

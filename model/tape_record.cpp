@@ -395,6 +395,8 @@ tape::formula tape::known_formula(const node& n) {
     const std::string_view name = static_cast<const stdlib::binary_math*>(n.formulas)->name;
     if (name == "+") return formula::add;
     if (name == "-") return formula::subtract;
+  } else if (n.how == op::product) {
+    return formula::multiply;
   }
   return formula::other;
 }
