@@ -90,10 +90,15 @@ double tape::total() const {
 void tape::backward(std::span<double* const> slots, bool reverse) {
   if (instances.empty()) return;
   std::fill(adjoints_.begin(), adjoints_.end(), 0.0);
-  for (std::uint32_t k : moving_) {
-    const place& p = places_[k];
-    double* to = slots[static_cast<std::size_t>(p.variable)];
-    at_[k] = to ? to + p.offset : nullptr;
+  // The variables' adjoints are usually where the last gradient had them (their buffers
+  // are reused): the places resolved then still hold.
+  if (!std::equal(slots.begin(), slots.end(), resolved_for_.begin(), resolved_for_.end())) {
+    for (std::uint32_t k : moving_) {
+      const place& p = places_[k];
+      double* to = slots[static_cast<std::size_t>(p.variable)];
+      at_[k] = to ? to + p.offset : nullptr;
+    }
+    resolved_for_.assign(slots.begin(), slots.end());
   }
   const auto count = instance_steps_.size() - 1;
   if (reverse)

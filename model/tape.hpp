@@ -180,6 +180,7 @@ class tape {
   std::vector<place> places_;
   std::vector<double*> at_;  // places_ resolved: fixed ones by finish(), the rest per gradient
   std::vector<std::uint32_t> moving_;  // the places at a variable's adjoint
+  std::vector<double*> resolved_for_;  // the variables' adjoints moving_'s places were resolved against
   std::uint32_t null_place_ = 0;       // a place that is always null (an argument without adjoint)
   // The forward pass: the nodes to evaluate (computed, reading unknowns), instance i's
   // at [exec_at_[i], exec_at_[i + 1]).
