@@ -418,6 +418,9 @@ class graph {
   // statement's values are written to its target. Null when it goes instance by instance
   // (it cannot be taped, or this replay failed: nothing is changed then but the target).
   tape* tape_forward(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted);
+  // The statement's tape where a gradient has recorded one and it still holds, else null
+  // (nothing is recorded): graph::recompute replays it.
+  tape* recorded_tape(const lang::ir::statement& s);
   std::vector<std::unique_ptr<tape>> tapes_;  // by statement
   std::vector<char> tape_refused_;            // by statement
   // ---- a Normal observation affine in the unknowns, by its sufficient statistics

@@ -409,6 +409,9 @@ void graph::recompute(const statement& s) {
       return;
     }
     if (batch_assign(s)) return;
+    // A definition a gradient replays from its tape (a recursion, which the batch refuses):
+    // the replay's values are the instance path's bit for bit, without the walk.
+    if (tape* t = recorded_tape(s); t && t->forward(values_, s.target)) return;
   }
   run_statement(s, nullptr, false);
 }

@@ -38,6 +38,13 @@ void collect_shared(const expr& e, const statement& s, int own_target, std::vect
 
 }  // namespace
 
+tape* graph::recorded_tape(const statement& s) {
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  if (index >= tapes_.size() || eval_.log) return nullptr;
+  tape* kept = tapes_[index].get();
+  return kept && kept->valid(values_) ? kept : nullptr;
+}
+
 tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& hoisted) {
   const auto index = static_cast<std::size_t>(&s - model_.statements.data());
   if (tapes_.size() != model_.statements.size()) {
