@@ -32,6 +32,20 @@ TEST_CASE("plate sums equal sums of single densities") {
   }
 }
 
+// Rows' parameters, each one value shared by every row or one a row, with their derivatives
+// into `dp` (made, zeroed).
+ppl::stdlib::rows_params rows_with(const std::vector<std::vector<double>>& params, std::vector<std::vector<double>>& dp) {
+  ppl::stdlib::rows_params rows;
+  dp.assign(params.size(), {});
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    dp[i].assign(params[i].size(), 0.0);
+    rows.p[i] = params[i].data();
+    rows.step[i] = params[i].size() == 1 ? 0 : 1;
+    rows.dp[i] = dp[i].data();
+  }
+  return rows;
+}
+
 TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and gradients, shared or per row") {
   // Normal overrides it (a shared scale's log once), Gamma too (a repeated shape's log-gamma
   // and digamma once); StudentT takes the default.
@@ -72,14 +86,8 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
       expected += d.log_density(views(params), view{&values[r], shape::scalar()}, true, &g);
     }
     // At once.
-    ppl::stdlib::rows_params rows;
-    std::vector<std::vector<double>> dp(k);
-    for (std::size_t i = 0; i < k; ++i) {
-      dp[i].assign(c.params[i].size(), 0.0);
-      rows.p[i] = c.params[i].data();
-      rows.step[i] = c.params[i].size() == 1 ? 0 : 1;
-      rows.dp[i] = dp[i].data();
-    }
+    std::vector<std::vector<double>> dp;
+    ppl::stdlib::rows_params rows = rows_with(c.params, dp);
     std::vector<double> dx(values.size(), 0.0);
     const double total = d.log_density_rows(rows, k, values.data(), dx.data(), static_cast<index_t>(values.size()), true);
     CHECK(total == doctest::Approx(expected).epsilon(1e-13));
@@ -124,14 +132,8 @@ TEST_CASE("logit-link count rows at once: one exp and one log1p a row, the singl
       d.check(views(params));
       expected += d.log_density(views(params), view{&c.values[r], shape::scalar()}, true, &g);
     }
-    ppl::stdlib::rows_params rows;
-    std::vector<std::vector<double>> dp(k);
-    for (std::size_t i = 0; i < k; ++i) {
-      dp[i].assign(c.params[i].size(), 0.0);
-      rows.p[i] = c.params[i].data();
-      rows.step[i] = c.params[i].size() == 1 ? 0 : 1;
-      rows.dp[i] = dp[i].data();
-    }
+    std::vector<std::vector<double>> dp;
+    ppl::stdlib::rows_params rows = rows_with(c.params, dp);
     const auto n = static_cast<index_t>(c.values.size());
     const double total = d.log_density_rows(rows, k, c.values.data(), nullptr, n, true);
     CHECK(std::memcmp(&total, &expected, sizeof(double)) == 0);
