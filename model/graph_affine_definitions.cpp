@@ -50,6 +50,7 @@ graph::affine_definition* graph::affine_definition_of(const statement& s) {
     affine_definitions_.resize(model_.statements.size());
     affine_definition_tried_.resize(model_.statements.size(), 0);
   }
+  if (eval_.log) return nullptr;  // reads are being logged: the evaluator must see them
   if (affine_definition_tried_[index]) return affine_definitions_[index].get();
   affine_definition_tried_[index] = 1;
   const auto target = static_cast<std::size_t>(s.target);

@@ -44,7 +44,7 @@ using lang::ir::role;
 using lang::ir::statement;
 
 struct graph::linear_normal {
-  const expr* scale = nullptr;
+  const expr* scale = nullptr;  // the one scale; null for data scales by row (held in the statistics)
   bool factor = false;         // a factor of normal_lpdf, whose invalid scale is NaN (a ~'s is -inf)
   std::vector<int> variables;  // theta: these unknowns' elements, whole, in this order
   Eigen::Index p = 0;
@@ -123,7 +123,11 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
   } else {
     return nullptr;
   }
-  if (!mean->depends_on_unknown || scale->type.rank != 0 || lang::ir::uses_loop_variable(*scale)) return nullptr;
+  // The scale: one for all the rows (it may read unknowns), or data that vary by row (a
+  // measurement's known sd), whose weights 1 / s[n]^2 the statistics then hold.
+  const bool weighted = !scale->depends_on_unknown && (lang::ir::uses_loop_variable(*scale) || scale->type.rank > 0);
+  if (!mean->depends_on_unknown || scale->type.rank > 1 || (!weighted && (scale->type.rank != 0 || lang::ir::uses_loop_variable(*scale))))
+    return nullptr;
   affinity affine(model_, true);
   if (!affine(*mean)) return nullptr;
   const std::vector<int> reached = affine.reached();
@@ -146,7 +150,7 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
   if (p == 0 || p > max_unknowns || count * static_cast<double>(p + 2) > max_reading_rows) return nullptr;
 
   auto t = std::make_shared<linear_normal>();
-  t->scale = scale;
+  t->scale = weighted ? nullptr : scale;
   t->factor = observed != nullptr;
   t->variables = reached;
   t->p = p;
@@ -178,8 +182,7 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
   };
   bool ok = false;
   try {
-    const view sv = eval_.eval(*scale, frame_);
-    t->s0 = sv.scalar();
+    t->s0 = weighted ? 1.0 : eval_.eval(*scale, frame_).scalar();
     if (std::isfinite(t->s0) && t->s0 > 0) {
       // Columns of A'A / s^2 from differences at unit steps off theta = 0.
       Eigen::VectorXd origin = Eigen::VectorXd::Zero(p), g_origin, g_step;
@@ -249,8 +252,8 @@ std::size_t graph::statistics_terms() const {
 }
 
 double graph::linear_normal_term(linear_normal& t, std::span<double* const> slots) {
-  const expr& scale = *t.scale;
-  const double sv = eval_.eval(scale, frame_).scalar();
+  // Data scales by row are in the statistics (s0 = 1 stands for them); else the one scale now.
+  const double sv = t.scale ? eval_.eval(*t.scale, frame_).scalar() : 1.0;
   if (std::isnan(sv) || ((!(sv > 0) || sv == INFINITY) && t.factor)) return NAN;
   if (!(sv > 0) || sv == INFINITY) return -INFINITY;
   Eigen::Index at = 0;
@@ -266,7 +269,7 @@ double graph::linear_normal_term(linear_normal& t, std::span<double* const> slot
       for (Eigen::Index i = 0; i < size; ++i) to[i] += dtheta[k + i];
     k += size;
   }
-  if (scale.depends_on_unknown) eval_.backward(scale, frame_, &ds, slots);
+  if (t.scale && t.scale->depends_on_unknown) eval_.backward(*t.scale, frame_, &ds, slots);
   return value;
 }
 

@@ -111,6 +111,24 @@ TEST_CASE("a regression written as factors of normal_lpdf, row by row and in one
   check_same_as_rows(head + "factor normal_lpdf(y * s | a + b * x, s)\n", rows_data, {"a", "b", "s"}, 0);
 }
 
+TEST_CASE("known scales by row (a measurement's sd) are weights the statistics hold") {
+  const std::string head = "data x: real[N]\ndata y: real[N]\ndata w: real[N]\na ~ Normal(0, 10)\nb ~ Normal(0, 10)\n";
+  check_same_as_rows(head + "for n in 1:N { y[n] ~ Normal(a + b * x[n], w[n]) }\n", rows_data, {"a", "b"}, 1);
+  check_same_as_rows(head + "for n in 1:N { y[n] ~ Normal(a + b * x[n], 0.5 * w[n]) }\n", rows_data, {"a", "b"}, 1, 40);
+  check_same_as_rows(head + "factor normal_lpdf(y | a + b * x, w)\n", rows_data, {"a", "b"}, 1);
+  fixture f(head + "for n in 1:N { y[n] ~ Normal(a + b * x[n], w[n]) }\n", rows_data);
+  check_model_gradient(f, {"a", "b"}, 0.8);
+  // A known scale of 0 in one row: the term is never finite, so there are no statistics to
+  // read, and the rows say -inf as before.
+  fixture zero(head + "for n in 1:N { y[n] ~ Normal(a + b * x[n], w[n] - 1) }\n",
+               {rows_data[0], rows_data[1], "w=[2, 3, 1.5, 2, 1, 3, 1.5, 2, 1.25, 2]"});
+  std::vector<char> wrt(zero.model->variables.size(), 0);
+  wrt[static_cast<std::size_t>(zero.model->find("a"))] = 1;
+  std::vector<std::vector<double>> g;
+  CHECK(zero.graph->log_density_gradient(wrt, g) == -INFINITY);
+  CHECK(zero.graph->statistics_terms() == 0);
+}
+
 TEST_CASE("terms that are not affine in their unknowns, or whose scale moves with them or by row, keep the rows") {
   const std::string head = "data x: real[N]\ndata y: real[N]\ndata w: real[N]\na ~ Normal(0, 1)\nb ~ Normal(0, 1)\ns ~ HalfNormal(5)\n";
   for (const std::string body : {
@@ -118,7 +136,7 @@ TEST_CASE("terms that are not affine in their unknowns, or whose scale moves wit
            "for n in 1:N { y[n] ~ Normal(a + abs(b) * x[n], s) }\n",         // piecewise: the check alone could miss it
            "for n in 1:N { y[n] ~ Normal(a * b + x[n], s) }\n",              // a product of unknowns
            "for n in 1:N { y[n] ~ Normal(a + b * x[n], s * exp(b)) }\n",     // the scale moves with the mean's unknowns
-           "for n in 1:N { y[n] ~ Normal(a + b * x[n], s * w[n]) }\n",       // a scale per row
+           "for n in 1:N { y[n] ~ Normal(a + b * x[n], s * w[n]) }\n",       // a scale per row that reads an unknown
            "for n in 1:N { m[n] = a + b * x[n] }\nfor n in 1:N { y[n] ~ Normal(m[n], exp(m[1]) + s) }\n",  // through a derived one
        }) {
     INFO(body);
