@@ -429,6 +429,10 @@ class graph {
   // The statistics of term `s`, read the first time it is asked; null when it does not
   // qualify (structurally, or by the check against its rows).
   linear_normal* linear_normal_of(const lang::ir::statement& s);
+  // Its form, where the statement has one (what it reads, N), and the statistics read
+  // into it from the term's gradients (false: they disagree with the rows, or do not pay).
+  std::shared_ptr<linear_normal> linear_normal_form(const lang::ir::statement& s);
+  bool read_linear_normal(const lang::ir::statement& s, linear_normal& t);
   // The term's value from them, its adjoints added to `slots`.
   double linear_normal_term(linear_normal& t, std::span<double* const> slots);
   std::vector<std::shared_ptr<linear_normal>> linear_normals_;  // by statement

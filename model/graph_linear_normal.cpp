@@ -58,6 +58,34 @@ struct graph::linear_normal {
   Eigen::SparseMatrix<double> sparse_h;  // or sparse
   Eigen::VectorXd d, hd, theta, dtheta;  // scratch
 
+  // theta0, the term's maximum, from A'A / s0^2 (`a`) and the gradient at theta = 0, by the
+  // pseudo-inverse where A'A is singular (a coefficient no row reads, collinear columns);
+  // A'A kept dense or sparse. False where the statistics would cost more than the rows: a
+  // gradient reads every nonzero of A'A once, the rows cost N evaluations at least.
+  bool fit(const Eigen::MatrixXd& a, const Eigen::VectorXd& g_origin) {
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(a);
+    if (eig.info() != Eigen::Success) return false;
+    const Eigen::VectorXd& lambda = eig.eigenvalues();
+    const double floor = 1e-12 * std::max(std::abs(lambda.maxCoeff()), std::abs(lambda.minCoeff()));
+    Eigen::VectorXd coeff = eig.eigenvectors().transpose() * g_origin;
+    for (Eigen::Index k = 0; k < p; ++k) coeff[k] = lambda[k] > floor ? coeff[k] / lambda[k] : 0;
+    theta0 = eig.eigenvectors() * coeff;
+    const auto nonzeros = static_cast<Eigen::Index>((a.array() != 0).count());
+    sparse = 4 * nonzeros < p * p;
+    if (sparse)
+      sparse_h = a.sparseView(0, 0);
+    else
+      h = a;
+    return static_cast<double>(nonzeros) <= 4 * count;
+  }
+  // Whether the statistics give the ordinary path's value and gradient at `point`.
+  bool agrees(const Eigen::VectorXd& point, double actual, const Eigen::VectorXd& g_actual) {
+    Eigen::VectorXd g_formula;
+    double ds = 0;
+    const double formula = at(point, s0, g_formula, ds);
+    return std::isfinite(actual) && std::abs(actual - formula) <= 1e-9 * (1 + std::abs(actual)) &&
+           (g_actual - g_formula).lpNorm<Eigen::Infinity>() <= 1e-8 * (1 + g_actual.lpNorm<Eigen::Infinity>());
+  }
   // The term at (theta, s) from the statistics, and its gradient in theta (into `dtheta`)
   // and in s.
   double at(const Eigen::VectorXd& theta, double s, Eigen::VectorXd& dtheta, double& ds) {
@@ -102,6 +130,14 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
   if (reading_statistics_) return nullptr;
   if (linear_normal_tried_[index]) return linear_normals_[index].get();
   linear_normal_tried_[index] = 1;
+  std::shared_ptr<linear_normal> t = linear_normal_form(s);
+  if (!t || !read_linear_normal(s, *t)) return nullptr;
+  for (auto* scratch : {&t->d, &t->hd, &t->theta, &t->dtheta}) scratch->resize(t->p);
+  linear_normals_[index] = t;
+  return t.get();
+}
+
+std::shared_ptr<graph::linear_normal> graph::linear_normal_form(const statement& s) {
   if (!options_.sufficient_statistics || !instances_fixed(s)) return nullptr;
   // The observed value, the mean and the scale: a `~ Normal` of data, or a factor of
   // normal_lpdf(y | mu, s) with y free of unknowns (rows, or vectors in one call).
@@ -130,40 +166,40 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
     return nullptr;
   affinity affine(model_, true);
   if (!affine(*mean)) return nullptr;
-  const std::vector<int> reached = affine.reached();
+  auto t = std::make_shared<linear_normal>();
+  t->variables = affine.reached();
   // The scale may read unknowns, but nothing theta moves: it stays put while theta does.
-  if (reads_any(model_, *scale, reached)) return nullptr;
-  Eigen::Index p = 0;
-  for (int v : reached) p += static_cast<Eigen::Index>(values_[static_cast<std::size_t>(v)].size());
+  if (reads_any(model_, *scale, t->variables)) return nullptr;
+  for (int v : t->variables) t->p += static_cast<Eigen::Index>(values_[static_cast<std::size_t>(v)].size());
   // N, the Normal densities summed: one an instance, or a factor's vectors' length.
-  double count = static_cast<double>(instance_count(s));
+  t->count = static_cast<double>(instance_count(s));
   if (observed && (observed->type.rank > 0 || mean->type.rank > 0)) {
-    count = 0;
+    t->count = 0;
     try {
       for_each_instance(s, [&] {
-        count += static_cast<double>(std::max(eval_.eval(*observed, frame_).size(), eval_.eval(*mean, frame_).size()));
+        t->count += static_cast<double>(std::max(eval_.eval(*observed, frame_).size(), eval_.eval(*mean, frame_).size()));
       });
     } catch (const eval_error&) {
       return nullptr;
     }
   }
-  if (p == 0 || p > max_unknowns || count * static_cast<double>(p + 2) > max_reading_rows) return nullptr;
-
-  auto t = std::make_shared<linear_normal>();
+  if (t->p == 0 || t->p > max_unknowns || t->count * static_cast<double>(t->p + 2) > max_reading_rows) return nullptr;
   t->scale = weighted ? nullptr : scale;
   t->factor = observed != nullptr;
-  t->variables = reached;
-  t->p = p;
-  t->count = count;
+  return t;
+}
+
+bool graph::read_linear_normal(const statement& s, linear_normal& t) {
+  const Eigen::Index p = t.p;
   std::vector<char> wrt(model_.variables.size(), 0);
-  for (int v : reached) wrt[static_cast<std::size_t>(v)] = 1;
-  // theta written to the graph's values, and read from them.
+  for (int v : t.variables) wrt[static_cast<std::size_t>(v)] = 1;
+  // theta written to the graph's values.
   auto write = [&](const Eigen::VectorXd& theta) {
     Eigen::Index k = 0;
-    for (int v : reached)
+    for (int v : t.variables)
       for (double& x : values_[static_cast<std::size_t>(v)].data) x = theta[k++];
   };
-  const Eigen::VectorXd saved = gather(values_, reached, p);
+  const Eigen::VectorXd saved = gather(values_, t.variables, p);
   const auto saved_work = work_;
   const auto saved_plan = gradient_plan_;
   reading_statistics_ = true;
@@ -176,61 +212,33 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
     const double value = log_density_gradient_of(wrt, gradient, -1);
     g.resize(p);
     Eigen::Index k = 0;
-    for (int v : reached)
+    for (int v : t.variables)
       for (double x : gradient[static_cast<std::size_t>(v)]) g[k++] = x;
     return value;
   };
   bool ok = false;
   try {
-    t->s0 = weighted ? 1.0 : eval_.eval(*scale, frame_).scalar();
-    if (std::isfinite(t->s0) && t->s0 > 0) {
-      // Columns of A'A / s^2 from differences at unit steps off theta = 0.
-      Eigen::VectorXd origin = Eigen::VectorXd::Zero(p), g_origin, g_step;
-      const double v_origin = term_at(origin, g_origin);
-      Eigen::MatrixXd h(p, p);
-      for (Eigen::Index j = 0; j < p && std::isfinite(v_origin); ++j) {
-        Eigen::VectorXd step = origin;
-        step[j] = 1;
-        term_at(step, g_step);
-        h.col(j) = g_origin - g_step;
-      }
-      h = 0.5 * (h + h.transpose()).eval();
-      // theta0: the term's maximum, by the pseudo-inverse where A'A is singular (a
-      // coefficient no row reads, or collinear columns).
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(h);
-      if (std::isfinite(v_origin) && eig.info() == Eigen::Success && h.allFinite()) {
-        const Eigen::VectorXd& lambda = eig.eigenvalues();
-        const double floor = 1e-12 * std::max(std::abs(lambda.maxCoeff()), std::abs(lambda.minCoeff()));
-        Eigen::VectorXd coeff = eig.eigenvectors().transpose() * g_origin;
-        for (Eigen::Index k = 0; k < p; ++k) coeff[k] = lambda[k] > floor ? coeff[k] / lambda[k] : 0;
-        t->theta0 = eig.eigenvectors() * coeff;
-        const double v0 = term_at(t->theta0, t->g0);
-        t->q0 = -(v0 + t->count * (std::log(t->s0) + 0.5 * std::log(2 * std::numbers::pi)));
-        Eigen::Index nonzeros = 0;
-        for (Eigen::Index j = 0; j < p; ++j)
-          for (Eigen::Index i = 0; i < p; ++i) nonzeros += h(i, j) != 0;
-        // Statistics that cost more than the rows are not kept: a gradient reads every
-        // nonzero of A'A once, where the rows cost N evaluations of the mean at least.
-        const bool pays = static_cast<double>(nonzeros) <= 4 * t->count;
-        if (4 * nonzeros < p * p) {
-          t->sparse = true;
-          t->sparse_h = h.sparseView(0, 0);
-        } else {
-          t->h = h;
-        }
-        // Checked at a random point against the ordinary path (a fixed stream: the
-        // same point in every chain and run).
-        ppl::rng check(20261130);
-        boost::random::normal_distribution<double> normal;
-        Eigen::VectorXd point(p), g_actual, g_formula;
-        for (Eigen::Index k = 0; k < p; ++k) point[k] = t->theta0[k] + (1 + std::abs(t->theta0[k])) * normal(check);
-        const double actual = term_at(point, g_actual);
-        double ds = 0;
-        const double formula = t->at(point, t->s0, g_formula, ds);
-        const double tolerance = 1e-8 * (1 + g_actual.lpNorm<Eigen::Infinity>());
-        ok = pays && std::isfinite(actual) && std::abs(actual - formula) <= 1e-9 * (1 + std::abs(actual)) &&
-             (g_actual - g_formula).lpNorm<Eigen::Infinity>() <= tolerance;
-      }
+    t.s0 = t.scale ? eval_.eval(*t.scale, frame_).scalar() : 1.0;
+    // Columns of A'A / s^2 from differences at unit steps off theta = 0.
+    Eigen::VectorXd origin = Eigen::VectorXd::Zero(p), g_origin, g_step;
+    const double v_origin = std::isfinite(t.s0) && t.s0 > 0 ? term_at(origin, g_origin) : NAN;
+    Eigen::MatrixXd h(p, p);
+    for (Eigen::Index j = 0; j < p && std::isfinite(v_origin); ++j) {
+      Eigen::VectorXd step = origin;
+      step[j] = 1;
+      term_at(step, g_step);
+      h.col(j) = g_origin - g_step;
+    }
+    if (std::isfinite(v_origin) && h.allFinite() && t.fit(0.5 * (h + h.transpose()), g_origin)) {
+      const double v0 = term_at(t.theta0, t.g0);
+      t.q0 = -(v0 + t.count * (std::log(t.s0) + 0.5 * std::log(2 * std::numbers::pi)));
+      // Checked at a random point against the ordinary path (a fixed stream: the same
+      // point in every chain and run).
+      ppl::rng check(20261130);
+      boost::random::normal_distribution<double> normal;
+      Eigen::VectorXd point(p), g_actual;
+      for (Eigen::Index k = 0; k < p; ++k) point[k] = t.theta0[k] + (1 + std::abs(t.theta0[k])) * normal(check);
+      ok = t.agrees(point, term_at(point, g_actual), g_actual);
     }
   } catch (const std::exception&) {
     ok = false;  // a definition that cannot be evaluated at these points: the ordinary path
@@ -241,10 +249,7 @@ graph::linear_normal* graph::linear_normal_of(const statement& s) {
   write(saved);
   update_derived();
   work_ = saved_work;
-  if (!ok) return nullptr;
-  for (auto* scratch : {&t->d, &t->hd, &t->theta, &t->dtheta}) scratch->resize(p);
-  linear_normals_[index] = t;
-  return t.get();
+  return ok;
 }
 
 std::size_t graph::statistics_terms() const {
