@@ -169,17 +169,11 @@ inline void tape::scalar_forward(const scalar_call& c) const {
     case formula::multiply: *c.out = a * c.b[0]; return;
     case formula::other: break;
   }
-  switch (c.how) {
-    case op::unary:
-      *c.out = static_cast<const stdlib::unary_math*>(c.formulas)->f(c.a[0]);
-      return;
-    case op::binary:
-      *c.out = static_cast<const stdlib::binary_math*>(c.formulas)->f(c.a[0], c.b[0]);
-      return;
-    default:
-      *c.out = c.a[0] * c.b[0];
-      return;
-  }
+  // Else a map by its pointer (a product of scalars is formula::multiply above).
+  if (c.how == op::unary)
+    *c.out = static_cast<const stdlib::unary_math*>(c.formulas)->f(c.a[0]);
+  else
+    *c.out = static_cast<const stdlib::binary_math*>(c.formulas)->f(c.a[0], c.b[0]);
 }
 
 inline void tape::scalar_backward(const scalar_call& c, const double* d_out, double* to_a, double* to_b) const {
@@ -211,33 +205,25 @@ inline void tape::scalar_backward(const scalar_call& c, const double* d_out, dou
     case formula::other:
       break;
   }
-  switch (c.how) {
-    case op::unary: {
-      const auto* m = static_cast<const stdlib::unary_math*>(c.formulas);
-      if (m->df && to_a) to_a[0] += m->df(c.a[0], c.out[0]) * d_out[0];
-      return;
-    }
-    case op::binary: {
-      const auto* m = static_cast<const stdlib::binary_math*>(c.formulas);
-      if (!m->df) return;
-      if (m->constant_partials) {
-        double total = 0;
-        total += d_out[0];
-        if (to_a) to_a[0] += c.ca * total;
-        if (to_b) to_b[0] += c.cb * total;
-        return;
-      }
-      double da = 0, db = 0;
-      m->df(c.a[0], c.b[0], c.out[0], da, db);
-      if (to_a) to_a[0] += da * d_out[0];
-      if (to_b) to_b[0] += db * d_out[0];
-      return;
-    }
-    default:
-      if (to_a) to_a[0] += c.b[0] * d_out[0];
-      if (to_b) to_b[0] += c.a[0] * d_out[0];
-      return;
+  // Else a map by its pointer (a product of scalars is formula::multiply above).
+  if (c.how == op::unary) {
+    const auto* m = static_cast<const stdlib::unary_math*>(c.formulas);
+    if (m->df && to_a) to_a[0] += m->df(c.a[0], c.out[0]) * d_out[0];
+    return;
   }
+  const auto* m = static_cast<const stdlib::binary_math*>(c.formulas);
+  if (!m->df) return;
+  if (m->constant_partials) {
+    double total = 0;
+    total += d_out[0];
+    if (to_a) to_a[0] += c.ca * total;
+    if (to_b) to_b[0] += c.cb * total;
+    return;
+  }
+  double da = 0, db = 0;
+  m->df(c.a[0], c.b[0], c.out[0], da, db);
+  if (to_a) to_a[0] += da * d_out[0];
+  if (to_b) to_b[0] += db * d_out[0];
 }
 
 // What the function's backward() adds: a scalar call's partials kept by forward(), a
