@@ -110,13 +110,11 @@ namespace {
 constexpr Eigen::Index max_unknowns = 400;
 constexpr double max_reading_rows = 5e7;
 
-// theta: the values of `variables`, whole, one after another.
-Eigen::VectorXd gather(const std::vector<tensor>& values, const std::vector<int>& variables, Eigen::Index p) {
-  Eigen::VectorXd theta(p);
+// theta (sized already): the values of `variables`, whole, one after another.
+void gather(const std::vector<tensor>& values, const std::vector<int>& variables, Eigen::VectorXd& theta) {
   Eigen::Index k = 0;
   for (int v : variables)
     for (double x : values[static_cast<std::size_t>(v)].data) theta[k++] = x;
-  return theta;
 }
 
 }  // namespace
@@ -199,7 +197,8 @@ bool graph::read_linear_normal(const statement& s, linear_normal& t) {
     for (int v : t.variables)
       for (double& x : values_[static_cast<std::size_t>(v)].data) x = theta[k++];
   };
-  const Eigen::VectorXd saved = gather(values_, t.variables, p);
+  Eigen::VectorXd saved(p);
+  gather(values_, t.variables, saved);
   const auto saved_work = work_;
   const auto saved_plan = gradient_plan_;
   reading_statistics_ = true;
@@ -261,9 +260,7 @@ double graph::linear_normal_term(linear_normal& t, std::span<double* const> slot
   const double sv = t.scale ? eval_.eval(*t.scale, frame_).scalar() : 1.0;
   if (std::isnan(sv) || ((!(sv > 0) || sv == INFINITY) && t.factor)) return NAN;
   if (!(sv > 0) || sv == INFINITY) return -INFINITY;
-  Eigen::Index at = 0;
-  for (int v : t.variables)
-    for (double x : values_[static_cast<std::size_t>(v)].data) t.theta[at++] = x;
+  gather(values_, t.variables, t.theta);
   Eigen::VectorXd& dtheta = t.dtheta;
   double ds = 0;
   const double value = t.at(t.theta, sv, dtheta, ds);

@@ -31,7 +31,7 @@ class binomial_logit final : public scalar_distribution {
   // k log inv_logit(alpha) + (n - k) log inv_logit(-alpha); d/dalpha = k - n inv_logit(alpha).
   double log_density(std::span<const view> p, view x, bool with_constants, const gradient_out* g) const override {
     const double n = p[0][0], a = p[1][0], k = x[0];
-    if (!(k >= 0 && k <= n) || k != std::floor(k)) return -INFINITY;
+    if (!in_support(n, k)) return -INFINITY;
     double lp = (k > 0 ? k * log_inv_logit(a) : 0) + (n - k > 0 ? (n - k) * log_inv_logit(-a) : 0);
     if (with_constants) lp += log_factorial(n) - log_factorial(k) - log_factorial(n - k);
     if (g && g->params[1]) g->params[1][0] += k - n * inv_logit(a);
@@ -47,8 +47,8 @@ class binomial_logit final : public scalar_distribution {
     double total = 0;
     for (index_t i = 0; i < rows; ++i) {
       const double n = r.p[0][i * sn], a = r.p[1][i * sa], k = x[i];
-      if (check && (!(n >= 0) || n != std::floor(n) || std::isinf(n) || n > 0x1p53 || std::isnan(a))) return -INFINITY;
-      if (!(k >= 0 && k <= n) || k != std::floor(k)) return -INFINITY;
+      if (check && (!valid_count(n) || std::isnan(a))) return -INFINITY;
+      if (!in_support(n, k)) return -INFINITY;
       const logit_parts l(a);
       double lp = (k > 0 ? k * l.log_p : 0) + (n - k > 0 ? (n - k) * l.log_q : 0);
       lp += log_factorial(n) - log_factorial(k) - log_factorial(n - k);
@@ -61,6 +61,10 @@ class binomial_logit final : public scalar_distribution {
     const auto n = static_cast<long long>(p[0][0]);
     out[0] = static_cast<double>(boost::random::binomial_distribution<long long, double>(n, inv_logit(p[1][0]))(rng));
   }
+
+ private:
+  // k successes of n trials: a whole number in [0, n].
+  static bool in_support(double n, double k) { return k >= 0 && k <= n && k == std::floor(k); }
 };
 
 }  // namespace

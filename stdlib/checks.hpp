@@ -33,7 +33,10 @@ inline void check_positive(std::string_view dist, std::string_view what, double 
 inline void check_probability(std::string_view dist, std::string_view what, double x) {
   if (!(x >= 0 && x <= 1)) parameter_fail(dist, what, x, "in [0, 1]");
 }
+// Whether check_count accepts x, for kernels that refuse rows without an exception.
+inline bool valid_count(double x) { return x >= 0 && x == std::floor(x) && !std::isinf(x) && x <= 0x1p53; }
 inline void check_count(std::string_view dist, std::string_view what, double x) {
+  if (valid_count(x)) return;
   if (!(x >= 0) || x != std::floor(x) || std::isinf(x)) parameter_fail(dist, what, x, "a non-negative integer");
   // Doubles are exact integers up to 2^53, and a draw converts the count to an integer.
   if (x > 0x1p53) parameter_fail(dist, what, x, "at most 2^53");
