@@ -1,7 +1,7 @@
 #pragma once
 // A chain's trial of its plan (issue 40, "a plan that chooses by measured cost"): samplers
 // the plan adds because they may pay — the non-centred scale moves — are run in turns with
-// and without at the end of the warmup, and the chain keeps them for the rest
+// and without early in the warmup, and the chain keeps them for the rest
 // of the run unless they did not pay: unless the least effective sample size among the
 // unknowns, per unit of work the sweeps did, was clearly better without them both times.
 //
@@ -37,7 +37,7 @@ class plan_trial {
   static constexpr long min_warmup = 200;
   // Nor is a window longer than this, so that the draws held stay within 4 x max_window x
   // max_scalars doubles (8 MB) a chain whatever the warmup: the windows are then the
-  // warmup's last 4 x max_window iterations.
+  // 4 x max_window iterations after its first quarter.
   static constexpr long max_window = 250;
   // The scalars whose ESS is compared: the unknowns', the smallest variables first (the
   // hierarchy's scales and means before its many effects), up to this many.

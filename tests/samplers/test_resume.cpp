@@ -152,8 +152,9 @@ TEST_CASE("resume: an interrupted and resumed run gives the draws of an uninterr
 }
 
 TEST_CASE("resume: a run interrupted during its trial of the plan gives the uninterrupted run's draws and verdicts") {
-  // A hierarchy whose scale move the chains try in warmup iterations 101-200 (four windows
-  // of 25): interrupted in a window with it, in one without, and after the choice.
+  // A hierarchy whose scale move the chains try in warmup iterations 51-150 (four windows
+  // of 25 after the first quarter): interrupted in a window with it, in one without, and
+  // after the choice.
   const case_t c{"scale move on trial", R"(
 data y: real[J]
 mu ~ Normal(0, 5)
@@ -173,7 +174,7 @@ for j in 1:J { y[j] ~ Normal(theta[j], 1) }
   const saved whole = run(m, data, opts());
   REQUIRE(!whole.result.reports[0].empty());
   CHECK(whole.result.reports[0].back().find("plan: the optional samplers (tau with theta (scale move))") == 0);
-  for (long stop_at : {110L, 140L, 220L}) {
+  for (long stop_at : {60L, 90L, 220L}) {
     INFO("interrupted at iteration ", stop_at);
     inference::run_options o = opts();
     o.progress = [&](int, long done, long, double) {
