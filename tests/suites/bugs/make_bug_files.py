@@ -78,6 +78,7 @@ CASES = {
     "endo": ("Endo", 0, "Endodata"),
     "stagnant": ("Stagnant", 1, "Stagnantcdata"),   # the first block is the discrete change point
     "asia": ("Asia", 0, "Asiadata"),
+    "line": ("Line", 1, "Linedata"),   # the first block is a left-over draft (x centred in its data, an unused xbar)
 }
 
 # Seeds: the MultiBUGS text's model puts sigma ~ dunif(0, 10) on the random

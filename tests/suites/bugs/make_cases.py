@@ -99,6 +99,7 @@ CASES = {
     "endo": dict(data="Endodata", results="Endo"),
     "stagnant": dict(data="Stagnantcdata", results="Stagnant"),
     "asia": dict(data="Asiadata", results="Asia"),
+    "line": dict(data="Linedata", results="Line"),
 }
 
 
