@@ -338,6 +338,8 @@ void checker::mark_dependencies() {
         fail(r->pos, "a range on the left of `~` must be fixed by the data: it says which elements the statement defines");
     for (auto& a : s.args) mark(a.get(), model_.variables);
     mark(s.value.get(), model_.variables);
+    attach_density(s);
+    mark(s.density.get(), model_.variables);
     for (auto& a : s.args) check_odes(a.get());
     check_odes(s.value.get());
   }

@@ -132,6 +132,9 @@ class checker {
   void assign_roles();
   void order_statements();
   void mark_dependencies();
+  // A sample statement's term as a log-density call (ir::statement::density), where it may
+  // be taped: in a loop, with its target's range fixed, reading an unknown.
+  void attach_density(ir::statement& s);
   // ---- elements defined twice or never, where known without data (checker_elements.cpp) ----
   void check_elements();
   std::vector<const ir::statement*> definitions(const ir::variable& var) const;
@@ -162,6 +165,7 @@ class checker {
     ir::bound_spec bounds;
   };
   std::vector<param_info> params_;
+  std::map<const stdlib::distribution*, const stdlib::function*> density_functions_;  // attach_density's, by distribution
   std::map<std::string, const stdlib::function*> log_density_functions_;  // by name: one per model                   // per variable (decl null: not a param)
   std::vector<int> first_definition_;                // per variable: its first statement in flat_, or -1
   std::vector<std::vector<int>> reads_;              // per converted statement: variables read

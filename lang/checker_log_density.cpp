@@ -4,6 +4,7 @@
 // `weibull_lccdf(t | alpha, sigma)`, `poisson_cdf(k | lambda)`, for the distributions that
 // have one (distribution::has_cdf). Each becomes a call of a function made from the
 // distribution (stdlib/log_density_function.hpp), one per distribution and model.
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -132,6 +133,56 @@ expr_ptr checker::convert_logpdf(const ast::call& c) {
   for (const auto& a : dist->get().args) args.push_back(convert(a));
   const std::string name = snake_case(d->name()) + (d->value_kind() == stdlib::scalar_kind::integer ? "_lpmf" : "_lpdf");
   return log_density_call(*log_density_function(*d, name), std::move(args), c.callee.pos);
+}
+
+}  // namespace ppl::lang::detail
+
+namespace ppl::lang::detail {
+
+// y[i, j] ~ D(args) as the call D_lpdf(y[i, j] | args): the same term, with constants, in a
+// form a tape records (model/tape.hpp), for the statements whose rows a gradient cannot
+// take as a batch (a categorical of a ragged slice, Bones' grade[i, j] ~ dcat(p[i, j,
+// 1:ncat[j]])). Only in a loop, where there are instances to replay, and only where the
+// term reads an unknown; one function per distribution (a truncated one is its own).
+void checker::attach_density(ir::statement& s) {
+  if (s.which != ir::statement::kind::sample || s.loops.empty() || s.target_from || !s.dist) return;
+  const auto& var = model_.variables[static_cast<std::size_t>(s.target)];
+  const bool target_moves = var.role == ir::role::unknown || var.role == ir::role::derived;
+  if (!target_moves && std::none_of(s.args.begin(), s.args.end(), [](const expr_ptr& a) { return a->depends_on_unknown; })) return;
+  auto base = new_expr(ir::expr::kind::variable, s.pos);
+  base->slot = s.target;
+  base->type = var.type;
+  expr_ptr value = std::move(base);
+  if (!s.target_indices.empty()) {
+    auto ix = new_expr(ir::expr::kind::index, s.pos);
+    ix->type = {var.type.kind, var.type.rank - static_cast<int>(s.target_indices.size())};
+    for (const auto& i : s.target_indices) {
+      ir::index_item item;
+      item.lo = clone(*i);
+      ix->indices.push_back(std::move(item));
+    }
+    ix->depth = value->depth + 1;
+    ix->args.push_back(std::move(value));
+    value = std::move(ix);
+  }
+  std::vector<expr_ptr> args;
+  args.push_back(std::move(value));
+  for (const auto& a : s.args) args.push_back(clone(*a));
+  auto [it, fresh] = density_functions_.try_emplace(s.dist, nullptr);
+  if (fresh) {
+    model_.lowered_functions.push_back(stdlib::make_log_density_function(*s.dist, s.dist_name + " density"));
+    it->second = model_.lowered_functions.back().get();
+  }
+  std::vector<stdlib::type_sig> types;
+  for (const auto& a : args) types.push_back(a->type);
+  const stdlib::type_result r = it->second->result_type(types);
+  if (!std::holds_alternative<stdlib::type_sig>(r)) return;  // a form the function does not take: no tape
+  auto call = new_expr(ir::expr::kind::call, s.pos);
+  for (const auto& a : args) call->depth = std::max(call->depth, a->depth + 1);
+  call->fn = it->second;
+  call->type = std::get<stdlib::type_sig>(r);
+  call->args = std::move(args);
+  s.density = std::move(call);
 }
 
 }  // namespace ppl::lang::detail

@@ -117,6 +117,11 @@ struct statement {
   std::string dist_name;
   std::vector<expr_ptr> args;            // sample: the distribution's arguments
   expr_ptr value;                        // assign: the value; factor: the term
+  // sample in a loop, with a term that reads unknowns: the term as an expression, the call
+  // D_lpdf(target[indices] | args...) with constants (lang/checker_log_density.cpp), which a
+  // gradient may record on a tape when it cannot take the statement's rows as a batch
+  // (model/graph_tape.cpp); null otherwise. Nothing else reads it.
+  expr_ptr density;
 };
 
 // Hashes a std::string and a std::string_view alike, so that a lookup by view makes no copy.

@@ -58,6 +58,8 @@ struct graph::gradient_plan {
     affine_definition* affine = nullptr;
     plate_range range;
     std::vector<const expr*> invariants;
+    // A `~` with a log-density call (statement::density): that call's hoisted parts, for its tape.
+    std::vector<const expr*> density_hoisted;
   };
   std::vector<step> definitions;  // derived definitions to recompute and pass back through, in order
   std::vector<step> terms;        // the terms that involve a carrying variable
@@ -103,6 +105,7 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
       }
       plan->terms.push_back({&s, std::move(hoisted), plate_batchable(s)});
       plan->terms.back().linear = linear_normal_of(s);
+      if (s.density) collect_hoisted(*s.density, -1, plan->terms.back().density_hoisted);
     }
   }
   plan->adjoint.resize(n);
@@ -169,7 +172,9 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
     if (t.linear) {
       term = linear_normal_term(*t.linear, plan.slots);
     } else if (!(t.batched && differentiate_plate(*t.s, plan.slots, term)) && !batch_differentiate(*t.s, plan.slots, term)) {
-      if (model::tape* taped = t.s->which == statement::kind::factor ? tape_forward(*t.s, t.hoisted) : nullptr) {
+      // A factor replays its tape, a `~` its log-density call's; the instance path is the last resort.
+      const bool sample = t.s->which == statement::kind::sample;
+      if (model::tape* taped = !sample || t.s->density ? tape_forward(*t.s, sample ? t.density_hoisted : t.hoisted) : nullptr) {
         term = taped->total();
         taped->backward(plan.slots, false);
       } else {

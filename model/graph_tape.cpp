@@ -52,12 +52,15 @@ tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& ho
     tape_refused_.assign(model_.statements.size(), 0);
   }
   const int target = s.which == statement::kind::assign ? s.target : -1;
+  // What an instance evaluates: a definition's value, a factor's term, a `~`'s term as its
+  // log-density call (statement::density).
+  const expr* root = s.which == statement::kind::sample ? s.density.get() : s.value.get();
   auto& kept = tapes_[index];
   if (kept && kept->valid(values_)) return kept->forward(values_, target) ? kept.get() : nullptr;
   kept.reset();
   if (tape_refused_[index] || eval_.log || !options_.tapes) return nullptr;
   // What fixes the tape's shape must be free of unknowns.
-  const bool built = s.which == statement::kind::factor ||
+  const bool built = s.which == statement::kind::factor || (s.which == statement::kind::sample && root) ||
                      (s.which == statement::kind::assign && defined_[static_cast<std::size_t>(s.target)].empty());
   if (!built || !instances_fixed(s)) {
     tape_refused_[index] = 1;
@@ -67,19 +70,19 @@ tape* graph::tape_forward(const statement& s, const std::vector<const expr*>& ho
   fresh->hoist(hoisted);
   if (s.loops.size() > 1) {
     std::vector<const expr*> shared;
-    collect_shared(*s.value, s, target, shared);
+    collect_shared(*root, s, target, shared);
     fresh->share(shared);
   }
   try {
     for_each_instance(s, [&] {
-      const std::uint32_t root = fresh->record(eval_, *s.value, frame_);
+      const std::uint32_t node = fresh->record(eval_, *root, frame_);
       index_t offset = 0;
       if (target >= 0) {
-        const view x = fresh->recorded_value(root, frame_);
+        const view x = fresh->recorded_value(node, frame_);
         offset = target_offset(s, x.size());
         std::copy(x.begin(), x.end(), values_[static_cast<std::size_t>(target)].data.begin() + offset);
       }
-      fresh->instances.push_back({root, offset});
+      fresh->instances.push_back({node, offset});
     });
   } catch (const tape::refused&) {
     tape_refused_[index] = 1;
