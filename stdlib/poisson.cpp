@@ -32,6 +32,25 @@ class poisson final : public scalar_distribution {
     return lp;
   }
 
+  // A plate's rows at once (a Poisson regression's counts, a survival model's jumps): the
+  // same arithmetic as log_density row by row, without a check's call, a view and a virtual
+  // call a row; the same values bit for bit.
+  double log_density_rows(const rows_params& r, std::size_t, const double* x, double*, index_t n, bool check) const override {
+    const index_t step = r.step[0];
+    double* dl = r.dp[0];
+    double total = 0;
+    for (index_t i = 0; i < n; ++i) {
+      const double lambda = r.p[0][i * step], k = x[i];
+      if (check && (!(lambda >= 0) || std::isinf(lambda))) return -INFINITY;
+      if (!(k >= 0) || k != std::floor(k) || std::isinf(k)) return -INFINITY;
+      double lp = (k > 0 ? k * std::log(lambda) : 0) - lambda;
+      lp -= log_factorial(k);
+      if (dl) dl[i * step] += (k > 0 ? k / lambda : 0) - 1;
+      total += lp;
+    }
+    return total;
+  }
+
   bool has_cdf() const override { return true; }
   // P(X <= k) = Q(k + 1, lambda), P(X > k) = P(k + 1, lambda); dF/dlambda = -p(k).
   cdf_parts cdf(std::span<const view> p, double x, bool gradient) const override {

@@ -48,7 +48,7 @@ ppl::stdlib::rows_params rows_with(const std::vector<std::vector<double>>& param
 
 TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and gradients, shared or per row") {
   // Normal overrides it (a shared scale's log once), Gamma too (a repeated shape's log-gamma
-  // and digamma once); StudentT takes the default.
+  // and digamma once), Poisson (no call a row); StudentT takes the default.
   struct rows_case {
     const char* name;
     std::vector<std::vector<double>> params;  // one value (shared by every row) or one per row
@@ -61,7 +61,10 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
                                              {"Gamma", {{2}, {0.5, 1, 2, 3}}},
                                              {"Gamma", {{0.5, 1, 2, 3}, {1.5}}},
                                              {"Gamma", {{0.5, 1, 1, 3}, {0.5, 1, 2, 2}}},
-                                             {"Gamma", {{2.5}, {0.7}}}}) {
+                                             {"Gamma", {{2.5}, {0.7}}},
+                                             {"Poisson", {{0.5, 2, 1, 6}}},
+                                             {"Poisson", {{0, 2, 1, 6}}},
+                                             {"Poisson", {{2.5}}}}) {
     INFO(c.name, " with ", c.params.size(), " parameters");
     const auto& d = dist(c.name);
     const std::size_t k = c.params.size();
@@ -69,6 +72,7 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
     std::vector<double> values = x;
     if (positive)
       for (double& v : values) v = std::fabs(v) + 0.1;
+    if (std::string(c.name) == "Poisson") values = {0, 3, 1, 7};  // counts; a rate of 0 with a count of 0
     // Row by row.
     double expected = 0;
     std::vector<std::vector<double>> dp_expected(k);
