@@ -59,6 +59,7 @@ struct normal_term {
   // this sweep's weight W.
   std::optional<shared_term> shared;
   std::vector<double> weight;
+  bool weight_read = false;  // weight holds a scale of data only, the same every sweep
 };
 
 class gaussian_block_sampler final : public sampler {
@@ -95,12 +96,16 @@ class gaussian_block_sampler final : public sampler {
   }
 
   void step(ppl::rng& rng, bool) override {
-    const Eigen::VectorXd b = current();
+    // The sweep's vectors are kept from one sweep to the next: a small block's step was a
+    // quarter allocations.
+    Eigen::VectorXd& b = now_;
+    b = current();
     read_linear_form();
     // Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed row by
     // row over the few coordinates each row holds.
     std::fill(precision_.valuePtr(), precision_.valuePtr() + precision_.nonZeros(), 0.0);
-    Eigen::VectorXd c = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements()));
+    Eigen::VectorXd& c = c_;
+    c.setZero(static_cast<Eigen::Index>(elements()));
     double* q = precision_.valuePtr();
     // Tempered (SMC at beta < 1): the likelihood's rows count beta times.
     const double beta = graph_.temperature();
@@ -125,13 +130,17 @@ class gaussian_block_sampler final : public sampler {
       return;
     }
     // The factor is of P Q P': Q^-1 c = P' (P Q P')^-1 P c.
-    const Eigen::VectorXd mean = order_.transpose() * Eigen::VectorXd(llt_.solve(order_ * c));
-    Eigen::VectorXd z(mean.size());
+    permuted_ = order_ * c;
+    solved_ = llt_.solve(permuted_);
+    centre_ = order_.transpose() * solved_;
+    Eigen::VectorXd& z = permuted_;
     boost::random::normal_distribution<double> normal;
     for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
     // Q = P' L L' P: x = mean + P' L^-T z has covariance P' (L L')^-1 P = Q^-1.
-    const Eigen::VectorXd w = llt_.matrixU().solve(z);
-    const Eigen::VectorXd next = mean + order_.transpose() * w;
+    solved_ = llt_.matrixU().solve(z);
+    next_ = order_.transpose() * solved_;
+    next_ += centre_;
+    const Eigen::VectorXd& next = next_;
     // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
     // what the move leaves alone (the scales' normalising constants); r'r = r0'r0 - 2 b'c +
     // b'Q b, the rows weighted by their temperature as Q and c are.
@@ -375,7 +384,10 @@ class gaussian_block_sampler final : public sampler {
       if (!t.fixed) continue;
       const statement& s = *t.s;
       if (t.shared) {  // one scale; its rows are not read
-        if (!shared_weight(t.form, model::instances(graph_).args_at(s, t.loops.data())[1], t.weight)) std::fill(t.weight.begin(), t.weight.end(), NAN);
+        if (t.weight_read) continue;
+        if (!shared_weight(t.form, model::instances(graph_).eval_at(s, t.loops.data(), *s.args[1]), t.weight))
+          std::fill(t.weight.begin(), t.weight.end(), NAN);
+        t.weight_read = !s.args[1]->depends_on_unknown;  // a prior's fixed precision: read once
         continue;
       }
       if (!model::instances(graph_).batch_values(s, *s.args[1], t.scales)) {
@@ -393,8 +405,11 @@ class gaussian_block_sampler final : public sampler {
 
   // x'Q x - b'Q b = (x - b)'Q (x + b), in one pass over the upper triangle of P Q P' with
   // both ordered by P.
-  double quadratic_change(const Eigen::VectorXd& x, const Eigen::VectorXd& b) const {
-    const Eigen::VectorXd d = order_ * Eigen::VectorXd(x - b), s = order_ * Eigen::VectorXd(x + b);
+  double quadratic_change(const Eigen::VectorXd& x, const Eigen::VectorXd& b) {
+    solved_ = x - b;
+    permuted_ = x + b;
+    const Eigen::VectorXd& d = difference_ = order_ * solved_;
+    const Eigen::VectorXd& s = sum_ = order_ * permuted_;
     const int* outer = precision_.outerIndexPtr();
     const int* inner = precision_.innerIndexPtr();
     const double* q = precision_.valuePtr();
@@ -452,6 +467,7 @@ class gaussian_block_sampler final : public sampler {
   Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order_;  // P
   Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>> llt_;
   std::vector<double> mean_;
+  Eigen::VectorXd now_, c_, permuted_, solved_, centre_, next_, difference_, sum_;  // step's working vectors
   double change_ = NAN;  // lp__'s change in the last step
   // The fixed terms (normal_term::fixed): by row whether it is one, their unwhitened r0 and
   // slopes (empty until read_fixed_terms, or when no term is fixed).
