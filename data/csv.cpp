@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -82,7 +83,11 @@ struct csv_columns {
   std::vector<std::optional<text_column>> text;  // set at a column's first cell that is not a number
   std::vector<std::optional<ppl::diagnostic>> missing;  // at a column's first NA or empty cell
   std::optional<ppl::line_index> lines;       // made at the first such cell, for the rest
+  std::optional<std::size_t> row_names;        // the header's offset of an empty first name
 };
+
+// The name the row-name column (an empty first header) is kept under: no model can name it.
+constexpr std::string_view row_names_column = "(row names)";
 
 // header -> name (',' name)* ; returns the offset where the data rows start.
 std::size_t read_header(const ppl::source_file& src, csv_columns& cols) {
@@ -98,6 +103,12 @@ std::size_t read_header(const ppl::source_file& src, csv_columns& cols) {
     cell c = scan_cell(src, p, scratch);
     std::string name(c.text);
     const auto at = static_cast<std::size_t>(c.start - text.data());
+    // R's write.csv and pandas' to_csv write the row names (or index) first, under an empty
+    // name: that column is read, and left out with a note.
+    if (name.empty() && cols.names.empty() && c.end < stop && *c.end == ',') {
+      cols.row_names = at;
+      name = row_names_column;
+    }
     if (name.empty()) ppl::fail_at(src, at, "empty column name in the header");
     if (!cols.named.insert(name).second) ppl::fail_at(src, at, "duplicate column name \"" + ppl::printable(name) + "\"");
     cols.names.push_back(std::move(name));
@@ -141,6 +152,16 @@ const char* read_integer(const char* p, const char* stop, double& x) {
   return ends_cell(p, stop) ? p : nullptr;
 }
 
+// Why a cell is not data: " is not a number", or not a finite one (inf); where it is
+// another program's spelling of a missing value, which ones ppl reads as missing.
+std::string not_a_number(std::string_view t, bool parsed) {
+  static constexpr std::string_view missing[] = {"N/A", "n/a", "#N/A", "na", "Na", "null", "NULL", "None", "none", ".", "-", "?", "missing"};
+  std::string why = parsed ? " is not a finite number" : " is not a number";
+  if (std::find(std::begin(missing), std::end(missing), t) != std::end(missing))
+    why += " (ppl reads NA, NaN and an empty cell as a missing value)";
+  return why;
+}
+
 // One cell of column c; returns the position of the ',' or line break after it.
 const char* read_cell(const ppl::source_file& src, csv_columns& cols, std::size_t c, const char* p, std::size_t row,
                       std::string& scratch) {
@@ -159,23 +180,26 @@ const char* read_cell(const ppl::source_file& src, csv_columns& cols, std::size_
   // A column out for empty cells is still read, to say whether it is text as well.
   if (text && text->reason == "is text") return cl.end;
   const std::string_view t = cl.text;
-  // An empty cell or NA is a missing value, as R's read.csv reads them: NaN, which the
-  // graph imputes where a `~` observes it and refuses anywhere else.
-  if (t.empty() || t == "NA") {
+  // An empty cell, NA or NaN (R's and pandas' spellings; nan as NumPy writes it) is a
+  // missing value, as R's read.csv reads them: NaN, which the graph imputes where a `~`
+  // observes it and refuses anywhere else.
+  if (t.empty() || t == "NA" || t == "NaN" || t == "nan" || t == "NAN") {
     if (text) return cl.end;
     cols.values[c].push_back(std::nan(""));
     if (!cols.missing[c]) {
       if (!cols.lines) cols.lines.emplace(src.text);
       cols.missing[c] = ppl::make_diagnostic(src, *cols.lines, static_cast<std::size_t>(cl.start - src.text.data()),
-                                              std::string(t.empty() ? "empty cell" : "NA") + " in " + cell_place(cols, c, row));
+                                              std::string(t.empty() ? "empty cell" : t) + " in " + cell_place(cols, c, row));
     }
     return cl.end;
   }
   auto r = std::from_chars(t.data(), t.data() + t.size(), x);
-  // from_chars also accepts "inf" and "nan"; data must be finite.
+  // from_chars also accepts "inf"; data must be finite.
   if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(x)) {
     if (text) text->reason = "is text";
-    else mark_text(src, cols, c, cl.start, "\"" + ppl::printable(t) + "\" in " + cell_place(cols, c, row) + " is not a number",
+    else mark_text(src, cols, c, cl.start,
+                   "\"" + ppl::printable(t) + "\" in " + cell_place(cols, c, row) +
+                       not_a_number(t, r.ec == std::errc() && r.ptr == t.data() + t.size()),
                    "is text");
     return cl.end;
   }
@@ -265,6 +289,20 @@ void add_matrix(data_table& table, const std::string& prefix, numbered members, 
   table.set(prefix, std::move(v));
 }
 
+// The name a model reads column c by: R's dotted names (log.dose) as the R-dump reader and
+// the BUGS front end spell them, log_dose, unless a column already has that name; the
+// members of a matrix (X.1, X.2) keep theirs.
+std::string model_name(const csv_columns& cols, const std::map<std::string, numbered>& matrices, std::size_t c) {
+  std::string name = cols.names[c];
+  const auto dot = name.rfind('.');
+  if (dot == std::string::npos) return name;
+  if (const auto m = matrices.find(name.substr(0, dot)); m != matrices.end())
+    for (const auto& [k, member] : m->second)
+      if (member == c) return name;
+  std::replace(name.begin(), name.end(), '.', '_');
+  return cols.named.count(name) ? cols.names[c] : name;
+}
+
 }  // namespace
 
 data_table read_csv(const std::string& path) { return parse_csv({path, read_file_text(path)}); }
@@ -275,8 +313,15 @@ data_table parse_csv(const ppl::source_file& src) {
   csv_columns cols;
   read_rows(src, cols, read_header(src, cols));
   data_table table;
-  for (auto& [prefix, members] : numbered_columns(cols.names)) add_matrix(table, prefix, std::move(members), cols, path);
+  for (auto [prefix, members] : numbered_columns(cols.names)) add_matrix(table, prefix, std::move(members), cols, path);
+  const std::map<std::string, numbered> matrices = numbered_columns(cols.names);
   for (std::size_t c = 0; c < cols.names.size(); ++c) {
+    if (c == 0 && cols.row_names) {
+      ppl::line_index lines(src.text);
+      table.set_text(cols.names[c], text_column{ppl::make_diagnostic(src, lines, *cols.row_names, "the row names have no column name"),
+                                                "holds row names (its name is empty, as R's write.csv and pandas' to_csv write them)"});
+      continue;
+    }
     if (cols.text[c]) {
       table.set_text(cols.names[c], std::move(*cols.text[c]));
       continue;
@@ -287,7 +332,7 @@ data_table parse_csv(const ppl::source_file& src) {
     v.integer = cols.integer[c] != 0;
     v.origin = path + ", column " + cols.names[c];
     v.first_missing = std::move(cols.missing[c]);
-    table.set(cols.names[c], std::move(v));
+    table.set(model_name(cols, matrices, c), std::move(v));
   }
   return table;
 }

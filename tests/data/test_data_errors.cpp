@@ -92,8 +92,9 @@ TEST_CASE("CSV: quoted and padded names, reals, and matrices only from complete 
 TEST_CASE("CSV errors point at the cell, name the column and count rows from 1") {
   check_text("word.csv", "y,x\n1,2\n3, abc\n", "x", 3, 4, "\"abc\" in column \"x\" (row 2) is not a number");
   check_text("two.csv", "y\n1 2\n", "y", 2, 1, "\"1 2\" in column \"y\" (row 1) is not a number");
-  check_text("inf.csv", "y\n1\ninf\n", "y", 3, 1, "\"inf\" in column \"y\" (row 2) is not a number");
-  check_text("nan.csv", "y\nnan\n", "y", 2, 1, "\"nan\" in column \"y\" (row 1) is not a number");
+  check_text("inf.csv", "y\n1\ninf\n", "y", 3, 1, "\"inf\" in column \"y\" (row 2) is not a finite number");
+  check_text("minus_inf.csv", "y\n-Inf\n", "y", 2, 1, "\"-Inf\" in column \"y\" (row 1) is not a finite number");
+  // nan (NumPy's), NaN (pandas') and NA (R's) are missing values (test_data_text.cpp).
   check_error("short.csv", "y,x\n1,2\n3\n", 3, 2, "row 2 has 1 cells but the header has 2");
   check_error("long.csv", "y,x\n1,2\n3,4,5\n", 3, 4, "row 2 has more cells than the header's 2");
   check_error("dup.csv", "y,x,y\n1,2,3\n", 1, 5, "duplicate column name \"y\"");

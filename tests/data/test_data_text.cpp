@@ -75,6 +75,38 @@ TEST_CASE("CSV: a column that is not all numbers is kept as text, with why") {
   CHECK_FALSE(t.text("name"));
 }
 
+TEST_CASE("CSV as R and pandas write it: row names under an empty name, dotted names, NaN") {
+  // R's write.csv(d, "f.csv") and pandas' d.to_csv("f.csv"): the row names (the index)
+  // first, under an empty name; R's dotted names; R's NA and pandas' NaN for a missing value.
+  for (const char* text : {"\"\",\"log.dose\",\"y\"\n\"1\",0.5,3\n\"2\",1.5,NA\n", ",log.dose,y\n0,0.5,3\n1,1.5,NaN\n",
+                           "\"\",log.dose,y\nMazda,0.5,3\nFiat,1.5,nan\n"}) {
+    INFO(text);
+    data_table t = read_csv(scratch_file("r_written.csv", text));
+    REQUIRE(t.text("(row names)"));
+    CHECK(t.text("(row names)")->reason == "holds row names (its name is empty, as R's write.csv and pandas' to_csv write them)");
+    REQUIRE(t.find("log_dose"));
+    CHECK(t.find("log_dose")->value.data == std::vector<double>{0.5, 1.5});
+    CHECK_FALSE(t.find("log.dose"));
+    REQUIRE(t.find("y"));
+    CHECK(std::isnan(t.find("y")->value.data[1]));
+    REQUIRE(t.find("y")->first_missing);
+    CHECK(t.find("y")->first_missing->where.line == 3);
+  }
+  // A column already named log_dose: the dotted one keeps its own name.
+  data_table both = read_csv(scratch_file("both.csv", "log.dose,log_dose\n1,2\n"));
+  CHECK(both.find("log.dose")->value.data[0] == 1);
+  CHECK(both.find("log_dose")->value.data[0] == 2);
+  // Another program's spelling of a missing value says which ones ppl reads; inf is no datum.
+  data_table na = read_csv(scratch_file("na_spelling.csv", "y\n1\nN/A\n"));
+  REQUIRE(na.text("y"));
+  CHECK(na.text("y")->problem.message == "\"N/A\" in column \"y\" (row 2) is not a number (ppl reads NA, NaN and an empty cell as a missing value)");
+  data_table inf = read_csv(scratch_file("inf.csv", "y\n1\ninf\n"));
+  REQUIRE(inf.text("y"));
+  CHECK(inf.text("y")->problem.message == "\"inf\" in column \"y\" (row 2) is not a finite number");
+  // An empty name other than the first is still refused (test_data_errors.cpp), as is a lone one.
+  CHECK_THROWS_AS(read_csv(scratch_file("lone.csv", "\"\"\n1\n")), source_error);
+}
+
 TEST_CASE("a column of text that the model reads is the error at its first cell") {
   auto m = ppl::lang::compile({"m.ppl", "data name: real[N]\nmu ~ Normal(0, 1)\n"}, ppl::stdlib::library());
   data_table t = read_csv(scratch_file("named.csv", "name,y\n1.5,1\nBob,2\n"));
