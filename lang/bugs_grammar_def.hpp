@@ -281,7 +281,8 @@ BOOST_SPIRIT_DEFINE(identifier, name, int_literal, real_literal, expression, and
                     restriction, stochastic, logical, linked, link_name, for_loop, loop_variable, statement, statements,
                     block, var_block, var_item, block_name, program, arrow, in_keyword, end_of_program)
 
-// The skipper: white space and `#` comments to the end of the line, as in .ppl files.
-auto const skipper = char_(" \t\n\v\f\r") | lexeme['#' >> *(char_ - '\n')];
+// The skipper: white space, `#` comments to the end of the line, as in .ppl files, and
+// JAGS's `/* ... */` comments (not nested, as in C).
+auto const skipper = char_(" \t\n\v\f\r") | lexeme['#' >> *(char_ - '\n')] | lexeme["/*" >> *(char_ - "*/") >> "*/"];
 
 }  // namespace ppl::lang::bugs_grammar

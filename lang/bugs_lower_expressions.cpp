@@ -48,8 +48,8 @@ operand lowering::expression(const operand& o) {
       ast::operation next;
       static_cast<ast::tagged&>(next) = op;
       next.op = op.op;
-      if (op.op == "%*%") next.op = "*";
-      else if (op.op.front() == '%')
+      // %*% stays: the checker reads it as R does, dot(u, v) for two vectors, else `*`.
+      if (op.op.front() == '%' && op.op != "%*%")
         fail_at(src_, op.pos, "JAGS's operator `" + op.op + "` is not supported; `%*%` (a matrix product) is");
       next.rhs = expression(op.rhs);
       out.rest.push_back(std::move(next));

@@ -14,11 +14,26 @@ namespace {
 namespace x3 = boost::spirit::x3;
 using iterator = std::string::const_iterator;
 
+// A `/*` comment that is never closed: the grammar would stop at its `/` with a message
+// about what it expected there instead.
+void refuse_open_comment(const source_file& src, const std::string& text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '#') {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const std::size_t close = text.find("*/", i + 2);
+      if (close == std::string::npos) fail_at(src, i, "this comment is never closed: a `/*` comment ends at `*/`");
+      i = close + 1;
+    }
+  }
+}
+
 }  // namespace
 
 bugs::program parse_bugs(const source_file& src) {
   bugs::program prog;
   const std::string text = checked_text(src, false);  // the grammar counts its nesting itself
+  refuse_open_comment(src, text);
   iterator first = text.begin();
   const iterator last = text.end();
   const iterator start = text.begin();

@@ -45,6 +45,9 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
 
 }  // namespace
 
+// The functions matmul (R's %*%) stands for.
+const std::string dot_name = "dot", product_name = "*";
+
 void checker::fail(std::size_t pos, std::string message) const { fail_at(src_, pos, std::move(message)); }
 
 expr_ptr checker::new_expr(expr::kind k, std::size_t pos) {
@@ -68,7 +71,7 @@ expr_ptr checker::convert(const ast::chain& c) {
     std::vector<expr_ptr> args;
     args.push_back(std::move(left));
     args.push_back(convert(op.rhs));
-    left = make_call(op.op, std::move(args), op.pos);
+    left = make_call(op.op == "%*%" ? "matmul" : op.op, std::move(args), op.pos);
   }
   return left;
 }
@@ -109,7 +112,10 @@ expr_ptr checker::convert(const ast::operand& o) {
   return boost::apply_visitor(visitor{*this}, o);
 }
 
-expr_ptr checker::make_call(const std::string& name, std::vector<expr_ptr> args, std::size_t pos) {
+expr_ptr checker::make_call(const std::string& given, std::vector<expr_ptr> args, std::size_t pos) {
+  // matmul(a, b), R's and JAGS's `a %*% b`: the inner product of two vectors, else `*`.
+  const bool inner = given == "matmul" && args.size() == 2 && args[0]->type.rank == 1 && args[1]->type.rank == 1;
+  const std::string& name = given != "matmul" ? given : inner ? dot_name : product_name;
   const stdlib::function* fn = lib_.find_function(name);
   if (!fn) {
     if (lib_.find_distribution(name))

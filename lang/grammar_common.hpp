@@ -19,13 +19,23 @@ struct source_start_tag;
 // skipper runs between every two tokens).
 constexpr bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-// Advances past white space and `#` comments (the skipper's job, done again here because
-// rule iterators are taken before the skipper runs).
+// Advances past white space and comments, `#` and BUGS's `/* ... */` (the skipper's job,
+// done again here because rule iterators are taken before the skipper runs).
 template <typename It>
 void skip_blank(It& first, It const& last) {
   while (first != last) {
+    It next = first;
     if (*first == '#') {
       while (first != last && *first != '\n') ++first;
+    } else if (*first == '/' && ++next != last && *next == '*') {
+      for (++next; next != last; ++next) {
+        It star = next;
+        if (*star == '*' && ++star != last && *star == '/') {
+          next = ++star;
+          break;
+        }
+      }
+      first = next;
     } else if (is_space(*first)) {
       ++first;
     } else {

@@ -81,7 +81,11 @@ struct printer {
       const auto& c = ch->get();
       own = level_of(c.rest.front().op);
       std::string s = text(c.first, own == power ? postfix : own);
-      for (const auto& op : c.rest) s += " " + op.op + " " + text(op.rhs, own == power ? unary : own + 1);
+      for (const auto& op : c.rest) {
+        // JAGS's matrix product has no operator in ppl: matmul(a, b), which reads back as it.
+        if (op.op == "%*%") s = "matmul(" + s + ", " + text(op.rhs, conditional) + ")";
+        else s += " " + op.op + " " + text(op.rhs, own == power ? unary : own + 1);
+      }
       return s;
     }
     if (const auto* k = boost::get<fwd<ast::conditional>>(&o)) {
@@ -127,12 +131,27 @@ struct printer {
   }
 };
 
-// The `#` comments of a text with their offsets, and which have been written.
+// The comments of a text with their offsets, and which have been written: `#` comments,
+// and JAGS's `/* ... */` written as `#` comments, one a line.
 class comment_list {
  public:
   explicit comment_list(std::string_view text) : lines_(text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
       if (text[i] == '\n') continue;
+      if (text.compare(i, 2, "/*") == 0) {
+        const auto close = std::min(text.find("*/", i + 2), text.size());
+        std::size_t from = i + 2;
+        for (std::size_t k = 0; from <= close; ++k) {
+          const auto stop = std::min(text.find('\n', from), close);
+          std::string_view line = text.substr(from, stop - from);
+          while (!line.empty() && (line.front() == ' ' || line.front() == '\t' || line.front() == '*')) line.remove_prefix(1);
+          while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+          if (!line.empty()) items_.push_back({i + k, "# " + std::string(line)});
+          from = stop + 1;
+        }
+        i = close + 1;
+        continue;
+      }
       if (text[i] != '#') continue;
       const auto end = text.find('\n', i);
       std::string c(text.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i));

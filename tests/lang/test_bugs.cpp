@@ -270,8 +270,11 @@ TEST_CASE("bugs: link functions on the left, functions, operators and whole arra
   CHECK(right_side("z <- ilogit(a) + phi(b) + loggam(c) + logdet(S[,])") == "inv_logit(a) + Phi(b) + lgamma(c) + log_determinant(S)");
   CHECK(right_side("z <- rank(v[], 2)") == "rank(v, 2) + 1");
   CHECK(right_side("z <- 2 * rank(v[], 2)") == "2 * (rank(v, 2) + 1)");
-  CHECK(right_side("z[1:2] <- A[,] %*% u[]") == "A * u");
-  CHECK(right_side("z[1:2] <- a * B[,] %*% u[]") == "a * (B * u)");
+  // JAGS's %*% is R's: matmul, a product, or the inner product of two vectors.
+  CHECK(right_side("z[1:2] <- A[,] %*% u[]") == "matmul(A, u)");
+  CHECK(right_side("z[1:2] <- a * B[,] %*% u[]") == "a * (matmul(B, u))");
+  CHECK(right_side("z <- u[] %*% v[]") == "matmul(u, v)");
+  CHECK(right_side("z <- a + u[] %*% v[] %*% b") == "a + matmul(matmul(u, v), b)");
   CHECK(right_side("z <- pow(a, 2) + step(b - 1) * equals(c, 2)") == "pow(a, 2) + step(b - 1) * equals(c, 2)");
   CHECK(right_side("z <- -a^2") == "-a ^ 2");
   CHECK(right_side("z <- 1E3 + .5 + 2") == "1000.0 + 0.5 + 2");
@@ -300,6 +303,15 @@ TEST_CASE("bugs: a var block, a data block, semicolons and statements run togeth
   const lang::bugs_data_shapes data{{"y", {{3}, false, 0}}};
   const std::string t = translate("var y[3], m;\ndata {\n  m <- mean(y[]);\n}\nmodel {\n  mu ~ dnorm(m, 1); tau ~ dgamma(1, 1) s <- 1 / tau\n}\n", &data);
   CHECK(t == "data y: real[3]\nm = mean(y)\nmu ~ Normal(m, 1.0)\ntau ~ Gamma(1, 1)\ns = 1 / tau\n");
+}
+
+TEST_CASE("bugs: JAGS's /* */ comments, anywhere white space may be; one left open is the error at it") {
+  const std::string t = translate("/* Line, as JAGS's examples write it */\nmodel {\n  mu ~ dnorm(0, /* precision */ 1)\n"
+                                  "  /* two\n lines # not a comment's end */ tau ~ dgamma(1, 1) # a /* inside a line comment\n}\n");
+  // Each line of a /* */ comment is a # comment of the translation, before the statement after it.
+  CHECK(t == "# Line, as JAGS's examples write it\nmu ~ Normal(0, 1.0)\n# precision\n# two\n# lines # not a comment's end\n"
+             "tau ~ Gamma(1, 1)  # a /* inside a line comment\n");
+  CHECK(error_of("model {\n  mu ~ dnorm(0, 1) /* never closed\n}\n") == "m.bug:2:20: error: this comment is never closed: a `/*` comment ends at `*/`");
 }
 
 TEST_CASE("bugs: whole numbers beside reals in one array are reals") {
