@@ -43,11 +43,53 @@ model::start_options start_from(const std::string& spec, data::data_table& value
   return out;
 }
 
+// What an --init file gives that the model has no unknown for is left out with a note, as
+// JAGS leaves it: its `.RNG.name` and `.RNG.seed` (read as _RNG_name, _RNG_seed), which
+// ppl's --seed replaces, and names that are data, derived or not in the model (an inits
+// file written for another version of it).
+void keep_unknowns(const lang::ir::model& m, const std::string& path, data::data_table& init) {
+  data::data_table kept;
+  for (const auto& [name, value] : init.values()) {
+    const int v = m.find(name);
+    if (v >= 0 && m.variables[static_cast<std::size_t>(v)].role == lang::ir::role::unknown) {
+      kept.set(name, value);
+    } else if (name.starts_with("_RNG_")) {
+      fmt::print(stderr, "note: {}: `.RNG.{}` is JAGS's random-number setting; ppl's chains take theirs from --seed; ignored\n", path,
+                 name.substr(5));
+    } else {
+      fmt::print(stderr, "note: {}: `{}` is {} of the model; ignored\n", path, ppl::printable(name),
+                 v < 0 ? "not a variable" : "not an unknown");
+    }
+  }
+  for (const auto& [name, column] : init.text_columns()) {
+    if (name.starts_with("_RNG_"))
+      fmt::print(stderr, "note: {}: `.RNG.{}` is JAGS's random-number setting; ppl's chains take theirs from --seed; ignored\n", path,
+                 name.substr(5));
+    else kept.set_text(name, column);
+  }
+  init = std::move(kept);
+}
+
+// --monitor's names: CLI11 splits the option at every comma, and JAGS's one element,
+// Y[26,2], holds one; the pieces inside brackets are put back together.
+std::vector<std::string> monitor_names(const std::vector<std::string>& pieces) {
+  std::vector<std::string> out;
+  int depth = 0;
+  for (const auto& p : pieces) {
+    if (depth > 0) out.back() += "," + p;
+    else out.push_back(p);
+    for (char c : p) depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+  }
+  return out;
+}
+
 // --show names variables of the model that are recorded; caught before the run, not after.
 void check_show(const lang::ir::model& m, const infer_options& o) {
+  std::vector<std::string> monitored;
+  for (const auto& n : monitor_names(o.monitor)) monitored.push_back(n.substr(0, n.find('[')));
   for (const auto& name : o.show) {
     if (m.find(name) < 0) throw std::invalid_argument("--show: `" + name + "` is not a variable of the model");
-    if (!o.monitor.empty() && std::find(o.monitor.begin(), o.monitor.end(), name) == o.monitor.end())
+    if (!monitored.empty() && std::find(monitored.begin(), monitored.end(), name) == monitored.end())
       throw std::invalid_argument("--show: `" + name + "` is not recorded; add it to --monitor");
   }
 }
@@ -66,7 +108,7 @@ std::vector<std::string> run_outputs(const infer_options& o) {
 inference::run_options chain_options(const infer_options& o, const model::start_options& start, const data::data_table* heldout) {
   inference::run_options ro = o.run;
   ro.dense_metric = o.metric == "dense";
-  ro.monitors = o.monitor;
+  ro.monitors = monitor_names(o.monitor);
   ro.overrides = parse_overrides(o.samplers, "theta");
   ro.start = start;
   ro.heldout = heldout;
@@ -174,6 +216,7 @@ int report(const inference::run_result& r, const infer_options& o, draws::draws_
 int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const std::string& output_option, draws::table* keep) {
   data::data_table init, heldout;
   const model::start_options start = start_from(o.init, init);
+  if (start.init) keep_unknowns(*l.model, o.init, init);
   if (start.from_prior) refuse_improper_priors(*l.model, "`--init prior`");
   if (!o.heldout.empty()) heldout = data::read_data_file(o.heldout);
   check_show(*l.model, o);

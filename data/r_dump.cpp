@@ -3,6 +3,7 @@
 // OpenBUGS's bare list(...) — into ppl's row-major tensors.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 
 #include "data/data.hpp"
@@ -89,8 +90,17 @@ data_table parse_r_dump(const ppl::source_file& src) {
   std::vector<r_dump::field> fields = r_dump::parser(src).file();
   data_table table;
   std::set<std::string> seen;
+  std::optional<ppl::line_index> lines;
   for (auto& f : fields) {
     if (f.name.empty()) ppl::fail_at(src, f.at, "empty variable name");
+    // JAGS's inits name their random-number generator, the one text JAGS's files hold: kept
+    // as text, which --init leaves out with a note (any other text is an error here).
+    if (f.name == ".RNG.name" && f.value.what == value::kind::text) {
+      if (!lines) lines.emplace(src.text);
+      table.set_text("_RNG_name", text_column{ppl::make_diagnostic(src, *lines, f.at, "`.RNG.name` holds text; only numbers are data"),
+                                              "is JAGS's random-number generator"});
+      continue;
+    }
     // BUGS names (alpha.c) cannot be ppl's: read as the translated model names them.
     std::string name = f.name;
     std::replace(name.begin(), name.end(), '.', '_');

@@ -129,8 +129,10 @@ std::vector<made_sampler> make_samplers(model::graph& g, const std::vector<sampl
 
 // The variables a run records: those named (an error for a name the model lacks), or by
 // default every unknown and derived variable of at most 1000 scalars, the larger ones
-// listed in `left_out`.
-std::vector<int> monitored_variables(const lang::ir::model& m, const model::graph& g, const std::vector<std::string>& names,
+// listed in `left_out`. A name may be written as JAGS writes it: BUGS's dotted spelling
+// (beta.c for beta_c), or one element, Y[26,2], which the graph then records alone
+// (graph::record_only; several elements of one variable, in the order named).
+std::vector<int> monitored_variables(const lang::ir::model& m, model::graph& g, const std::vector<std::string>& names,
                                      std::vector<unrecorded>* left_out = nullptr);
 // The columns of those variables' recorded scalars, as a row (graph::append_recorded) gives them.
 std::vector<std::string> recorded_columns(const model::graph& g, const std::vector<int>& monitored);

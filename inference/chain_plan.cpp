@@ -1,6 +1,7 @@
 // The plan as a run reports it, the variables a run records and their columns, and the
 // samplers made from the plan in the order of a sweep.
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,48 @@ int first_statement(const lang::ir::model& m, int v) {
   return s.empty() ? 0 : *std::min_element(s.begin(), s.end());
 }
 
+// One --monitor name: the variable, and the element's offset when it names one (-1: all).
+std::pair<int, ppl::index_t> monitor_of(const lang::ir::model& m, const model::graph& g, const std::string& n) {
+  const auto open = n.find('[');
+  std::string name = n.substr(0, open);
+  int v = m.find(name);
+  if (v < 0 && name.find('.') != std::string::npos) {  // BUGS's spelling of the name
+    std::replace(name.begin(), name.end(), '.', '_');
+    v = m.find(name);
+  }
+  if (v < 0) throw std::invalid_argument("--monitor: `" + n + "` is not a variable of the model");
+  if (open == std::string::npos) return {v, -1};
+  // Y[26,2]: one element, its indices from 1, as JAGS's monitor writes it.
+  const ppl::shape& s = g.value(v).shape;
+  const auto bad = [&](const std::string& why) { return std::invalid_argument("--monitor: `" + n + "`: " + why); };
+  if (n.back() != ']') throw bad("expected `name` or one element, `name[i, j]`");
+  std::vector<ppl::index_t> at;
+  for (std::size_t p = open + 1; p < n.size();) {
+    const std::size_t end = std::min(n.find(',', p), n.size() - 1);
+    std::string part = n.substr(p, end - p);
+    part.erase(0, part.find_first_not_of(' '));
+    part.erase(part.find_last_not_of(' ') + 1);
+    long long k = 0;
+    const auto r = std::from_chars(part.data(), part.data() + part.size(), k);
+    if (part.empty() || r.ec != std::errc() || r.ptr != part.data() + part.size())
+      throw bad("an index must be a whole number (one element, as JAGS's monitor names it)");
+    at.push_back(static_cast<ppl::index_t>(k));
+    p = end + 1;
+  }
+  if (s.rank == 0) throw bad("`" + name + "` is a scalar: name it without indices");
+  if (static_cast<int>(at.size()) != s.rank)
+    throw bad("`" + name + "` has " + std::to_string(s.rank) + " dimension" + (s.rank == 1 ? "" : "s") + ", " + s.str());
+  ppl::index_t offset = 0;
+  for (int d = 0; d < s.rank; ++d) {
+    if (at[static_cast<std::size_t>(d)] < 1 || at[static_cast<std::size_t>(d)] > s[d]) throw bad("outside `" + name + "`'s shape " + s.str());
+    offset = offset * s[d] + at[static_cast<std::size_t>(d)] - 1;
+  }
+  const auto recorded = g.recorded_elements(v);
+  if (std::find(recorded.begin(), recorded.end(), offset) == recorded.end())
+    throw bad("that element is not recorded (data, or no statement gives it a value)");
+  return {v, offset};
+}
+
 }  // namespace
 
 std::vector<plan_line> plan_lines(model::graph& g, const std::map<std::string, std::string>& overrides, samplers::collapsed_record record) {
@@ -56,15 +99,19 @@ std::vector<plan_line> plan_lines(model::graph& g, const std::map<std::string, s
   return out;
 }
 
-std::vector<int> monitored_variables(const lang::ir::model& m, const model::graph& g, const std::vector<std::string>& names,
+std::vector<int> monitored_variables(const lang::ir::model& m, model::graph& g, const std::vector<std::string>& names,
                                      std::vector<unrecorded>* left_out) {
   std::vector<int> out;
   if (!names.empty()) {
+    std::vector<std::vector<ppl::index_t>> elements(m.variables.size());
+    std::vector<char> whole(m.variables.size(), 0);
     for (const auto& n : names) {
-      int v = m.find(n);
-      if (v < 0) throw std::invalid_argument("--monitor: `" + n + "` is not a variable of the model");
-      out.push_back(v);
+      const auto [v, element] = monitor_of(m, g, n);
+      if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+      if (element < 0) whole[static_cast<std::size_t>(v)] = 1;
+      else if (auto& e = elements[static_cast<std::size_t>(v)]; std::find(e.begin(), e.end(), element) == e.end()) e.push_back(element);
     }
+    for (int v : out) g.record_only(v, whole[static_cast<std::size_t>(v)] ? std::vector<ppl::index_t>{} : elements[static_cast<std::size_t>(v)]);
     return out;
   }
   // By default every unknown and derived variable small enough to list (1000 scalars);

@@ -35,6 +35,8 @@ graph::graph(const lang::ir::model& m, const data::data_table& data, data::data_
 // Every element but those without a value (model/graph_holes.cpp), or, partly
 // observed, the imputed ones.
 std::vector<index_t> graph::recorded_elements(int variable) const {
+  if (static_cast<std::size_t>(variable) < record_only_.size() && !record_only_[static_cast<std::size_t>(variable)].empty())
+    return record_only_[static_cast<std::size_t>(variable)];
   if (partly_observed(variable)) return imputed_elements(variable);
   if (!holes_[static_cast<std::size_t>(variable)].empty()) return valued_[static_cast<std::size_t>(variable)];
   std::vector<index_t> all(static_cast<std::size_t>(value(variable).size()));
@@ -42,8 +44,17 @@ std::vector<index_t> graph::recorded_elements(int variable) const {
   return all;
 }
 
+void graph::record_only(int variable, std::vector<index_t> elements) {
+  if (record_only_.size() < model_.variables.size()) record_only_.resize(model_.variables.size());
+  record_only_[static_cast<std::size_t>(variable)] = std::move(elements);
+}
+
 void graph::append_recorded(int variable, std::vector<double>& row) const {
   const auto& d = value(variable).data;
+  if (static_cast<std::size_t>(variable) < record_only_.size() && !record_only_[static_cast<std::size_t>(variable)].empty()) {
+    for (index_t e : record_only_[static_cast<std::size_t>(variable)]) row.push_back(d[static_cast<std::size_t>(e)]);
+    return;
+  }
   if (!partly_observed(variable) && holes_[static_cast<std::size_t>(variable)].empty()) {
     row.insert(row.end(), d.begin(), d.end());
     return;

@@ -181,6 +181,9 @@ class graph {
   std::vector<index_t> recorded_elements(int variable) const;
   // Appends the recorded elements' current values to `row`.
   void append_recorded(int variable, std::vector<double>& row) const;
+  // Records only these of the variable's elements (--monitor 'Y[26,2]', JAGS's monitor of
+  // one element), in this order; each must be one recorded_elements gives. Empty: all.
+  void record_only(int variable, std::vector<index_t> elements);
 
  private:
   // Views of the graph with one responsibility each, which read its state directly.
@@ -278,6 +281,7 @@ class graph {
   std::vector<std::vector<char>> defined_;  // per variable being built: element defined?
   std::vector<std::vector<char>> holes_;    // per variable: elements without a value (empty: none)
   std::vector<std::vector<index_t>> valued_;  // per variable with holes: its other elements
+  std::vector<std::vector<index_t>> record_only_;  // per variable: the elements --monitor names (empty: all)
   std::vector<std::string> hole_origin_;    // per variable: the data file of missing values ("" if undefined)
   // Per variable of one dimension: the data file's place of its first missing value.
   std::map<int, ppl::diagnostic> missing_cell_;

@@ -129,3 +129,32 @@ echo '{"y": 2.5}' > "$work/length_one.json"
 rc=0; "$ppl" check "$repo/tests/cli/models/length_one.ppl" "$work/length_one.json" >/dev/null 2>&1 || rc=$?
 [ "$rc" = 1 ] || { echo "FAIL: a JSON number for an array should be an error, got status $rc"; exit 1; }
 echo "ok: a vector of length 1 written as a number"
+
+# JAGS's conventions for inits and monitors. An inits file with JAGS's .RNG.name and
+# .RNG.seed, a data name and a name the model lacks: each left out with a note, and the
+# draws those of the unknown's value alone. --monitor with a dotted name and single
+# elements, as JAGS's monitor writes them: those columns alone, in the order named.
+rats=$repo/tests/suites/bugs/rats
+cat > "$work/inits.R" <<'INITS'
+".RNG.name" <- "base::Mersenne-Twister"
+".RNG.seed" <- 3
+"alpha.c" <- 100
+"x" <- c(1, 2, 3, 4, 5)
+"tau.b" <- 1
+INITS
+echo '"alpha.c" <- 100' > "$work/inits_alone.R"
+run_rats() { "$ppl" infer "$rats/model.bug" "$rats/data.R" --chains 1 --warmup 20 --draws 10 --seed 4 --quiet --init "$1" \
+  --monitor 'alpha[3],beta.c,alpha[1]' --output "$2" > /dev/null; }
+run_rats "$work/inits.R" "$work/rats_inits.csv" 2> "$work/inits_notes.txt"
+for note in "\`.RNG.name\` is JAGS's random-number setting" "\`.RNG.seed\` is JAGS's random-number setting" \
+            "\`x\` is not an unknown of the model; ignored" "\`tau_b\` is not a variable of the model; ignored"; do
+  grep -qF "$note" "$work/inits_notes.txt" || { echo "FAIL: no note for the inits: $note"; cat "$work/inits_notes.txt"; exit 1; }
+done
+run_rats "$work/inits_alone.R" "$work/rats_alone.csv" 2> /dev/null
+cmp -s <(grep -v '^#' "$work/rats_inits.csv") <(grep -v '^#' "$work/rats_alone.csv") ||
+  { echo "FAIL: the notes' names changed the draws"; exit 1; }
+[ "$(grep -v '^#' "$work/rats_inits.csv" | head -1)" = "chain,iteration,lp__,alpha[3],alpha[1],beta_c" ] ||
+  { echo "FAIL: --monitor 'alpha[3],beta.c,alpha[1]' gave columns $(grep -v '^#' "$work/rats_inits.csv" | head -1)"; exit 1; }
+rc=0; "$ppl" infer "$rats/model.bug" "$rats/data.R" --monitor 'alpha[31]' --draws 5 --warmup 5 --quiet 2> "$work/monitor_err.txt" > /dev/null || rc=$?
+[ "$rc" = 2 ] && grep -q "outside \`alpha\`'s shape \[30\]" "$work/monitor_err.txt" || { echo "FAIL: --monitor 'alpha[31]' (status $rc)"; cat "$work/monitor_err.txt"; exit 1; }
+echo "ok: JAGS's inits and monitor spellings"
