@@ -208,19 +208,55 @@ expr_ptr checker::convert_index(expr_ptr base, const ast::index_list& list) {
     fail(list.pos, what + " has " + std::to_string(rank) + " dimension" + (rank == 1 ? "" : "s") +
                        " but is indexed with " + std::to_string(list.items.size()));
   }
-  auto e = new_expr(expr::kind::index, list.pos);
-  e->type = {base->type.kind, rank};
-  for (const auto& item : list.items) {
+  std::vector<ir::index_item> items;
+  std::vector<expr_ptr> arrays(list.items.size());  // an integer array as an index: Stan's multiple indexing
+  for (std::size_t k = 0; k < list.items.size(); ++k) {
+    const auto& item = list.items[k];
     ir::index_item out;
     if (!item.tail) {
       out.which = item.lo ? ir::index_item::kind::single : ir::index_item::kind::all;
-      if (item.lo) out.lo = require_int_scalar(convert(*item.lo), "an index");
+      if (item.lo) {
+        expr_ptr x = convert(*item.lo);
+        if (x->type.rank == 1 && x->type.kind == scalar_kind::integer) {
+          arrays[k] = std::move(x);
+          out.which = ir::index_item::kind::all;
+        } else {
+          out.lo = require_int_scalar(std::move(x), "an index");
+        }
+      }
     } else {
       out.which = ir::index_item::kind::range;
       if (item.lo) out.lo = require_int_scalar(convert(*item.lo), "a range bound");
       if (item.tail->hi) out.hi = require_int_scalar(convert(*item.tail->hi), "a range bound");
       if (!item.lo && !item.tail->hi) out.which = ir::index_item::kind::all;
     }
+    items.push_back(std::move(out));
+  }
+  const auto multi = static_cast<std::size_t>(std::find_if(arrays.begin(), arrays.end(), [](const expr_ptr& a) { return a != nullptr; }) - arrays.begin());
+  if (multi == arrays.size()) return index_with_items(std::move(base), std::move(items), list.pos);
+  // x[idx] with idx an integer array is take(x, idx): the elements, or a matrix's rows, idx
+  // names. Single indices may come before it (M[i, idx] is take(M[i], idx)), anything after.
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (k < multi && items[k].which != ir::index_item::kind::single)
+      fail(list.pos, "an integer array as an index after a range or `:` is not supported; index with a loop");
+    if (k > multi && arrays[k]) fail(arrays[k]->pos, "one integer array as an index at most; index with a loop for more");
+  }
+  std::vector<ir::index_item> before, after;
+  for (std::size_t k = 0; k < items.size(); ++k) (k < multi ? before : after).push_back(std::move(items[k]));
+  if (!before.empty()) base = index_with_items(std::move(base), std::move(before), list.pos);
+  std::vector<expr_ptr> args;
+  args.push_back(std::move(base));
+  args.push_back(std::move(arrays[multi]));
+  expr_ptr taken = make_call("take", std::move(args), list.pos);
+  const bool more = std::any_of(after.begin() + 1, after.end(), [](const ir::index_item& i) { return i.which != ir::index_item::kind::all; });
+  if (!more) return taken;
+  return index_with_items(std::move(taken), std::move(after), list.pos);
+}
+
+expr_ptr checker::index_with_items(expr_ptr base, std::vector<ir::index_item> items, std::size_t pos) {
+  auto e = new_expr(expr::kind::index, pos);
+  e->type = {base->type.kind, base->type.rank};
+  for (auto& out : items) {
     if (out.which == ir::index_item::kind::single) --e->type.rank;
     e->indices.push_back(std::move(out));
   }

@@ -97,6 +97,8 @@ class checker {
   // ---- missing values in observed data (checker_missing.cpp) ----
   void split_partly_observed();
   ir::expr_ptr missing_at(int data, const ir::statement& s);
+  // base[items]: an index node of the items converted.
+  ir::expr_ptr index_with_items(ir::expr_ptr base, std::vector<ir::index_item> items, std::size_t pos);
   ir::statement copy_statement(const ir::statement& s);
   void add_condition(ir::statement& s, ir::expr_ptr cond);
 

@@ -51,12 +51,45 @@ std::vector<std::string> quoted_words(std::string_view what) {
   return words;
 }
 
+// Stan's constrained and linear-algebra types at the start of a statement, and what ppl
+// writes for each.
+struct stan_type {
+  std::string_view name, ppl;
+};
+constexpr stan_type stan_types[] = {
+    {"vector", "`data v: real[N]` or `param v: real[N]` (ppl has one kind of vector; an unknown with a `~` needs no declaration)"},
+    {"row_vector", "`data v: real[N]` or `param v: real[N]` (ppl has one kind of vector)"},
+    {"matrix", "`data X: real[N, K]` or `param X: real[N, K]`"},
+    {"array", "`data y: real[N]` (the sizes after the type: `int[N, M]`)"},
+    {"simplex", "a Dirichlet prior, which makes a simplex: `theta ~ Dirichlet(rep(1, K))`"},
+    {"ordered", "`param c: ordered[K]`"},
+    {"positive_ordered", "`param c: positive_ordered[K]`"},
+    {"unit_vector", "a vector divided by its norm: `u = v / sqrt(dot(v, v))` with `v ~ MultiNormal(...)`"},
+    {"cholesky_factor_corr", "an LKJ prior on the factor, which makes one: `L ~ LKJCorrCholesky(K, eta)`"},
+    {"corr_matrix", "an LKJ prior, which makes one: `Omega ~ LKJCorr(K, eta)`"},
+    {"cov_matrix", "a Wishart or inverse Wishart prior, which makes one: `Sigma ~ InverseWishart(nu, S)`"},
+    {"cholesky_factor_cov", "the Cholesky factor of a covariance with a prior: `L = cholesky(Sigma)`"},
+};
+
+std::string stan_type_habit(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  for (const auto& t : stan_types) {
+    if (!line.starts_with(t.name)) continue;
+    const std::string_view rest = line.substr(t.name.size());
+    if (rest.empty() || (rest.front() != '[' && rest.front() != '<' && rest.front() != ' ')) continue;
+    return "Stan's `" + std::string(t.name) + "` declaration: ppl writes " + std::string(t.ppl);
+  }
+  return "";
+}
+
 // Advice for a habit of BUGS, JAGS or Stan at the error, or an empty message.
 syntax_error habit(std::string_view text, std::size_t after, std::size_t offset, std::string_view what) {
   const std::string_view next = text.substr(std::min(offset, text.size()));
   if (next.starts_with("<-"))
     return {offset, "ppl has no `<-`: write `=` for a deterministic statement and `~` for a stochastic one"};
   if (what == expected::tilde_or_equals) {
+    const std::size_t line_start = text.rfind('\n', std::min(after, text.size()) - (after > 0)) + 1;
+    if (std::string advice = stan_type_habit(text.substr(line_start)); !advice.empty()) return {line_start, advice};
     std::size_t start = std::min(after, text.size());
     while (start > 0 && word_char(text[start - 1])) --start;
     std::string advice = statement_habit(text.substr(start, after - start), next);

@@ -24,16 +24,18 @@ index_t count_argument(std::string_view fn, std::string_view what, double n) {
 
 bool is_count(const type_sig& t) { return t.rank == 0 && t.kind == scalar_kind::integer; }
 
-// rep(x, n): a vector of n copies of the scalar x.
+// rep(x, n): a vector of n copies of the scalar x; Stan's rep_vector, rep_row_vector and
+// rep_array of a scalar are the same (ppl has one kind of vector).
 class rep final : public function {
  public:
-  std::string_view name() const override { return "rep"; }
+  explicit rep(std::string_view name) : name_(name) {}
+  std::string_view name() const override { return name_; }
   type_result result_type(std::span<const type_sig> a) const override {
     if (a.size() != 2 || a[0].rank != 0 || !is_count(a[1]))
-      return "rep expects a scalar and an integer count, rep(x, n), got " + describe_types(a);
+      return name_ + " expects a scalar and an integer count, " + name_ + "(x, n), got " + describe_types(a);
     return type_sig{a[0].kind, 1};
   }
-  shape result_shape(std::span<const view> a) const override { return shape::vector(count_argument("rep", "n", a[1][0])); }
+  shape result_shape(std::span<const view> a) const override { return shape::vector(count_argument(name_, "n", a[1][0])); }
   void eval(std::span<const view> a, double* out) const override {
     std::fill(out, out + static_cast<index_t>(a[1][0]), a[0][0]);
   }
@@ -42,6 +44,9 @@ class rep final : public function {
     if (!d[0]) return;
     for (index_t i = 0; i < out.size(); ++i) d[0][0] += d_out[i];
   }
+
+ private:
+  std::string name_;
 };
 
 // rep_matrix(x, m, n): m x n copies of the scalar x; rep_matrix(v, n): n columns, each v.
@@ -109,7 +114,8 @@ class diagonal final : public function {
   bool identity_;
 };
 
-// length(v): the number of elements of an array of any rank (1 for a scalar); rows and
+// length(v) and Stan's num_elements(v): the number of elements of an array of any rank
+// (1 for a scalar); size(v), Stan's, its first dimension (1 for a scalar); rows and
 // cols of a matrix, or of a vector as a column (its size and 1), as in Stan. Their
 // derivatives are zero rather than undefined, so they stay differentiable: sum(x) /
 // length(x) must not block gradients of x.
@@ -118,8 +124,8 @@ class size final : public function {
   explicit size(std::string_view name) : name_(name) {}
   std::string_view name() const override { return name_; }
   type_result result_type(std::span<const type_sig> a) const override {
-    if (name_ == "length") {
-      if (a.size() != 1) return "length takes 1 argument, got " + std::to_string(a.size());
+    if (name_ == "length" || name_ == "num_elements" || name_ == "size") {
+      if (a.size() != 1) return name_ + " takes 1 argument, got " + std::to_string(a.size());
     } else if (a.size() != 1 || a[0].rank < 1 || a[0].rank > 2) {
       return name_ + " expects a vector or a matrix, got " + describe_types(a);
     }
@@ -127,7 +133,11 @@ class size final : public function {
   }
   shape result_shape(std::span<const view>) const override { return shape::scalar(); }
   void eval(std::span<const view> a, double* out) const override {
-    const index_t n = name_ == "length" ? a[0].size() : name_ == "rows" ? a[0].rows() : a[0].cols();
+    // size: Stan's, the first dimension (1 for a scalar); num_elements as length, all of them.
+    const index_t n = name_ == "size"  ? (a[0].shape.rank == 0 ? 1 : a[0].shape[0])
+                      : name_ == "rows" ? a[0].rows()
+                      : name_ == "cols" ? a[0].cols()
+                                        : a[0].size();
     out[0] = static_cast<double>(n);
   }
   void backward(std::span<const view>, view, const double*, std::span<double* const>) const override {}
@@ -139,8 +149,8 @@ class size final : public function {
 }  // namespace
 
 std::unique_ptr<function> make_rep(std::string_view name) {
-  expect_name(name, "rep");
-  return std::make_unique<rep>();
+  if (name != "rep_vector" && name != "rep_row_vector" && name != "rep_array") expect_name(name, "rep");
+  return std::make_unique<rep>(name);
 }
 
 std::unique_ptr<function> make_rep_matrix(std::string_view name) {
@@ -154,7 +164,7 @@ std::unique_ptr<function> make_diagonal(std::string_view name) {
 }
 
 std::unique_ptr<function> make_size(std::string_view name) {
-  if (name != "length" && name != "rows") expect_name(name, "cols");
+  if (name != "length" && name != "num_elements" && name != "size" && name != "rows") expect_name(name, "cols");
   return std::make_unique<size>(name);
 }
 

@@ -14,6 +14,7 @@
 //   matrix_functions.cpp   inverse, log_determinant, cholesky, mdivide_left(_tri_low)
 //   constructors.cpp       rep, rep_matrix, diag_matrix, identity_matrix; length, rows, cols
 //   concatenation.cpp      append_row, append_col
+//   selections.cpp         head, tail, segment, row, col, to_vector, to_array_1d, take
 //   covariance_functions.cpp
 //                          multiply_lower_tri_self_transpose, diag_pre_multiply,
 //                          quad_form_diag (a covariance from a correlation and scales)
@@ -36,7 +37,7 @@ std::unique_ptr<function> make_product(std::string_view name);
 std::unique_ptr<function> make_dot(std::string_view name);
 std::unique_ptr<function> make_transpose(std::string_view name);
 std::unique_ptr<function> make_rep(std::string_view name);
-std::unique_ptr<function> make_size(std::string_view name);  // length, rows, cols
+std::unique_ptr<function> make_size(std::string_view name);  // length, num_elements, size, rows, cols
 std::unique_ptr<function> make_special_function(std::string_view name);
 std::unique_ptr<function> make_ifelse(std::string_view name);
 std::unique_ptr<function> make_log_mix(std::string_view name);
@@ -53,6 +54,8 @@ std::unique_ptr<function> make_diagonal(std::string_view name);  // diag_matrix,
 std::unique_ptr<function> make_append(std::string_view name);    // append_row, append_col
 // multiply_lower_tri_self_transpose, diag_pre_multiply, quad_form_diag
 std::unique_ptr<function> make_covariance_function(std::string_view name);
+// head, tail, segment, row, col, to_vector, to_array_1d, take
+std::unique_ptr<function> make_selection(std::string_view name);
 
 // The kind of an elementwise result.
 enum class result_kind {

@@ -72,7 +72,10 @@ class reduction final : public function {
   explicit reduction(const reduction_math& m) : m_(m) {}
   std::string_view name() const override { return m_.name; }
   type_result result_type(std::span<const type_sig> args) const override {
-    if (args.size() != 1) return std::string(m_.name) + " takes 1 argument, got " + std::to_string(args.size());
+    if (pair(args.size()) && args[0].rank == 0 && args[1].rank == 0) return type_sig{scalar_kind::real, 0};
+    if (args.size() != 1)
+      return std::string(m_.name) + (m_.f == log_sum_exp ? " takes one array or two scalars, got " : " takes 1 argument, got ") +
+             std::to_string(args.size());
     const bool integer = m_.kind == result_kind::follow && args[0].kind == scalar_kind::integer;
     return type_sig{integer ? scalar_kind::integer : scalar_kind::real, 0};
   }
@@ -83,9 +86,24 @@ class reduction final : public function {
     return shape::scalar();
   }
   bool shape_from_shapes() const override { return true; }
-  void eval(std::span<const view> args, double* out) const override { out[0] = m_.f(args[0].data, args[0].size()); }
+  void eval(std::span<const view> args, double* out) const override {
+    if (pair(args.size())) {  // log_sum_exp(a, b)
+      const double x[2] = {args[0][0], args[1][0]};
+      out[0] = m_.f(x, 2);
+      return;
+    }
+    out[0] = m_.f(args[0].data, args[0].size());
+  }
   void backward(std::span<const view> args, view out, const double* d_out,
                 std::span<double* const> d_args) const override {
+    if (pair(args.size())) {
+      const double x[2] = {args[0][0], args[1][0]};
+      double g[2];
+      m_.df(x, 2, out[0], g);
+      for (std::size_t k = 0; k < 2; ++k)
+        if (d_args[k]) d_args[k][0] += g[k] * d_out[0];
+      return;
+    }
     if (!d_args[0]) return;
     const index_t n = args[0].size();
     // One buffer per thread, kept: a fresh vector per call was a malloc per log_sum_exp.
@@ -96,6 +114,8 @@ class reduction final : public function {
   }
 
  private:
+  // log_sum_exp(a, b) of two scalars, as Stan has it beside log_sum_exp(v).
+  bool pair(std::size_t count) const { return count == 2 && m_.f == log_sum_exp; }
   reduction_math m_;
 };
 

@@ -78,6 +78,20 @@ TEST_CASE("gradient of a non-centred hierarchical model and a multivariate norma
   check_model_gradient(f, {"mu", "tau", "eta", "z", "w"});
 }
 
+TEST_CASE("gradient through Stan's selections and multiple indexing: v[idx], M[idx, j], head, segment, col, to_vector") {
+  // v[idx] and M[idx, 2] become take(...) in the checker; an element named twice in idx
+  // gets both adjoints. In a loop (a plate) and outside one.
+  fixture f(
+      "data idx: int[4]\ndata y: real[4]\n"
+      "for k in 1:3 { v[k] ~ Normal(0, 1) }\nfor i in 1:3, j in 1:2 { M[i, j] ~ Normal(0, 1) }\n"
+      "w = v[idx] + M[idx, 2] + to_vector(M)[idx]\n"
+      "s = sum(head(v, 2)) + sum(segment(v, 2, 2)) + sum(col(M, 1) .* tail(v, 3)) + log_sum_exp(v[1], M[2, 2])\n"
+      "for n in 1:4 { y[n] ~ Normal(w[n] + s, 1) }\n"
+      "for n in 1:4 { y[n] ~ Normal(v[idx][n] * M[idx[n], 1], 2) }\n",
+      {"idx=[3, 1, 3, 2]", "y=[0.4, -1.0, 2.2, 0.7]"});
+  check_model_gradient(f, {"v", "M"});
+}
+
 TEST_CASE("gradient leaves out the terms of other unknowns") {
   fixture f("a ~ Normal(0, 1)\nb ~ Normal(a, 1)\nc ~ Normal(0, 1)\n");
   auto& g = *f.graph;
