@@ -17,18 +17,23 @@ namespace {
 struct summary_arguments {
   std::vector<std::string> paths;  // a draws file of any layout, or several (a Stan run's one file per chain)
   std::vector<std::string> show;
+  std::vector<std::string> variables;
+  std::vector<double> percentiles;
   bool histograms = false;
   std::string format = "table";
 };
 
-int run_summary(const std::vector<std::string>& paths, const std::vector<std::string>& show, bool histograms, bool csv) {
+int run_summary(const summary_arguments& a) {
+  const bool csv = a.format == "csv";
   return guarded([&] {
-    const draws::draws_source d(paths);
+    const draws::draws_source d(a.paths);
     if (!csv)
       for (const auto& m : d.metadata()) fmt::print("# {}\n", m);
     for (const auto& n : d.notes()) fmt::print(stderr, "note: {}\n", n);
-    table_options o{20, show, !csv && want_histograms(histograms)};
+    table_options o{20, a.show, !csv && want_histograms(a.histograms)};
     o.csv = csv;
+    o.variables = a.variables;
+    for (double p : a.percentiles) o.quantiles.push_back(p / 100);
     const summary_messages messages = print_summary(d, o);
     for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
     for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
@@ -46,11 +51,17 @@ command add_summary_command(CLI::App& app) {
                   "STEMindex.txt or STEM for a CODA run's STEMchain1.txt, ...), ppl simulate, CmdStan or JAGS")
       ->required();
   cmd->add_option("--show", a->show, "list every element of these arrays (default: arrays over 20 elements show 3)")->delimiter(',');
+  cmd->add_option("--variables", a->variables, "summarise only these variables (default: all; Stan's --variables, rstan's pars)")
+      ->delimiter(',');
+  cmd->add_option("--percentiles", a->percentiles,
+                  "the quantiles listed, in percent (default: 5,50,95; CmdStan's --percentiles, rstan's probs): --percentiles 2.5,50,97.5")
+      ->delimiter(',')
+      ->check(CLI::Range(0.0, 100.0));
   cmd->add_flag("--histograms", a->histograms, "a text histogram of each scalar (default: on a terminal)");
   cmd->add_option("--format", a->format,
                   "table (for people; the default) or csv (for programs: every element of every array, full precision, NA for n/a)")
       ->check(CLI::IsMember({"table", "csv"}));
-  return {cmd, [a] { return run_summary(a->paths, a->show, a->histograms, a->format == "csv"); }};
+  return {cmd, [a] { return run_summary(*a); }};
 }
 
 }  // namespace ppl::cli

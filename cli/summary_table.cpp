@@ -152,7 +152,38 @@ std::vector<double> pooled(const column_draws& chains) {
   return out;
 }
 
-void print_csv_header() { fmt::print("name,mean,sd,q5,q50,q95,mcse_mean,ess_bulk,ess_tail,rhat\n"); }
+// A quantile's column: "5%" in the table, q5 in CSV (q2.5 for 0.025).
+std::string quantile_label(double p, bool csv) { return csv ? fmt::format("q{:g}", 100 * p) : fmt::format("{:g}%", 100 * p); }
+
+// The quantiles a summary lists: those asked for, or 5%, 50% and 95%.
+std::vector<double> quantiles_of(const table_options& o) { return o.quantiles.empty() ? std::vector<double>{0.05, 0.5, 0.95} : o.quantiles; }
+
+// The p-quantile of sorted draws, interpolated as R's type 7 (as the summary's own).
+double type7(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return NAN;
+  const double h = (static_cast<double>(sorted.size()) - 1) * p;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+// The row's quantiles: the summary's three, or those asked for from the pooled draws (NaN
+// where a draw is not finite, as the summary's are).
+std::vector<double> row_quantiles(const table_options& o, const column_draws& chains, const draws::scalar_summary& s) {
+  if (o.quantiles.empty()) return {s.q5, s.q50, s.q95};
+  std::vector<double> all = pooled(chains);
+  const bool finite = std::all_of(all.begin(), all.end(), [](double x) { return std::isfinite(x); });
+  std::sort(all.begin(), all.end());
+  std::vector<double> out;
+  for (double p : o.quantiles) out.push_back(finite ? type7(all, p) : NAN);
+  return out;
+}
+
+void print_csv_header(const table_options& o) {
+  std::string q;
+  for (double p : quantiles_of(o)) q += quantile_label(p, true) + ",";
+  fmt::print("name,mean,sd,{}mcse_mean,ess_bulk,ess_tail,rhat\n", q);
+}
 
 // A name with a comma or a quote is quoted as RFC 4180 says; ppl's own column names never
 // are, but a CmdStan file's may hold anything.
@@ -163,18 +194,23 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-void print_csv_row(const std::string& name, const draws::scalar_summary& s) {
+void print_csv_row(const std::string& name, const draws::scalar_summary& s, const std::vector<double>& q) {
   auto number = [](double x) { return std::isnan(x) ? std::string("NA") : fmt::format("{}", x); };
-  fmt::print("{},{},{},{},{},{},{},{},{},{}\n", csv_field(name), number(s.mean), number(s.sd), number(s.q5), number(s.q50), number(s.q95),
-             number(s.mcse_mean), number(s.ess_bulk), number(s.ess_tail), number(s.rhat));
+  std::string quantiles;
+  for (double x : q) quantiles += number(x) + ",";
+  fmt::print("{},{},{},{}{},{},{},{}\n", csv_field(name), number(s.mean), number(s.sd), quantiles, number(s.mcse_mean),
+             number(s.ess_bulk), number(s.ess_tail), number(s.rhat));
 }
 
-void print_header(bool histograms) {
-  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", "5%", "50%", "95%",
-             "mcse", "ess_bulk", "ess_tail", "iat", "rhat", histograms ? "  distribution" : "");
+void print_header(const table_options& o) {
+  std::string q;
+  for (double p : quantiles_of(o)) q += fmt::format(" {:>10}", quantile_label(p, false));
+  fmt::print("{:<18} {:>10} {:>10}{} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "name", "mean", "sd", q, "mcse", "ess_bulk", "ess_tail", "iat",
+             "rhat", o.histograms ? "  distribution" : "");
 }
 
-void print_row(const std::string& name, const column_draws& chains, const draws::scalar_summary& s, bool histograms) {
+void print_row(const std::string& name, const column_draws& chains, const draws::scalar_summary& s, const std::vector<double>& q,
+               bool histograms) {
   // The integrated autocorrelation time, in draws: how many draws one effective draw costs.
   std::size_t draws = 0;
   for (const auto& chain : chains) draws += chain.size();
@@ -184,9 +220,10 @@ void print_row(const std::string& name, const column_draws& chains, const draws:
   // R-hat with three decimals near 1, where they matter; a chain stuck at one value gives
   // an enormous one, shown in exponent form rather than as a row of digits.
   const std::string rhat = cell(s.rhat, s.rhat < 1000 ? "{:.3f}" : "{:.2g}");
-  fmt::print("{:<18} {:>10} {:>10} {:>10} {:>10} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", name, cell(s.mean, "{:.4g}"),
-             cell(s.sd, "{:.4g}"), cell(s.q5, "{:.4g}"), cell(s.q50, "{:.4g}"), cell(s.q95, "{:.4g}"), cell(s.mcse_mean, "{:.2g}"),
-             cell(s.ess_bulk, "{:.0f}"), cell(s.ess_tail, "{:.0f}"), cell(iat, "{:.3g}"), rhat, histogram);
+  std::string quantiles;
+  for (double x : q) quantiles += fmt::format(" {:>10}", cell(x, "{:.4g}"));
+  fmt::print("{:<18} {:>10} {:>10}{} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", name, cell(s.mean, "{:.4g}"), cell(s.sd, "{:.4g}"), quantiles,
+             cell(s.mcse_mean, "{:.2g}"), cell(s.ess_bulk, "{:.0f}"), cell(s.ess_tail, "{:.0f}"), cell(iat, "{:.3g}"), rhat, histogram);
 }
 
 }  // namespace
@@ -199,8 +236,13 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
     if (in_table(c)) ++count[draws::column_variable(c)];
   for (const auto& name : o.show)
     if (!count.contains(name)) throw std::invalid_argument("--show: `" + name + "` is not in the draws");
-  if (o.csv) print_csv_header();
-  else print_header(o.histograms);
+  for (const auto& name : o.variables)
+    if (!count.contains(name)) throw std::invalid_argument("--variables: `" + name + "` is not in the draws");
+  const auto chosen = [&](const std::string& base) {
+    return o.variables.empty() || std::find(o.variables.begin(), o.variables.end(), base) != o.variables.end();
+  };
+  if (o.csv) print_csv_header(o);
+  else print_header(o);
   summary_messages out;
   std::size_t rows = 0;
   for (std::size_t c = 0; c < d.chains(); ++c) rows += d.rows(c);
@@ -225,6 +267,9 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
   if (weight_at != columns.end()) {
     const auto k = static_cast<std::size_t>(weight_at - columns.begin());
     weights = pooled(d.read(k, k + 1, stride)[0]);
+    if (!o.quantiles.empty())
+      throw std::invalid_argument("--percentiles: the draws are weighted (weight__), and their summary has the weighted 5%, 50% and 95% "
+                                  "only");
     out.notes.push_back("the draws are weighted (weight__): means, sds and quantiles are weighted, ess is Kish's (sum w)^2 / sum w^2 "
                         "for every column (for smc, whose resampled particles share ancestors, an upper bound), and R-hat is n/a (one set of weighted draws, no chains "
                         "to compare)");
@@ -239,6 +284,7 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
         continue;
       }
       const std::string base = draws::column_variable(name);
+      if (!chosen(base)) continue;
       const bool listed = o.csv || count[base] <= o.max_rows_per_variable || std::find(o.show.begin(), o.show.end(), base) != o.show.end();
       const draws::scalar_summary s = weights.empty() ? summarize(values[k]) : draws::weighted_summary(pooled(values[k]), weights);
       if (s.rhat > 1.01) ++bad_rhat, worst = name;
@@ -251,8 +297,9 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
                      base);
         continue;
       }
-      if (o.csv) print_csv_row(name, s);
-      else print_row(name, values[k], s, o.histograms);
+      const std::vector<double> q = row_quantiles(o, values[k], s);
+      if (o.csv) print_csv_row(name, s, q);
+      else print_row(name, values[k], s, q, o.histograms);
     }
   }
   if (stride > 1)

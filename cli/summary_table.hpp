@@ -21,6 +21,10 @@ struct table_options {
   // most `budget` values are read at once.
   std::size_t column_cap = std::size_t{1} << 20;
   std::size_t budget = draws::draws_budget;
+  std::vector<std::string> variables;      // only these variables (empty: all)
+  // The quantiles listed, as probabilities (empty: 0.05, 0.5, 0.95): rstan's probs,
+  // CmdStan's --percentiles.
+  std::vector<double> quantiles;
 };
 
 // The bin of a finite value v among `bins` equal bins over [lo, hi]; values outside go to

@@ -95,6 +95,16 @@ PY
 cmp "$tmp/m.sum" "$tmp/s.sum" && cmp "$tmp/m.sum" "$tmp/s12.sum"
 # The summary `infer` prints is the summary of the file it wrote.
 grep -v '^#' "$tmp/m.out" | grep -v '^note' | cmp - "$tmp/m.sum"
+# --variables keeps those rows alone; --percentiles 5,50,95 gives the default quantiles
+# exactly (its own interpolation, R's type 7, against the summariser's); others are named
+# by their percent, and a name not in the draws is a usage error.
+"$ppl" summary "$tmp/s.csv" --format csv > "$tmp/all.csv"
+"$ppl" summary "$tmp/s.csv" --format csv --percentiles 5,50,95 | cmp - "$tmp/all.csv"
+"$ppl" summary "$tmp/s.csv" --format csv --variables m --percentiles 2.5,97.5 > "$tmp/some.csv"
+[ "$(head -1 "$tmp/some.csv")" = "name,mean,sd,q2.5,q97.5,mcse_mean,ess_bulk,ess_tail,rhat" ]
+[ "$(tail -n +2 "$tmp/some.csv" | cut -d, -f1 | sed 's/^"//; s/\[.*//' | sort -u)" = "m" ]
+rc=0; "$ppl" summary "$tmp/s.csv" --variables nothing > /dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || { echo "FAIL: --variables nothing exited $rc"; exit 1; }
 "$ppl" plot "$tmp/s.csv" m -o "$tmp/s.svg" > /dev/null
 grep -q '<svg' "$tmp/s.svg"
 # simulate's output reads back too.
