@@ -194,13 +194,13 @@ void print_summary_and_reports(const draws::draws_source& draws, const inference
 // After the chains: the plan, what an interrupted run kept, the CODA files of a complete
 // one, the summary and reports, the times. Returns the exit status.
 int report(const inference::run_result& r, const infer_options& o, draws::draws_format format, const chain_output& out, bool saving,
-           bool heldout, draws::table* keep) {
+           bool heldout, draws::table* keep, const std::map<std::string, std::string>& spelled) {
   if (!o.quiet)
     print_plan(r.plan, "# ", 24);
   if (r.interrupted) print_interrupted(r, o, format, saving && !out.save_failed());
   const draws::draws_source draws(out.writer()->paths());
   if (format == draws::draws_format::coda && !r.interrupted)
-    if (const int status = write_coda_files(draws, o, saving); status != 0) return status;
+    if (const int status = write_coda_files(draws, o, saving, spelled); status != 0) return status;
   bool enough = draws.chains() > 0;
   for (std::size_t c = 0; c < draws.chains(); ++c) enough = enough && draws.rows(c) >= 4;
   if (enough) print_summary_and_reports(draws, r, o, heldout);
@@ -248,7 +248,7 @@ int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const
   chain_output out(in, o, streamed, saving, progress);
   out.attach(ro);
   const std::optional<inference::run_result> r = run_chains(l, ro, out, progress, o, saving);
-  return r ? report(*r, o, format, out, saving, ro.heldout != nullptr, keep) : 1;
+  return r ? report(*r, o, format, out, saving, ro.heldout != nullptr, keep, l.bugs_names) : 1;
 }
 
 }  // namespace ppl::cli

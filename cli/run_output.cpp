@@ -110,10 +110,12 @@ draws::draws_format format_of(const infer_options& o) {
   return o.format == "stan" ? draws::draws_format::stan : o.format == "coda" ? draws::draws_format::coda : draws::draws_format::ppl;
 }
 
-int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved) {
+int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved,
+                     const std::map<std::string, std::string>& spelled) {
   const std::string again = saved ? "; write them with: ppl infer --resume " + o.output : "";
   try {
-    if (draws::write_coda(draws, draws::coda_stem(o.output), {o.run.warmup, o.run.thin}, ppl::interrupted)) return 0;
+    if (draws::write_coda(draws, draws::coda_stem(o.output), {o.run.warmup, o.run.thin}, ppl::interrupted, draws::draws_budget, spelled))
+      return 0;
     fmt::print(stderr, "interrupted while writing the CODA files: none is written; the draws are whole in {}{}\n", o.output, again);
     return 130;
   } catch (const draws::write_error& e) {

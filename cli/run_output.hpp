@@ -45,7 +45,8 @@ draws::draws_format format_of(const infer_options& o);
 // (draws/coda_writer.hpp). Returns the exit status: 0; 1 when a file cannot be written;
 // 130 when Ctrl-C stops the writing. Those two are reported, and leave no CODA file: the
 // draws file is whole, and `ppl infer --resume` (when the run's state is `saved`) writes them.
-int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved);
+int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved,
+                     const std::map<std::string, std::string>& spelled = {});
 
 // Writes a file whole or not at all: `write` fills PATH.tmp, which then replaces PATH. A
 // failed write (a full disk) or rename removes PATH.tmp and throws std::runtime_error

@@ -70,12 +70,12 @@ source_model read_model(const model_inputs& in) {
   return out;
 }
 
-lang::ast::program program_of(const source_model& m, const data::data_table* data) {
+lang::ast::program program_of(const source_model& m, const data::data_table* data, std::map<std::string, std::string>* dotted) {
   if (!m.bugs) return lang::parse(m.src);
   const auto bugs = lang::parse_bugs(m.src);
-  if (!data) return lang::lower_bugs(m.src, bugs, nullptr);
+  if (!data) return lang::lower_bugs(m.src, bugs, nullptr, dotted);
   const auto shapes = shapes_of(*data);
-  return lang::lower_bugs(m.src, bugs, &shapes);
+  return lang::lower_bugs(m.src, bugs, &shapes, dotted);
 }
 
 void fit_length_one(const lang::ir::model& model, data::data_table& data) {
@@ -97,7 +97,7 @@ loaded load(const model_inputs& in) {
   if (!in.data_path.empty()) out.data = data::read_data_file(in.data_path);
   for (const auto& s : in.sets) data::apply_set(out.data, s);
   const bool no_data = in.data_path.empty() && in.sets.empty();  // then the names the model never defines are its data
-  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
+  if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data, &out.bugs_names), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
   fit_length_one(*out.model, out.data);
   if (auto options = model::missing_values(*out.model, out.data); !options.partly_observed.empty())
     out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));

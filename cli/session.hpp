@@ -20,6 +20,9 @@ namespace ppl::cli {
 struct loaded {
   std::unique_ptr<lang::ir::model> model;
   data::data_table data;
+  // A BUGS model's names spelt with dots there: ppl name -> BUGS spelling (alpha_c ->
+  // alpha.c), which its CODA files keep, as JAGS's R scripts expect.
+  std::map<std::string, std::string> bugs_names;
 };
 
 // A model file's text and its language.
@@ -31,7 +34,7 @@ source_model read_model(const model_inputs& in);
 
 // The model as ppl's syntax tree: parsed, or for BUGS parsed and lowered, its data
 // declarations made from the data's shapes (or with no data, from the model alone).
-lang::ast::program program_of(const source_model& m, const data::data_table* data);
+lang::ast::program program_of(const source_model& m, const data::data_table* data, std::map<std::string, std::string>* dotted = nullptr);
 
 // The data made to fit the checked model: an R number that the model declares an array
 // (R's dump writes a vector of length 1 as `y <- 2.5`) becomes an array of one element.

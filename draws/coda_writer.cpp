@@ -100,8 +100,16 @@ void append_draws(std::string& out, const std::vector<double>& draws, coda_itera
   }
 }
 
+// A column's name in the index: its variable as `spelled` gives it, the indices kept.
+std::string index_name(const std::string& column, const std::map<std::string, std::string>& spelled) {
+  if (spelled.empty()) return column;
+  const std::string variable = column_variable(column);
+  const auto it = spelled.find(variable);
+  return it == spelled.end() ? column : it->second + column.substr(variable.size());
+}
+
 bool write_files(const draws_source& source, const std::string& stem, coda_iterations at, const std::function<bool()>& stop,
-                 std::size_t budget) {
+                 std::size_t budget, const std::map<std::string, std::string>& spelled) {
   const std::size_t chains = source.chains();
   const std::size_t rows = chains ? source.rows(0) : 0;
   for (std::size_t c = 1; c < chains; ++c)
@@ -132,7 +140,7 @@ bool write_files(const draws_source& source, const std::string& stem, coda_itera
     for (; p < q; ++p) {
       const std::string& name = columns[order[p]];
       if (sampler_column(name)) continue;
-      append_index_line(index.buffer(), name, line, rows);
+      append_index_line(index.buffer(), index_name(name, spelled), line, rows);
       line += static_cast<long long>(rows);
       for (std::size_t c = 0; c < chains; ++c) {
         coda_file& out = *files[c + 1];
@@ -150,9 +158,9 @@ bool write_files(const draws_source& source, const std::string& stem, coda_itera
 }  // namespace
 
 bool write_coda(const draws_source& source, const std::string& stem, coda_iterations at, const std::function<bool()>& stop,
-                std::size_t budget) {
+                std::size_t budget, const std::map<std::string, std::string>& spelled) {
   try {
-    return write_files(source, stem, at, stop, budget);
+    return write_files(source, stem, at, stop, budget, spelled);
   } catch (const write_error&) {
     remove_coda(stem);  // chain files renamed before a failure, without their index
     throw;

@@ -12,6 +12,7 @@
 // once all are whole, the chains first and the index last, so a reader that starts from
 // the index never meets half a set.
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,11 @@ struct coda_iterations {
 // returns false with no file written. Throws write_error when a file cannot be written
 // (nothing of the stem is left then), std::invalid_argument when the chains differ in
 // length (one index cannot describe them). `budget`: the values read at once.
+// `spelled` renames variables in the index (a BUGS model's alpha_c as its text spells it,
+// alpha.c); the draws file keeps ppl's names.
 bool write_coda(const draws_source& source, const std::string& stem, coda_iterations at,
-                const std::function<bool()>& stop = [] { return false; }, std::size_t budget = draws_budget);
+                const std::function<bool()>& stop = [] { return false; }, std::size_t budget = draws_budget,
+                const std::map<std::string, std::string>& spelled = {});
 
 
 }  // namespace ppl::draws

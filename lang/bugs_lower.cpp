@@ -180,8 +180,12 @@ ast::sample_stmt lowering::stochastic(const ast::sample_stmt& x) {
 
 }  // namespace bugs_lowering
 
-ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data) {
-  return bugs_lowering::lowering(src, data).run(program);
+ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data,
+                        std::map<std::string, std::string>* dotted) {
+  bugs_lowering::lowering lowering(src, data);
+  ast::program out = lowering.run(program);
+  if (dotted) *dotted = lowering.dotted();
+  return out;
 }
 
 }  // namespace ppl::lang

@@ -32,6 +32,9 @@ using bugs_data_shapes = std::map<std::string, bugs_data_shape, std::less<>>;
 
 // With `data` null, the variables the model reads and never defines are the data, their
 // sizes taken from the loops that index them (`ppl translate` without a data file).
-ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data);
+// `dotted`, if given, receives the names spelt with dots in the BUGS text: ppl name ->
+// BUGS spelling (alpha_c -> alpha.c), for output that keeps the model's own names.
+ast::program lower_bugs(const source_file& src, const bugs::program& program, const bugs_data_shapes* data,
+                        std::map<std::string, std::string>* dotted = nullptr);
 
 }  // namespace ppl::lang

@@ -37,6 +37,13 @@ class lowering {
   lowering(const source_file& src, const bugs_data_shapes* data) : src_(src), data_(data) {}
 
   ast::program run(const bugs::program& program);
+  // The names the lowering spelt with underscores for dots: ppl name -> BUGS spelling.
+  std::map<std::string, std::string> dotted() const {
+    std::map<std::string, std::string> out;
+    for (const auto& [name, spelling] : spellings_)
+      if (name != spelling) out.emplace(name, spelling);
+    return out;
+  }
 
  private:
   // ---- names and statements (bugs_lower.cpp)

@@ -73,4 +73,15 @@ echo "coda: a failed write leaves no CODA file; --resume writes them once there 
 "$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --chains 2 --draws 50 --seed 2 --quiet --format coda -o "$tmp/whole" > /dev/null 2>&1
 [ ! -e "$tmp/wholechain3.txt" ] && [ "$(wc -l < "$tmp/wholeindex.txt")" = 1 ] && grep -qx 'p 1 50' "$tmp/wholeindex.txt"
 "$ppl" summary "$tmp/whole" 2> /dev/null | grep -q '^p '
+# A BUGS model's CODA files keep its own names, dots and all (JAGS's R scripts ask for
+# pop.mean), while the draws file has ppl's.
+rats=$(dirname "$0")/../suites/bugs/rats
+mkdir "$tmp/rats"
+"$ppl" infer "$rats/model.bug" "$rats/data.R" --chains 2 --warmup 20 --draws 10 --quiet --monitor 'alpha.c,tau.c,alpha[2]' \
+  --format coda -o "$tmp/rats/" > /dev/null 2>&1
+[ "$(cut -d' ' -f1 "$tmp/rats/CODAindex.txt" | tr '\n' ' ')" = "alpha.c tau.c alpha[2] " ] ||
+  { echo "FAIL: the BUGS model's CODA index: $(cat "$tmp/rats/CODAindex.txt")"; exit 1; }
+grep -v '^#' "$tmp/rats/CODA.csv" | head -1 | grep -qx 'chain,iteration,lp__,alpha_c,tau_c,alpha\[2\]' ||
+  { echo "FAIL: the BUGS model's draws file header"; exit 1; }
+echo "coda: a BUGS model's names as its text spells them"
 echo "coda checks passed"
