@@ -24,11 +24,28 @@ const char* role_name(const lang::ir::variable& v) {
   return "";
 }
 
+// A truncated or censored distribution with its bounds, `Normal T[0, ]`: each bound the
+// number it is, or its name (`lower`, `upper`) when it is an expression.
+std::string distribution_text(const lang::ir::statement& st) {
+  const std::string& name = st.dist_name;
+  if (!st.dist || !(name.ends_with(" T[]") || name.ends_with(" C[]"))) return name;
+  const auto params = st.dist->params();
+  std::string lower, upper;
+  for (std::size_t k = 0; k < params.size() && k < st.args.size(); ++k) {
+    const lang::ir::expr& a = *st.args[k];
+    std::string text(params[k].name);
+    if (a.which == lang::ir::expr::kind::int_const || a.which == lang::ir::expr::kind::real_const) text = fmt::format("{:g}", a.constant);
+    if (params[k].name == "lower") lower = text;
+    if (params[k].name == "upper") upper = text;
+  }
+  return name.substr(0, name.size() - 1) + lower + ", " + upper + "]";
+}
+
 std::string defined_by(const lang::ir::model& m, const lang::ir::variable& v) {
   std::string out;
   for (int s : v.statements) {
     const auto& st = m.statements[static_cast<std::size_t>(s)];
-    std::string what = st.which == lang::ir::statement::kind::sample ? "~ " + st.dist_name : "=";
+    std::string what = st.which == lang::ir::statement::kind::sample ? "~ " + distribution_text(st) : "=";
     out += (out.empty() ? "" : ", ") + what + " (line " + std::to_string(m.lines.locate(st.pos).line) + ")";
   }
   return out;

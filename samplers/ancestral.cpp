@@ -60,6 +60,14 @@ class ancestral_factory final : public factory {
                                            "posterior is improper too; give it a proper prior with `~`, or data that inform it");
     if (std::string why; model::supports(g).ordered(v) && !model::supports(g).ordered_draw_exact(v, why))
       return {false, "an ordered vector and " + why + ": sorting its elements' draws would not be a draw of its prior"};
+    // A prediction reads unknowns: its draw is from its distribution given their current
+    // draw (a posterior predictive), not from a prior.
+    bool predictive = false;
+    for (int si : m.variables[static_cast<std::size_t>(v)].statements)
+      for (const auto& a : m.statements[static_cast<std::size_t>(si)].args) predictive = predictive || a->depends_on_unknown;
+    if (predictive)
+      return {true, "a prediction, which no observation or factor depends on: drawn from its distribution given the current draw of "
+                    "what it reads (a posterior predictive draw)"};
     return {true, "no observation or factor depends on it: drawn from its prior"};
   }
   std::unique_ptr<sampler> make(model::graph& g, int v) const override { return std::make_unique<ancestral_sampler>(g, v); }
