@@ -1,5 +1,6 @@
 // `ppl check MODEL [DATA]`: parse, check and (with data) build the graph, then describe it.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fmt/core.h>
 
 #include <memory>
@@ -57,7 +58,13 @@ int run_check(const model_inputs& in) {
     const auto& m = *l.model;
     std::unique_ptr<model::graph> g;
     ppl::rng rng(1);
-    if (!in.data_path.empty() || !in.sets.empty()) g = std::make_unique<model::graph>(m, l.data, rng);
+    // With data, or for a model that reads none (its loops' sizes written out), the graph is
+    // built as `infer` builds it, and what `infer` would refuse (a loop past the limits) is
+    // refused here too.
+    const bool reads_data = std::any_of(m.variables.begin(), m.variables.end(), [](const lang::ir::variable& v) {
+      return v.role == lang::ir::role::data || v.observed;
+    });
+    if (!in.data_path.empty() || !in.sets.empty() || !reads_data) g = std::make_unique<model::graph>(m, l.data, rng);
     fmt::print("model {}: {} variables, {} statements\n", in.model_path, m.variables.size(), m.statements.size());
     for (std::size_t i = 0; i < m.variables.size(); ++i) {
       const auto& v = m.variables[i];
