@@ -156,8 +156,15 @@ std::optional<inference::run_result> run_chains(loaded& l, const inference::run_
 // What a run stopped by Ctrl-C kept, and how to continue it.
 void print_interrupted(const inference::run_result& r, const infer_options& o, draws::draws_format format, bool resumable) {
   std::string done;
-  for (std::size_t c = 0; c < r.completed.size(); ++c) done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
-  fmt::print(stderr, "interrupted: {}; every finished draw is kept{}\n", done, o.output.empty() ? "" : " in " + o.output);
+  long kept = 0;  // draws after the warmup, one in every --thin
+  for (std::size_t c = 0; c < r.completed.size(); ++c) {
+    done += fmt::format("{}chain {}: {} iterations", c ? ", " : "", c + 1, r.completed[c]);
+    kept += std::max(0L, static_cast<long>(r.completed[c]) - o.run.warmup) / std::max(1L, static_cast<long>(o.run.thin));
+  }
+  const std::string draws = kept == 0   ? "no draw yet (the chains were still in their warmup)"
+                            : o.output.empty() ? fmt::format("{} draws, summarised below and not kept (give -o FILE to keep them)", kept)
+                                               : fmt::format("{} draws, every one kept in {}", kept, o.output);
+  fmt::print(stderr, "interrupted: {}; {}\n", done, draws);
   if (format == draws::draws_format::coda) fmt::print(stderr, "note: the CODA files are written when the run is complete\n");
   if (resumable) fmt::print(stderr, "continue with: ppl infer --resume {}\n", o.output);
 }

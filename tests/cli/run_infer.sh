@@ -98,7 +98,19 @@ set +e
 wait "$pid"; rc=$?
 set -e
 [ "$rc" = 130 ] || { echo "interrupted run exited $rc"; cat "$tmp/long.err"; exit 1; }
-grep -q 'interrupted' "$tmp/long.err"
+grep -Eq "interrupted: chain 1: [0-9]+ iterations, chain 2: [0-9]+ iterations; [0-9]+ draws, every one kept in $tmp/long.csv" "$tmp/long.err" ||
+  { echo "the interruption's message:"; cat "$tmp/long.err"; exit 1; }
+# Without -o, and in the warmup: the message says no draw is kept, not every one.
+"$ppl" infer "$examples/lda/lda.ppl" "$examples/lda/data.csv" --chains 1 --warmup 100000 --draws 10 --quiet --monitor alpha \
+  > /dev/null 2> "$tmp/warm.err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+set +e
+wait "$pid"; rc=$?
+set -e
+[ "$rc" = 130 ] && grep -Eq 'interrupted: chain 1: [0-9]+ iterations; no draw yet \(the chains were still in their warmup\)' "$tmp/warm.err" ||
+  { echo "interrupted in the warmup, status $rc:"; cat "$tmp/warm.err"; exit 1; }
 python3 - "$tmp/long.csv" <<'PY'
 import sys
 lines = [l for l in open(sys.argv[1]) if not l.startswith("#")]
