@@ -29,6 +29,7 @@ struct loo_options {
   std::vector<std::string> draws_paths;  // as for `ppl summary`
   std::string variable = "log_lik";
   std::string pointwise;                 // a CSV of each observation's figures (default: none)
+  bool waic = false;                     // WAIC beside PSIS-LOO
 };
 
 using column_draws = draws::draws_source::column_draws;
@@ -39,6 +40,7 @@ constexpr std::size_t min_draws = 100;
 struct observations {
   std::vector<std::string> names;  // their columns, log_lik[1], ...
   std::vector<draws::loo_point> points;
+  std::vector<draws::waic_point> waic;
 };
 
 // The columns of `name` (a scalar, or an array's elements), or a usage error that lists
@@ -101,6 +103,7 @@ observations compute(const draws::draws_source& d, const std::vector<std::size_t
       check_finite(name, values[j]);
       out.names.push_back(name);
       out.points.push_back(draws::loo_observation(values[j]));
+      out.waic.push_back(draws::waic_observation(values[j]));
     }
     at += n;
   }
@@ -124,6 +127,21 @@ void print_estimates(const draws::loo_result& r, const observations& obs, std::s
   fmt::print("MCSE and ESS estimates assume MCMC draws (r_eff in [{}, {}]).\n\n", figure(low, 1), figure(high, 1));
 }
 
+// WAIC's table, as loo's print of waic() lays it out, and the warning loo gives for a
+// p_waic above 0.4.
+void print_waic(const observations& obs) {
+  const draws::waic_result r = draws::waic(obs.waic);
+  fmt::print("{:<9} {:>9} {:>7}\n", "", "Estimate", "SE");
+  const std::pair<const char*, const draws::loo_estimate*> rows[] = {{"elpd_waic", &r.elpd_waic}, {"p_waic", &r.p_waic}, {"waic", &r.waic}};
+  for (const auto& [name, e] : rows) fmt::print("{:<9} {:>9} {:>7}\n", name, figure(e->estimate, 1), figure(e->se, 1));
+  fmt::print("\n");
+  const auto high = static_cast<std::size_t>(std::count_if(obs.waic.begin(), obs.waic.end(), [](const draws::waic_point& p) { return p.p_waic > 0.4; }));
+  if (high)
+    fmt::print(stderr, "warning: {} of {} observations have a p_waic above 0.4: WAIC's approximation does not hold there, so "
+                       "elpd_waic is unreliable; PSIS-LOO's elpd_loo, with its Pareto k, is the estimate to use\n",
+               high, obs.waic.size());
+}
+
 void print_k_table(const observations& obs, std::size_t draws) {
   const double t = draws::pareto_k_threshold(draws);
   fmt::print("Pareto k diagnostic values (threshold min(1 - 1/log10(S), 0.7) = {:.2f} for S = {}):\n", t, draws);
@@ -142,14 +160,16 @@ void print_k_table(const observations& obs, std::size_t draws) {
 std::string csv_name(const std::string& name) { return name.find(',') == std::string::npos ? name : "\"" + name + "\""; }
 std::string csv_number(double x) { return std::isnan(x) ? "NA" : fmt::format("{}", x); }
 
-void write_pointwise(const std::string& path, const observations& obs) {
+void write_pointwise(const std::string& path, const observations& obs, bool waic) {
   std::ofstream out(path);
   if (!out) throw std::invalid_argument("cannot write " + path + ": " + std::strerror(errno));
-  out << "observation,elpd_loo,mcse_elpd_loo,p_loo,looic,pareto_k,n_eff,r_eff\n";
+  out << "observation,elpd_loo,mcse_elpd_loo,p_loo,looic,pareto_k,n_eff,r_eff" << (waic ? ",elpd_waic,p_waic,waic" : "") << "\n";
   for (std::size_t i = 0; i < obs.points.size(); ++i) {
     const auto& p = obs.points[i];
     out << csv_name(obs.names[i]);
     for (double x : {p.elpd_loo, p.mcse_elpd_loo, p.p_loo, p.looic, p.pareto_k, p.n_eff, p.r_eff}) out << ',' << csv_number(x);
+    if (waic)
+      for (double x : {obs.waic[i].elpd_waic, obs.waic[i].p_waic, obs.waic[i].waic}) out << ',' << csv_number(x);
     out << '\n';
   }
   out.close();
@@ -196,8 +216,9 @@ int run_loo(const loo_options& o) {
                                               "the Pareto k threshold 1 - 1/log10(S) falls below 0.5); run more draws",
                                               draws, o.variable, d.chains(), d.chains() == 1 ? "" : "s", min_draws));
     const observations obs = compute(d, columns, length);
-    if (!o.pointwise.empty()) write_pointwise(o.pointwise, obs);
+    if (!o.pointwise.empty()) write_pointwise(o.pointwise, obs, o.waic);
     print_estimates(draws::loo(obs.points, draws), obs, draws, d.chains());
+    if (o.waic) print_waic(obs);
     print_k_table(obs, draws);
     for (const auto& w : k_warnings(obs, draws)) fmt::print(stderr, "warning: {}\n", w);
     return 0;
@@ -216,6 +237,8 @@ command add_loo_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--pointwise", o->pointwise,
                   "write each observation's elpd_loo, mcse_elpd_loo, p_loo, looic, pareto_k, n_eff and r_eff to this CSV file (default: none)")->type_name("FILE");
+  cmd->add_flag("--waic", o->waic,
+                "also WAIC (elpd_waic, p_waic, waic with their SEs, as R's loo::waic), and its columns in --pointwise (default: off)");
   return {cmd, [o] { return run_loo(*o); }};
 }
 

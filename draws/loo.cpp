@@ -20,7 +20,8 @@ double largest(const chains_t& chains) {
 }
 
 // The sum of the values and sqrt(N) times their sd (divisor N - 1).
-loo_estimate total(const std::vector<loo_point>& points, double loo_point::*field) {
+template <class Point>
+loo_estimate total(const std::vector<Point>& points, double Point::*field) {
   const double n = static_cast<double>(points.size());
   double sum = 0;
   for (const auto& p : points) sum += p.*field;
@@ -79,6 +80,23 @@ loo_result loo(const std::vector<loo_point>& points, std::size_t draws) {
   }
   return {total(points, &loo_point::elpd_loo), total(points, &loo_point::p_loo), total(points, &loo_point::looic),
           reliable ? std::sqrt(variance) : NAN};
+}
+
+waic_point waic_observation(const chains_t& log_lik) {
+  std::vector<double> pooled;
+  for (const auto& c : log_lik) pooled.insert(pooled.end(), c.begin(), c.end());
+  const double n = static_cast<double>(pooled.size());
+  const double lpd = log_sum_exp(pooled) - std::log(n);
+  double mean = 0;
+  for (double x : pooled) mean += x / n;
+  double squares = 0;
+  for (double x : pooled) squares += (x - mean) * (x - mean);
+  const double p_waic = squares / (n - 1);
+  return {lpd - p_waic, p_waic, -2 * (lpd - p_waic)};
+}
+
+waic_result waic(const std::vector<waic_point>& points) {
+  return {total(points, &waic_point::elpd_waic), total(points, &waic_point::p_waic), total(points, &waic_point::waic)};
 }
 
 std::vector<pareto_k_bin> pareto_k_table(const std::vector<loo_point>& points, double threshold) {

@@ -64,6 +64,20 @@ struct pareto_k_bin {
   double min_n_eff;
 };
 
+// WAIC (Watanabe 2010; Vehtari, Gelman & Gabry 2017, section 2.2), as R's loo::waic
+// computes it: lpd_i = log mean_s p(y_i | theta_s), p_waic_i = the sample variance (n - 1)
+// of log p(y_i | theta_s) over all draws, elpd_waic_i = lpd_i - p_waic_i, waic_i = -2
+// elpd_waic_i. A p_waic_i above 0.4 says WAIC is unreliable there (PSIS-LOO is to be used).
+struct waic_point {
+  double elpd_waic, p_waic, waic;
+};
+waic_point waic_observation(const std::vector<std::vector<double>>& log_lik);
+
+struct waic_result {
+  loo_estimate elpd_waic, p_waic, waic;  // sums over observations, SEs as for loo
+};
+waic_result waic(const std::vector<waic_point>& points);
+
 // The table loo prints: (-inf, t] good, (t, 1] bad, (1, inf) very bad, for the threshold
 // t = pareto_k_threshold(S). A flat tail's NaN k counts as good: its weights are bounded.
 std::vector<pareto_k_bin> pareto_k_table(const std::vector<loo_point>& points, double threshold);

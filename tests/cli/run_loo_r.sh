@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `ppl loo` against R's loo (Debian's r-cran-loo) on a fresh run, in both layouts: ppl's
+# `ppl loo` (and `--waic`) against R's loo (Debian's r-cran-loo) on a fresh run, in both layouts: ppl's
 # draws file of the outliers example with Normal errors (k from below 0 to above 1) and the
 # same run in Stan's layout, read by R as CmdStan files. Every pointwise figure must be
 # loo's within 1e-9 relative, as in tests/draws/test_loo_reference.cpp (the same algorithm;
@@ -17,8 +17,8 @@ trap 'rm -rf "$tmp"' EXIT
 run=(infer "$examples/outliers/outliers.ppl" "$examples/outliers/data.json" --chains 3 --draws 700 --seed 8 --quiet)
 "$ppl" "${run[@]}" -o "$tmp/normal.csv" > /dev/null 2>&1
 "$ppl" "${run[@]}" -o "$tmp/stan.csv" --format stan > /dev/null 2>&1
-"$ppl" loo "$tmp/normal.csv" --pointwise "$tmp/pointwise.csv" > /dev/null 2>&1
-"$ppl" loo "$tmp/stan.csv" --pointwise "$tmp/stan_pointwise.csv" > /dev/null 2>&1
+"$ppl" loo "$tmp/normal.csv" --waic --pointwise "$tmp/pointwise.csv" > /dev/null 2>&1
+"$ppl" loo "$tmp/stan.csv" --waic --pointwise "$tmp/stan_pointwise.csv" > /dev/null 2>&1
 Rscript - "$tmp" <<'R'
 suppressPackageStartupMessages(library(loo))
 dir <- commandArgs(trailingOnly = TRUE)[1]
@@ -38,6 +38,12 @@ check <- function(ll, chain_id, pointwise_file) {
   for (name in names(expected)) {
     rel <- max(abs(ours[[name]] - expected[[name]]) / abs(expected[[name]]))
     if (!(rel < 1e-9)) stop(sprintf("%s: %s differs from loo's by %g (relative)", pointwise_file, name, rel))
+  }
+  # WAIC (--waic) as loo::waic computes it.
+  wa <- suppressWarnings(waic(ll))
+  for (name in c("elpd_waic", "p_waic", "waic")) {
+    rel <- max(abs(ours[[name]] - wa$pointwise[, name]) / abs(wa$pointwise[, name]))
+    if (!(rel < 1e-9)) stop(sprintf("%s: %s differs from loo::waic's by %g (relative)", pointwise_file, name, rel))
   }
   stopifnot(any(expected$pareto_k > 0.7), any(expected$pareto_k < 0.5))
   cat(sprintf("%s: %d observations, every figure within 1e-9 of loo %s's (k from %.2f to %.2f)\n", pointwise_file,

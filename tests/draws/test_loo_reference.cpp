@@ -104,4 +104,20 @@ TEST_CASE("loo: the Pareto k table uses the 2024 threshold, where loo 2.5.1 uses
   CHECK(std::isnan(bins[2].min_n_eff));
 }
 
+TEST_CASE("WAIC of one observation by hand, and the totals' SEs") {
+  // Draws of p(y | theta) 1 and 3, in two chains of one draw each (pooled, as loo::waic):
+  // lpd = log 2, p_waic = the variance of {0, log 3} with divisor 1 = (log 3)^2 / 2.
+  const auto w = ppl::draws::waic_observation({{0.0}, {std::log(3.0)}});
+  const double p = std::log(3.0) * std::log(3.0) / 2;
+  CHECK(w.p_waic == doctest::Approx(p).epsilon(1e-15));
+  CHECK(w.elpd_waic == doctest::Approx(std::log(2.0) - p).epsilon(1e-15));
+  CHECK(w.waic == doctest::Approx(-2 * (std::log(2.0) - p)).epsilon(1e-15));
+  // Two observations: sums, and sqrt(n) times the sd (divisor n - 1) of the pointwise values.
+  const auto r = ppl::draws::waic({{-1, 0.5, 2}, {-3, 1.5, 6}});
+  CHECK(r.elpd_waic.estimate == -4);
+  CHECK(r.elpd_waic.se == doctest::Approx(std::sqrt(2 * 2.0)).epsilon(1e-15));  // values -1, -3: sd sqrt(2)
+  CHECK(r.p_waic.estimate == 2);
+  CHECK(r.waic.estimate == 8);
+}
+
 }  // namespace test_loo_reference
