@@ -274,7 +274,14 @@ void checker::type_target(const ast::target& lhs, type_sig t, const ir::statemen
                                            "write the loop (for i in 1:N { " + var.name + "[i] ~ " + out.dist_name + "(...) })"
                                      : ""));
     }
-    if (var.type.kind == scalar_kind::real && t.kind == scalar_kind::integer && out.dist)
+    // A value computed with `=` (JAGS's data block: r[i] <- round(x[i])) stays real, and an
+    // observation of it by a discrete distribution is checked element by element when the
+    // graph binds it (a count must be whole there); a declared real is refused.
+    const bool computed = !var.statements.empty() && std::all_of(var.statements.begin(), var.statements.end(), [&](int si) {
+      return static_cast<std::size_t>(si) < converted_statements_.size() &&
+             converted_statements_[static_cast<std::size_t>(si)].which == ir::statement::kind::assign;
+    });
+    if (var.type.kind == scalar_kind::real && t.kind == scalar_kind::integer && out.dist && !computed)
       fail(lhs.pos, "`" + var.name + "` is real but " + out.dist_name + " gives integers; declare it int");
     if (var.type.kind == scalar_kind::integer && t.kind == scalar_kind::real && !out.dist)
       fail(lhs.pos, "`" + var.name + "` is an integer but this value is real");

@@ -314,6 +314,16 @@ TEST_CASE("bugs: JAGS's /* */ comments, anywhere white space may be; one left op
   CHECK(error_of("model {\n  mu ~ dnorm(0, 1) /* never closed\n}\n") == "m.bug:2:20: error: this comment is never closed: a `/*` comment ends at `*/`");
 }
 
+TEST_CASE("bugs: a data block's computed node observed by a discrete distribution") {
+  // JAGS's idiom: r computed in the data block, then given a Poisson likelihood. r stays
+  // real (round gives reals); the graph checks its values are counts when it binds them.
+  const lang::bugs_data_shapes data{{"x", {{3}, false, 0}}, {"N", {{}, true, 3}}};
+  const std::string t = translate("data {\n  for (i in 1:N) { r[i] <- round(x[i]) }\n}\n"
+                                  "model {\n  for (i in 1:N) { r[i] ~ dpois(lambda) }\n  lambda ~ dgamma(1, 1)\n}\n", &data);
+  CHECK(t.find("r[i] = round(x[i])") != std::string::npos);
+  CHECK(t.find("r[i] ~ Poisson(lambda)") != std::string::npos);
+}
+
 TEST_CASE("bugs: whole numbers beside reals in one array are reals") {
   // Dogs: `p[i, 1] <- 0` beside `log(p[i, j]) <- ...`
   const std::string t = translate("model {\n for (i in 1:3) { p[i, 1] <- 0\n for (j in 2:3) { log(p[i, j]) <- a * j } }\n a ~ dnorm(0, 1)\n}\n");
