@@ -38,6 +38,7 @@ ast::program lowering::run(const bugs::program& program) {
   bugs_rewrites::ordered_chains(body);
   bugs_rewrites::mixed_arrays(src_, body);
   bugs_rewrites::element_cycles(body);
+  bugs_rewrites::cycle_helpers(body);
   bugs_rewrites::real_constants(body);
   bugs_rewrites::linear_predictors(body, links_);
   gather(body);

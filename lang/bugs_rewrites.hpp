@@ -38,6 +38,12 @@ void mixed_arrays(const source_file& src, std::vector<ast::statement>& body);
 // (bugs_element_cycles.cpp).
 void element_cycles(std::vector<ast::statement>& body);
 
+// A helper array on such a cycle inside loops (a second-order random walk, `m[t] <- 2 *
+// x[t - 1] - x[t - 2]` beside `x[t] ~ dnorm(m[t], tau)`): its definition is written into
+// the statements on the cycle that read it, so that x reads its own earlier elements; the
+// helper stays for the draws (bugs_cycle_helpers.cpp).
+void cycle_helpers(std::vector<ast::statement>& body);
+
 // Whole numbers beside reals among one variable's `=` definitions, as reals
 // (bugs_real_constants.cpp).
 void real_constants(std::vector<ast::statement>& body);

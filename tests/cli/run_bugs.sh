@@ -158,3 +158,36 @@ cmp -s <(grep -v '^#' "$work/rats_inits.csv") <(grep -v '^#' "$work/rats_alone.c
 rc=0; "$ppl" infer "$rats/model.bug" "$rats/data.R" --monitor 'alpha[31]' --draws 5 --warmup 5 --quiet 2> "$work/monitor_err.txt" > /dev/null || rc=$?
 [ "$rc" = 2 ] && grep -q "outside \`alpha\`'s shape \[30\]" "$work/monitor_err.txt" || { echo "FAIL: --monitor 'alpha[31]' (status $rc)"; cat "$work/monitor_err.txt"; exit 1; }
 echo "ok: JAGS's inits and monitor spellings"
+
+# A second-order random walk through a helper array, m[t] <- 2 x[t-1] - x[t-2] and
+# x[t] ~ dnorm(m[t], 1): a cycle between x and m, none between elements. The helper is
+# written into x's statement; the posterior is Gaussian, and its exact mean (the prior's
+# precision from the walk, y[t] ~ N(x[t], 1)) is met within 4 MCSEs for every x[t].
+"$ppl" translate "$repo/tests/cli/models/second_order_rw.bug" "$repo/tests/cli/models/second_order_rw.R" |
+  grep -q '^  x\[t\] ~ Normal(2 \* x\[t - 1\] - x\[t - 2\], 1.0)$' || { echo "FAIL: the helper is not written into x's statement"; exit 1; }
+"$ppl" infer "$repo/tests/cli/models/second_order_rw.bug" "$repo/tests/cli/models/second_order_rw.R" --draws 4000 --seed 3 --quiet \
+  --output "$work/rw.csv" > /dev/null
+"$ppl" summary "$work/rw.csv" --format csv | python3 -c '
+import csv, sys
+rows = {r["name"]: r for r in csv.DictReader(sys.stdin)}
+y, T = [1, 2, 3, 2, 1], 5
+# x = L^-1 e with e ~ N(0, I): L[t, t] = 1, L[t, t-1] = -2, L[t, t-2] = 1 from t = 3.
+L = [[0.0] * T for _ in range(T)]
+for t in range(T):
+    L[t][t] = 1.0
+    if t >= 2: L[t][t - 1], L[t][t - 2] = -2.0, 1.0
+P = [[sum(L[k][i] * L[k][j] for k in range(T)) + (1.0 if i == j else 0.0) for j in range(T)] for i in range(T)]
+# Solve P mean = y by Gaussian elimination.
+A = [P[i][:] + [float(y[i])] for i in range(T)]
+for i in range(T):
+    for j in range(i + 1, T):
+        f = A[j][i] / A[i][i]
+        A[j] = [a - f * b for a, b in zip(A[j], A[i])]
+mean = [0.0] * T
+for i in reversed(range(T)):
+    mean[i] = (A[i][T] - sum(A[i][j] * mean[j] for j in range(i + 1, T))) / A[i][i]
+for t in range(T):
+    r = rows["x[%d]" % (t + 1)]
+    ok = abs(float(r["mean"]) - mean[t]) <= 4 * float(r["mcse_mean"])
+    print(("ok" if ok else "FAIL") + ": second-order walk x[%d] mean %.4f (exact %.4f)" % (t + 1, float(r["mean"]), mean[t]))
+    if not ok: sys.exit(1)'
