@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <memory>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
@@ -36,20 +37,32 @@ int run_compare(const compare_options& o) {
       refuse_improper_priors(*models.back().model, "`ppl compare`");
     }
     std::vector<inference::evidence_estimate> found;
+    bool unreliable = false;
+    const auto number = [](double x, int decimals) { return std::isnan(x) ? std::string("n/a") : fmt::format("{:.{}f}", x, decimals); };
     fmt::print("{:<28} {:>14} {:>10} {:>10}\n", "model", "log evidence", "se", "seconds");
     for (std::size_t k = 0; k < 2; ++k) {
       const std::string& path = k == 0 ? o.model_a : o.model_b;
       const inference::weighted_result r = run_method(*models[k].model, models[k].data, o.method, o.monte_carlo);
       for (const auto& w : r.warnings) fmt::print(stderr, "warning: {}: {}\n", path, w);
-      fmt::print("{:<28} {:>14.4f} {:>10.4f} {:>10.2f}\n", path, r.evidence.log_z, r.evidence.se, r.seconds);
+      fmt::print("{:<28} {:>14.4f} {:>10} {:>10.2f}\n", path, r.evidence.log_z, number(r.evidence.se, 4), r.seconds);
       found.push_back(r.evidence);
+      unreliable = unreliable || r.unreliable;
     }
     const double log_bf = found[0].log_z - found[1].log_z;
     const double se = std::hypot(found[0].se, found[1].se);
-    fmt::print("log Bayes factor, {} over {}: {:.4f} (se {:.4f})\n", o.model_a, o.model_b, log_bf, se);
-    fmt::print("Bayes factor: {:.4g} (within two standard errors: {:.4g} to {:.4g})\n", std::exp(log_bf), std::exp(log_bf - 2 * se),
-               std::exp(log_bf + 2 * se));
-    if (std::isnan(se)) fmt::print("note: with --method smc, --runs 2 or more gives the standard errors\n");
+    fmt::print("log Bayes factor, {} over {}: {:.4f} (se {})\n", o.model_a, o.model_b, log_bf, number(se, 4));
+    if (std::isnan(se)) {
+      fmt::print("Bayes factor: {:.4g} (no standard error to bound it)\n", std::exp(log_bf));
+    } else {
+      fmt::print("Bayes factor: {:.4g} (within two standard errors: {:.4g} to {:.4g})\n", std::exp(log_bf), std::exp(log_bf - 2 * se),
+                 std::exp(log_bf + 2 * se));
+    }
+    if (std::isnan(se) && !unreliable) fmt::print("note: with --method smc, --runs 2 or more gives the standard errors\n");
+    if (unreliable && !o.monte_carlo.allow_unreliable) {
+      fmt::print(stderr, "error: an evidence's standard error cannot be trusted (the warning above says why), and so neither can "
+                         "the Bayes factor's; --allow-unreliable exits 0 with them\n");
+      return 3;
+    }
     return 0;
   });
 }

@@ -140,6 +140,11 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     fmt::print(stderr, "interrupted: {}; the result above is theirs{}\n", r.stopped, o.output.empty() ? "" : ", kept in " + o.output);
     return 130;
   }
+  if (r.unreliable && !mc.allow_unreliable) {
+    fmt::print(stderr, "error: the evidence's standard error cannot be trusted (the warning above says why); the draws are "
+                       "written, and --allow-unreliable exits 0 with them\n");
+    return 3;
+  }
   return 0;
 }
 

@@ -105,7 +105,8 @@ Every command below is run as \fBppl\fR \fIcommand\fR [\fIoptions\fR] [\fIargume
 constexpr std::string_view page_tail = R"(.SH EXIT STATUS
 0 on success; 1 for an error in the model or the data, printed as
 \fIfile\fR:\fIline\fR:\fIcolumn\fR with the line and a caret; 2 for a usage error (an
-unknown command or option, a value out of range); 130 when a run was interrupted by
+unknown command or option, a value out of range); 3 when an evidence's standard error
+cannot be trusted (\fB\-\-allow\-unreliable\fR exits 0); 130 when a run was interrupted by
 Ctrl\-C or SIGTERM, after writing every finished draw.
 .SH EXAMPLES
 .nf

@@ -91,6 +91,9 @@ void add_monte_carlo_options(CLI::App* cmd, inference::monte_carlo_options& mc) 
   cmd->add_option("--max-proposals", mc.max_proposals, "rejection: refuse when the expected number of prior draws is larger")
       ->capture_default_str()->check(real(1, 1e15));
   cmd->add_flag("--resample", mc.resample, "importance, smc: write equally weighted draws resampled from the weighted ones (default: the weighted draws)");
+  cmd->add_flag("--allow-unreliable", mc.allow_unreliable,
+                "importance, smc: exit 0 even when the evidence's standard error cannot be trusted (default: exit 3 after the "
+                "warning that says why)");
 }
 
 void add_infer_options(CLI::App* cmd, infer_options& o) {

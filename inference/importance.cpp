@@ -149,10 +149,18 @@ weighted_result importance_sample(const lang::ir::model& m, const data::data_tab
                                             "towards the data, or mcmc)",
                                             log_weights.size(), drawn, o.proposal ? "proposal" : "prior"));
   r.pareto_k = weights_pareto_k(log_weights);
+  // Past k = 0.7 the weights' variance is dominated by draws not yet seen, and the delta
+  // method's standard error stays near sd / mean of what was seen (1 when one weight
+  // holds everything): it cannot grow with the error, so none is given.
+  if (r.pareto_k > 0.7) {
+    r.evidence.se = NAN;
+    r.unreliable = true;
+  }
   if (r.pareto_k > 0.7)
     r.warnings.push_back(fmt::format("the importance weights' Pareto k-hat is {:.2f}, above 0.7: their tail is so heavy that the "
-                                     "estimates (the evidence too) may be far off whatever their standard errors say; the {} is "
-                                     "too poor a proposal for this posterior (use --method smc)",
+                                     "estimates (the evidence too) may be far off, by more than any standard error computed from "
+                                     "these draws could show, so none is given; the {} is too poor a proposal for this posterior "
+                                     "(use --method smc)",
                                      r.pareto_k, o.proposal ? "proposal" : "prior"));
   particles::finish_rows(r, log_weights, width, o);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -26,6 +26,7 @@ struct monte_carlo_options {
   std::optional<double> bound;  // rejection: log p(data | unknowns) <= bound everywhere (else found, or refused)
   double max_proposals = 1e7;   // rejection: refused when the expected number of proposals is larger
   bool resample = false;        // write equally weighted draws, resampled from the weighted ones
+  bool allow_unreliable = false;  // exit 0 even when the evidence's error bar is unreliable (weighted_result::unreliable)
   std::vector<std::string> monitors;  // empty: every unknown and derived variable up to 1000 scalars
   // importance: the proposal, a model of the model's unknowns alone (--proposal), with its
   // data; none: the prior.
@@ -33,7 +34,8 @@ struct monte_carlo_options {
   const data::data_table* proposal_data = nullptr;
 };
 
-// log p(data) and its Monte Carlo standard error (NaN when not estimated).
+// log p(data) and its Monte Carlo standard error (NaN when not estimated, or when it could
+// not see its own failure: see weighted_result::unreliable).
 struct evidence_estimate {
   double log_z = NAN, se = NAN;
 };
@@ -54,6 +56,10 @@ struct weighted_result {
   std::vector<plan_line> moves;                    // smc: the MCMC kernel of each unknown
   double seconds = 0;        // wall time
   std::vector<std::string> notes, warnings;
+  // The evidence's error bar cannot be trusted (a warning says why): importance weights
+  // whose tail is too heavy, SMC runs that disagree beyond their spread's allowance.
+  // `ppl infer` and `ppl compare` then exit 3 unless --allow-unreliable.
+  bool unreliable = false;
   // Stopped by Ctrl-C or SIGTERM (core/interrupt.hpp): the rows are what was finished —
   // smc's whole runs, importance's draws made, rejection's draws accepted — a valid
   // result of a smaller run (none at all when row_count is 0); `stopped` says how much.

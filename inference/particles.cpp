@@ -135,6 +135,25 @@ evidence_estimate log_mean_exp(const std::vector<double>& x) {
   return {top + std::log(mean), std::sqrt(std::max(variance, 0.0) / n) / mean};
 }
 
+void runs_spread(weighted_result& r) {
+  const auto& z = r.run_log_z;
+  const auto n = static_cast<double>(z.size());
+  double mean = 0;
+  for (double v : z) mean += v / n;
+  double squares = 0;
+  for (double v : z) squares += (v - mean) * (v - mean);
+  const double sd = std::sqrt(squares / (n - 1));
+  r.evidence.se = std::max(r.evidence.se, sd / std::sqrt(n));
+  if (!(sd > 1)) return;
+  r.unreliable = true;
+  const auto [lo, hi] = std::minmax_element(z.begin(), z.end());
+  r.warnings.push_back(fmt::format("the {} runs' log evidences range from {:.2f} to {:.2f} (sd {:.2f}): runs that work agree within "
+                                   "about one unit, so these have not all found the posterior's mass, and the evidence and its "
+                                   "standard error are unreliable; run with more --particles or --moves (a multimodal posterior "
+                                   "needs moves that cross between its modes)",
+                                   z.size(), *lo, *hi, sd));
+}
+
 std::vector<std::size_t> systematic_resample(const std::vector<double>& log_weights, std::size_t n, double u) {
   const double total = draws::log_sum_exp(log_weights);
   std::vector<std::size_t> out;

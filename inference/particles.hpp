@@ -55,6 +55,12 @@ ppl::rng quick_stream(std::uint64_t seed, std::uint64_t i, std::uint32_t purpose
 double effective_size(const std::vector<double>& log_weights);
 // log(mean(exp(x))) and its standard error by the delta method, sd(w) / (sqrt(n) mean(w)).
 evidence_estimate log_mean_exp(const std::vector<double>& x);
+// The runs' spread (smc's run_log_z, two or more): the evidence's standard error is at
+// least sd(log Z_r) / sqrt(R), which grows as the runs disagree where the delta method's
+// stays near 1 once one run dominates; past an sd of 1 (each run's Z off by a factor e,
+// the mean of the Z_r carried by the largest) the estimate is marked unreliable, with a
+// warning that gives the runs' range.
+void runs_spread(weighted_result& r);
 // Systematic resampling (Kitagawa 1996; Douc, Cappé & Moulines 2005): n indices drawn in
 // proportion to exp(log_weights) from one uniform `u` in [0, 1).
 std::vector<std::size_t> systematic_resample(const std::vector<double>& log_weights, std::size_t n, double u);

@@ -319,6 +319,7 @@ weighted_result smc_sample(const lang::ir::model& m, const data::data_table& dat
   }
   r.evidence = particles::log_mean_exp(r.run_log_z);
   if (finished < 2) r.notes.push_back("one run gives no standard error for the evidence: --runs 2 or more does");
+  else particles::runs_spread(r);
   particles::finish_rows(r, log_weights, width, o);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

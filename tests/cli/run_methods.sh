@@ -170,4 +170,16 @@ m = re.search(r"log Bayes factor, .* over .*: (-?[0-9.]+) \(se ([0-9.]+)\)", tex
 log_bf, se = float(m.group(1)), float(m.group(2))
 assert 0 < se < 0.1 and abs(log_bf - 0.07575) < 3 * se, (log_bf, se)
 PY
+# An error bar that cannot see its own failure is not printed: prior draws as importance
+# proposals for the outliers regression put one weight over all the others (k-hat far above
+# 0.7), and the delta method's standard error would be 1 whatever the error. None is given,
+# the warning says why, and the exit status is 3 (0 with --allow-unreliable), the draws
+# written either way.
+rc=0; "$ppl" infer "$examples/outliers/outliers.ppl" "$examples/outliers/data.json" --method importance --particles 1000 --seed 2 \
+  --quiet -o "$tmp/heavy.csv" > /dev/null 2> "$tmp/heavy.err" || rc=$?
+[ "$rc" = 3 ] || { echo "FAIL: importance with a heavy tail exited $rc"; cat "$tmp/heavy.err"; exit 1; }
+grep -q "^# log_evidence_se: nan$" "$tmp/heavy.csv" && grep -q "Pareto k-hat is .* above 0.7" "$tmp/heavy.err" &&
+  grep -q "^error: the evidence's standard error cannot be trusted" "$tmp/heavy.err" || { echo "FAIL: the heavy tail's report"; exit 1; }
+"$ppl" infer "$examples/outliers/outliers.ppl" "$examples/outliers/data.json" --method importance --particles 1000 --seed 2 \
+  --quiet --allow-unreliable > /dev/null 2>&1
 echo "ok"

@@ -7,6 +7,7 @@
 // test_rejection.cpp; the models are in evidence_cases.hpp.
 #include <doctest/doctest.h>
 
+#include "inference/particles.hpp"
 #include "tests/samplers/evidence_cases.hpp"
 
 namespace test_monte_carlo {
@@ -175,6 +176,29 @@ TEST_CASE("an interrupted method returns what it finished: here nothing, and say
     CHECK(r.row_count == 0);
     CHECK(r.stopped.rfind("0 of ", 0) == 0);
   }
+}
+
+TEST_CASE("the evidence's error bar grows with the runs' disagreement, and says when it cannot be trusted") {
+  // Four SMC runs of one mixture written with latent indicators (issue 41): the delta
+  // method over their Z gave 0.999991, which one dominant run always gives.
+  ppl::inference::weighted_result far;
+  far.run_log_z = {-480.6, -468.2, -482.0, -481.9};
+  far.evidence = ppl::inference::particles::log_mean_exp(far.run_log_z);
+  CHECK(far.evidence.se == doctest::Approx(1.0).epsilon(1e-3));
+  ppl::inference::particles::runs_spread(far);
+  CHECK(far.unreliable);
+  CHECK(far.evidence.se > 3);  // sd 6.7 over sqrt(4)
+  REQUIRE(far.warnings.size() == 1);
+  CHECK(far.warnings[0].find("range from -482.00 to -468.20") != std::string::npos);
+  // Runs that agree (eight schools' four): no warning, and the larger of the two errors.
+  ppl::inference::weighted_result near;
+  near.run_log_z = {-31.316934, -31.277570, -31.272911, -31.394840};
+  near.evidence = ppl::inference::particles::log_mean_exp(near.run_log_z);
+  const double delta = near.evidence.se;
+  ppl::inference::particles::runs_spread(near);
+  CHECK_FALSE(near.unreliable);
+  CHECK(near.warnings.empty());
+  CHECK(near.evidence.se >= delta);
 }
 
 }  // namespace test_monte_carlo
