@@ -177,8 +177,10 @@ void print_left_out(const inference::run_result& r, const infer_options& o) {
   fmt::print("note: not recorded, more than 1000 values each: {}; --monitor NAME records one\n", names);
 }
 
-// The summary table with its notes and warnings, each chain's report and held-out scores.
-void print_summary_and_reports(const draws::draws_source& draws, const inference::run_result& r, const infer_options& o, bool heldout) {
+// The summary table with its notes, each chain's report and held-out scores; returns the
+// warnings, which the run prints after everything on standard output.
+std::vector<std::string> print_summary_and_reports(const draws::draws_source& draws, const inference::run_result& r, const infer_options& o,
+                                                   bool heldout) {
   summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
   for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
   // Collapsed theta and phi with --collapsed means: each recorded value is E[theta | z],
@@ -193,9 +195,9 @@ void print_summary_and_reports(const draws::draws_source& draws, const inference
   print_left_out(r, o);
   for (std::size_t c = 0; c < r.reports.size(); ++c)
     for (const auto& rep : r.reports[c]) fmt::print("# chain {} {}\n", c + 1, rep);
-  for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
   if (heldout)
     for (std::size_t c = 0; c < r.heldout_score.size(); ++c) fmt::print("# chain {} {}: {:.6g}\n", c + 1, r.heldout_what, r.heldout_score[c]);
+  return messages.warnings;
 }
 
 // After the chains: the plan, what an interrupted run kept, the CODA files of a complete
@@ -210,10 +212,12 @@ int report(const inference::run_result& r, const infer_options& o, draws::draws_
     if (const int status = write_coda_files(draws, o, saving, spelled); status != 0) return status;
   bool enough = draws.chains() > 0;
   for (std::size_t c = 0; c < draws.chains(); ++c) enough = enough && draws.rows(c) >= 4;
-  if (enough) print_summary_and_reports(draws, r, o, heldout);
-  else fmt::print(stderr, "warning: too few draws for a summary (it needs at least 4 per chain)\n");
+  std::vector<std::string> warnings;
+  if (enough) warnings = print_summary_and_reports(draws, r, o, heldout);
+  else warnings.push_back("too few draws for a summary (it needs at least 4 per chain)");
   for (std::size_t c = 0; c < r.warmup_seconds.size(); ++c)
     fmt::print("# chain {} elapsed: warmup {:.3f} s, sampling {:.3f} s\n", c + 1, r.warmup_seconds[c], r.sampling_seconds[c]);
+  print_warnings(warnings);
   if (keep) *keep = draws.read_all();
   return r.interrupted ? 130 : 0;
 }

@@ -134,7 +134,7 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
   for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
   fmt::print("# method: {} ({})\n", o.method, method_settings(o, mc));
   for (const auto& line : result_lines(o, r)) fmt::print("# {}\n", line);
-  for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
+  print_warnings(messages.warnings);
   if (keep) *keep = draws.read_all();
   if (r.interrupted) {
     fmt::print(stderr, "interrupted: {}; the result above is theirs{}\n", r.stopped, o.output.empty() ? "" : ", kept in " + o.output);

@@ -127,19 +127,19 @@ void print_estimates(const draws::loo_result& r, const observations& obs, std::s
   fmt::print("MCSE and ESS estimates assume MCMC draws (r_eff in [{}, {}]).\n\n", figure(low, 1), figure(high, 1));
 }
 
-// WAIC's table, as loo's print of waic() lays it out, and the warning loo gives for a
-// p_waic above 0.4.
-void print_waic(const observations& obs) {
+// WAIC's table, as loo's print of waic() lays it out; returns the warning loo gives for a
+// p_waic above 0.4, if any.
+std::vector<std::string> print_waic(const observations& obs) {
   const draws::waic_result r = draws::waic(obs.waic);
   fmt::print("{:<9} {:>9} {:>7}\n", "", "Estimate", "SE");
   const std::pair<const char*, const draws::loo_estimate*> rows[] = {{"elpd_waic", &r.elpd_waic}, {"p_waic", &r.p_waic}, {"waic", &r.waic}};
   for (const auto& [name, e] : rows) fmt::print("{:<9} {:>9} {:>7}\n", name, figure(e->estimate, 1), figure(e->se, 1));
   fmt::print("\n");
   const auto high = static_cast<std::size_t>(std::count_if(obs.waic.begin(), obs.waic.end(), [](const draws::waic_point& p) { return p.p_waic > 0.4; }));
-  if (high)
-    fmt::print(stderr, "warning: {} of {} observations have a p_waic above 0.4: WAIC's approximation does not hold there, so "
-                       "elpd_waic is unreliable; PSIS-LOO's elpd_loo, with its Pareto k, is the estimate to use\n",
-               high, obs.waic.size());
+  if (!high) return {};
+  return {fmt::format("{} of {} observations have a p_waic above 0.4: WAIC's approximation does not hold there, so elpd_waic is "
+                      "unreliable; PSIS-LOO's elpd_loo, with its Pareto k, is the estimate to use",
+                      high, obs.waic.size())};
 }
 
 void print_k_table(const observations& obs, std::size_t draws) {
@@ -218,9 +218,11 @@ int run_loo(const loo_options& o) {
     const observations obs = compute(d, columns, length);
     if (!o.pointwise.empty()) write_pointwise(o.pointwise, obs, o.waic);
     print_estimates(draws::loo(obs.points, draws), obs, draws, d.chains());
-    if (o.waic) print_waic(obs);
+    std::vector<std::string> warnings;
+    if (o.waic) warnings = print_waic(obs);
     print_k_table(obs, draws);
-    for (const auto& w : k_warnings(obs, draws)) fmt::print(stderr, "warning: {}\n", w);
+    for (auto& w : k_warnings(obs, draws)) warnings.push_back(std::move(w));
+    print_warnings(warnings);
     return 0;
   });
 }

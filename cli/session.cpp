@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fmt/core.h>
+
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -103,6 +105,12 @@ loaded load(const model_inputs& in) {
     out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library(), std::move(options)));
   note_unread_text(*out.model, out.data);
   return out;
+}
+
+void print_warnings(const std::vector<std::string>& warnings) {
+  if (warnings.empty()) return;
+  std::fflush(stdout);
+  for (const auto& w : warnings) fmt::print(stderr, "warning: {}\n", w);
 }
 
 std::string usage_error_line(const std::string& what) {

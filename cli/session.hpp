@@ -77,6 +77,10 @@ std::map<std::string, std::string> parse_overrides(const std::vector<std::string
 // Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").
 void refuse_improper_priors(const lang::ir::model& m, const std::string& what);
 
+// Each warning as `warning: ...` on standard error, after what standard output holds so far:
+// with both sent to one pipe (2>&1) a warning would otherwise land inside the table before it.
+void print_warnings(const std::vector<std::string>& warnings);
+
 // A usage error of the option parser (CLI11) as ppl words every error: "error: the
 // following argument was not expected: --bogus" (CLI11 capitalises its sentences).
 std::string usage_error_line(const std::string& what);

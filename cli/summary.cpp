@@ -36,7 +36,7 @@ int run_summary(const summary_arguments& a) {
     for (double p : a.percentiles) o.quantiles.push_back(p / 100);
     const summary_messages messages = print_summary(d, o);
     for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
-    for (const auto& w : messages.warnings) fmt::print(stderr, "warning: {}\n", w);
+    print_warnings(messages.warnings);
     return 0;
   });
 }

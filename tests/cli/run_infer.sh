@@ -78,6 +78,19 @@ set +e
 set -e
 [ "$rc" = 2 ] && grep -q -- '--init: s\[2, 2\] = 0 is outside the support of Spin' "$tmp/err"
 
+# With standard output and error in one pipe, the warnings follow the whole table: none
+# lands inside it (standard output is flushed before them).
+"$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --draws 5 --warmup 5 --quiet > "$tmp/both.txt" 2>&1 || true
+python3 - "$tmp/both.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+warned = [i for i, l in enumerate(lines) if l.startswith("warning:")]
+table = [i for i, l in enumerate(lines) if l.startswith(("lp__", "p "))]
+assert warned and table, "a short run should give a table and warnings"
+assert min(warned) > max(table), "a warning came before the end of the table"
+assert all(l.startswith("warning:") or "warning:" not in l for l in lines), "a warning inside a line"
+PY
+
 # Usage errors exit 2 and name the problem.
 set +e
 "$ppl" infer "$examples/coin/coin.ppl" "$examples/coin/data.csv" --sampler p=gibbs > /dev/null 2> "$tmp/err"; rc=$?
