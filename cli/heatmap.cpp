@@ -27,7 +27,7 @@ namespace {
 struct heatmap_options {
   std::string draws_path, variable, output;
   long draw = 0;              // 0: the posterior mean; -1: the last draw; n: draw n
-  int chain = 1;
+  int chain = 0;              // 0: every chain for the mean, chain 1 for a draw
   std::vector<double> range;  // LOW HIGH, or empty for the values' own range
   int cell = 0;               // pixels per element; 0: about 512 pixels across
 };
@@ -35,7 +35,8 @@ struct heatmap_options {
 struct grid {
   std::size_t rows = 0, cols = 0;
   std::vector<double> values;  // row-major
-  std::size_t draws = 0;       // in the chain
+  std::size_t draws = 0;       // in the chains read
+  std::size_t chains = 1;      // how many were read (the mean of all: every chain)
 };
 
 // The columns NAME[i,j] of the draws, as a grid of posterior means or of draw `draw`.
@@ -57,27 +58,36 @@ grid read_grid(const draws::table& d, const std::string& name, const heatmap_opt
     throw std::invalid_argument(fmt::format("heatmap: the draws have only {} of the {} x {} elements of `{}` (columns {}[i,j])", cells.size(),
                                             g.rows, g.cols, name, name));
   if (d.chains.empty()) throw std::invalid_argument("heatmap: the draws file has no draws");
-  if (o.chain < 1 || static_cast<std::size_t>(o.chain) > d.chains.size())
+  if (o.chain < 0 || static_cast<std::size_t>(o.chain) > d.chains.size())
     throw std::invalid_argument(fmt::format("heatmap: --chain {} but the draws have {} chain{}", o.chain, d.chains.size(),
                                             d.chains.size() == 1 ? "" : "s"));
-  const std::size_t chain = static_cast<std::size_t>(o.chain - 1), rows = d.rows(chain);
-  if (rows == 0) throw std::invalid_argument(fmt::format("heatmap: chain {} has no draws", o.chain));
-  if (o.draw > static_cast<long>(rows)) throw std::invalid_argument(fmt::format("heatmap: --draw {} but chain {} has {} draws", o.draw, o.chain, rows));
+  // The mean pools every chain unless --chain names one; a draw is of one chain (the first by default).
+  const bool pooled = o.chain == 0 && o.draw == 0;
+  const std::size_t first = o.chain > 0 ? static_cast<std::size_t>(o.chain - 1) : 0;
+  const std::size_t last = pooled ? d.chains.size() : first + 1;
+  for (std::size_t c = first; c < last; ++c) {
+    if (d.rows(c) == 0) throw std::invalid_argument(fmt::format("heatmap: chain {} has no draws", c + 1));
+    g.draws += d.rows(c);
+  }
+  g.chains = last - first;
+  const std::size_t rows = d.rows(first);
+  if (o.draw > static_cast<long>(rows))
+    throw std::invalid_argument(fmt::format("heatmap: --draw {} but chain {} has {} draws", o.draw, first + 1, rows));
   g.values.assign(g.rows * g.cols, 0.0);
-  g.draws = rows;
   const std::size_t width = d.columns.size();
-  const auto& storage = d.chains[chain];
   for (const auto& [ij, c] : cells) {
     double& v = g.values[(ij.first - 1) * g.cols + ij.second - 1];
     if (o.draw > 0) {
-      v = storage[static_cast<std::size_t>(o.draw - 1) * width + c];
+      v = d.chains[first][static_cast<std::size_t>(o.draw - 1) * width + c];
     } else if (o.draw < 0) {  // the last draw
-      v = storage[(rows - 1) * width + c];
+      v = d.chains[first][(rows - 1) * width + c];
     } else {
-      for (std::size_t r = 0; r < rows; ++r) v += storage[r * width + c];
-      v /= static_cast<double>(rows);
+      for (std::size_t k = first; k < last; ++k)
+        for (std::size_t r = 0; r < d.rows(k); ++r) v += d.chains[k][r * width + c];
+      v /= static_cast<double>(g.draws);
     }
   }
+  if (o.draw != 0) g.draws = rows;
   return g;
 }
 
@@ -93,9 +103,11 @@ constexpr double margin = 10, title_h = 18, bar_w = 14, bar_gap = 14, bar_min_h 
 
 // "s: posterior mean of chain 1 (500 draws)", "s: draw 7 of chain 2", "s: draw 500 of chain 1 (the last)".
 std::string title(const heatmap_options& o, const grid& g) {
-  if (o.draw == 0) return fmt::format("{}: posterior mean of chain {} ({} draw{})", o.variable, o.chain, g.draws, g.draws == 1 ? "" : "s");
-  if (o.draw < 0) return fmt::format("{}: draw {} of chain {} (the last)", o.variable, g.draws, o.chain);
-  return fmt::format("{}: draw {} of chain {}", o.variable, o.draw, o.chain);
+  const int chain = std::max(o.chain, 1);
+  if (o.draw == 0 && g.chains > 1) return fmt::format("{}: posterior mean of {} chains ({} draws)", o.variable, g.chains, g.draws);
+  if (o.draw == 0) return fmt::format("{}: posterior mean of chain {} ({} draw{})", o.variable, chain, g.draws, g.draws == 1 ? "" : "s");
+  if (o.draw < 0) return fmt::format("{}: draw {} of chain {} (the last)", o.variable, g.draws, chain);
+  return fmt::format("{}: draw {} of chain {}", o.variable, o.draw, chain);
 }
 
 // The scale from lo (bottom) to hi (top) in strips of its colours, with its values; for
@@ -134,7 +146,7 @@ int run_heatmap(const heatmap_options& o) {
         picture->rect(margin + static_cast<double>(j) * cell, bar.y + static_cast<double>(i) * cell, cell, cell, cells[i * g.cols + j]);
     colour_bar(*picture, bar, lo, hi);
     picture->save(o.output);
-    fmt::print("{}: {} x {} {}, {} .. {} (blue to red)\n", o.output, g.rows, g.cols,
+    fmt::print("{}: {} x {} {}, {:.4g} .. {:.4g} (blue to red)\n", o.output, g.rows, g.cols,
                o.draw == 0 ? "posterior means" : (o.draw < 0 ? "values of the last draw" : fmt::format("values of draw {}", o.draw)), lo, hi);
     return 0;
   });
@@ -172,7 +184,9 @@ command add_heatmap_command(CLI::App& app) {
   cmd->add_option("NAME", a->o.variable, "the matrix, e.g. s")->required();
   cmd->add_option("--output,-o", a->o.output, "the picture: FILE.svg or FILE.png")->type_name("FILE")->required();
   cmd->add_option("--draw", a->draw, "mean (posterior mean), last (the last draw) or a draw number")->capture_default_str();
-  cmd->add_option("--chain", a->o.chain, "the chain the draws come from")->capture_default_str()->check(whole(1, 256));
+  cmd->add_option("--chain", a->o.chain,
+                  "the chain the draws come from (default: every chain for the posterior mean, the first for a draw)")
+      ->check(whole(1, 256));
   cmd->add_option("--range", a->o.range, "LOW HIGH: the values mapped to blue and red (default: the values' own range)")
       ->expected(2)
       ->check(real(-INFINITY, INFINITY));

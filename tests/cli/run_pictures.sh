@@ -63,4 +63,12 @@ set +e
 "$ppl" heatmap "$tmp/ising.csv" lp__ -o "$tmp/bad.png" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q 'no matrix `lp__`' "$tmp/err"
+# Two chains: the mean pools both unless --chain names one; the range printed to 4 digits.
+"$ppl" infer "$examples/ising/ising.ppl" --set L=8 --chains 2 --warmup 20 --draws 10 --monitor s --quiet -o "$tmp/two.csv" > /dev/null 2>&1
+"$ppl" heatmap "$tmp/two.csv" s -o "$tmp/two.svg" > "$tmp/two.out"
+$check "$tmp/two.svg" 'label:s: posterior mean of 2 chains (20 draws)'
+grep -Eq '^.*two.svg: 8 x 8 posterior means, -?[0-9.]{1,6} \.\. -?[0-9.]{1,6} \(blue to red\)$' "$tmp/two.out" ||
+  { echo "FAIL: the heatmap's line: $(cat "$tmp/two.out")"; exit 1; }
+"$ppl" heatmap "$tmp/two.csv" s --chain 2 -o "$tmp/second.svg" > /dev/null
+$check "$tmp/second.svg" 'label:s: posterior mean of chain 2 (10 draws)'
 echo "pictures: all checks passed"
