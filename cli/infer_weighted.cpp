@@ -6,8 +6,12 @@
 // which is written as the result of a smaller run, and the exit status is 130.
 #include <fmt/core.h>
 
+#include <chrono>
+#include <mutex>
 #include <optional>
+#include <unistd.h>
 
+#include "cli/progress.hpp"
 #include "cli/run_output.hpp"
 #include "cli/session.hpp"
 #include "cli/summary_table.hpp"
@@ -76,6 +80,33 @@ std::vector<std::string> method_comments(const model_inputs& in, const infer_opt
   return lines;
 }
 
+// SMC's status line on a terminal: each run's temperature, redrawn in place within the
+// terminal's width, and the time so far; cleared when the runs are done.
+class smc_status {
+ public:
+  explicit smc_status(std::size_t runs) : beta_(runs, 0.0) {}
+  void update(std::size_t run, double beta) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (run < beta_.size()) beta_[run] = beta;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::string line = fmt::format("smc: {:.0f} s, temperature of each run:", seconds);
+    for (double b : beta_) line += fmt::format(" {:.3f}", b);
+    const std::size_t width = terminal_width();
+    if (line.size() >= width) line = line.substr(0, width > 5 ? width - 5 : 0) + " ...";
+    fmt::print(stderr, "\r{}\x1b[K", line);
+    drawn_ = true;
+  }
+  ~smc_status() {
+    if (drawn_) fmt::print(stderr, "\r\x1b[K");
+  }
+
+ private:
+  std::vector<double> beta_;
+  std::mutex mutex_;
+  bool drawn_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 // The settings from infer's options: --threads, --seed and --monitor are MCMC's too.
 inference::monte_carlo_options monte_carlo_settings(const infer_options& o) {
   inference::monte_carlo_options mc = o.monte_carlo;
@@ -114,7 +145,13 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     mc.proposal_data = &proposal->data;
   }
   ppl::install_interrupt_handlers();
+  std::optional<smc_status> status;
+  if (o.method == "smc" && !o.quiet && isatty(STDERR_FILENO)) {
+    status.emplace(static_cast<std::size_t>(mc.runs));
+    mc.progress = [&status](std::size_t run, double beta) { status->update(run, beta); };
+  }
   const inference::weighted_result r = run_method(*l.model, l.data, o.method, mc);
+  status.reset();
   if (r.interrupted && r.row_count == 0) {
     fmt::print(stderr, "interrupted: {}; nothing is written{}\n", r.stopped, o.output.empty() ? "" : " (" + o.output + " is untouched)");
     return 130;

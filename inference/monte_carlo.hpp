@@ -6,6 +6,7 @@
 // graph per thread, and gives the same draws for a seed whatever the number of threads.
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ struct monte_carlo_options {
   double max_proposals = 1e7;   // rejection: refused when the expected number of proposals is larger
   bool resample = false;        // write equally weighted draws, resampled from the weighted ones
   bool allow_unreliable = false;  // exit 0 even when the evidence's error bar is unreliable (weighted_result::unreliable)
+  // smc: called after each run's moves at a new temperature beta (1 at its end), from the
+  // run's thread; null: none (the status line of `ppl infer` on a terminal).
+  std::function<void(std::size_t run, double beta)> progress;
   std::vector<std::string> monitors;  // empty: every unknown and derived variable up to 1000 scalars
   // importance: the proposal, a model of the model's unknowns alone (--proposal), with its
   // data; none: the prior.

@@ -192,6 +192,7 @@ class smc_run {
         throw std::runtime_error(fmt::format("--method smc: more than {} temperatures and beta is only {:.3g}", max_temperatures, beta));
       temperature(beta);
       move(out.ladder.size() - 1);
+      if (o_.progress) o_.progress(index_, beta);
     }
     temperature(1);
     std::vector<double> row;

@@ -43,3 +43,32 @@ for width in (80, 40, 200):
     # The status line is ended before the summary starts.
     assert re.search(r"\n\s*name\s+mean", text), text[-3000:]
     print(f"progress at {width} columns: {len(shown)} redraws, the longest {max(map(len, shown))} characters")
+
+# SMC's status line: each run's temperature, in place and within the width, cleared before
+# the summary.
+for width in (60, 200):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm"
+        os.execv(ppl, [ppl, "infer", model, data, "--method", "smc", "--particles", "40000", "--runs", "4", "--seed", "2"])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
+    out = b""
+    while True:
+        r, _, _ = select.select([fd], [], [], 60)
+        if not r:
+            break
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, (status, out[-2000:])
+    text = out.decode("utf-8", "replace")
+    shown = [s.replace("\x1b[K", "") for s in re.split(r"\r|\n", text) if s.replace("\x1b[K", "").startswith("smc: ")]
+    assert shown, text[:2000]
+    assert all(len(s) < width for s in shown), [s for s in shown if len(s) >= width][:1]
+    assert re.search(r"\n\s*name\s+mean", text), text[-3000:]
+    print(f"smc progress at {width} columns: {len(shown)} redraws, e.g. {shown[-1]!r}")
