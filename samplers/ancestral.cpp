@@ -6,6 +6,7 @@
 #include "samplers/factories.hpp"
 #include "samplers/structure.hpp"
 #include "stdlib/flat.hpp"
+#include "stdlib/restricted.hpp"
 
 namespace ppl::samplers {
 
@@ -62,9 +63,17 @@ class ancestral_factory final : public factory {
       return {false, "an ordered vector and " + why + ": sorting its elements' draws would not be a draw of its prior"};
     // A prediction reads unknowns: its draw is from its distribution given their current
     // draw (a posterior predictive), not from a prior.
-    bool predictive = false;
-    for (int si : m.variables[static_cast<std::size_t>(v)].statements)
-      for (const auto& a : m.statements[static_cast<std::size_t>(si)].args) predictive = predictive || a->depends_on_unknown;
+    bool predictive = false, censored = false;
+    for (int si : m.variables[static_cast<std::size_t>(v)].statements) {
+      const auto& s = m.statements[static_cast<std::size_t>(si)];
+      for (const auto& a : s.args) predictive = predictive || a->depends_on_unknown;
+      censored = censored || (s.dist && stdlib::censored(*s.dist));
+    }
+    // A censored value imputed within its interval: its term carries the interval's
+    // probability, so it is no prediction, and its draw is its full conditional.
+    if (censored)
+      return {true, "a censored value that no other term reads: drawn within its censoring interval from its distribution given "
+                    "the current draw of what it reads (its full conditional)"};
     if (predictive)
       return {true, "a prediction, which no observation or factor depends on: drawn from its distribution given the current draw of "
                     "what it reads (a posterior predictive draw)"};
