@@ -158,15 +158,6 @@ std::string quantile_label(double p, bool csv) { return csv ? fmt::format("q{:g}
 // The quantiles a summary lists: those asked for, or 5%, 50% and 95%.
 std::vector<double> quantiles_of(const table_options& o) { return o.quantiles.empty() ? std::vector<double>{0.05, 0.5, 0.95} : o.quantiles; }
 
-// The p-quantile of sorted draws, interpolated as R's type 7 (as the summary's own).
-double type7(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return NAN;
-  const double h = (static_cast<double>(sorted.size()) - 1) * p;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
 // The row's quantiles: the summary's three, or those asked for from the pooled draws (NaN
 // where a draw is not finite, as the summary's are).
 std::vector<double> row_quantiles(const table_options& o, const column_draws& chains, const draws::scalar_summary& s) {
@@ -175,7 +166,7 @@ std::vector<double> row_quantiles(const table_options& o, const column_draws& ch
   const bool finite = std::all_of(all.begin(), all.end(), [](double x) { return std::isfinite(x); });
   std::sort(all.begin(), all.end());
   std::vector<double> out;
-  for (double p : o.quantiles) out.push_back(finite ? type7(all, p) : NAN);
+  for (double p : o.quantiles) out.push_back(finite ? draws::quantile_type7(all, p) : NAN);
   return out;
 }
 

@@ -313,8 +313,8 @@ data_table parse_csv(const ppl::source_file& src) {
   csv_columns cols;
   read_rows(src, cols, read_header(src, cols));
   data_table table;
-  for (auto [prefix, members] : numbered_columns(cols.names)) add_matrix(table, prefix, std::move(members), cols, path);
   const std::map<std::string, numbered> matrices = numbered_columns(cols.names);
+  for (const auto& [prefix, members] : matrices) add_matrix(table, prefix, members, cols, path);
   for (std::size_t c = 0; c < cols.names.size(); ++c) {
     if (c == 0 && cols.row_names) {
       ppl::line_index lines(src.text);

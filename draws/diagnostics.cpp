@@ -72,12 +72,18 @@ void sort_draws(const chains_t& chains, std::size_t n, std::vector<ranked_draw>&
     }
 }
 
-// Type 7 (R's default): linear interpolation between order statistics at h = (S - 1) p.
-double quantile_sorted(const std::vector<ranked_draw>& sorted, double p) {
-  double h = static_cast<double>(sorted.size() - 1) * p;
+// Type 7 (R's default): linear interpolation between order statistics at h = (S - 1) p,
+// the i-th smallest value value(i).
+template <class Value>
+double type7(std::size_t size, const Value& value, double p) {
+  double h = static_cast<double>(size - 1) * p;
   auto lo = static_cast<std::size_t>(std::floor(h));
-  std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo].value + (h - static_cast<double>(lo)) * (sorted[hi].value - sorted[lo].value);
+  std::size_t hi = std::min(lo + 1, size - 1);
+  return value(lo) + (h - static_cast<double>(lo)) * (value(hi) - value(lo));
+}
+
+double quantile_sorted(const std::vector<ranked_draw>& sorted, double p) {
+  return type7(sorted.size(), [&](std::size_t i) { return sorted[i].value; }, p);
 }
 
 // Mean, sd and quantiles of the first n draws of each chain, pooled in chain order.
@@ -154,6 +160,10 @@ scalar_summary summariser::operator()(const chains_t& draws) {
 }
 
 scalar_summary summarize(const chains_t& draws) { return summariser()(draws); }
+
+double quantile_type7(const std::vector<double>& sorted, double p) {
+  return sorted.empty() ? NAN : type7(sorted.size(), [&](std::size_t i) { return sorted[i]; }, p);
+}
 
 double split_rhat(const chains_t& chains) {
   check_chains(chains, 2, "split_rhat");

@@ -66,6 +66,10 @@ double effective_sample_size(const std::vector<std::vector<double>>& chains);
 // constant or non-finite draws. Throws std::invalid_argument unless there are at least
 // two chains of the same length, at least 2.
 double split_rhat(const std::vector<std::vector<double>>& chains);
+
+// The p-quantile of values sorted in increasing order, interpolated as R's type 7 (the
+// summary's own); NaN for none.
+double quantile_type7(const std::vector<double>& sorted, double p);
 // Energy Bayesian fraction of missing information of one chain's Hamiltonian energies
 // (Betancourt 2016, "Diagnosing suboptimal cotangent disintegrations in Hamiltonian Monte
 // Carlo", eq. 3): the mean squared change of energy between transitions over the

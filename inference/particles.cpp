@@ -10,6 +10,7 @@
 
 #include "draws/psis.hpp"
 #include "model/sums.hpp"
+#include "stdlib/moments.hpp"
 
 namespace ppl::inference::particles {
 
@@ -137,13 +138,8 @@ evidence_estimate log_mean_exp(const std::vector<double>& x) {
 
 void runs_spread(weighted_result& r) {
   const auto& z = r.run_log_z;
-  const auto n = static_cast<double>(z.size());
-  double mean = 0;
-  for (double v : z) mean += v / n;
-  double squares = 0;
-  for (double v : z) squares += (v - mean) * (v - mean);
-  const double sd = std::sqrt(squares / (n - 1));
-  r.evidence.se = std::max(r.evidence.se, sd / std::sqrt(n));
+  const double sd = stdlib::sample_sd(z.data(), static_cast<index_t>(z.size()));
+  r.evidence.se = std::max(r.evidence.se, sd / std::sqrt(static_cast<double>(z.size())));
   if (!(sd > 1)) return;
   r.unreliable = true;
   const auto [lo, hi] = std::minmax_element(z.begin(), z.end());

@@ -99,7 +99,7 @@ class gaussian_block_sampler final : public sampler {
     // The sweep's vectors are kept from one sweep to the next: a small block's step was a
     // quarter allocations.
     Eigen::VectorXd& b = now_;
-    b = current();
+    read_current(b);
     read_linear_form();
     // Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed row by
     // row over the few coordinates each row holds.
@@ -257,13 +257,13 @@ class gaussian_block_sampler final : public sampler {
     llt_.analyzePattern(precision_);
   }
 
-  Eigen::VectorXd current() const {
-    Eigen::VectorXd b(static_cast<Eigen::Index>(elements()));
+  // The block's values, into `b` (a sweep's own vector, sized once).
+  void read_current(Eigen::VectorXd& b) const {
+    b.resize(static_cast<Eigen::Index>(elements()));
     for (std::size_t k = 0; k < elements(); ++k) {
       const auto [v, e] = block_.elements[k];
       b[static_cast<Eigen::Index>(k)] = graph_.value(v).data[static_cast<std::size_t>(e)];
     }
-    return b;
   }
 
   void write(const Eigen::VectorXd& b) {
@@ -358,7 +358,8 @@ class gaussian_block_sampler final : public sampler {
     row_fixed_.assign(rows_, 0);
     for (const auto& t : terms_)
       if (t.fixed) std::fill(row_fixed_.begin() + static_cast<long>(t.first_row), row_fixed_.begin() + static_cast<long>(t.first_row + t.count * t.dim), 1);
-    const Eigen::VectorXd start = current();
+    Eigen::VectorXd start;
+    read_current(start);
     read_linear_form(false);
     fixed_r0_.assign(rows_, 0.0);
     fixed_slope_.assign(slope_.size(), 0.0);
@@ -425,7 +426,8 @@ class gaussian_block_sampler final : public sampler {
   // The terms at the current point and at a random one against r0 + A b; the point is
   // restored after.
   std::string check_affine() {
-    const Eigen::VectorXd start = current();
+    Eigen::VectorXd start;
+    read_current(start);
     read_linear_form();
     const Eigen::VectorXd at_zero = passes_.col(0);
     ppl::rng rng(20260717);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs `ppl infer` with four chains in a pseudo-terminal of a given width and checks its
-status line: it is redrawn in place (carriage return, erase to the end of the line) and
+status line (and SMC's, at the end): it is redrawn in place (carriage return, erase to the end of the line) and
 never reaches the terminal's width, so it never wraps into a trail of lines; it shows
 warmup and sampling; and the summary follows on a line of its own.
 
@@ -9,16 +9,20 @@ warmup and sampling; and the summary follows on a line of its own.
 import fcntl, os, pty, re, select, struct, sys, termios
 
 ppl, model, data = sys.argv[1:4]
-for width in (80, 40, 200):
+
+
+def run_in_terminal(args, width, wait):
+    """Runs ppl with `args` in a pseudo-terminal `width` columns wide; its output as text.
+    `wait`: the seconds of silence after which the output is taken as ended."""
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm"
-        os.execv(ppl, [ppl, "infer", model, data, "--chains", "4", "--warmup", "3000", "--draws", "3000", "--seed", "2"])
+        os.execv(ppl, [ppl] + args)
     # rows, columns: the terminal the run draws its line in
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
     out = b""
     while True:
-        r, _, _ = select.select([fd], [], [], 30)
+        r, _, _ = select.select([fd], [], [], wait)
         if not r:
             break
         try:
@@ -30,7 +34,11 @@ for width in (80, 40, 200):
         out += chunk
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0, (status, out[-2000:])
-    text = out.decode("utf-8", "replace")
+    return out.decode("utf-8", "replace")
+
+
+for width in (80, 40, 200):
+    text = run_in_terminal(["infer", model, data, "--chains", "4", "--warmup", "3000", "--draws", "3000", "--seed", "2"], width, 30)
     # What each redraw shows, without the erase-to-end-of-line sequence.
     segments = [s.replace("\x1b[K", "") for s in re.split(r"\r|\n", text)]
     shown = [s for s in segments if "s left" in s]
@@ -47,26 +55,7 @@ for width in (80, 40, 200):
 # SMC's status line: each run's temperature, in place and within the width, cleared before
 # the summary.
 for width in (60, 200):
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ["TERM"] = "xterm"
-        os.execv(ppl, [ppl, "infer", model, data, "--method", "smc", "--particles", "40000", "--runs", "4", "--seed", "2"])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, width, 0, 0))
-    out = b""
-    while True:
-        r, _, _ = select.select([fd], [], [], 60)
-        if not r:
-            break
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0, (status, out[-2000:])
-    text = out.decode("utf-8", "replace")
+    text = run_in_terminal(["infer", model, data, "--method", "smc", "--particles", "40000", "--runs", "4", "--seed", "2"], width, 60)
     shown = [s.replace("\x1b[K", "") for s in re.split(r"\r|\n", text) if s.replace("\x1b[K", "").startswith("smc: ")]
     assert shown, text[:2000]
     assert all(len(s) < width for s in shown), [s for s in shown if len(s) >= width][:1]
