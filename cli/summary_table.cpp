@@ -217,6 +217,29 @@ void print_row(const std::string& name, const column_draws& chains, const draws:
              cell(s.mcse_mean, "{:.2g}"), cell(s.ess_bulk, "{:.0f}"), cell(s.ess_tail, "{:.0f}"), cell(iat, "{:.3g}"), rhat, histogram);
 }
 
+// --show and --variables name variables the draws hold (`count`: each one's columns).
+void refuse_absent(const std::map<std::string, std::size_t>& count, const table_options& o) {
+  for (const auto& [option, names] : {std::pair{"--show", &o.show}, std::pair{"--variables", &o.variables}})
+    for (const auto& name : *names)
+      if (!count.contains(name)) throw std::invalid_argument(std::string(option) + ": `" + name + "` is not in the draws");
+}
+
+// Weighted draws (importance sampling, SMC): every statistic is weighted by weight__, whose
+// values these are (none: unweighted draws), with the note that says so.
+std::vector<double> read_weights(const draws::draws_source& d, const table_options& o, std::size_t stride, std::vector<std::string>& notes) {
+  const auto& columns = d.columns();
+  const auto weight_at = std::find(columns.begin(), columns.end(), "weight__");
+  if (weight_at == columns.end()) return {};
+  const auto k = static_cast<std::size_t>(weight_at - columns.begin());
+  if (!o.quantiles.empty())
+    throw std::invalid_argument("--percentiles: the draws are weighted (weight__), and their summary has the weighted 5%, 50% and 95% "
+                                "only");
+  notes.push_back("the draws are weighted (weight__): means, sds and quantiles are weighted, ess is Kish's (sum w)^2 / sum w^2 "
+                  "for every column (for smc, whose resampled particles share ancestors, an upper bound), and R-hat is n/a (one set of weighted draws, no chains "
+                  "to compare)");
+  return pooled(d.read(k, k + 1, stride)[0]);
+}
+
 }  // namespace
 
 summary_messages print_summary(const draws::draws_source& d, const table_options& o) {
@@ -225,10 +248,7 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
   std::map<std::string, std::size_t> count, shown;
   for (const auto& c : columns)
     if (in_table(c)) ++count[draws::column_variable(c)];
-  for (const auto& name : o.show)
-    if (!count.contains(name)) throw std::invalid_argument("--show: `" + name + "` is not in the draws");
-  for (const auto& name : o.variables)
-    if (!count.contains(name)) throw std::invalid_argument("--variables: `" + name + "` is not in the draws");
+  refuse_absent(count, o);
   const auto chosen = [&](const std::string& base) {
     return o.variables.empty() || std::find(o.variables.begin(), o.variables.end(), base) != o.variables.end();
   };
@@ -252,19 +272,7 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
   std::size_t bad_rhat = 0, low_ess = 0;
   std::string worst;
   draws::summariser summarize;
-  // Weighted draws (importance sampling, SMC): every statistic is weighted by weight__.
-  const auto weight_at = std::find(columns.begin(), columns.end(), "weight__");
-  std::vector<double> weights;
-  if (weight_at != columns.end()) {
-    const auto k = static_cast<std::size_t>(weight_at - columns.begin());
-    weights = pooled(d.read(k, k + 1, stride)[0]);
-    if (!o.quantiles.empty())
-      throw std::invalid_argument("--percentiles: the draws are weighted (weight__), and their summary has the weighted 5%, 50% and 95% "
-                                  "only");
-    out.notes.push_back("the draws are weighted (weight__): means, sds and quantiles are weighted, ess is Kish's (sum w)^2 / sum w^2 "
-                        "for every column (for smc, whose resampled particles share ancestors, an upper bound), and R-hat is n/a (one set of weighted draws, no chains "
-                        "to compare)");
-  }
+  const std::vector<double> weights = read_weights(d, o, stride, out.notes);
   std::vector<column_draws> values;
   for (std::size_t first = 0; first < columns.size(); first += batch) {
     d.read(first, first + batch, stride, values);
