@@ -54,7 +54,7 @@ struct model_inputs {
 // The options of `ppl infer`, which the REPL's `sample` shares (cli/options.hpp).
 struct infer_options {
   inference::run_options run;           // chains, warmup, draws, thin, seed (the rest is set from below)
-  std::string init = "1";              // a file of initial values, a jitter radius, or "prior"
+  std::string init = "1";              // a file of initial values, a jitter radius, "prior" or "pathfinder"
   std::string heldout;                 // held-out data to score (LDA's document completion)
   std::vector<std::string> monitor;    // names
   std::vector<std::string> samplers;   // name=kind
@@ -63,7 +63,7 @@ struct infer_options {
   std::string format = "ppl";          // or "stan"
   bool quiet = false;
   bool histograms = false;             // text histograms in the summary even when not on a terminal
-  std::string metric = "diag";         // nuts and hmc: diag or dense
+  std::string metric = "auto";         // nuts and hmc: auto, diag or dense
   // --method: mcmc (the chains above), or importance, smc, rejection (cli/infer_weighted.cpp).
   std::string method = "mcmc";
   inference::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run

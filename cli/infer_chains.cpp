@@ -27,13 +27,16 @@ namespace ppl::cli {
 
 namespace {
 
-// --init: `prior`, a jitter radius, or a file of values (read into `values`).
+// --init: `prior`, `pathfinder` (the default start, then a path: run_options::start_path),
+// a jitter radius, or a file of values (read into `values`).
 model::start_options start_from(const std::string& spec, data::data_table& values) {
   model::start_options out;
   double radius = 0;
   const auto parsed = std::from_chars(spec.data(), spec.data() + spec.size(), radius);
   if (spec == "prior") {
     out.from_prior = true;
+  } else if (spec == "pathfinder") {
+    // the default start, which run_options::start_path then moves
   } else if (parsed.ec == std::errc() && parsed.ptr == spec.data() + spec.size()) {
     out.radius = radius;
   } else {
@@ -107,10 +110,12 @@ std::vector<std::string> run_outputs(const infer_options& o) {
 // The chains' options: those of `ppl infer` with the start and the held-out data read.
 inference::run_options chain_options(const infer_options& o, const model::start_options& start, const data::data_table* heldout) {
   inference::run_options ro = o.run;
-  ro.dense_metric = o.metric == "dense";
+  ro.metric = o.metric == "dense" ? samplers::metric_choice::dense
+              : o.metric == "diag" ? samplers::metric_choice::diagonal : samplers::metric_choice::automatic;
   ro.monitors = monitor_names(o.monitor);
   ro.overrides = parse_overrides(o.samplers, "theta");
   ro.start = start;
+  ro.start_path = o.init == "pathfinder";
   ro.heldout = heldout;
   return ro;
 }

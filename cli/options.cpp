@@ -14,17 +14,17 @@ namespace ppl::cli {
 
 namespace {
 
-// --init: `prior`, a radius (a number >= 0), or a file that exists.
+// --init: `prior`, `pathfinder`, a radius (a number >= 0), or a file that exists.
 CLI::Validator init_spec() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
         double r = 0;
         const auto parsed = std::from_chars(s.data(), s.data() + s.size(), r);
-        if (s == "prior" || std::filesystem::is_regular_file(s)) return "";
+        if (s == "prior" || s == "pathfinder" || std::filesystem::is_regular_file(s)) return "";
         if (parsed.ec == std::errc() && parsed.ptr == s.data() + s.size() && r >= 0 && std::isfinite(r)) return "";
-        return "expected a file of initial values, a radius (a number >= 0) or `prior`, got " + s;
+        return "expected a file of initial values, a radius (a number >= 0), `prior` or `pathfinder`, got " + s;
       },
-      "FILE|R|prior");
+      "FILE|R|prior|pathfinder");
 }
 
 }  // namespace
@@ -125,14 +125,17 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--init", o.init,
                   "where chains start: a file of values for some or all unknowns (JSON, CSV or R dump; the rest start as by default), "
                   "a radius R (each unknown at a typical value of its prior, moved uniformly within +-R on the unconstrained scale), "
-                  "or `prior` (drawn from the prior)")
+                  "`prior` (drawn from the prior), or `pathfinder` (the default start, then Pathfinder's path toward the bulk for the "
+                  "unknowns of NUTS and HMC blocks, and a draw of its best normal approximation)")
       ->capture_default_str()
       ->check(init_spec());
   cmd->add_option("--monitor", o.monitor, "variables to record (default: unknowns and derived quantities up to 1000 scalars)")->delimiter(',');
   cmd->add_option("--sampler", o.samplers,
                     "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc; default: chosen by structure, as ppl plan shows)");
-  cmd->add_option("--metric", o.metric, "nuts and hmc: the adapted metric, diag (variances) or dense (covariance)")
-      ->capture_default_str()->check(CLI::IsMember({"diag", "dense"}));
+  cmd->add_option("--metric", o.metric,
+                  "nuts and hmc: the adapted metric, diag (variances), dense (covariance), or auto (dense for a block of at most "
+                  "100 coordinates whose warmup draws are strongly correlated, else diag)")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "diag", "dense"}));
   cmd->add_option("--target-accept", o.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
       ->capture_default_str()->check(real(0.05, 0.999));
   cmd->add_option("--max-depth", o.run.max_depth, "nuts: the largest tree depth (at most 2^depth leapfrog steps)")

@@ -56,7 +56,8 @@ std::vector<std::string> stan_comments(const model_inputs& in, const infer_optio
     lines.push_back("          nuts");
     lines.push_back(fmt::format("            max_depth = {}", o.run.max_depth));
   }
-  lines.push_back(o.metric == "dense" ? "        metric = dense_e" : "        metric = diag_e (Default)");
+  lines.push_back(o.metric == "dense" ? "        metric = dense_e" : o.metric == "diag" ? "        metric = diag_e (Default)"
+                                                                  : "        metric = diag_e (Default; ppl's auto: dense_e where warmup chose it, as the adaptation lines say)");
   lines.push_back("        metric_file =  (Default)");
   lines.push_back("        stepsize = 1 (Default)");
   lines.push_back(hmc ? "        stepsize_jitter = 0.2" : "        stepsize_jitter = 0 (Default)");

@@ -35,7 +35,8 @@ int run_summary(const summary_arguments& a) {
     o.variables = a.variables;
     for (double p : a.percentiles) o.quantiles.push_back(p / 100);
     const summary_messages messages = print_summary(d, o);
-    for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
+    // A table's notes belong to it; a CSV for programs keeps them out of its rows.
+    for (const auto& n : messages.notes) fmt::print(csv ? stderr : stdout, "note: {}\n", n);
     print_warnings(messages.warnings);
     return 0;
   });

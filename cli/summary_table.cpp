@@ -11,6 +11,7 @@
 
 #include "draws/diagnostics.hpp"
 #include "draws/weighted.hpp"
+#include "stdlib/moments.hpp"
 
 namespace ppl::cli {
 
@@ -117,6 +118,41 @@ void hamiltonian_warnings(const hamiltonian_record& h, long max_depth, std::vect
 }
 
 // A statistic, or n/a where it is not defined (a note after the table says why).
+// Chains whose lp__ averages more than two of its standard deviations below the highest
+// chain's: they sample another region than that chain (a tail or a start they have not
+// left, or a minor mode). R-hat says that chains disagree; this says which.
+void left_behind(const column_draws& lp, std::vector<std::string>& warnings) {
+  if (lp.size() < 2) return;
+  std::vector<double> mean(lp.size(), NAN), sd(lp.size(), NAN);
+  std::size_t best = lp.size();
+  for (std::size_t c = 0; c < lp.size(); ++c) {
+    if (lp[c].size() < 2) continue;
+    const auto n = static_cast<ppl::index_t>(lp[c].size());
+    mean[c] = stdlib::sample_mean(lp[c].data(), n);
+    sd[c] = stdlib::sample_sd(lp[c].data(), n);
+    if (std::isfinite(mean[c]) && (best == lp.size() || mean[c] > mean[best])) best = c;
+  }
+  if (best == lp.size()) return;
+  std::vector<std::string> behind, means;
+  for (std::size_t c = 0; c < lp.size(); ++c) {
+    const double gap = mean[best] - mean[c], spread = std::max(sd[best], sd[c]);
+    if (c == best || !(gap > 2 * spread) || !(gap > 1e-9 * (1 + std::abs(mean[best])))) continue;
+    behind.push_back(fmt::format("chain {}", c + 1));
+    means.push_back(fmt::format("{:.6g}", mean[c]));
+  }
+  if (behind.empty()) return;
+  auto join = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+    return out;
+  };
+  warnings.push_back(fmt::format(
+      "{} {} left behind: lp__ averages {} against {:.6g} for chain {}, more than two of its standard deviations below, so {} "
+      "another region (a tail or a start not left, or a minor mode) and the draws do not yet describe one posterior; start "
+      "elsewhere (--init FILE or --init pathfinder), warm up longer, or reparameterise",
+      join(behind), behind.size() == 1 ? "was" : "were", join(means), mean[best], best + 1, behind.size() == 1 ? "it samples" : "they sample"));
+}
+
 std::string cell(double x, const char* format) { return std::isnan(x) ? "n/a" : fmt::format(fmt::runtime(format), x); }
 
 // Why a column's statistics are n/a, if they are: one note per kind, naming the columns.
@@ -278,6 +314,7 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
     d.read(first, first + batch, stride, values);
     for (std::size_t k = 0; k < values.size(); ++k) {
       const std::string& name = columns[first + k];
+      if (name == "lp__" && weights.empty()) left_behind(values[k], out.warnings);
       if (!in_table(name)) {
         if (name != "weight__") record_hamiltonian(hamiltonian, name, values[k], max_depth);
         continue;

@@ -142,6 +142,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
         for (auto& s : c.samplers)
           for (auto& line : s->adaptation()) adapted.push_back(std::move(line));
         if (!c.trial.verdict().empty()) adapted.push_back("plan: " + c.trial.verdict());
+        if (!c.start_report.empty()) adapted.push_back("start: " + c.start_report);
         writer->adaptation(index + 1, adapted);
       }
       if (writer) writer->write(index + 1, draw, row.data());
@@ -281,6 +282,7 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
       if (!r.empty()) result.reports[c].push_back(chains[c].sampled[k] + ": " + r);
     }
     if (!chains[c].trial.verdict().empty()) result.reports[c].push_back("plan: " + chains[c].trial.verdict());
+    if (!chains[c].start_report.empty()) result.reports[c].push_back("start: " + chains[c].start_report);
   }
   return result;
 }

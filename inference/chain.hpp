@@ -31,11 +31,14 @@ struct run_options {
   std::uint64_t seed = 1;
   std::vector<std::string> monitors;             // empty: every unknown and derived variable
   std::map<std::string, std::string> overrides;  // --sampler name=kind
-  bool dense_metric = false;                     // --metric dense (nuts, hmc)
+  samplers::metric_choice metric = samplers::metric_choice::automatic;  // --metric (nuts, hmc)
   double target_accept = 0.8;                    // --target-accept (nuts, hmc)
   int max_depth = 10;                            // --max-depth (nuts)
   samplers::collapsed_record collapsed = samplers::collapsed_record::draws;  // --collapsed: what a monitored collapsed theta or phi records
   model::start_options start;                  // where chains start: --init FILE, a jitter radius, or prior draws
+  // Pathfinder's path from that start toward the bulk for the unknowns of the plan's
+  // gradient-based blocks (--init pathfinder; inference/chain_start.cpp).
+  bool start_path = false;
   const data::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long heldout_every = 0;                        // iterations between scores; 0: a tenth of the run
   // Called with (chain, iterations done, iterations in total, lp__) now and then, from the

@@ -33,6 +33,8 @@ struct chain {
   std::unique_ptr<heldout_prediction> prediction;
   // Whether the optional samplers (the scale moves) stay, tried during warmup.
   plan_trial trial;
+  // How the start was moved along Pathfinder's path, for the run's report (empty: it was not).
+  std::string start_report;
 };
 
 // lp__: the log joint density, with collapsed variables' terms replaced by the marginal

@@ -6,8 +6,11 @@
 #include <random>
 #include <string>
 
+#include <fmt/core.h>
+
 #include "core/source_error.hpp"
 #include "inference/chain_internal.hpp"
+#include "inference/pathfinder.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::inference {
@@ -36,6 +39,80 @@ ppl::rng chain_rng(std::uint64_t seed, int c) {
                     term->what + " " + tried + (term->reason.empty() ? "" : (from_init ? ", because " : ", at the last because ") + term->reason));
   }
   ppl::fail_at(m.source, 0, "the log density is not finite " + tried);
+}
+
+// The unknowns of the plan's blocks of the given kinds, less those --init gives.
+std::vector<int> planned(const lang::ir::model& m, const std::vector<samplers::assignment>& plan, const model::start_options& start,
+                         std::initializer_list<std::string_view> kinds) {
+  std::vector<int> out;
+  for (const auto& a : plan) {
+    if (std::find(kinds.begin(), kinds.end(), a.chosen->kind()) == kinds.end()) continue;
+    if (start.init && start.init->values().count(m.variables[static_cast<std::size_t>(a.variable)].name)) continue;
+    if (std::find(out.begin(), out.end(), a.variable) == out.end()) out.push_back(a.variable);
+  }
+  return out;
+}
+
+// A chain's start: the best by log density of a few candidate starts, each made whole
+// from the chain's stream, when the plan has a sampler a far start strands (a NUTS step
+// size adapted to 1e-16 where the gradient is 1e80): the default (typical values jittered within the given radius),
+// Stan's (uniform(-2, 2) on the unconstrained scale for the path's unknowns), a tenth of the
+// radius, and a hundredth of it (nearly JAGS's, the typical values themselves: a hundredth
+// keeps the chains apart). A Weibull shape with an
+// Exponential(0.01) prior starts at 100 by the first, where every Weibull term underflows,
+// and inside e^(+-2) by the second; a coefficient with a Uniform(-1000, 1000) prior starts
+// within +-460 by the first and second and within +-5 by the last. The chain's stream goes on
+// from the chosen one's.
+void choose_start(model::graph& g, ppl::rng& rng, const model::start_options& given, const std::vector<int>& started) {
+  constexpr int candidates = 4;
+  auto variant = [&](int k) {
+    model::start_options s = given;
+    if (k == 1) {
+      s.uniform.assign(g.model().variables.size(), 0);
+      for (int v : started) s.uniform[static_cast<std::size_t>(v)] = 1;
+    }
+    if (k == 2) s.radius = given.radius / 10;
+    if (k == 3) s.radius = given.radius / 100;
+    return s;
+  };
+  int best = 0;
+  double best_lp = -INFINITY;
+  ppl::rng best_stream = rng;
+  for (int k = 0; k < candidates; ++k) {
+    const ppl::rng before = rng;
+    g.start(rng, variant(k));
+    const double lp = g.log_density();
+    if (lp > best_lp || k == 0) best = k, best_lp = lp, best_stream = before;
+  }
+  rng = best_stream;
+  g.start(rng, variant(best));
+}
+
+// Moves a finite start of those unknowns to a draw from Pathfinder's best approximation
+// (inference/pathfinder.hpp): out of a vague prior's tails, where NUTS's step size
+// adaptation collapses (a Weibull shape started at its Exponential(0.01) prior's mean of
+// 100, a coefficient at +-460 inside Uniform(-1000, 1000)). A draw whose log density is
+// not finite is drawn again, up to 10 times; then the approximation's mean is taken.
+// Returns the report's line, empty when nothing moved.
+std::string move_along_path(model::graph& g, const std::vector<int>& variables, ppl::rng& rng) {
+  samplers::unconstrained_target target(g, variables);
+  if (target.dimension() == 0) return {};
+  const Eigen::VectorXd from = target.position();
+  const path_result path = find_path(target, rng);
+  Eigen::VectorXd at = path.mean, point, gradient(target.dimension());
+  for (int k = 0; k < 10 && path.chosen > 0; ++k) {
+    path.covariance.draw(rng, path.mean, point);
+    if (std::isfinite(target.log_density(point, gradient))) {
+      at = point;
+      break;
+    }
+  }
+  if (!std::isfinite(target.log_density(at, gradient))) at = from;
+  target.set(at);
+  return fmt::format("Pathfinder's path of {} iterations ({} gradients; stopped: {}), {}", path.iterations, path.evaluations,
+                     path.stopped,
+                     path.chosen > 0 ? fmt::format("started from a draw of its approximation at iterate {} (ELBO {:.6g})", path.chosen, path.elbo)
+                                     : std::string("no approximation had a finite ELBO: started at its last iterate"));
 }
 
 }  // namespace
@@ -68,7 +145,7 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   settings.threads = o.threads;
   settings.heldout = o.heldout;
   settings.warmup = o.warmup;
-  settings.dense_metric = o.dense_metric;
+  settings.metric = o.metric;
   settings.target_accept = o.target_accept;
   settings.max_depth = o.max_depth;
   settings.collapsed = o.collapsed;
@@ -117,6 +194,9 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
       c.prediction = std::make_unique<heldout_prediction>(*c.graph, data, *o.heldout, rng);
     }
   };
+  const bool choosing = !saved && !fixed && !o.start.from_prior;
+  const std::vector<int> started = choosing ? planned(m, assignments, o.start, {"nuts", "hmc", "slice", "rwmh"}) : std::vector<int>{};
+  if (!started.empty()) choose_start(*c.graph, c.rng, o.start, started);
   for (int attempt = 1;; ++attempt) {
     make_chain_samplers();
     if (saved) {
@@ -134,6 +214,11 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
     if (attempt >= typical_attempts && !o.start.from_prior) model::failed_start(*c.graph).mark_non_finite_inputs(start.uniform);
     c.graph->start(c.rng, start);
   }
+  const std::vector<int> moving = choosing && o.start_path ? planned(m, assignments, o.start, {"nuts", "hmc"}) : std::vector<int>{};
+  if (moving.empty()) return completed;
+  c.start_report = move_along_path(*c.graph, moving, c.rng);
+  c.graph->update_derived(c.derived_every);
+  make_chain_samplers();
   return completed;
 }
 

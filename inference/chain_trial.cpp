@@ -50,6 +50,8 @@ bool plan_trial::steps(std::size_t k, long it) const {
   return true;
 }
 
+void plan_trial::before(const model::graph& g) { sweep_start_ = g.work(); }
+
 void plan_trial::after(const model::graph& g, long it) {
   if (marks_.back() == 0 || decided_ >= 0 || it <= marks_.front() || it > marks_.back()) return;
   const auto w = static_cast<std::size_t>(std::upper_bound(marks_.begin(), marks_.end(), it - 1) - marks_.begin()) - 1;

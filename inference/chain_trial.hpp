@@ -56,7 +56,7 @@ class plan_trial {
   bool steps(std::size_t k, long it) const;
   // Before each sweep, and after it (iteration `it`): the windows' draws and the work of
   // their sweeps alone (not a start's or a report's); the choice at the last.
-  void before(const model::graph& g) { sweep_start_ = g.work(); }
+  void before(const model::graph& g);
   void after(const model::graph& g, long it);
   // The choice in words, for the draws file's comments and the run's report; empty
   // without optional samplers, or before a trial has chosen.

@@ -28,6 +28,7 @@
 #include "samplers/hamiltonian_adaptation.hpp"
 #include "samplers/hamiltonian_dynamics.hpp"
 #include "samplers/nuts_tree.hpp"
+#include "samplers/structure.hpp"
 
 namespace ppl::samplers {
 
@@ -48,8 +49,10 @@ class hamiltonian_sampler final : public sampler {
     warmup_ = s.warmup;
     max_depth_ = s.max_depth;
     adapt_.target = s.target_accept;
-    metric_.reset(target_.dimension(), s.dense_metric);
-    estimate_.reset(target_.dimension(), s.dense_metric);
+    metric_.reset(target_.dimension(), s.metric == metric_choice::dense);
+    // A funnel's metric follows its scale: auto keeps such a block diagonal.
+    const bool funnel = s.metric == metric_choice::automatic && prior_scale_unknown(target_.graph().model(), target_.variables());
+    estimate_.reset(target_.dimension(), funnel ? metric_choice::diagonal : s.metric);
     windows_.reset(s.warmup);
   }
 

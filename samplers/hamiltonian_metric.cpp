@@ -12,6 +12,7 @@ void metric::reset(long d, bool dense) {
 }
 
 void metric::set_diagonal(const Eigen::VectorXd& v) {
+  dense_ = false;
   diagonal_ = v;
   sqrt_diagonal_ = v.cwiseSqrt();
 }
@@ -19,6 +20,7 @@ void metric::set_diagonal(const Eigen::VectorXd& v) {
 void metric::set_covariance(const Eigen::MatrixXd& c) {
   Eigen::LLT<Eigen::MatrixXd> llt(c);
   if (llt.info() != Eigen::Success) return;
+  dense_ = true;
   covariance_ = c;
   chol_ = llt.matrixL();
 }
@@ -48,11 +50,12 @@ std::vector<std::string> metric::lines() const {
   return out;
 }
 
-void metric_estimate::reset(long d, bool dense) {
-  dense_ = dense;
+void metric_estimate::reset(long d, metric_choice choice) {
+  automatic_ = choice == metric_choice::automatic && d <= dense_limit;
+  dense_ = choice == metric_choice::dense || automatic_;
   count_ = 0;
   mean_ = m2_diag_ = delta_ = after_ = Eigen::VectorXd::Zero(d);
-  m2_ = dense ? Eigen::MatrixXd::Zero(d, d) : Eigen::MatrixXd();
+  m2_ = dense_ ? Eigen::MatrixXd::Zero(d, d) : Eigen::MatrixXd();
 }
 
 void metric_estimate::add(const Eigen::VectorXd& q) {
@@ -75,12 +78,29 @@ void metric_estimate::update(metric& m) {
     const double w = n / (n + 5), shrink = 1e-3 * 5 / (n + 5);
     if (dense_) {
       const long d = m2_.rows();
-      m.set_covariance(w * m2_ / (n - 1) + shrink * Eigen::MatrixXd::Identity(d, d));
+      const Eigen::MatrixXd c = w * m2_ / (n - 1) + shrink * Eigen::MatrixXd::Identity(d, d);
+      if (!automatic_ || strongly_correlated(c, count_)) m.set_covariance(c);
+      else m.set_diagonal(c.diagonal());
     } else {
       m.set_diagonal((w * m2_diag_ / (n - 1)).array() + shrink);
     }
   }
   count_ = 0;
+}
+
+bool metric_estimate::strongly_correlated(const Eigen::MatrixXd& covariance, long draws) {
+  const long d = covariance.rows();
+  if (d < 2) return false;
+  const double ratio = static_cast<double>(d) / static_cast<double>(draws);
+  // Below ten draws a coordinate the covariance's own error (about sqrt(d / n) of it)
+  // would steer the trajectories as much as the correlations do.
+  if (ratio > 0.1) return false;
+  const Eigen::VectorXd scale = covariance.diagonal().cwiseSqrt().cwiseInverse();
+  const Eigen::MatrixXd correlation = scale.asDiagonal() * covariance * scale.asDiagonal();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(correlation, Eigen::EigenvaluesOnly);
+  const double low = eigen.eigenvalues().minCoeff(), high = eigen.eigenvalues().maxCoeff();
+  const double chance = std::pow((1 + std::sqrt(ratio)) / (1 - std::sqrt(ratio)), 2);
+  return !(low > 0) || high / low > std::max(10.0, 3 * chance);
 }
 
 }  // namespace ppl::samplers::hamiltonian

@@ -23,6 +23,10 @@ namespace ppl::samplers {
 // (Rao-Blackwellised: a better estimate of the posterior mean, but not a draw).
 enum class collapsed_record { draws, means };
 
+// The metric Hamiltonian samplers adapt (--metric): the posterior's variances, its
+// covariance, or either by what warmup finds (samplers/hamiltonian_metric.hpp).
+enum class metric_choice { diagonal, dense, automatic };
+
 // What the chain tells its samplers once they are made.
 struct sampler_settings {
   int threads = 1;            // threads a sampler may use within its chain (--threads)
@@ -30,7 +34,7 @@ struct sampler_settings {
   const data::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long warmup = 0;             // warmup iterations: adaptation happens during these
   // Hamiltonian samplers (--metric, --target-accept, --max-depth).
-  bool dense_metric = false;
+  metric_choice metric = metric_choice::automatic;
   double target_accept = 0.8;
   int max_depth = 10;
   collapsed_record collapsed = collapsed_record::draws;  // --collapsed

@@ -19,6 +19,20 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
   return marked;
 }
 
+bool prior_scale_unknown(const lang::ir::model& m, const std::vector<int>& variables) {
+  std::vector<char> scales(m.variables.size(), 0);
+  for (const auto& s : m.statements) {
+    if (s.which != lang::ir::statement::kind::sample || std::find(variables.begin(), variables.end(), s.target) == variables.end()) continue;
+    std::vector<int> reads;
+    for (std::size_t a = 1; a < s.args.size(); ++a) lang::ir::collect_reads(s.args[a].get(), reads);
+    for (int r : reads) scales[static_cast<std::size_t>(r)] = 1;
+  }
+  scales = with_inputs(m, std::move(scales));
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (scales[v] && m.variables[v].role == lang::ir::role::unknown) return true;
+  return false;
+}
+
 std::vector<char> with_inputs(const lang::ir::model& m, std::vector<char> marked) {
   for (auto it = m.statements.rbegin(); it != m.statements.rend(); ++it)
     if (it->which == statement::kind::assign && marked[static_cast<std::size_t>(it->target)])

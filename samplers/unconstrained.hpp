@@ -25,6 +25,7 @@ class unconstrained_target {
 
   long dimension() const { return dimension_; }
   const std::vector<int>& variables() const { return variables_; }
+  const model::graph& graph() const { return graph_; }
   // The block's current values, unconstrained (the second form into y's storage).
   Eigen::VectorXd position() const;
   void position(Eigen::VectorXd& y) const;

@@ -161,7 +161,7 @@ TEST_CASE("the default plan on eight schools: mu and eta drawn jointly given tau
 TEST_CASE("nuts: conjugate mu (by --sampler) mixed with nuts for tau and eta, dense metric") {
   const eight_moments exact = eight_schools_exact();
   auto o = two_chains(1000, 4000, 6);
-  o.dense_metric = true;
+  o.metric = ppl::samplers::metric_choice::dense;
   o.overrides = {{"mu", "conjugate"}};
   auto p = infer(eight_schools, eight_data, o);
   CHECK(p.kind("mu") == "conjugate");

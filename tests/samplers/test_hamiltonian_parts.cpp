@@ -4,6 +4,7 @@
 // posteriors in tests/continuous/test_hamiltonian.cpp.
 #include <doctest/doctest.h>
 
+#include <boost/random/normal_distribution.hpp>
 #include <cmath>
 #include <vector>
 
@@ -98,7 +99,7 @@ TEST_CASE("metric: momentum draws have covariance M, velocity M^-1 p, and kineti
 
 TEST_CASE("metric_estimate: the window's variance shrunk towards 1e-3 as Stan does") {
   metric_estimate e;
-  e.reset(2, false);
+  e.reset(2, ppl::samplers::metric_choice::diagonal);
   const std::vector<double> xs = {1, 2, 4, 7, 11};  // sample variance 16.5
   for (double x : xs) e.add(Eigen::Vector2d(x, -x));
   metric m;
@@ -114,6 +115,59 @@ TEST_CASE("metric_estimate: the window's variance shrunk towards 1e-3 as Stan do
   e.update(m);
   m.velocity(Eigen::Vector2d(1, 1), v);
   CHECK(v[0] == doctest::Approx(expected));
+}
+
+// Draws of d coordinates with unit variances and correlation rho between the first two
+// (the rest independent), from a fixed stream.
+Eigen::MatrixXd correlated_draws(long n, long d, double rho, std::uint64_t seed) {
+  ppl::rng rng(seed);
+  boost::random::normal_distribution<double> normal;
+  Eigen::MatrixXd x(n, d);
+  for (long i = 0; i < n; ++i) {
+    for (long j = 0; j < d; ++j) x(i, j) = normal(rng);
+    x(i, 1) = rho * x(i, 0) + std::sqrt(1 - rho * rho) * x(i, 1);
+  }
+  return x;
+}
+
+TEST_CASE("metric_estimate, auto: dense where the window's draws are strongly correlated, else diagonal") {
+  auto chosen = [](const Eigen::MatrixXd& draws) {
+    metric_estimate e;
+    e.reset(draws.cols(), ppl::samplers::metric_choice::automatic);
+    for (long i = 0; i < draws.rows(); ++i) e.add(draws.row(i).transpose());
+    metric m;
+    m.reset(draws.cols(), false);
+    e.update(m);
+    return m.dense();
+  };
+  // Correlation 0.99 between two of five: condition number about 200, far above 10 and
+  // three times chance's ((1 + sqrt(5/200)) / (1 - sqrt(5/200)))^2 = 1.9.
+  CHECK(chosen(correlated_draws(200, 5, 0.99, 1)));
+  // Independent coordinates: the sample's condition number is chance's, and stays diagonal.
+  CHECK_FALSE(chosen(correlated_draws(200, 5, 0.0, 2)));
+  // Correlation 0.5 (condition number 3): not worth a dense metric.
+  CHECK_FALSE(chosen(correlated_draws(200, 5, 0.5, 3)));
+  // Fewer than ten draws a coordinate: the estimate is too rough to steer by, whatever it says.
+  CHECK_FALSE(chosen(correlated_draws(140, 15, 0.999, 4)));
+  CHECK(chosen(correlated_draws(150, 15, 0.999, 5)));
+  // Above dense_limit coordinates the estimate is diagonal whatever the draws.
+  CHECK_FALSE(chosen(correlated_draws(400, metric_estimate::dense_limit + 1, 0.999, 6)));
+}
+
+TEST_CASE("metric: a diagonal and a dense metric in turn, as auto sets them") {
+  metric m;
+  m.reset(2, false);
+  Eigen::Matrix2d c;
+  c << 4, 1.9, 1.9, 1;
+  m.set_covariance(c);
+  CHECK(m.dense());
+  Eigen::VectorXd v(2);
+  m.velocity(Eigen::Vector2d(1, 0), v);
+  CHECK(v[1] == doctest::Approx(1.9));
+  m.set_diagonal(Eigen::Vector2d(4, 1));
+  CHECK_FALSE(m.dense());
+  m.velocity(Eigen::Vector2d(1, 0), v);
+  CHECK(v[1] == doctest::Approx(0));
 }
 
 }  // namespace test_hamiltonian_parts
