@@ -113,6 +113,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     }
     c.trial.after(*c.graph, it);
     c.graph->update_derived(c.derived_every);
+    if (warmup) restart_stranded(c, o, index, it);
     completed = it;
     const bool kept = !warmup && (it - o.warmup) % o.thin == 0;
     if (kept && c.prediction) c.prediction->add(*c.graph);

@@ -33,8 +33,13 @@ struct chain {
   std::unique_ptr<heldout_prediction> prediction;
   // Whether the optional samplers (the scale moves) stay, tried during warmup.
   plan_trial trial;
-  // How the start was moved along Pathfinder's path, for the run's report (empty: it was not).
+  // The plan and the settings its samplers are made with (again at a restart).
+  std::vector<samplers::assignment> plan;
+  samplers::sampler_settings settings;
+  // How the start was moved along Pathfinder's path or restarted, for the run's report
+  // (empty: neither), and the restarts so far.
   std::string start_report;
+  int restarts = 0;
 };
 
 // lp__: the log joint density, with collapsed variables' terms replaced by the marginal
@@ -47,6 +52,15 @@ double log_joint(chain& c);
 // (inference/chain_start.cpp).
 long build_chain(chain& c, const lang::ir::model& m, const data::data_table& data, data::data_table* take,
                  const run_options& o, int index);
+
+// After warmup iteration `it`: a chain whose Hamiltonian step size has collapsed in the
+// warmup's first half (a start far in a vague prior's tail, where the gradient is 1e80)
+// starts again from the best of three new candidate starts (Stan's, and a tenth and a
+// hundredth of the jitter), its samplers made afresh to adapt over the rest of the warmup.
+// The warmup's draws are discarded, so the draws kept stay the chain's own; each chain
+// restarts from its own stream, so the chains stay independent for R-hat. Returns whether it
+// restarted (inference/chain_start.cpp).
+bool restart_stranded(chain& c, const run_options& o, int index, long it);
 
 // A chain's saved state, and reading it back in two parts: the values before the
 // samplers are made, then the samplers' own state (inference/chain_state.cpp).

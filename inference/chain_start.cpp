@@ -20,6 +20,11 @@ namespace {
 constexpr int max_initial_attempts = 100;
 // Starts at typical values before the failing terms' unknowns start uniformly instead.
 constexpr int typical_attempts = 10;
+// A chain whose Hamiltonian step size has collapsed (sampler::stranded) is restarted, at
+// most this many times, at a check every restart_check warmup iterations in the warmup's
+// first half (restart_stranded).
+constexpr int max_restarts = 3;
+constexpr long restart_check = 25;
 
 ppl::rng chain_rng(std::uint64_t seed, int c) {
   std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(c)};
@@ -53,39 +58,37 @@ std::vector<int> planned(const lang::ir::model& m, const std::vector<samplers::a
   return out;
 }
 
-// A chain's start: the best by log density of a few candidate starts, each made whole
-// from the chain's stream, when the plan has a sampler a far start strands (a NUTS step
-// size adapted to 1e-16 where the gradient is 1e80): the default (typical values jittered within the given radius),
-// Stan's (uniform(-2, 2) on the unconstrained scale for the path's unknowns), a tenth of the
-// radius, and a hundredth of it (nearly JAGS's, the typical values themselves: a hundredth
-// keeps the chains apart). A Weibull shape with an
-// Exponential(0.01) prior starts at 100 by the first, where every Weibull term underflows,
-// and inside e^(+-2) by the second; a coefficient with a Uniform(-1000, 1000) prior starts
-// within +-460 by the first and second and within +-5 by the last. The chain's stream goes on
-// from the chosen one's.
-void choose_start(model::graph& g, ppl::rng& rng, const model::start_options& given, const std::vector<int>& started) {
-  constexpr int candidates = 4;
+// A new start for a chain that stranded: the best by log density of three candidates,
+// each made whole from the chain's stream, the chain's stream going on from the chosen
+// one's: Stan's (uniform(-2, 2) on the unconstrained scale for the unknowns of `started`),
+// and the default with a tenth and with a hundredth of the radius (nearly JAGS's, the
+// typical values themselves, still apart from chain to chain). A Weibull shape with an
+// Exponential(0.01) prior starts at 100 by default, where every Weibull term is near -1e80,
+// and inside e^(+-2) by Stan's; a coefficient with a Uniform(-1000, 1000) prior within +-460
+// on the logit scale by default and Stan's, within +-5 by the last.
+// Returns the chosen start's log density.
+double choose_restart(model::graph& g, ppl::rng& rng, const model::start_options& given, const std::vector<int>& started) {
   auto variant = [&](int k) {
     model::start_options s = given;
-    if (k == 1) {
+    if (k == 0) {
       s.uniform.assign(g.model().variables.size(), 0);
       for (int v : started) s.uniform[static_cast<std::size_t>(v)] = 1;
     }
-    if (k == 2) s.radius = given.radius / 10;
-    if (k == 3) s.radius = given.radius / 100;
+    s.radius = k == 1 ? given.radius / 10 : k == 2 ? given.radius / 100 : given.radius;
     return s;
   };
   int best = 0;
   double best_lp = -INFINITY;
   ppl::rng best_stream = rng;
-  for (int k = 0; k < candidates; ++k) {
+  for (int k = 0; k < 3; ++k) {
     const ppl::rng before = rng;
     g.start(rng, variant(k));
     const double lp = g.log_density();
-    if (lp > best_lp || k == 0) best = k, best_lp = lp, best_stream = before;
+    if (k == 0 || lp > best_lp) best = k, best_lp = lp, best_stream = before;
   }
   rng = best_stream;
   g.start(rng, variant(best));
+  return best_lp;
 }
 
 // Moves a finite start of those unknowns to a draw from Pathfinder's best approximation
@@ -115,6 +118,44 @@ std::string move_along_path(model::graph& g, const std::vector<int>& variables, 
                                      : std::string("no approximation had a finite ELBO: started at its last iterate"));
 }
 
+// The chain's samplers, made from its plan for the graph's current values (samplers keep
+// state read from the graph: LDA's counts), and its trial. `data`: the table, for a
+// held-out prediction made once (null once it is).
+void make_chain_samplers(chain& c, const run_options& o, const data::data_table* data, int index) {
+  const auto& m = c.graph->model();
+  c.samplers.clear();
+  c.sampled.clear();
+  c.rewritten.assign(m.variables.size(), 0);
+  std::vector<char> optional;
+  std::vector<int> scales;
+  std::string optional_names;
+  for (auto& made : make_samplers(*c.graph, c.plan)) {
+    if (made.made->values_rewritten())
+      for (int v : made.variables) c.rewritten[static_cast<std::size_t>(v)] = 1;
+    optional.push_back(made.optional);
+    if (made.optional) {
+      optional_names += (optional_names.empty() ? "" : "; ") + made.names;
+      scales.push_back(made.variables.front());  // a scale move's theta
+    }
+    c.samplers.push_back(std::move(made.made));
+    c.sampled.push_back(made.names);
+  }
+  std::vector<int> unknowns;
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (m.variables[v].role == lang::ir::role::unknown && !c.rewritten[v]) unknowns.push_back(static_cast<int>(v));
+  const bool adapting = std::any_of(c.plan.begin(), c.plan.end(), [](const auto& a) { return a.chosen->kind() == "nuts" || a.chosen->kind() == "hmc"; });
+  c.trial = plan_trial(std::move(optional), "the optional samplers (" + optional_names + ")", o.warmup, adapting, *c.graph, unknowns,
+                       std::move(scales));
+  for (auto& s : c.samplers) s->configure(c.settings);
+  // --heldout that no sampler takes: the Normal observations' RMSE, made once, before a
+  // saved state (which holds its running mean) is read.
+  if (o.heldout && data && !c.prediction &&
+      std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); })) {
+    ppl::rng rng = samplers::side_stream(o.seed, index, 0, 0x70726564u);
+    c.prediction = std::make_unique<heldout_prediction>(*c.graph, *data, *o.heldout, rng);
+  }
+}
+
 }  // namespace
 
 // `take`: the table `data` is, to move the arrays from (when there is one chain). Returns
@@ -141,64 +182,27 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   for (int v : c.monitored) recorded[static_cast<std::size_t>(v)] = 1;
   c.derived_every = samplers::with_inputs(m, density);
   c.derived_kept = samplers::with_inputs(m, recorded);
-  samplers::sampler_settings settings;
-  settings.threads = o.threads;
-  settings.heldout = o.heldout;
-  settings.warmup = o.warmup;
-  settings.metric = o.metric;
-  settings.target_accept = o.target_accept;
-  settings.max_depth = o.max_depth;
-  settings.collapsed = o.collapsed;
-  settings.seed = o.seed;
-  settings.chain = index;
-  settings.recorded = c.derived_kept;  // the monitored variables and what recorded derived ones read
+  c.plan = std::move(assignments);
+  c.settings = samplers::sampler_settings{};
+  c.settings.threads = o.threads;
+  c.settings.heldout = o.heldout;
+  c.settings.warmup = o.warmup;
+  c.settings.metric = o.metric;
+  c.settings.target_accept = o.target_accept;
+  c.settings.max_depth = o.max_depth;
+  c.settings.collapsed = o.collapsed;
+  c.settings.seed = o.seed;
+  c.settings.chain = index;
+  c.settings.recorded = c.derived_kept;  // the monitored variables and what recorded derived ones read
   // The chain must start where the log density is finite (every sampler compares against
   // it): a start where it is not is chosen again, up to 100 times, unless --init gives
   // every unknown. After the first few, the unknowns that the failing terms read start as
   // Stan starts them, uniform(-2, 2) on the unconstrained scale, in place of their typical
-  // values (model/graph_start.cpp). Samplers keep state read from the graph (LDA's
-  // counts), so they are made again for each start.
+  // values (model/graph_start.cpp). Samplers are made again for each start.
   const bool fixed = model::failed_start(*c.graph).covered_by_init();
   model::start_options start = o.start;
-  auto make_chain_samplers = [&] {
-    c.samplers.clear();
-    c.sampled.clear();
-    c.rewritten.assign(m.variables.size(), 0);
-    std::vector<char> optional;
-    std::vector<int> scales;
-    std::string optional_names;
-    for (auto& made : make_samplers(*c.graph, assignments)) {
-      if (made.made->values_rewritten())
-        for (int v : made.variables) c.rewritten[static_cast<std::size_t>(v)] = 1;
-      optional.push_back(made.optional);
-      if (made.optional) {
-        optional_names += (optional_names.empty() ? "" : "; ") + made.names;
-        scales.push_back(made.variables.front());  // a scale move's theta
-      }
-      c.samplers.push_back(std::move(made.made));
-      c.sampled.push_back(made.names);
-    }
-    std::vector<int> unknowns;
-    for (std::size_t v = 0; v < m.variables.size(); ++v)
-      if (m.variables[v].role == lang::ir::role::unknown && !c.rewritten[v]) unknowns.push_back(static_cast<int>(v));
-    const bool adapting = std::any_of(assignments.begin(), assignments.end(), [](const auto& a) {
-      return a.chosen->kind() == "nuts" || a.chosen->kind() == "hmc";
-    });
-    c.trial = plan_trial(std::move(optional), "the optional samplers (" + optional_names + ")", o.warmup, adapting, *c.graph, unknowns,
-                         std::move(scales));
-    for (auto& s : c.samplers) s->configure(settings);
-    // --heldout that no sampler takes: the Normal observations' RMSE, made once, before a
-    // saved state (which holds its running mean) is read.
-    if (o.heldout && !c.prediction && std::none_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->scores_heldout(); })) {
-      ppl::rng rng = samplers::side_stream(o.seed, index, 0, 0x70726564u);
-      c.prediction = std::make_unique<heldout_prediction>(*c.graph, data, *o.heldout, rng);
-    }
-  };
-  const bool choosing = !saved && !fixed && !o.start.from_prior;
-  const std::vector<int> started = choosing ? planned(m, assignments, o.start, {"nuts", "hmc", "slice", "rwmh"}) : std::vector<int>{};
-  if (!started.empty()) choose_start(*c.graph, c.rng, o.start, started);
   for (int attempt = 1;; ++attempt) {
-    make_chain_samplers();
+    make_chain_samplers(c, o, &data, index);
     if (saved) {
       load_chain_samplers(c, state);
       break;
@@ -207,19 +211,46 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
     // Discrete unknowns that rule out the data are repaired where the start stands before
     // it is given up (a pass over the terms, made only for a start that failed).
     if (model::failed_start(*c.graph).settle_discrete(c.rng)) {
-      make_chain_samplers();
+      make_chain_samplers(c, o, &data, index);
       if (std::isfinite(log_joint(c))) break;
     }
     if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
     if (attempt >= typical_attempts && !o.start.from_prior) model::failed_start(*c.graph).mark_non_finite_inputs(start.uniform);
     c.graph->start(c.rng, start);
   }
-  const std::vector<int> moving = choosing && o.start_path ? planned(m, assignments, o.start, {"nuts", "hmc"}) : std::vector<int>{};
+  if (saved || fixed || !o.start_path || o.start.from_prior) return completed;
+  const std::vector<int> moving = planned(m, c.plan, o.start, {"nuts", "hmc"});
   if (moving.empty()) return completed;
   c.start_report = move_along_path(*c.graph, moving, c.rng);
   c.graph->update_derived(c.derived_every);
-  make_chain_samplers();
+  make_chain_samplers(c, o, &data, index);
   return completed;
+}
+
+bool restart_stranded(chain& c, const run_options& o, int index, long it) {
+  if (c.restarts >= max_restarts || it > o.warmup / 2 || it % restart_check != 0) return false;
+  const auto stranded = std::find_if(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->stranded(); });
+  if (stranded == c.samplers.end()) return false;
+  const std::string who = c.sampled[static_cast<std::size_t>(stranded - c.samplers.begin())];
+  const std::vector<int> started = planned(c.graph->model(), c.plan, o.start, {"nuts", "hmc", "slice", "rwmh"});
+  const double lp = log_joint(c);
+  ++c.restarts;
+  const std::string before = save_chain(c, it);
+  if (!std::isfinite(choose_restart(*c.graph, c.rng, o.start, started))) {
+    // No candidate is finite: the chain goes on where it was, its stream untouched.
+    ppl::archive state(before);
+    load_chain_values(c, state);
+    load_chain_samplers(c, state);
+    return false;
+  }
+  c.graph->update_derived(c.derived_every);
+  c.settings.warmup = o.warmup - it;  // the new samplers adapt over what is left of the warmup
+  make_chain_samplers(c, o, nullptr, index);
+  c.lp = NAN;
+  c.start_report += fmt::format("{}restarted at warmup iteration {} ({}: its step size had collapsed, at lp__ {:.6g}), from a start "
+                                "of lp__ {:.6g}",
+                                c.start_report.empty() ? "" : "; ", it, who, lp, log_joint(c));
+  return true;
 }
 
 }  // namespace ppl::inference

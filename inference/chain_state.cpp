@@ -26,7 +26,7 @@ std::string save_chain(chain& c, long completed) {
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     if (m.variables[v].role == role::unknown && !c.rewritten[v]) size += 1 + ppl::archive::compact_size(c.graph->value(static_cast<int>(v)).data);
   a.reserve(size);
-  a(completed, rng_text, c.lp, c.start_report);
+  a(completed, rng_text, c.lp, c.start_report, c.restarts);
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != role::unknown) continue;
     std::uint8_t kept = !c.rewritten[v];
@@ -47,7 +47,7 @@ std::string save_chain(chain& c, long completed) {
 long load_chain_values(chain& c, ppl::archive& a) {
   long completed = 0;
   std::string rng_text;
-  a(completed, rng_text, c.lp, c.start_report);
+  a(completed, rng_text, c.lp, c.start_report, c.restarts);
   std::istringstream stream(rng_text);
   stream >> c.rng;
   if (!stream) throw std::runtime_error("the saved state is truncated or corrupt");

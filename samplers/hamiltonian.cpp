@@ -89,6 +89,8 @@ class hamiltonian_sampler final : public sampler {
     have_start_ = true;
   }
 
+  bool stranded() const override { return warmup_iteration_ > 0 && step_size_ < 1e-8; }
+
   void persist(ppl::archive& a) override {
     metric_.persist(a);
     adapt_.persist(a);

@@ -90,6 +90,9 @@ class sampler {
   virtual double last_change() const { return NAN; }
   // Acceptance statistics for the summary; empty when not Metropolis-type.
   virtual std::string report() const { return {}; }
+  // Whether the sampler cannot move (a Hamiltonian step size collapsed below 1e-8 on the
+  // unconstrained scale): the chain restarts it during warmup (inference/chain_start.cpp).
+  virtual bool stranded() const { return false; }
   // The last transition's statistics; null for a sampler that has none (not Hamiltonian).
   virtual const transition_stats* last_transition() const { return nullptr; }
   // What warmup adapted, as lines of Stan's adaptation block: "Step size = 0.48",

@@ -6,7 +6,7 @@
 # only sums are in another order), and the MCSE the 2024 paper's, from loo's own weights.
 # Chains of 700 draws, on purpose: loo 2.5.1's relative_eff scales its autocovariances by
 # 2 N^2 where its FFT is 2 M long, M the next 2^a 3^b 5^c from N (720 here), which moves
-# r_eff by 0.07% to 3% here, by the draws (far above rounding's 1e-12); loo 2.6 to 2.8 take posterior's autocovariance, and their r_eff is
+# r_eff by about 3% here; loo 2.6 to 2.8 take posterior's autocovariance, and their r_eff is
 # ppl's. The expected r_eff is therefore posterior's ESS of the unsplit chains over S, and
 # loo's PSIS is given it.
 set -euo pipefail
@@ -27,7 +27,7 @@ check <- function(ll, chain_id, pointwise_file) {
   chains <- length(unique(chain_id))
   r_eff <- apply(exp(ll), 2, function(x) posterior::ess_basic(matrix(x, ncol = chains), split = FALSE)) / nrow(ll)
   slip <- max(abs(relative_eff(exp(ll), chain_id = chain_id) / r_eff - 1))
-  stopifnot(packageVersion("loo") >= "2.6.0" || slip > 1e-4)  # as the comment above says
+  stopifnot(packageVersion("loo") >= "2.6.0" || slip > 1e-3)  # as the comment above says
   fit <- suppressWarnings(loo(ll, r_eff = r_eff, save_psis = TRUE))
   w <- weights(fit$psis_object, log = FALSE)
   E <- exp(fit$pointwise[, "elpd_loo"])
