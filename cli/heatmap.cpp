@@ -1,5 +1,6 @@
 // `ppl heatmap`: a 2-D monitored array drawn as a picture — its posterior mean, or one draw
-// (an Ising spin field) — as SVG or PNG, under a title naming the variable and the draw.
+// (an Ising spin field) — as SVG or PNG, under a title naming the variable and the draw,
+// with row numbers (the first index) at the left and column numbers above.
 // Colours run from blue (the smallest value) through white to red (the largest), or over
 // a range given with --range; a colour bar beside the grid gives the scale's values.
 #include <CLI/CLI.hpp>
@@ -110,6 +111,25 @@ std::string title(const heatmap_options& o, const grid& g) {
   return fmt::format("{}: draw {} of chain {}", o.variable, o.draw, chain);
 }
 
+// The indices (from 1) an axis of n cells, `cell` pixels each, labels: 1, the multiples
+// of a step of 1, 2 or 5 times a power of ten, and n, each at least `room` pixels after the
+// one before.
+std::vector<std::size_t> axis_labels(std::size_t n, double cell, double room) {
+  std::size_t step = 1;
+  for (std::size_t power = 1; static_cast<double>(step) * cell < room; power *= 10)
+    for (std::size_t factor : {1, 2, 5}) {
+      step = factor * power;
+      if (static_cast<double>(step) * cell >= room) break;
+    }
+  std::vector<std::size_t> out{1};
+  auto add = [&](std::size_t k) {
+    if (k <= n && static_cast<double>(k - out.back()) * cell >= room) out.push_back(k);
+  };
+  for (std::size_t k = step; k <= n; k += step) add(k);
+  add(n);
+  return out;
+}
+
 // The scale from lo (bottom) to hi (top) in strips of its colours, with its values; for
 // values all alike, one white strip labelled with the value.
 void colour_bar(canvas& c, const panel& p, double lo, double hi) {
@@ -133,7 +153,10 @@ int run_heatmap(const heatmap_options& o) {
     for (double v : g.values) cells.push_back(colour(hi > lo ? (v - lo) / (hi - lo) : 0.5));
     const int cell = o.cell > 0 ? o.cell : static_cast<int>(std::max<std::size_t>(1, 512 / std::max(g.rows, g.cols)));
     const double grid_w = static_cast<double>(g.cols * static_cast<std::size_t>(cell)), grid_h = static_cast<double>(g.rows * static_cast<std::size_t>(cell));
-    const panel bar{margin + grid_w + bar_gap, margin + title_h, bar_w, std::max(grid_h, bar_min_h)};
+    // Row numbers to the left of the grid, column numbers above it.
+    const double row_w = text_width(std::to_string(g.rows)) + 4, col_h = text_height + 3;
+    const double grid_x = margin + row_w, grid_y = margin + title_h + col_h;
+    const panel bar{grid_x + grid_w + bar_gap, grid_y, bar_w, std::max(grid_h, bar_min_h)};
     const std::string heading = title(o, g);
     const double labels_w = lo < hi ? tick_labels_width({lo, hi}, bar.h) : text_width(fmt::format("{:g}", lo));
     const double width = std::max(bar.x + bar.w + 5 + labels_w, margin + text_width(heading)) + margin;
@@ -143,7 +166,12 @@ int run_heatmap(const heatmap_options& o) {
     picture->text(margin, margin, heading, ink);
     for (std::size_t i = 0; i < g.rows; ++i)
       for (std::size_t j = 0; j < g.cols; ++j)
-        picture->rect(margin + static_cast<double>(j) * cell, bar.y + static_cast<double>(i) * cell, cell, cell, cells[i * g.cols + j]);
+        picture->rect(grid_x + static_cast<double>(j) * cell, grid_y + static_cast<double>(i) * cell, cell, cell, cells[i * g.cols + j]);
+    const double c = cell;
+    for (std::size_t i : axis_labels(g.rows, c, text_height + 2))
+      picture->text(grid_x - 4, grid_y + (static_cast<double>(i) - 0.5) * c - text_height / 2, std::to_string(i), ink, anchor::end);
+    for (std::size_t j : axis_labels(g.cols, c, text_width(std::to_string(g.cols)) + 6))
+      picture->text(grid_x + (static_cast<double>(j) - 0.5) * c, grid_y - col_h, std::to_string(j), ink, anchor::middle);
     colour_bar(*picture, bar, lo, hi);
     picture->save(o.output);
     fmt::print("{}: {} x {} {}, {:.4g} .. {:.4g} (blue to red)\n", o.output, g.rows, g.cols,

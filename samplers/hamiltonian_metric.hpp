@@ -2,8 +2,8 @@
 // The metric of Hamiltonian Monte Carlo and its estimate during warmup (samplers/
 // hamiltonian.cpp). The kinetic energy is 1/2 p' M^-1 p with M^-1 the adapted inverse
 // metric: the posterior's variances on the unconstrained scale, or with --metric dense its
-// covariance (held with its Cholesky factor L, M^-1 = L L'), or with --metric auto (the
-// default) whichever each window's estimate calls for (metric_estimate::update). Every
+// covariance (held with its Cholesky factor L, M^-1 = L L'), or with --metric auto
+// whichever each window's estimate calls for (metric_estimate::update). Every
 // operation writes into storage the caller owns: a leapfrog step allocates nothing.
 #include <Eigen/Dense>
 #include <string>
@@ -54,7 +54,9 @@ class metric {
 // coordinates give by chance, ((1 + sqrt(d/n)) / (1 - sqrt(d/n)))^2 (the edges of the
 // Marchenko-Pastur law). A diagonal metric leaves NUTS's trajectories about sqrt of that
 // number longer, so a dense one pays for its d^2 work per leapfrog step there; elsewhere
-// the metric stays diagonal, as Stan's default. A block in which a prior's scale is an
+// the metric stays diagonal, as Stan's default. Not the default (docs/samplers.md says
+// where it wins and where it loses: a latent GP's banana-shaped posterior, whose window
+// correlations are strong but do not hold across it). A block in which a prior's scale is an
 // unknown (samplers::prior_scale_unknown: a funnel, whose correlations change with that
 // scale) stays diagonal too (samplers/hamiltonian.cpp): on the BUGS Seeds model a dense
 // metric there raised the divergent transitions from 18 to 280 in 4,000.

@@ -50,11 +50,16 @@ set -e
 "$ppl" heatmap "$tmp/ising.csv" s --draw last --cell 3 -o "$tmp/field.png" > /dev/null
 "$ppl" heatmap "$tmp/ising.csv" s --draw last --cell 3 -o "$tmp/field.svg" > /dev/null
 # Width: the title (32 characters of 6 pixels) and margins, 10 + 192 + 10; height: 10, the
-# title's 18, the colour bar's 120 (taller than the 24-pixel grid), 10.
-$check "$tmp/field.png" 212 158 2166ac b2182b  # the bar's blue and red ends
+# title's 18, the column numbers' 14, the colour bar's 120 (taller than the 24-pixel grid), 10.
+$check "$tmp/field.png" 212 172 2166ac b2182b  # the bar's blue and red ends
 $check "$tmp/field.png" "$tmp/field.svg"
 # A background, 64 cells, the bar's 64 strips; spins are -1 and 1, the bar's ends.
 $check "$tmp/field.svg" rect=129 'label:s: draw 10 of chain 1 (the last)' label:-1.0 label:1.0
+# Rows and columns numbered, as far as 3-pixel cells leave room: rows 1 and 8 (13 pixels
+# apart at least), columns 1 and 5 (10 pixels apart at least; 8 would be 9 from 5).
+grep -c '>1</text>' "$tmp/field.svg" | grep -qx 2
+grep -c '>8</text>' "$tmp/field.svg" | grep -qx 1
+grep -c '>5</text>' "$tmp/field.svg" | grep -qx 1
 "$ppl" heatmap "$tmp/ising.csv" s -o "$tmp/mean.svg" > /dev/null
 $check "$tmp/mean.svg" 'label:s: posterior mean of chain 1 (10 draws)'
 "$ppl" heatmap "$tmp/ising.csv" s --draw 3 --range -2 2 -o "$tmp/three.svg" > /dev/null
