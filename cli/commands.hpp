@@ -63,7 +63,7 @@ struct infer_options {
   std::string format = "ppl";          // or "stan"
   bool quiet = false;
   bool histograms = false;             // text histograms in the summary even when not on a terminal
-  std::string metric = "diag";         // nuts and hmc: diag, dense or auto
+  std::string metric = "auto";         // nuts and hmc: auto, diag or dense
   // --method: mcmc (the chains above), or importance, smc, rejection (cli/infer_weighted.cpp).
   std::string method = "mcmc";
   inference::monte_carlo_options monte_carlo;  // their settings; threads and seed come from run

@@ -134,7 +134,7 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
                     "force a sampler kind: NAME=KIND (ancestral, collapsed, conjugate, cluster, gibbs, nuts, slice, rwmh, hmc; default: chosen by structure, as ppl plan shows)");
   cmd->add_option("--metric", o.metric,
                   "nuts and hmc: the adapted metric, diag (variances), dense (covariance), or auto (dense for a block of at most "
-                  "100 coordinates whose warmup draws are strongly correlated and no prior's scale is unknown, else diag)")
+                  "100 coordinates whose warmup draws are strongly correlated and that is no funnel, else diag)")
       ->capture_default_str()->check(CLI::IsMember({"auto", "diag", "dense"}));
   cmd->add_option("--target-accept", o.run.target_accept, "nuts and hmc: the mean acceptance statistic warmup aims for")
       ->capture_default_str()->check(real(0.05, 0.999));

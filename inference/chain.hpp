@@ -31,7 +31,7 @@ struct run_options {
   std::uint64_t seed = 1;
   std::vector<std::string> monitors;             // empty: every unknown and derived variable
   std::map<std::string, std::string> overrides;  // --sampler name=kind
-  samplers::metric_choice metric = samplers::metric_choice::diagonal;  // --metric (nuts, hmc)
+  samplers::metric_choice metric = samplers::metric_choice::automatic;  // --metric (nuts, hmc)
   double target_accept = 0.8;                    // --target-accept (nuts, hmc)
   int max_depth = 10;                            // --max-depth (nuts)
   samplers::collapsed_record collapsed = samplers::collapsed_record::draws;  // --collapsed: what a monitored collapsed theta or phi records

@@ -51,7 +51,7 @@ class hamiltonian_sampler final : public sampler {
     adapt_.target = s.target_accept;
     metric_.reset(target_.dimension(), s.metric == metric_choice::dense);
     // A funnel's metric follows its scale: auto keeps such a block diagonal.
-    const bool funnel = s.metric == metric_choice::automatic && prior_scale_unknown(target_.graph().model(), target_.variables());
+    const bool funnel = s.metric == metric_choice::automatic && funnel_shaped(target_.graph().model(), target_.variables());
     estimate_.reset(target_.dimension(), funnel ? metric_choice::diagonal : s.metric);
     windows_.reset(s.warmup);
   }

@@ -34,7 +34,7 @@ struct sampler_settings {
   const data::data_table* heldout = nullptr;  // held-out data to score (--heldout)
   long warmup = 0;             // warmup iterations: adaptation happens during these
   // Hamiltonian samplers (--metric, --target-accept, --max-depth).
-  metric_choice metric = metric_choice::diagonal;
+  metric_choice metric = metric_choice::automatic;
   double target_accept = 0.8;
   int max_depth = 10;
   collapsed_record collapsed = collapsed_record::draws;  // --collapsed

@@ -19,10 +19,42 @@ std::vector<char> reaching(const lang::ir::model& m, std::vector<char> marked) {
   return marked;
 }
 
-bool prior_scale_unknown(const lang::ir::model& m, const std::vector<int>& variables) {
-  std::vector<char> scales(m.variables.size(), 0);
+namespace {
+
+bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked) {
+  std::vector<int> reads;
+  lang::ir::collect_reads(e, reads);
+  return std::any_of(reads.begin(), reads.end(), [&](int r) { return marked[static_cast<std::size_t>(r)] != 0; });
+}
+
+// A product or quotient in e whose two factors both read a marked variable.
+bool scaled_product(const lang::ir::expr* e, const std::vector<char>& marked) {
+  if (!e) return false;
+  if (e->which == lang::ir::expr::kind::call && e->fn && e->args.size() == 2 && (e->fn->name() == "*" || e->fn->name() == "/") &&
+      reads_marked(e->args[0].get(), marked) && reads_marked(e->args[1].get(), marked))
+    return true;
+  return std::any_of(e->args.begin(), e->args.end(), [&](const auto& a) { return scaled_product(a.get(), marked); });
+}
+
+}  // namespace
+
+bool funnel_shaped(const lang::ir::model& m, const std::vector<int>& variables) {
+  using lang::ir::statement;
+  std::vector<char> scales(m.variables.size(), 0), reached(m.variables.size(), 0);
+  for (int v : variables) reached[static_cast<std::size_t>(v)] = 1;
   for (const auto& s : m.statements) {
-    if (s.which != lang::ir::statement::kind::sample || std::find(variables.begin(), variables.end(), s.target) == variables.end()) continue;
+    if (s.which == statement::kind::assign && m.variables[static_cast<std::size_t>(s.target)].role == lang::ir::role::derived) {
+      if (scaled_product(s.value.get(), reached)) return true;
+      const auto reads = lang::ir::statement_reads(s);
+      if (std::any_of(reads.begin(), reads.end(), [&](int r) { return reached[static_cast<std::size_t>(r)] != 0; }))
+        reached[static_cast<std::size_t>(s.target)] = 1;
+      continue;
+    }
+    if (s.which == statement::kind::factor && scaled_product(s.value.get(), reached)) return true;
+    if (s.which != statement::kind::sample) continue;
+    for (const auto& a : s.args)
+      if (scaled_product(a.get(), reached)) return true;
+    if (std::find(variables.begin(), variables.end(), s.target) == variables.end()) continue;
     std::vector<int> reads;
     for (std::size_t a = 1; a < s.args.size(); ++a) lang::ir::collect_reads(s.args[a].get(), reads);
     for (int r : reads) scales[static_cast<std::size_t>(r)] = 1;

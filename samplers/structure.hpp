@@ -26,11 +26,13 @@ int direct_variable(const lang::ir::expr& e);
 // last statement back.
 std::vector<char> with_inputs(const lang::ir::model& m, std::vector<char> marked);
 
-// Whether a prior of the variables reads an unknown in an argument after its first (the
-// scale or shape of a location-scale family: b ~ Normal(0, sigma) with sigma unknown),
-// directly or through derived variables: the block's geometry then changes with that
-// unknown (a funnel), and no one metric fits it all.
-bool prior_scale_unknown(const lang::ir::model& m, const std::vector<int>& variables);
+// Whether the block's geometry changes with one of its unknowns, so that no one metric
+// fits it all (a funnel): a prior of the variables reads an unknown in an argument after
+// its first (the scale or shape of a location-scale family: b ~ Normal(0, sigma) with
+// sigma unknown), directly or through derived variables; or a product or quotient, in a
+// definition or a term, has factors on both sides that read the variables (a non-centred
+// scale, theta = mu + tau * eta; a latent GP, f = cholesky(K(alpha, rho)) * f_tilde).
+bool funnel_shaped(const lang::ir::model& m, const std::vector<int>& variables);
 
 // Whether an expression reads a marked variable.
 bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
