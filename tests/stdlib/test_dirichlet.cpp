@@ -95,12 +95,33 @@ TEST_CASE("Dirichlet: the support is the simplex of alpha's size") {
 
 TEST_CASE("Dirichlet: invalid parameters") {
   check_invalid(dist("Dirichlet"), {
-                                       {{vec({1, -1})}, "Dirichlet: concentration alpha[2] is -1; it must be positive and finite"},
-                                       {{vec({0, 1})}, "Dirichlet: concentration alpha[1] is 0"},
+                                       {{vec({1, -1})}, "Dirichlet: concentration alpha[2] is -1; it must be non-negative and finite (0: that component is 0)"},
+                                       {{vec({0, 0})}, "Dirichlet: every concentration is 0; at least one must be positive"},
                                        {{vec({1, 2, NAN})}, "Dirichlet: concentration alpha[3] is nan"},
                                        {{vec({INFINITY, 1})}, "Dirichlet: concentration alpha[1] is inf"},
                                        {{vec({})}, "Dirichlet: concentration alpha is empty"},
                                    });
+}
+
+TEST_CASE("Dirichlet: a concentration of 0 fixes its component at 0, the rest a Dirichlet of their own (as JAGS)") {
+  const auto& d = dist("Dirichlet");
+  const std::vector<tensor> params = {vec({2, 0, 3})};
+  // The density is the reduced Dirichlet(2, 3)'s, that is Beta(2, 3) at the first component.
+  CHECK(log_density(d, params, vec({0.4, 0, 0.6})) == doctest::Approx(std::log(bm::pdf(bm::beta_distribution<>(2, 3), 0.4))));
+  // Any mass on the fixed component is outside the support.
+  CHECK_FALSE(d.in_support(views(params), vec({0.4, 0.1, 0.5}).as_view()));
+  CHECK(log_density(d, params, vec({0.4, 0.1, 0.5})) == -INFINITY);
+  // Draws keep it at exactly 0; the first component's mean is Beta(2, 3)'s, 0.4, within
+  // 5 standard errors (sd 0.2 / sqrt(20000)).
+  ppl::rng rng(4);
+  std::vector<double> x(3);
+  double sum = 0;
+  for (int k = 0; k < 20000; ++k) {
+    d.draw(views(params), rng, x.data());
+    REQUIRE(x[1] == 0);
+    sum += x[0];
+  }
+  CHECK(std::abs(sum / 20000 - 0.4) < 5 * 0.2 / std::sqrt(20000.0));
 }
 
 TEST_CASE("Dirichlet: draws follow the Beta marginals") {
