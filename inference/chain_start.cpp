@@ -102,15 +102,13 @@ std::string move_along_path(model::graph& g, const std::vector<int>& variables, 
   if (target.dimension() == 0) return {};
   const Eigen::VectorXd from = target.position();
   const path_result path = find_path(target, rng);
-  Eigen::VectorXd at = path.mean, point, gradient(target.dimension());
-  for (int k = 0; k < 10 && path.chosen > 0; ++k) {
+  Eigen::VectorXd point, gradient(target.dimension());
+  bool drawn = false;
+  for (int k = 0; k < 10 && path.chosen > 0 && !drawn; ++k) {
     path.covariance.draw(rng, path.mean, point);
-    if (std::isfinite(target.log_density(point, gradient))) {
-      at = point;
-      break;
-    }
+    drawn = std::isfinite(target.log_density(point, gradient));
   }
-  if (!std::isfinite(target.log_density(at, gradient))) at = from;
+  const Eigen::VectorXd& at = drawn ? point : std::isfinite(target.log_density(path.mean, gradient)) ? path.mean : from;
   target.set(at);
   return fmt::format("Pathfinder's path of {} iterations ({} gradients; stopped: {}), {}", path.iterations, path.evaluations,
                      path.stopped,

@@ -99,10 +99,8 @@ struct candidate {
 };
 
 candidate approximate(samplers::unconstrained_target& target, ppl::rng& rng, const Eigen::VectorXd& x, const Eigen::VectorXd& gradient,
-                      const std::deque<Eigen::VectorXd>& s, const std::deque<Eigen::VectorXd>& y, const Eigen::VectorXd& diagonal,
-                      const pathfinder_options& o,
-                      long& evaluations) {
-  candidate c{.mean = {}, .covariance = inverse_hessian(s, y, diagonal)};
+                      const inverse_hessian& h, const pathfinder_options& o, long& evaluations) {
+  candidate c{.mean = {}, .covariance = h};
   c.covariance.factor();
   c.mean = x + c.covariance.times(gradient);
   Eigen::VectorXd point, unused(target.dimension());
@@ -133,11 +131,12 @@ path_result find_path(samplers::unconstrained_target& target, ppl::rng& rng, con
   }
   std::deque<Eigen::VectorXd> s, y;
   Eigen::VectorXd diagonal = Eigen::VectorXd::Ones(d);
+  inverse_hessian h(s, y, diagonal);  // from the history as it stands: the step's and the approximation's
   int since_better = 0;
   for (int it = 1; it <= o.max_iterations; ++it) {
     // The quasi-Newton step up log p; the gradient's direction, at most a unit long, when
     // there is no history or the step does not go up.
-    Eigen::VectorXd step = inverse_hessian(s, y, diagonal).times(gradient);
+    Eigen::VectorXd step = h.times(gradient);
     double slope = gradient.dot(step);
     if (s.empty() || !(slope > 0)) {
       s.clear(), y.clear();
@@ -164,10 +163,11 @@ path_result find_path(samplers::unconstrained_target& target, ppl::rng& rng, con
       y.push_back(std::move(dy));
       if (static_cast<int>(s.size()) > o.history) s.pop_front(), y.pop_front();
     }
+    h = inverse_hessian(s, y, diagonal);
     const double change = next_lp - lp;
     x = next, gradient = next_gradient, lp = next_lp;
     out.iterations = it;
-    candidate c = approximate(target, rng, x, gradient, s, y, diagonal, o, out.evaluations);
+    candidate c = approximate(target, rng, x, gradient, h, o, out.evaluations);
     if (c.elbo > out.elbo) {
       out.elbo = c.elbo, out.mean = std::move(c.mean), out.covariance = std::move(c.covariance), out.chosen = it;
       since_better = 0;

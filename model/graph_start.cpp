@@ -111,19 +111,14 @@ void graph::start_value(const statement& s, std::span<const view> args, double* 
   const double radius = supports(*this).ordered(s.target) ? 0 : o.radius;
   const auto v = static_cast<std::size_t>(s.target);
   const stdlib::support support = s.dist->value_support(args);
+  const bool typical = !o.from_prior && s.dist->typical(args, out);
   // A simplex with components fixed at 0 (a Dirichlet concentration of 0) has no
   // unconstrained scale to move on: it starts at its typical value, with those zeros.
-  const auto fixed_zeros = [&] {
-    return support.kind == stdlib::support_kind::simplex && s.dist->typical(args, out) && std::find(out, out + size, 0.0) != out + size;
-  };
-  if (!o.from_prior && !supports(*this).ordered(s.target) && v < o.uniform.size() && o.uniform[v] && !fixed_zeros() &&
-      uniform_start(support, out, size, rng))
+  if (typical && support.kind == stdlib::support_kind::simplex && std::find(out, out + size, 0.0) != out + size) return;
+  if (!o.from_prior && !supports(*this).ordered(s.target) && v < o.uniform.size() && o.uniform[v] && uniform_start(support, out, size, rng))
     return;
-  if (!o.from_prior && s.dist->typical(args, out)) {
-    if (!fixed_zeros()) jitter(support, out, size, rng, radius);
-  } else {
-    s.dist->draw(args, rng, out);
-  }
+  if (typical) jitter(support, out, size, rng, radius);
+  else s.dist->draw(args, rng, out);
 }
 
 // The elements' typical values sorted, then spread by unit steps: centred on the reals
