@@ -22,6 +22,7 @@
 #include <functional>
 
 #include "model/graph_batch_internal.hpp"
+#include "stdlib/function_groups.hpp"
 #include "stdlib/checks.hpp"
 
 namespace ppl::model {
@@ -218,7 +219,7 @@ graph::batch_column graph::batch_varying(batch_plan& p, const expr& e) {
   if (scalar_product(e)) {
     const double *a = args[0].data, *b = args[1].data;
     const bool va = args[0].shape.rank != 0, vb = args[1].shape.rank != 0;
-    for (std::size_t r = 0; r < n; ++r) out[r] = a[va ? r : 0] * b[vb ? r : 0];
+    for (std::size_t r = 0; r < n; ++r) out[r] = stdlib::times(a[va ? r : 0], b[vb ? r : 0]);
     return {out.data(), true};
   }
   const std::span<const view> in(args.data(), e.args.size());

@@ -166,7 +166,7 @@ inline void tape::scalar_forward(const scalar_call& c) const {
     case formula::sqrt: *c.out = std::sqrt(a); return;
     case formula::exp: *c.out = std::exp(a); return;
     case formula::log: *c.out = std::log(a); return;
-    case formula::multiply: *c.out = a * c.b[0]; return;
+    case formula::multiply: *c.out = stdlib::times(a, c.b[0]); return;
     case formula::other: break;
   }
   // Else a map by its pointer (a product of scalars is formula::multiply above).

@@ -122,7 +122,7 @@ class binary_map final : public function {
     switch (op_) {
       case arithmetic::add: return map_pair([](double x, double y) { return x + y; }, a, b, out);
       case arithmetic::subtract: return map_pair([](double x, double y) { return x - y; }, a, b, out);
-      case arithmetic::multiply: return map_pair([](double x, double y) { return x * y; }, a, b, out);
+      case arithmetic::multiply: return map_pair(times, a, b, out);
       case arithmetic::divide: return map_pair([](double x, double y) { return x / y; }, a, b, out);
       case arithmetic::other: return map_pair(m_.f, a, b, out);
     }

@@ -67,6 +67,15 @@ enum class result_kind {
 // A comparison's or a logical function's value: 1 for true, 0 for false.
 inline double truth(bool b) { return b ? 1.0 : 0.0; }
 
+// a * b with a factor of exactly 0 giving 0 even when the other is infinite, as JAGS
+// multiplies (its 0 * log(0) is 0, the convention of a deviance's y log(y / mu) at y = 0).
+// A NaN factor stays NaN; the branch is taken only when the IEEE product is NaN.
+inline double times(double a, double b) {
+  const double p = a * b;
+  if (p == p) [[likely]] return p;
+  return (a == 0 && b == b) || (b == 0 && a == a) ? 0.0 : p;
+}
+
 // A scalar function and its derivative given x and f(x); a null derivative makes the map
 // non-differentiable.
 struct unary_math {

@@ -58,7 +58,7 @@ class product final : public function {
     if (x.shape.rank == 0 || y.shape.rank == 0) {
       const double s = x.shape.rank == 0 ? x[0] : y[0];
       const view& t = x.shape.rank == 0 ? y : x;
-      for (index_t i = 0; i < t.size(); ++i) out[i] = s * t[i];
+      for (index_t i = 0; i < t.size(); ++i) out[i] = times(s, t[i]);
     } else if (x.shape.rank == 2 && y.shape.rank == 1) {
       vector_out(out, x.rows()).noalias() = as_matrix(x) * as_vector(y);
     } else if (x.shape.rank == 1) {

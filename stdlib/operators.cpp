@@ -28,7 +28,7 @@ const binary_math operator_binary_table[] = {
     {"&&", [](double a, double b) { return truth(a != 0 && b != 0); }, nullptr, result_kind::integer},
     {"+", [](double a, double b) { return a + b; }, sum_grad, result_kind::follow, false, nullptr, true},
     {"-", [](double a, double b) { return a - b; }, difference_grad, result_kind::follow, false, nullptr, true},
-    {".*", [](double a, double b) { return a * b; }, product_grad, result_kind::follow},
+    {".*", times, product_grad, result_kind::follow},
     {"./", [](double a, double b) { return a / b; }, quotient_grad, result_kind::real},
     // Real division even for two integers: 1 / 2 is 0.5, as a statistician reads it.
     {"/", [](double a, double b) { return a / b; }, quotient_grad, result_kind::real},

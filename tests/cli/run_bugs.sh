@@ -216,3 +216,32 @@ set +e
 "$ppl" infer "$work/ddirch.bug" "$work/ddirch_zero.R" -q > /dev/null 2> "$work/ddirch.err"; rc=$?
 set -e
 [ "$rc" = 1 ] && grep -q 'error: the log density of y\[2\] (i = 2) is -inf at every starting point tried' "$work/ddirch.err"
+
+# A Poisson deviance written as JAGS users write it, y log(y / mu) with some y = 0: JAGS
+# multiplies 0 by log(0) = -inf to 0, and so does ppl, in a monitored node (D, each draw
+# against the formula) and inside a factor (lp__ finite, the run not refused).
+cat > "$work/deviance.bug" <<'BUG'
+model {
+  for (i in 1:N) {
+    y[i] ~ dpois(mu)
+    dev[i] <- 2 * (y[i] * log(y[i] / mu) - (y[i] - mu))
+  }
+  mu ~ dgamma(1, 1)
+  D <- sum(dev[])
+  zero <- 0 * log(0)
+}
+BUG
+printf 'N <- 4\ny <- c(0, 3, 0, 1)\n' > "$work/deviance.R"
+"$ppl" infer "$work/deviance.bug" "$work/deviance.R" --seed 5 --chains 1 --warmup 50 --draws 40 -q \
+  --monitor mu,D,zero -o "$work/deviance.csv" > /dev/null 2> "$work/deviance.err"
+python3 - "$work/deviance.csv" <<'PY'
+import csv, math, sys
+rows = list(csv.DictReader(line for line in open(sys.argv[1]) if not line.startswith("#")))
+y = [0, 3, 0, 1]
+for r in rows:
+    mu = float(r["mu"])
+    exact = 2 * sum((v * math.log(v / mu) if v else 0.0) - (v - mu) for v in y)
+    assert abs(float(r["D"]) - exact) <= 1e-8 * max(1, abs(exact)), (r, exact)  # 9 digits kept
+    assert float(r["zero"]) == 0, r
+print("ok: 0 * log(0) is 0 in a deviance, %d draws against the formula" % len(rows))
+PY

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <set>
 
+#include "stdlib/function_groups.hpp"
 #include "tests/stdlib/function_cases.hpp"
 
 namespace test_functions {
@@ -71,6 +72,9 @@ std::vector<value_case> shape_cases() {
       {"length", {vec({1, 2, 3})}, scalar(3)},
       {"length", {scalar(4)}, scalar(1)},
       {"*", {scalar(2), vec({1, -2})}, vec({2, -4})},
+      // A factor of exactly 0 gives 0 beside an infinite one, as JAGS's 0 * log(0) does.
+      {"*", {scalar(0), scalar(-INFINITY)}, scalar(0)},
+      {"*", {scalar(INFINITY), vec({0, 2})}, vec({0, INFINITY})},
       {"*", {mat(1, 2, {1, -2}), scalar(3)}, mat(1, 2, {3, -6})},
       {"*", {mat(2, 2, {1, 2, 3, 4}), vec({1, 1})}, vec({3, 7})},
       {"*", {vec({1, 1}), mat(2, 3, {1, 2, 3, 4, 5, 6})}, vec({5, 7, 9})},  // v' M
@@ -86,6 +90,7 @@ std::vector<value_case> operator_cases() {
       {"-", {vec({1, 2}), scalar(1)}, vec({0, 1})},
       {"-", {scalar(1), vec({1, 2})}, vec({0, -1})},
       {".*", {vec({1, 2}), vec({3, 4})}, vec({3, 8})},
+      {".*", {vec({0, 1}), vec({-INFINITY, -INFINITY})}, vec({0, -INFINITY})},
       {"./", {vec({1, 2}), vec({4, 4})}, vec({0.25, 0.5})},
       {"/", {scalar(1), scalar(2)}, scalar(0.5)},  // two integers: real division
       {"/", {vec({1, 2}), scalar(4)}, vec({0.25, 0.5})},
@@ -146,6 +151,16 @@ TEST_CASE("every built-in's values, on a table of cases covering them all") {
     INFO("no value case for ", name);
     CHECK(seen.count(name) == 1);
   }
+}
+
+TEST_CASE("a product keeps a NaN factor's NaN, and only 0 times an infinity is 0") {
+  using ppl::stdlib::times;
+  CHECK(times(0, -INFINITY) == 0);
+  CHECK(times(-INFINITY, 0) == 0);
+  CHECK(std::isnan(times(0, NAN)));
+  CHECK(std::isnan(times(NAN, 0)));
+  CHECK(times(-2, INFINITY) == -INFINITY);
+  CHECK(times(3, 4) == 12);
 }
 
 TEST_CASE("the required built-ins are registered, and only the non-smooth ones are not differentiable") {
