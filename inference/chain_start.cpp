@@ -206,9 +206,11 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
       break;
     }
     if (std::isfinite(log_joint(c))) break;
-    // Discrete unknowns that rule out the data are repaired where the start stands before
-    // it is given up (a pass over the terms, made only for a start that failed).
-    if (model::failed_start(*c.graph).settle_discrete(c.rng)) {
+    // Unknowns whose terms are not finite are repaired where the start stands before it is
+    // given up (passes over the terms, made only for a start that failed): discrete ones
+    // at every start, continuous ones at the first few and the last (whose failure the
+    // error then names: a term no value of its own unknowns makes finite).
+    if (model::failed_start(*c.graph).settle(c.rng, attempt <= typical_attempts || attempt == max_initial_attempts)) {
       make_chain_samplers(c, o, &data, index);
       if (std::isfinite(log_joint(c))) break;
     }

@@ -13,6 +13,7 @@
 // whose terms are finite keep their prior draws, so chains still start apart.
 #include <algorithm>
 #include <boost/random/uniform_01.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "model/blanket.hpp"
 #include "model/graph.hpp"
 #include "stdlib/checks.hpp"
+#include "stdlib/transform.hpp"
 
 namespace ppl::model {
 
@@ -32,6 +34,11 @@ namespace {
 
 // Supports with more values are left to the chain's later starts.
 constexpr double max_enumerated = 1000;
+// Passes over the unknowns, and draws of one continuous element, before a start is given up.
+constexpr int settle_rounds = 5;
+constexpr int continuous_draws = 50;
+// Draws (and enumerated values) one settling may spend, over all its passes.
+constexpr long settle_budget = 100000;
 
 // The values of a finite discrete support, in order; empty for any other support.
 std::vector<double> support_values(const stdlib::support& s) {
@@ -127,8 +134,9 @@ bool failed_start::covered_by_init() const {
   return true;
 }
 
-bool failed_start::settle_discrete(rng& rng) {
-  // Only discrete unknowns can be settled; a model without them is not evaluated here.
+bool failed_start::settle(rng& rng, bool continuous) {
+  // Only unknowns that --init leaves free are settled; a model without them is not
+  // evaluated here.
   std::vector<int> candidates;
   std::vector<char> seen(g_.model_.variables.size(), 0);
   const data::data_table* init = g_.options_.start.init;
@@ -137,29 +145,62 @@ bool failed_start::settle_discrete(rng& rng) {
     if (s.which != statement::kind::sample || seen[v] || g_.model_.variables[v].role != role::unknown) continue;
     if (init && init->values().contains(g_.model_.variables[v].name)) continue;
     seen[v] = 1;
-    if (s.dist->value_kind() == stdlib::scalar_kind::integer && s.dist->value_rank() == 0) candidates.push_back(s.target);
+    candidates.push_back(s.target);
   }
-  std::vector<char> marks;
-  if (candidates.empty() || !mark_non_finite_inputs(marks)) return false;
+  // Passes go on while one makes some element's terms finite, within a budget of draws
+  // (a start the data rule out, whatever the unknowns, costs little before it is given up).
   bool changed = false;
-  for (int v : candidates) {
-    if (!marks[static_cast<std::size_t>(v)]) continue;
-    std::vector<stdlib::support> element_supports(static_cast<std::size_t>(g_.values_[static_cast<std::size_t>(v)].size()));
-    supports(g_).visit(v, [&](index_t offset, index_t size, const stdlib::support& s) {
-      if (size == 1) element_supports[static_cast<std::size_t>(offset)] = s;
-    });
-    std::optional<blanket> b;  // indexed only when some element needs it
-    for (index_t e : g_.recorded_elements(v)) {
-      const std::vector<double> values = support_values(element_supports[static_cast<std::size_t>(e)]);
-      if (values.empty()) continue;
-      if (!b) b.emplace(g_, v);
-      if (std::isfinite(b->log_density(e))) continue;
-      draw_conditional(*b, g_.values_[static_cast<std::size_t>(v)].data[static_cast<std::size_t>(e)], e, values, rng);
-      changed = true;
-    }
+  long budget = settle_budget;
+  for (int round = 0; round < settle_rounds && budget > 0; ++round) {
+    std::vector<char> marks;
+    if (candidates.empty() || !mark_non_finite_inputs(marks)) break;
+    settled outcome;
+    for (int v : candidates)
+      if (marks[static_cast<std::size_t>(v)]) settle_variable(v, rng, continuous, outcome, budget);
+    if (outcome.moved) changed = true, g_.update_derived();
+    if (outcome.finite == 0) break;
   }
-  if (changed) g_.update_derived();
   return changed;
+}
+
+// The scalar elements of `v` whose blanket is not finite: a discrete one drawn from its
+// full conditional by enumeration, a continuous one drawn again, uniform(-2, 2) on its
+// unconstrained scale as Stan starts it, until its blanket is finite (at most
+// continuous_draws draws; else it keeps the last, no worse than where it was, and the
+// next element or round starts from there).
+void failed_start::settle_variable(int v, rng& rng, bool with_continuous, settled& outcome, long& budget) {
+  std::vector<stdlib::support> element_supports(static_cast<std::size_t>(g_.values_[static_cast<std::size_t>(v)].size()));
+  std::vector<char> scalar(element_supports.size(), 0);
+  supports(g_).visit(v, [&](index_t offset, index_t size, const stdlib::support& s) {
+    if (size == 1) element_supports[static_cast<std::size_t>(offset)] = s, scalar[static_cast<std::size_t>(offset)] = 1;
+  });
+  std::optional<blanket> b;  // indexed only when some element needs it
+  boost::random::uniform_real_distribution<double> u(-2, 2);
+  for (index_t e : g_.recorded_elements(v)) {
+    if (budget <= 0) return;
+    const auto k = static_cast<std::size_t>(e);
+    if (!scalar[k]) continue;
+    const stdlib::support& support = element_supports[k];
+    const bool continuous = with_continuous && support.kind == stdlib::support_kind::real_interval;
+    const std::vector<double> values = support_values(support);
+    if (!continuous && values.empty()) continue;
+    if (!b) b.emplace(g_, v);
+    if (std::isfinite(b->log_density(e))) continue;
+    double& x = g_.values_[static_cast<std::size_t>(v)].data[k];
+    outcome.moved = true;
+    if (!continuous) {
+      budget -= static_cast<long>(values.size());
+      draw_conditional(*b, x, e, values, rng);
+    } else {
+      const stdlib::transform t(support);
+      for (int draw = 0; draw < continuous_draws && budget > 0; ++draw, --budget) {
+        x = t.to_constrained(u(rng));
+        b->update(e);
+        if (std::isfinite(b->log_density(e))) break;
+      }
+    }
+    if (std::isfinite(b->log_density(e))) ++outcome.finite;
+  }
 }
 
 }  // namespace ppl::model

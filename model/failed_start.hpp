@@ -30,12 +30,21 @@ class failed_start {
   // directly or through `=` definitions, or are the density of: those a start that failed
   // should choose differently. False when every term is finite.
   bool mark_non_finite_inputs(std::vector<char>& marks);
-  // Discrete unknowns of finite support whose blanket's log density is not finite, element
-  // by element, drawn from their full conditional by enumerating the support; those
-  // --init gives are left as given. Whether any element changed.
-  bool settle_discrete(rng& rng);
+  // Scalar unknowns whose blanket's log density is not finite, element by element, in
+  // passes while any term is not finite: discrete ones of finite support drawn from their
+  // full conditional by enumerating the support, continuous ones drawn again on their
+  // unconstrained scale until their blanket is finite (`continuous`: a pass element by
+  // element costs several whole evaluations, so a chain asks for it on its first starts
+  // only); those --init gives are left as given. Whether any element changed.
+  bool settle(rng& rng, bool continuous);
 
  private:
+  struct settled {
+    bool moved = false;  // some element drawn again
+    long finite = 0;     // elements whose terms are now finite
+  };
+  void settle_variable(int v, rng& rng, bool continuous, settled& outcome, long& budget);
+
   graph& g_;
 };
 

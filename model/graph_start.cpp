@@ -13,9 +13,10 @@
 // is left NaN rather than failing: the chain's start sees a log density that is not
 // finite and starts again, and only then names the statement and why.
 // Two repairs follow a start whose log density is not finite:
-// - discrete unknowns of finite support whose terms are not finite are drawn from their
-//   full conditional by enumeration (model/graph_start_discrete.cpp), where the start
-//   stands, before the chain (inference/chain.cpp) starts again;
+// - scalar unknowns whose terms are not finite are drawn again where the start stands
+//   (model/failed_start.cpp: discrete ones from their full conditional by enumeration,
+//   continuous ones uniform(-2, 2) on their unconstrained scale), before the chain
+//   (inference/chain_start.cpp) starts again;
 // - when starts at typical values keep failing, the chain's later starts
 //   (inference/chain.cpp) take the continuous unknowns that the failing terms read
 //   (failed_start::mark_non_finite_inputs) as Stan takes every unknown, uniform(-2, 2) on the
