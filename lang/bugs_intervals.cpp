@@ -19,7 +19,8 @@ using namespace bugs_nodes;
 // 0 for t <= c[1], k for c[k] < t <= c[k + 1], K for t > c[K]:
 //   if (y == 0) { ... C[, c[1]] } else if (y == length(c)) { ... C[c[length(c)], ] }
 //   else { ... C[c[y], c[y + 1]] }
-// The two must be in the same loop, the first argument the other's node as written.
+// The two must be in the same loop, the first argument the other's node as written; any
+// other dinterval is a factor constraining its first argument (below).
 void intervals(const source_file& src, std::vector<ast::statement>& body, const std::function<bool(const ast::operand&)>& several) {
   for (auto& s : body)
     if (auto* f = boost::get<fwd<ast::for_stmt>>(&s)) intervals(src, f->get().body, several);
@@ -31,17 +32,26 @@ void intervals(const source_file& src, std::vector<ast::statement>& body, const 
       const auto* x = boost::get<ast::sample_stmt>(&t);
       return x && x->dist.callee.name != "dinterval" && print_expression(target_operand(x->lhs)) == node;
     });
-    if (it == body.end())
-      fail_at(src, ind->dist.callee.pos, "dinterval(" + node + ", ...) needs the `~` of `" + node +
-                                             "` in the same loop, where ppl puts the censoring; write `" + node +
-                                             " ~ D(...)` beside it");
-    auto& x = boost::get<ast::sample_stmt>(*it);
-    if (x.restricted) fail_at(src, x.restricted->pos, "`" + node + "` is censored by dinterval and may not be restricted again");
     const std::size_t pos = ind->pos, end = ind->end;
     const operand cuts = ind->dist.args[1];
     auto number = [&](unsigned long long v) { return int_number(v, pos, end); };
     auto binary = [&](operand a, const char* op, operand b) { return chain_of(std::move(a), {{op, std::move(b)}}, pos, end); };
     const operand indicator = target_operand(ind->lhs);
+    if (it == body.end()) {
+      // No `~` of the node beside it (a node computed with `<-`, or drawn in another loop):
+      // the indicator's likelihood as JAGS defines it, 1 when the node lies in the interval
+      // the indicator names and 0 elsewhere, a constraint on what the node reads:
+      //   factor log(y == (t > c))        or, with K cut points,   factor log(y == sum(t > c))
+      operand above = binary(ind->dist.args[0], ">", cuts);
+      if (several(cuts)) above = operand(make_call("sum", {std::move(above)}, pos, end));
+      ast::factor_stmt f;
+      f = tagged_at(f, pos, end);
+      f.value = operand(make_call("log", {binary(indicator, "==", std::move(above))}, pos, end));
+      body[k] = ast::statement(std::move(f));
+      continue;
+    }
+    auto& x = boost::get<ast::sample_stmt>(*it);
+    if (x.restricted) fail_at(src, x.restricted->pos, "`" + node + "` is censored by dinterval and may not be restricted again");
     // `D(...) C[lower, upper]`, a bound left out where it is none.
     auto censored = [&](boost::optional<operand> lower, boost::optional<operand> upper) {
       ast::restriction r;

@@ -115,7 +115,7 @@ TEST_CASE("bugs: an observation of a linked node reads its linear predictor") {
   CHECK(t.find("y[j, 1] ~ Poisson(q[j])\n") != std::string::npos);
 }
 
-TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator") {
+TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator, or a constraint on a computed node") {
   const lang::bugs_data_shapes data{{"N", {{}, true, 3}}, {"is_censored", {{3}, true, 0}}, {"t", {{3}, false, 0}}, {"c", {{3}, false, 0}}};
   const std::string t = translate("model {\n for (i in 1:N) {\n  is.censored[i] ~ dinterval(t[i], c[i])\n  t[i] ~ dweib(r, 2)\n }\n r ~ dexp(1)\n}\n", &data);
   CHECK(t.find("for i in 1:N {\n"
@@ -125,8 +125,11 @@ TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator
                "    t[i] ~ Weibull(r, pow(2, -1 / r)) C[, c[i]]\n"
                "  }\n"
                "}\n") != std::string::npos);
-  CHECK(error_of("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i]) }\n for (i in 1:N) { t[i] ~ dexp(1) }\n}\n", &data) ==
-        "m.bug:2:36: error: dinterval(t[i], ...) needs the `~` of `t[i]` in the same loop, where ppl puts the censoring; write `t[i] ~ D(...)` beside it");
+  // Without the node's `~` beside it (drawn in another loop, or computed with `<-`), the
+  // indicator's likelihood is a factor: 0 where the node is in the named interval, -inf
+  // elsewhere.
+  CHECK(translate("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i]) }\n for (i in 1:N) { t[i] ~ dexp(1) }\n}\n", &data)
+            .find("  factor log(is_censored[i] == t[i] > c[i])\n") != std::string::npos);
   CHECK(error_of("model {\n for (i in 1:N) { is.censored[i] ~ dinterval(t[i], c[i])\n t[i] ~ dexp(1) T(0, ) }\n}\n", &data) ==
         "m.bug:3:17: error: `t[i]` is censored by dinterval and may not be restricted again");
   // dsum: the observed sum of its arguments.
@@ -142,6 +145,8 @@ TEST_CASE("bugs: JAGS's dinterval is censoring, its bound taken by the indicator
                   "      t[i] ~ Exponential(1) C[c[length(c)], ]\n"
                   "    } else {\n"
                   "      t[i] ~ Exponential(1) C[c[band[i]], c[band[i] + 1]]\n") != std::string::npos);
+  CHECK(translate("model {\n for (i in 1:N) {\n  s[i] <- 2 * t[i]\n  band[i] ~ dinterval(s[i], c[])\n  t[i] ~ dexp(1)\n }\n}\n", &cuts)
+            .find("  factor log(band[i] == sum(s[i] > c))\n") != std::string::npos);
 }
 
 TEST_CASE("bugs: an array partly `<-` and partly `~` gives each `~` a variable of its own") {
