@@ -148,6 +148,9 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
          "posterior mean, but not draws)")
       ->check(CLI::IsMember({"draws", "means"}))
       ->default_str("draws");
+  cmd->add_flag("--dic", o.run.dic,
+               "record each draw's deviance (-2 log p(data | unknowns)) as the column `deviance`, and report DIC with JAGS's pD "
+               "(Plummer 2008), Spiegelhalter et al.'s (2002) and var(deviance) / 2 (default: off)");
   cmd->add_option("--show", o.show, "list every element of these arrays in the summary (default: arrays over 20 elements show 3)")->delimiter(',');
   cmd->add_option("--output,-o", o.output, "draws file (CSV), streamed as draws are made; with --format coda, the CODA files' stem (default: none, the summary only)")->type_name("FILE");
   cmd->add_option("--format", o.format,

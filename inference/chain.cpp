@@ -133,11 +133,15 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
     if (kept) {
       for (auto& s : c.samplers) s->record(it);
       c.graph->update_derived(c.derived_kept);
+      const long draw = (it - o.warmup) / o.thin;
       row.assign(1, lp);
       if (out.hamiltonian) hamiltonian_stats(c, row);
+      if (c.deviance) {
+        row.push_back(c.deviance->deviance());
+        c.deviance->record(draw);
+      }
       for (int v : c.monitored) c.graph->append_recorded(v, row);
       if (out.kept) out.kept->insert(out.kept->end(), row.begin(), row.end());
-      const long draw = (it - o.warmup) / o.thin;
       if (writer && draw == 1) {
         std::vector<std::string> adapted;
         for (auto& s : c.samplers)
@@ -228,6 +232,14 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
   const bool hamiltonian = o.hamiltonian_columns || has_hamiltonian(lead);
   result.columns.push_back("lp__");
   if (hamiltonian) result.columns.insert(result.columns.end(), draws::hamiltonian_columns().begin(), draws::hamiltonian_columns().end());
+  if (o.dic) {
+    result.columns.push_back("deviance");
+    for (int c = 0; c < o.chains; ++c)
+      if (here(c)) {
+        auto& k = chains[static_cast<std::size_t>(c)];
+        k.deviance = std::make_unique<deviance_record>(*k.graph, o.draws, o.chains);
+      }
+  }
   for (auto& c : recorded_columns(*lead.graph, lead.monitored)) result.columns.push_back(std::move(c));
   const bool keep = !open_writer && !forwards;
   if (keep) {
@@ -284,6 +296,17 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
     }
     if (!chains[c].trial.verdict().empty()) result.reports[c].push_back("plan: " + chains[c].trial.verdict());
     if (!chains[c].start_report.empty()) result.reports[c].push_back("start: " + chains[c].start_report);
+  }
+  if (o.dic) {
+    std::vector<deviance_record*> records;
+    for (auto& c : chains)
+      if (c.deviance) records.push_back(c.deviance.get());
+    ppl::rng rng = samplers::side_stream(o.seed, 0, 0, 0x646963u);  // "dic"
+    result.dic = penalties(records, rng);
+    if (o.spread) {
+      result.dic->pd_jags = result.dic->deviance_at_mean = NAN;
+      result.dic->jags_note = result.dic->mean_note = "needs every chain in one process";
+    }
   }
   return result;
 }

@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "data/data.hpp"
 #include "draws/draws.hpp"
 #include "draws/writer.hpp"
+#include "inference/dic.hpp"
 #include "model/graph.hpp"
 #include "samplers/factories.hpp"
 
@@ -60,6 +62,9 @@ struct run_options {
   // The Hamiltonian columns (draws::hamiltonian_columns) in every table, as Stan's
   // layout has them; otherwise only when a Hamiltonian sampler runs.
   bool hamiltonian_columns = false;
+  // The deviance column after lp__ (and the Hamiltonian columns), and DIC's penalties in
+  // the result (--dic; inference/dic.hpp).
+  bool dic = false;
   // Chains spread over the processes of an MPI job: this process runs those `spread`
   // gives it (null: all of them).
   chain_spread* spread = nullptr;
@@ -90,6 +95,9 @@ struct run_result {
   std::string heldout_what;                       // what it is: "held-out perplexity (document completion)"
   std::vector<double> warmup_seconds, sampling_seconds;  // per chain, wall time of each phase
   bool interrupted = false;
+  // --dic: JAGS's pD and the deviance at the posterior means, from this process's chains
+  // (null without --dic).
+  std::optional<dic_penalties> dic;
 };
 
 // Chains spread over the processes of an MPI job (cli/cluster_mpi.cpp). Each process

@@ -40,6 +40,8 @@ struct chain {
   // (empty: neither), and the restarts so far.
   std::string start_report;
   int restarts = 0;
+  // --dic: the deviance of each kept draw, and what DIC's penalties need.
+  std::unique_ptr<deviance_record> deviance;
 };
 
 // lp__: the log joint density, with collapsed variables' terms replaced by the marginal

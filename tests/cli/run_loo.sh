@@ -76,4 +76,50 @@ set +e
 "$ppl" loo "$tmp/normal.csv" --var loglik > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q 'they have a, b, sigma, log_lik\.' "$tmp/err"
+# --dic on a Normal mean with known unit variance and a vague prior, where all three
+# penalties are n v, v = 1 / (n + 1e-6) the posterior variance, and the mean deviance is
+# n log(2 pi) + S + n v (S the sum of squares about the mean). The conjugate sampler's
+# draws are independent: D - n log(2 pi) - S is n v chi-square(1), sd sqrt(2) n v, so the
+# mean deviance is within 4 sd / sqrt(4000); pV within 4 of its se (var(chi2_1) = 2, kurtosis
+# 15: se(pV) = sqrt(56 / 4000) / 2); JAGS's pD within 4 of its printed se; Dbar - D(mean)
+# within the mean deviance's bound. Each in the column `deviance` of the draws as well.
+cat > "$tmp/mean.ppl" <<'PPL'
+data y: real[10]
+mu ~ Normal(0, 1000)
+for i in 1:10 { y[i] ~ Normal(mu, 1) }
+PPL
+printf 'y\n0.3\n-1.2\n2.2\n0.8\n1.1\n-0.4\n1.9\n0.7\n0.2\n1.6\n' > "$tmp/mean.csv"
+"$ppl" infer "$tmp/mean.ppl" "$tmp/mean.csv" --dic --seed 2 -q -o "$tmp/mean_draws.csv" > "$tmp/dic_out" 2> /dev/null
+python3 - "$tmp/dic_out" "$tmp/mean_draws.csv" <<'PY'
+import csv, math, re, sys
+y = [0.3, -1.2, 2.2, 0.8, 1.1, -0.4, 1.9, 0.7, 0.2, 1.6]
+n = len(y)
+v = 1 / (n + 1e-6)
+m = sum(y) / n
+S = sum((a - m) ** 2 for a in y)
+dbar = n * math.log(2 * math.pi) + S + n * v
+text = open(sys.argv[1]).read()
+mean = float(re.search(r"# DIC: mean deviance (\S+) over 4000 draws", text).group(1))
+jags = re.search(r"pD, JAGS's \(Plummer 2008\) +(\S+) +DIC (\S+)  \(se (\S+)\)", text)
+spiegel = float(re.search(r"pD, Dbar - D\(mean\) \(Spiegelhalter et al\. 2002\) +(\S+)", text).group(1))
+pv = float(re.search(r"pV = var\(deviance\) / 2 +(\S+)", text).group(1))
+bound = 4 * math.sqrt(2) * n * v / math.sqrt(4000)
+assert abs(mean - dbar) <= bound, (mean, dbar)
+assert abs(float(jags.group(1)) - n * v) <= 4 * float(jags.group(3)), (jags.groups(), n * v)
+assert abs(float(jags.group(2)) - (mean + float(jags.group(1)))) <= 1e-3
+assert abs(spiegel - n * v) <= bound, (spiegel, n * v)
+assert abs(pv - n * v) <= 4 * math.sqrt(56 / 4000) / 2, (pv, n * v)
+rows = list(csv.DictReader(line for line in open(sys.argv[2]) if not line.startswith("#")))
+for r in rows:
+    mu = float(r["mu"])
+    exact = n * math.log(2 * math.pi) + sum((a - mu) ** 2 for a in y)
+    assert abs(float(r["deviance"]) - exact) <= 1e-7 * exact, (r, exact)
+print("ok: DIC of a Normal mean: Dbar %.4f (exact %.4f), pD %s / %.4f / pV %.4f (exact %.4f each)" % (mean, dbar, jags.group(1), spiegel, pv, n * v))
+PY
+# One chain has no pair for JAGS's pD; a discrete unknown has no posterior mean to take.
+"$ppl" infer "$tmp/mean.ppl" "$tmp/mean.csv" --dic --chains 1 -q 2> /dev/null | grep -q "pD, JAGS's (Plummer 2008) *n/a *(needs 2 or more chains)"
+printf 'data y: int[5]\nk ~ DiscreteUniform(1, 4)\nfor i in 1:5 { y[i] ~ Poisson(k) }\n' > "$tmp/discrete.ppl"
+printf 'y\n2\n3\n1\n4\n2\n' > "$tmp/discrete.csv"
+"$ppl" infer "$tmp/discrete.ppl" "$tmp/discrete.csv" --dic -q 2> /dev/null |
+  grep -q 'Spiegelhalter et al. 2002) *n/a *(`k` is discrete, and its posterior mean is not a value it takes)'
 echo "loo: all checks passed"
