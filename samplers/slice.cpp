@@ -1,5 +1,5 @@
-// `slice`: univariate slice sampling with stepping out and shrinkage (Neal 2003, "Slice
-// sampling", Annals of Statistics 31(3), §4, Fig. 3 and 5), element by element on the
+// `slice`: univariate slice sampling with stepping out and shrinkage (samplers/slice_step.hpp),
+// element by element on the
 // unconstrained scale, each element's Markov blanket as its target. The initial interval
 // width is adapted during warmup to twice the mean size of accepted moves.
 //
@@ -8,12 +8,12 @@
 // [x, x + 1), has density f(floor(u)), and the slice update of u gives x = floor(u); the
 // marginal of floor(u) is f, so the chain on x keeps the target (Neal 2003, §4 applies
 // to any one-dimensional density; the same device as JAGS's discrete slice sampler).
-#include <boost/random/exponential_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
 
 #include "model/blanket.hpp"
 #include "samplers/factories.hpp"
+#include "samplers/slice_step.hpp"
 #include "samplers/structure.hpp"
 #include "stdlib/transform.hpp"
 
@@ -23,9 +23,6 @@ using stdlib::simplex_transform;
 using stdlib::transform;
 
 namespace {
-
-constexpr int max_steps_out = 32;
-constexpr int max_shrinks = 200;
 
 class slice_sampler final : public sampler {
  public:
@@ -123,20 +120,7 @@ class slice_sampler final : public sampler {
     double x0 = graph_.values()[static_cast<std::size_t>(variable_)].data[static_cast<std::size_t>(el.index)];
     double y0 = el.integer ? x0 + uniform(rng) : el.t.to_unconstrained(x0);
     const double at_start = log_f(el, y0);
-    double level = at_start - boost::random::exponential_distribution<double>(1.0)(rng);
-    double left = y0 - el.width * uniform(rng), right = left + el.width;
-    int j = static_cast<int>(max_steps_out * uniform(rng)), k = max_steps_out - 1 - j;
-    while (j-- > 0 && log_f(el, left) > level) left -= el.width;
-    while (k-- > 0 && log_f(el, right) > level) right += el.width;
-    double y1 = y0;
-    for (int s = 0; s < max_shrinks; ++s) {
-      double y = left + uniform(rng) * (right - left);
-      if (log_f(el, y) > level) {
-        y1 = y;
-        break;
-      }
-      (y < y0 ? left : right) = y;
-    }
+    const double y1 = slice_step(y0, at_start, el.width, [&](double y) { return log_f(el, y); }, rng);
     const double at_end = log_f(el, y1);  // leaves the variable (and its derived values) at the accepted point
     // The blanket's terms are the joint's that change with this element; the Jacobian is
     // the unconstrained scale's, not the joint's. NaN (lp__ recomputed) unless finite.
