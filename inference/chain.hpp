@@ -135,6 +135,7 @@ struct made_sampler {
   std::string names;
   std::vector<int> variables;
   bool optional = false;  // added because it may pay (a scale move): the chain's trial decides (chain_trial.hpp)
+  bool for_scale = true;  // optional for a scale (a scale move's theta, variables.front()) whose spread the trial reads
 };
 std::vector<made_sampler> make_samplers(model::graph& g, const std::vector<samplers::assignment>& assignments);
 

@@ -133,7 +133,7 @@ void make_chain_samplers(chain& c, const run_options& o, const data::data_table*
     optional.push_back(made.optional);
     if (made.optional) {
       optional_names += (optional_names.empty() ? "" : "; ") + made.names;
-      scales.push_back(made.variables.front());  // a scale move's theta
+      if (made.for_scale) scales.push_back(made.variables.front());  // a scale move's theta
     }
     c.samplers.push_back(std::move(made.made));
     c.sampled.push_back(made.names);

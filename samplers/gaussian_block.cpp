@@ -23,11 +23,12 @@
 #include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
+#include <numbers>
 #include <optional>
 #include <stdexcept>
 
 #include "model/blanket.hpp"
-#include "samplers/factories.hpp"
+#include "samplers/gaussian_block.hpp"
 #include "samplers/gaussian_block_shared.hpp"
 #include "samplers/gaussian_block_structure.hpp"
 #include "samplers/structure.hpp"
@@ -62,7 +63,7 @@ struct normal_term {
   bool weight_read = false;  // weight holds a scale of data only, the same every sweep
 };
 
-class gaussian_block_sampler final : public sampler {
+class gaussian_block_sampler final : public gaussian_block_base {
  public:
   gaussian_block_sampler(model::graph& g, const std::vector<int>& variables) : graph_(g) {
     if (std::string why = structure_of(g, variables, block_); !why.empty()) throw std::invalid_argument(why);
@@ -101,8 +102,58 @@ class gaussian_block_sampler final : public sampler {
     Eigen::VectorXd& b = now_;
     read_current(b);
     read_linear_form();
-    // Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed row by
-    // row over the few coordinates each row holds.
+    change_ = 0;
+    if (!factor_precision()) {
+      write(b);  // not positive definite at these scales: leave the block where it was
+      return;
+    }
+    // The factor is of P Q P': Q^-1 c = P' (P Q P')^-1 P c.
+    permuted_ = order_ * c_;
+    solved_ = llt_.solve(permuted_);
+    centre_ = order_.transpose() * solved_;
+    Eigen::VectorXd& z = permuted_;
+    boost::random::normal_distribution<double> normal;
+    for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
+    // Q = P' L L' P: x = mean + P' L^-T z has covariance P' (L L')^-1 P = Q^-1.
+    solved_ = llt_.matrixU().solve(z);
+    next_ = order_.transpose() * solved_;
+    next_ += centre_;
+    const Eigen::VectorXd& next = next_;
+    // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
+    // what the move leaves alone (the scales' normalising constants); r'r = r0'r0 - 2 b'c +
+    // b'Q b, the rows weighted by their temperature as Q and c are.
+    change_ = -0.5 * quadratic_change(next, b) + (next - b).dot(c_);
+    write(next);
+  }
+
+  double last_change() const override { return change_; }
+
+  double integrated_log_density() override {
+    Eigen::VectorXd& b = now_;
+    read_current(b);
+    read_linear_form();
+    write(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(elements())));
+    double at_zero = 0;
+    for (const statement* s : block_.terms) at_zero += model::instances(graph_).log_density(*s);
+    double total = -INFINITY;
+    if (factor_precision()) {
+      permuted_ = order_ * c_;
+      solved_ = llt_.solve(permuted_);
+      const double log_det = 2 * llt_.matrixL().nestedExpression().diagonal().array().log().sum();
+      total = at_zero + 0.5 * permuted_.dot(solved_) - 0.5 * log_det +
+              0.5 * static_cast<double>(elements()) * std::log(2 * std::numbers::pi);
+    }
+    write(b);
+    return total;
+  }
+
+  const std::vector<const statement*>& terms() const override { return block_.terms; }
+
+ private:
+  // Q and c from the linear form just read, and Q's factor: false where Q is not positive
+  // definite. Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed
+  // row by row over the few coordinates each row holds.
+  bool factor_precision() {
     std::fill(precision_.valuePtr(), precision_.valuePtr() + precision_.nonZeros(), 0.0);
     Eigen::VectorXd& c = c_;
     c.setZero(static_cast<Eigen::Index>(elements()));
@@ -124,33 +175,9 @@ class gaussian_block_sampler final : public sampler {
       }
     }
     llt_.factorize(precision_);
-    change_ = 0;
-    if (llt_.info() != Eigen::Success) {
-      write(b);  // not positive definite at these scales: leave the block where it was
-      return;
-    }
-    // The factor is of P Q P': Q^-1 c = P' (P Q P')^-1 P c.
-    permuted_ = order_ * c;
-    solved_ = llt_.solve(permuted_);
-    centre_ = order_.transpose() * solved_;
-    Eigen::VectorXd& z = permuted_;
-    boost::random::normal_distribution<double> normal;
-    for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
-    // Q = P' L L' P: x = mean + P' L^-T z has covariance P' (L L')^-1 P = Q^-1.
-    solved_ = llt_.matrixU().solve(z);
-    next_ = order_.transpose() * solved_;
-    next_ += centre_;
-    const Eigen::VectorXd& next = next_;
-    // lp__'s change: the terms are -r'r / 2 in the whitened residuals r = r0 + A b, plus
-    // what the move leaves alone (the scales' normalising constants); r'r = r0'r0 - 2 b'c +
-    // b'Q b, the rows weighted by their temperature as Q and c are.
-    change_ = -0.5 * quadratic_change(next, b) + (next - b).dot(c);
-    write(next);
+    return llt_.info() == Eigen::Success;
   }
 
-  double last_change() const override { return change_; }
-
- private:
   // Above this many elements the sparse factor's fill-in may grow past what a sweep should
   // cost; such blocks are refused (and left to single-site updates).
   static constexpr std::size_t max_elements = 20000;
@@ -478,36 +505,10 @@ class gaussian_block_sampler final : public sampler {
   bool all_fixed_ = false;
 };
 
-class gaussian_block_factory final : public factory {
- public:
-  std::string_view kind() const override { return "gaussian_block"; }
-  // Each variable on its own: real, with Normal (or MultiNormal) priors and terms. Whether a set of
-  // them is jointly affine is known only for the set (gaussian_block_possible).
-  claim can_sample(model::graph& g, int v) const override {
-    if (g.model().variables[static_cast<std::size_t>(v)].type.kind != stdlib::scalar_kind::real) return {false, "not real"};
-    block_structure b;
-    if (std::string why = structure_of(g, {v}, b); !why.empty()) return {false, why};
-    return {true, "Normal or MultiNormal prior and terms, affine in it: drawn jointly with the block's other unknowns from their multivariate normal conditional"};
-  }
-  bool joins_block() const override { return true; }
-  std::unique_ptr<sampler> make(model::graph& g, int v) const override { return make_block(g, {v}); }
-  std::unique_ptr<sampler> make_block(model::graph& g, const std::vector<int>& variables) const override {
-    return std::make_unique<gaussian_block_sampler>(g, variables);
-  }
-};
-
 }  // namespace
 
-bool gaussian_block_possible(model::graph& g, const std::vector<int>& variables, std::string& why) {
-  try {
-    gaussian_block_sampler s(g, variables);
-  } catch (const std::invalid_argument& e) {
-    why = e.what();
-    return false;
-  }
-  return true;
+std::unique_ptr<gaussian_block_base> make_gaussian_block(model::graph& g, const std::vector<int>& variables) {
+  return std::make_unique<gaussian_block_sampler>(g, variables);
 }
-
-std::unique_ptr<factory> make_gaussian_block_factory() { return std::make_unique<gaussian_block_factory>(); }
 
 }  // namespace ppl::samplers

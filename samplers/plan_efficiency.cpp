@@ -26,6 +26,10 @@
 //    is what rules 1 and 2 look at (eight schools' tau alone goes to slice).
 // 4. A hierarchical scale (theta in b[i] ~ Normal(m[i], g(theta))) keeps its sampler and
 //    gets, after each sweep, the non-centred scale move (samplers/scale_move.cpp).
+// 5. A scalar given `slice` that the block of rule 3 reads outside its Normal form (BUGS's
+//    Stagnant change point, where alpha is the line's value at the change) also gets, after
+//    each sweep, a move with the block integrated out, then the block drawn
+//    (samplers/gaussian_block_companions.cpp), tried in warmup as the scale moves are.
 //
 // Only the planner's own choices change; a kind given with --sampler is kept.
 #include <algorithm>
@@ -168,6 +172,7 @@ void choose_by_efficiency(model::graph& g, const std::map<std::string, std::stri
   }
   // 2. Conjugate unknowns tied to the block inside one argument of a term.
   if (block_size() > 0) join_nuts_block(g, forced, plan);
+
   // 4. Hierarchical scales also get the non-centred scale move after each sweep, which each
   //    chain tries during warmup and keeps only where it pays (inference/chain_trial.hpp).
   for (const auto& [theta, b] : find_scale_moves(g, plan))
@@ -175,6 +180,19 @@ void choose_by_efficiency(model::graph& g, const std::map<std::string, std::stri
       if (a.variable == theta)
         a.reason += "; after each sweep also a non-centred scale move with `" + m.variables[static_cast<std::size_t>(b)].name +
                     "` (slice on log " + m.variables[static_cast<std::size_t>(theta)].name + " with its standardised effects fixed; tried in warmup, kept only where it pays)";
+  // 5. The Gaussian block's companions also get, after each sweep, a move with the block
+  //    integrated out, tried as the scale moves are.
+  std::vector<int> given;
+  for (const auto& a : plan)
+    if (forced(a)) given.push_back(a.variable);
+  for (const auto& c : find_companion_moves(g, plan, given))
+    for (auto& a : plan)
+      if (a.variable == c.companion) {
+        std::string names;
+        for (int v : c.block) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
+        a.reason += "; after each sweep also a move with the block (" + names + ") integrated out, the block then drawn at the "
+                    "new value (tried in warmup, kept only where it pays)";
+      }
 }
 
 }  // namespace ppl::samplers

@@ -1,6 +1,5 @@
 // `slice`: univariate slice sampling with stepping out and shrinkage (samplers/slice_step.hpp),
-// element by element on the
-// unconstrained scale, each element's Markov blanket as its target. The initial interval
+// element by element on the unconstrained scale, each element's Markov blanket as its target. The initial interval
 // width is adapted during warmup to twice the mean size of accepted moves.
 //
 // Integer-valued elements whose support is too large to enumerate (a Poisson count, the n
