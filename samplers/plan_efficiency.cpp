@@ -22,7 +22,9 @@
 //    draws to exact joint ones, and BUGS Schools (MultiNormal random coefficients) from
 //    420 s with NUTS to 20 s. The block is sparse (samplers/gaussian_block.cpp): random
 //    effects with their mean cost three passes over their terms and a sparse factor per
-//    sweep, whatever their number. This rule runs first: what it leaves in the NUTS block
+//    sweep, whatever their number. Imputed values of a covariate, whose products with the
+//    coefficients no block is affine in, are left out where they would refuse the block.
+//    This rule runs first: what it leaves in the NUTS block
 //    is what rules 1 and 2 look at (eight schools' tau alone goes to slice).
 // 4. A hierarchical scale (theta in b[i] ~ Normal(m[i], g(theta))) keeps its sampler and
 //    gets, after each sweep, the non-centred scale move (samplers/scale_move.cpp).
@@ -100,21 +102,12 @@ void join_nuts_block(model::graph& g, Forced forced, std::vector<assignment>& pl
   }
 }
 
-template <class Forced>
-void form_gaussian_block(model::graph& g, Forced forced, std::vector<assignment>& plan) {
-  const auto& m = g.model();
+// The candidates (by variable) that a term combines with another candidate in one
+// argument, or a `~` its value with its mean.
+std::vector<char> tied_candidates(const lang::ir::model& m, const std::vector<char>& candidate) {
   const std::size_t n = m.variables.size();
-  const factory* block = find_factory("gaussian_block");
-  std::vector<char> candidate(n, 0), tied(n, 0);
+  std::vector<char> tied(n, 0);
   std::vector<int> reads;
-  // Conjugate unknowns, and those NUTS would move (a random walk's path, random
-  // coefficients no conjugate pair takes).
-  for (const auto& a : plan) {
-    const auto v = static_cast<std::size_t>(a.variable);
-    candidate[v] = (is_kind(a, "conjugate") || is_kind(a, "nuts")) && !forced(a) && !model::supports(g).moves(a.variable) &&
-                   block->can_sample(g, a.variable).ok;
-  }
-  if (std::count(candidate.begin(), candidate.end(), 1) == 0) return;
   std::vector<std::size_t> seen(n, 0);
   std::size_t visit = 0;
   for (const statement& s : m.statements) {
@@ -134,12 +127,47 @@ void form_gaussian_block(model::graph& g, Forced forced, std::vector<assignment>
         for (std::size_t u : found) tied[u] = 1;
     }
   }
+  return tied;
+}
+
+template <class Forced>
+void form_gaussian_block(model::graph& g, Forced forced, std::vector<assignment>& plan) {
+  const auto& m = g.model();
+  const std::size_t n = m.variables.size();
+  const factory* block = find_factory("gaussian_block");
+  std::vector<char> candidate(n, 0);
+  // Conjugate unknowns, and those NUTS would move (a random walk's path, random
+  // coefficients no conjugate pair takes).
+  for (const auto& a : plan) {
+    const auto v = static_cast<std::size_t>(a.variable);
+    candidate[v] = (is_kind(a, "conjugate") || is_kind(a, "nuts")) && !forced(a) && !model::supports(g).moves(a.variable) &&
+                   block->can_sample(g, a.variable).ok;
+  }
+  if (std::count(candidate.begin(), candidate.end(), 1) == 0) return;
+  std::vector<char> tied;
   std::vector<int> members;
-  ppl::index_t elements = 0;
+  auto possible = [&] {
+    tied = tied_candidates(m, candidate);
+    members.clear();
+    ppl::index_t elements = 0;
+    for (std::size_t v = 0; v < n; ++v)
+      if (tied[v]) members.push_back(static_cast<int>(v)), elements += g.value(static_cast<int>(v)).size();
+    std::string why;
+    return elements >= 2 && gaussian_block_possible(g, members, why);
+  };
+  // Missing values of a covariate (an unknown filled from data, `x[i]` in `a + b * x[i]`)
+  // tie themselves to the coefficients in a product that no block is affine in: without
+  // them the complete-data model's block stands, and the imputed values keep their own
+  // updates.
+  bool imputed = false;
   for (std::size_t v = 0; v < n; ++v)
-    if (tied[v]) members.push_back(static_cast<int>(v)), elements += g.value(static_cast<int>(v)).size();
-  std::string why;
-  if (elements < 2 || !gaussian_block_possible(g, members, why)) return;
+    if (candidate[v] && m.variables[v].filled_from >= 0) imputed = true;
+  if (!possible()) {
+    if (!imputed) return;
+    for (std::size_t v = 0; v < n; ++v)
+      if (m.variables[v].filled_from >= 0) candidate[v] = 0;
+    if (!possible()) return;
+  }
   std::string names;
   for (int v : members) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
   for (auto& a : plan)
