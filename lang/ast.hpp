@@ -179,6 +179,14 @@ struct factor_stmt : tagged {
   operand value;
 };
 
+// `function name(a, b) = expression`: a function of its parameters, written into each
+// call's place before the model is checked (lang/functions.cpp).
+struct function_def : tagged {
+  identifier name;
+  std::vector<identifier> params;
+  operand value;
+};
+
 struct loop_range : tagged {
   identifier var;
   operand lo;
@@ -188,7 +196,7 @@ struct loop_range : tagged {
 struct for_stmt;
 struct if_stmt;
 
-struct statement : x3::variant<data_decl, param_decl, sample_stmt, assign_stmt, factor_stmt,
+struct statement : x3::variant<data_decl, param_decl, sample_stmt, assign_stmt, factor_stmt, function_def,
                                x3::forward_ast<for_stmt>, x3::forward_ast<if_stmt>> {
   using base_type::base_type;
   using base_type::operator=;

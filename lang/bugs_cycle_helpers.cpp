@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "lang/ast_rewrite.hpp"
 #include "lang/bugs_nodes.hpp"
 #include "lang/bugs_rewrites.hpp"
 
@@ -27,38 +28,6 @@ struct helper {
   std::vector<std::string> indices;  // its loop variables, in the order its target is indexed
   int definitions = 0;
 };
-
-// Applies `f` to every operand below `o` (and `o` itself), outermost first; where `f`
-// returns true it has replaced the operand, and what it put there is not visited.
-void rewrite(ast::operand& o, const std::function<bool(ast::operand&)>& f) {
-  if (f(o)) return;
-  auto each = [&](ast::operand& x) { rewrite(x, f); };
-  if (auto* c = boost::get<fwd<ast::call>>(&o)) {
-    for (auto& a : c->get().args) each(a);
-  } else if (auto* v = boost::get<fwd<ast::vector_literal>>(&o)) {
-    for (auto& e : v->get().elements) each(e);
-  } else if (auto* p = boost::get<fwd<ast::postfix>>(&o)) {
-    each(p->get().base);
-    for (auto& s : p->get().suffixes)
-      if (auto* l = boost::get<ast::index_list>(&s))
-        for (auto& ix : l->items) {
-          if (ix.lo) each(*ix.lo);
-          if (ix.tail && ix.tail->hi) each(*ix.tail->hi);
-        }
-  } else if (auto* u = boost::get<fwd<ast::unary>>(&o)) {
-    each(u->get().rhs);
-  } else if (auto* ch = boost::get<fwd<ast::chain>>(&o)) {
-    each(ch->get().first);
-    for (auto& op : ch->get().rest) each(op.rhs);
-  } else if (auto* k = boost::get<fwd<ast::conditional>>(&o)) {
-    each(k->get().cond);
-    each(k->get().tail.yes);
-    each(k->get().tail.no);
-  } else if (auto* g = boost::get<fwd<ast::conditioned>>(&o)) {
-    each(g->get().value);
-    each(g->get().tail.given);
-  }
-}
 
 // The operands a statement computes from (not its target's indices).
 std::vector<ast::operand*> computed_operands(ast::statement& s) {

@@ -1,5 +1,6 @@
 // Statements: declarations, typing of variables, roles and the dependency order.
 #include "lang/checker.hpp"
+#include "lang/functions.hpp"
 
 #include <algorithm>
 #include <set>
@@ -439,7 +440,7 @@ ir::model checker::run(const ast::program& program) {
 
 ir::model check(const source_file& src, const ast::program& program, const stdlib::registry& lib, check_options options) {
   detail::checker c(src, lib, std::move(options));
-  return c.run(program);
+  return c.run(expand_functions(src, program, lib));
 }
 
 ir::model compile(const source_file& src, const stdlib::registry& lib, check_options options) {

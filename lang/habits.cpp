@@ -29,6 +29,9 @@ std::string bugs_function(std::string_view name) { return advice(find_bugs_funct
 std::string statement_habit(std::string_view word, std::string_view next) {
   if (word == "data" && next.substr(0, 1) == "{")
     return "ppl has no `data { ... }` block: declare each data variable on a line of its own, as `data y: real[N]`";
+  if (word == "functions" && next.substr(0, 1) == "{")
+    return "ppl has no `functions { ... }` block: define each function at the top level as `function f(x, y) = expression`, "
+           "which each call is written out from";
   if (next.substr(0, 1) == "{" && std::find(blocks.begin(), blocks.end(), word) != blocks.end())
     return "ppl has no `" + std::string(word) + " { ... }` block: write the statements themselves, at the top level";
   if (word == "target" && next.substr(0, 2) == "+=")

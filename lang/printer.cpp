@@ -214,6 +214,10 @@ struct program_printer {
       line(a->pos, a->end, indent, p.target(a->lhs) + " = " + p.text(a->value, conditional));
     } else if (const auto* f = boost::get<ast::factor_stmt>(&s)) {
       line(f->pos, f->end, indent, "factor " + p.text(f->value, conditional));
+    } else if (const auto* d = boost::get<ast::function_def>(&s)) {
+      std::string params;
+      for (const auto& x : d->params) params += (params.empty() ? "" : ", ") + name_text(x.name);
+      line(d->pos, d->end, indent, "function " + name_text(d->name.name) + "(" + params + ") = " + p.text(d->value, conditional));
     } else if (const auto* l = boost::get<fwd<ast::for_stmt>>(&s)) {
       std::string head = "for ";
       for (std::size_t k = 0; k < l->get().ranges.size(); ++k) {
