@@ -9,10 +9,12 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 #include "core/interrupt.hpp"
 #include "core/source_error.hpp"
+#include "stdlib/checks.hpp"
 #include "draws/writer.hpp"
 #include "inference/chain_internal.hpp"
 
@@ -71,6 +73,35 @@ void hamiltonian_stats(const chain& c, std::vector<double>& row) {
 
 bool has_hamiltonian(const chain& c) {
   return std::any_of(c.samplers.begin(), c.samplers.end(), [](const auto& s) { return s->last_transition() != nullptr; });
+}
+
+// The model's print(...) statements at a kept draw, to standard error, a line a statement
+// (lang/prints.hpp): "print at line 7, chain 1, draw 12: mu = 0.53; b[i] = [0.1, 0.2] (by i)".
+// A print of data alone at the chain's first draw only. Lines of chains on other threads
+// are not interleaved.
+void print_values(const chain& c, int index, long draw) {
+  static std::mutex out;
+  const auto& m = c.graph->model();
+  auto value = [&](const ppl::tensor& t) {
+    if (t.shape.rank == 0) return stdlib::format_number(t.data[0]);
+    std::string s;
+    for (double x : t.data) s += (s.empty() ? "" : ", ") + stdlib::format_number(x);
+    return "[" + s + "]";
+  };
+  for (std::size_t k = 0; k < m.prints.size();) {
+    const std::size_t pos = m.prints[k].pos;
+    std::string line;
+    bool varies = false;
+    for (; k < m.prints.size() && m.prints[k].pos == pos; ++k) {
+      const auto& p = m.prints[k];
+      varies = varies || m.variables[static_cast<std::size_t>(p.variable)].role == lang::ir::role::derived;
+      line += fmt::format("{}{} = {}{}", line.empty() ? "" : "; ", p.label, value(c.graph->value(p.variable)),
+                          p.loops.empty() ? "" : " (by " + p.loops + ")");
+    }
+    if (!varies && draw != 1) continue;
+    const std::lock_guard<std::mutex> lock(out);
+    fmt::print(stderr, "print at line {}, chain {}, draw {}: {}\n", m.lines.locate(pos).line, index + 1, draw, line);
+  }
 }
 
 // What a chain's run writes where: the writer (or none), whether rows carry the
@@ -134,6 +165,7 @@ void run_chain(chain& c, int index, const run_options& o, const chain_output& ou
       for (auto& s : c.samplers) s->record(it);
       c.graph->update_derived(c.derived_kept);
       const long draw = (it - o.warmup) / o.thin;
+      if (!c.graph->model().prints.empty()) print_values(c, index, draw);
       row.assign(1, lp);
       if (out.hamiltonian) hamiltonian_stats(c, row);
       if (c.deviance) {

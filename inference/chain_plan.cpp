@@ -115,10 +115,11 @@ std::vector<int> monitored_variables(const lang::ir::model& m, model::graph& g, 
     return out;
   }
   // By default every unknown and derived variable small enough to list (1000 scalars);
-  // larger ones (LDA's z) only on request.
+  // larger ones (LDA's z) only on request; a print's values are printed, not recorded.
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     auto r = m.variables[v].role;
     if (r != role::unknown && r != role::derived) continue;
+    if (std::any_of(m.prints.begin(), m.prints.end(), [&](const auto& p) { return p.variable == static_cast<int>(v); })) continue;
     const auto size = static_cast<ppl::index_t>(g.recorded_elements(static_cast<int>(v)).size());
     if (size <= 1000) out.push_back(static_cast<int>(v));
     else if (left_out) left_out->push_back({m.variables[v].name, static_cast<long long>(size)});

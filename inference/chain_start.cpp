@@ -178,6 +178,7 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   const std::vector<char>& density = samplers::feeding_density(*c.graph);
   std::vector<char> recorded(m.variables.size(), 0);
   for (int v : c.monitored) recorded[static_cast<std::size_t>(v)] = 1;
+  for (const auto& p : m.prints) recorded[static_cast<std::size_t>(p.variable)] = 1;  // computed at kept draws, to print
   c.derived_every = samplers::with_inputs(m, density);
   c.derived_kept = samplers::with_inputs(m, recorded);
   c.plan = std::move(assignments);

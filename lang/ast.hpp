@@ -187,6 +187,11 @@ struct function_def : tagged {
   operand value;
 };
 
+// `print(a, b[i], ...)`: the values, printed at each kept draw (lang/prints.cpp).
+struct print_stmt : tagged {
+  std::vector<operand> args;
+};
+
 struct loop_range : tagged {
   identifier var;
   operand lo;
@@ -196,7 +201,7 @@ struct loop_range : tagged {
 struct for_stmt;
 struct if_stmt;
 
-struct statement : x3::variant<data_decl, param_decl, sample_stmt, assign_stmt, factor_stmt, function_def,
+struct statement : x3::variant<data_decl, param_decl, sample_stmt, assign_stmt, factor_stmt, function_def, print_stmt,
                                x3::forward_ast<for_stmt>, x3::forward_ast<if_stmt>> {
   using base_type::base_type;
   using base_type::operator=;

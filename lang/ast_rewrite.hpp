@@ -74,6 +74,8 @@ inline void rewrite_statement(ast::statement& s, const std::function<bool(ast::o
     each(g->value);
   } else if (auto* fn = boost::get<ast::function_def>(&s)) {
     each(fn->value);
+  } else if (auto* pr = boost::get<ast::print_stmt>(&s)) {
+    for (auto& a : pr->args) each(a);
   } else if (auto* l = boost::get<forward_ast<ast::for_stmt>>(&s)) {
     for (auto& r : l->get().ranges) each(r.lo), each(r.hi);
     body(l->get().body);

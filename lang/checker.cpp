@@ -1,6 +1,7 @@
 // Statements: declarations, typing of variables, roles and the dependency order.
 #include "lang/checker.hpp"
 #include "lang/functions.hpp"
+#include "lang/prints.hpp"
 
 #include <algorithm>
 #include <set>
@@ -440,7 +441,10 @@ ir::model checker::run(const ast::program& program) {
 
 ir::model check(const source_file& src, const ast::program& program, const stdlib::registry& lib, check_options options) {
   detail::checker c(src, lib, std::move(options));
-  return c.run(expand_functions(src, program, lib));
+  std::vector<printed> prints;
+  ir::model m = c.run(write_prints(src, expand_functions(src, program, lib), prints));
+  for (const auto& p : prints) m.prints.push_back({m.find(p.variable), p.label, p.loops, p.pos});
+  return m;
 }
 
 ir::model compile(const source_file& src, const stdlib::registry& lib, check_options options) {

@@ -66,6 +66,7 @@ PPL_RULE(sample_stmt, ast::sample_stmt, "a statement")
 PPL_RULE(assign_stmt, ast::assign_stmt, "a statement")
 PPL_RULE(factor_stmt, ast::factor_stmt, "a statement")
 PPL_RULE(function_def, ast::function_def, "a function definition (`function f(x, y) = x * y`)")
+PPL_RULE(print_stmt, ast::print_stmt, "a statement")
 PPL_RULE(function_params, std::vector<ast::identifier>, "the function's parameters, names in parentheses (`(x, y)`)")
 PPL_RULE(loop_range, ast::loop_range, "a loop range (`i in 1:N`)")
 PPL_RULE(loop_ranges, std::vector<ast::loop_range>, expected::loop_variable)
@@ -96,9 +97,9 @@ auto const word_end = !(alnum | '_');
 auto keyword(char const* w) { return lexeme[lit(w) >> word_end]; }
 auto const reserved = keyword("data") | keyword("for") | keyword("in") | keyword("factor") |
                       keyword("int") | keyword("real") | keyword("if") | keyword("else") | keyword("param") |
-                      keyword("function");
+                      keyword("function") | keyword("print");
 
-// identifier -> name   (not a keyword: data, for, in, factor, int, real, if, else, param, function)
+// identifier -> name   (not a keyword: data, for, in, factor, int, real, if, else, param, function, print)
 auto const identifier_def = !reserved >> name;
 // name -> (letter | '_') {letter | digit | '_'}
 auto const name_def = lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))];
@@ -237,6 +238,8 @@ auto const assign_stmt_def = target >> '=' > expression;
 auto const factor_stmt_def = keyword("factor") > expression;
 // function_def -> 'function' identifier function_params '=' expression
 auto const function_def_def = keyword("function") > identifier > function_params > '=' > expression;
+// print_stmt -> 'print' '(' expression {',' expression} ')'
+auto const print_stmt_def = keyword("print") > '(' > expression_list > ')';
 // function_params -> '(' [identifier {',' identifier}] ')'
 auto const function_params_def = '(' > -(identifier % ',') > ')';
 // in_keyword -> 'in'
@@ -255,8 +258,9 @@ auto const condition_def = '(' > expression > ')';
 auto const body_def = ('{' > *(statement >> *lit(';')) > '}') | x3::repeat(1)[statement];
 // tilde_or_equals -> '~' | '='
 auto const tilde_or_equals_def = lit('~') | lit('=');
-// statement -> data_decl | param_decl | function_def | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt   (a target then neither: expected '~' or '=')
-auto const statement_def = data_decl | param_decl | function_def | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt |
+// statement -> data_decl | param_decl | function_def | print_stmt | for_stmt | if_stmt | factor_stmt | sample_stmt | assign_stmt   (a target then neither: expected '~' or '=')
+auto const statement_def = data_decl | param_decl | function_def | print_stmt | for_stmt | if_stmt | factor_stmt | sample_stmt |
+                           assign_stmt |
                            (x3::omit[target] > tilde_or_equals);
 // end_of_program -> the end of the text
 auto const end_of_program_def = x3::eoi;
@@ -274,7 +278,7 @@ BOOST_SPIRIT_DEFINE(expression_list, call_arguments, first_argument, given_tail,
                     conditional_tail, body,
                     statement, program, tilde_or_equals,
                     in_keyword, end_of_program)
-BOOST_SPIRIT_DEFINE(function_def, function_params)  // one macro takes at most 64 rules
+BOOST_SPIRIT_DEFINE(function_def, function_params, print_stmt)  // one macro takes at most 64 rules
 
 // The skipper: white space and `#` comments to the end of the line — the line feed, as for
 // skip_blank, check_nesting (parser.cpp) and line numbers. (x3::eol also ends a comment at

@@ -36,9 +36,6 @@ std::string statement_habit(std::string_view word, std::string_view next) {
     return "ppl has no `" + std::string(word) + " { ... }` block: write the statements themselves, at the top level";
   if (word == "target" && next.substr(0, 2) == "+=")
     return "Stan's `target += E` is `factor E` here";
-  if (word == "print" && next.substr(0, 1) == "(")
-    return "ppl has no print(): a quantity defined with `=` (`shown = x`) is recorded in the draws, and the REPL evaluates "
-           "expressions over them (`ppl repl`)";
   if ((word == "T" || word == "C" || word == "I") && next.substr(0, 1) == "(")
     return "truncation and censoring take square brackets after the distribution: `y ~ Normal(0, 1) T[a, b]` (JAGS's `T(a, b)`), "
            "`y ~ Weibull(r, s) C[a, ]` (BUGS's `C(a, )` and `I(a, )`); either bound may be left out";

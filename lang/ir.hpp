@@ -130,11 +130,20 @@ struct name_hash {
   std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
+// What a `print(...)` prints (lang/prints.hpp): the derived variable holding an argument,
+// the argument as written, the loops it is indexed by, and where the print stands.
+struct printed_value {
+  int variable = -1;
+  std::string label, loops;
+  std::size_t pos = 0;
+};
+
 struct model {
   source_file source;
   line_index lines;                      // of source.text: line numbers for many positions
   std::vector<variable> variables;
   std::vector<statement> statements;     // in dependency order: parents before children
+  std::vector<printed_value> prints;     // in the order of the model's text
   std::vector<std::string> loop_names;   // by slot
   int expr_count = 0;                    // ids are 0 .. expr_count - 1
   int local_count = 0;                   // the slots of ODEs' times and states (expr::kind::local)

@@ -214,6 +214,10 @@ struct program_printer {
       line(a->pos, a->end, indent, p.target(a->lhs) + " = " + p.text(a->value, conditional));
     } else if (const auto* f = boost::get<ast::factor_stmt>(&s)) {
       line(f->pos, f->end, indent, "factor " + p.text(f->value, conditional));
+    } else if (const auto* pr = boost::get<ast::print_stmt>(&s)) {
+      std::string args;
+      for (const auto& a : pr->args) args += (args.empty() ? "" : ", ") + p.text(a, conditional);
+      line(pr->pos, pr->end, indent, "print(" + args + ")");
     } else if (const auto* d = boost::get<ast::function_def>(&s)) {
       std::string params;
       for (const auto& x : d->params) params += (params.empty() ? "" : ", ") + name_text(x.name);

@@ -296,4 +296,21 @@ for name in ("a", "b"):
     assert float(rows[name]["ess_bulk"]) >= 1000 and float(rows[name]["rhat"]) <= 1.01, rows[name]
 print("ok: an imputed covariate keeps the block, bulk ESS of a %.0f" % float(rows["a"]["ess_bulk"]))'
 
+# print(...) at each kept draw, to standard error: the values of that draw, as the draws
+# file records them; one of data alone once a chain.
+printf 'data y: real[3]\nmu ~ Normal(0, 1)\nprint(mu, 2 * mu)\nfor i in 1:3 {\n  y[i] ~ Normal(mu, 1)\n  print(y[i] - mu)\n}\nprint(y)\n' > "$tmp/print.ppl"
+printf 'y\n1\n2\n3\n' > "$tmp/print.csv"
+"$ppl" infer "$tmp/print.ppl" "$tmp/print.csv" --chains 1 --warmup 20 --draws 5 -q -o "$tmp/print_draws.csv" > /dev/null 2> "$tmp/print.err"
+python3 - "$tmp/print.err" "$tmp/print_draws.csv" <<'PY'
+import csv, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = list(csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")))
+mus = [float(m.group(2)) for l in lines for m in [re.match(r"print at line 3, chain 1, draw (\d+): mu = (\S+); 2 \* mu = (\S+)$", l)] if m]
+assert len(mus) == 5 and all(abs(a - float(r["mu"])) <= 1e-5 * max(1, abs(a)) for a, r in zip(mus, rows)), (mus, rows)
+assert sum(l.startswith("print at line 6, chain 1, draw ") and l.endswith("(by i)") for l in lines) == 5, lines
+assert [l for l in lines if "line 8" in l] == ["print at line 8, chain 1, draw 1: y = [1, 2, 3]"], lines
+assert "print__" not in open(sys.argv[2]).read()
+print("ok: print at each kept draw, %d lines" % len(lines))
+PY
+
 echo "infer: all checks passed"
