@@ -7,7 +7,9 @@
 #include <Eigen/Dense>
 #include <string>
 
+#include "samplers/gaussian_block.hpp"
 #include "tests/samplers/inference_fixture.hpp"
+#include "tests/support/model_fixture.hpp"
 
 namespace test_gaussian_block {
 
@@ -64,6 +66,36 @@ TEST_CASE("an uncentred regression: intercept and slope drawn jointly, exact pos
   // varies by a few percent).
   CHECK(p.summary("a").ess_bulk >= 0.8 * 4000);
   CHECK(p.summary("b").ess_bulk >= 0.8 * 4000);
+}
+
+TEST_CASE("the block integrated out: a known-variance regression's evidence, N(y | 0, s^2 I + X Sigma0 X')") {
+  // What a companion move targets (samplers/gaussian_block_companions.cpp): the log of the
+  // integral of the block's terms over the block, here in closed form. Exact up to rounding,
+  // at two points of the block (it must not depend on where the block is) and with a
+  // change point c that the means read outside the affine form.
+  const std::vector<double> x = {-1.2, -0.4, 0.3, 0.9, 1.6}, y = {2.1, 0.7, -0.2, 0.4, 1.9};
+  const double s = 0.7, prior_sd = 3;
+  ppl::testing::fixture f("data x: real[5]\ndata y: real[5]\ndata c: real\na ~ Normal(0, 3)\nb ~ Normal(0, 3)\n"
+                          "for n in 1:5 { y[n] ~ Normal(a + b * (x[n] - c) * (x[n] > c), 0.7) }\n",
+                          {"x=" + list(x), "y=" + list(y), "c=0.1"});
+  auto block = ppl::samplers::make_gaussian_block(*f.graph, {f.model->find("a"), f.model->find("b")});
+  Eigen::MatrixXd design(5, 2);
+  Eigen::VectorXd obs(5);
+  for (int n = 0; n < 5; ++n) {
+    const double xn = x[static_cast<std::size_t>(n)];
+    design.row(n) << 1, (xn - 0.1) * (xn > 0.1);
+    obs[n] = y[static_cast<std::size_t>(n)];
+  }
+  const Eigen::MatrixXd cov = s * s * Eigen::MatrixXd::Identity(5, 5) + prior_sd * prior_sd * design * design.transpose();
+  const Eigen::LLT<Eigen::MatrixXd> llt(cov);
+  const double exact = -0.5 * obs.dot(llt.solve(obs)) - std::log(llt.matrixL().toDenseMatrix().diagonal().prod()) - 2.5 * std::log(2 * M_PI);
+  for (double at : {0.0, 5.0}) {
+    f.mutable_value("a").data[0] = at;
+    f.mutable_value("b").data[0] = -at;
+    f.graph->update_derived();
+    CHECK(block->integrated_log_density() == doctest::Approx(exact).epsilon(1e-10));
+    CHECK(f.value("a").data[0] == at);  // left where it was
+  }
 }
 
 TEST_CASE("a block through a derived mean, with one unknown the prior mean of the other") {
