@@ -273,6 +273,21 @@ class smc_run {
   std::vector<double> states_, ll_;
 };
 
+// The tempered path through discrete unknowns (docs/methods.md, "Sequential Monte Carlo"):
+// where they must organise with continuous ones as beta rises, the runs can agree with
+// each other and all fall short of the evidence, which their spread cannot show.
+void latent_note(const lang::ir::model& m, const std::vector<samplers::assignment>& moves, weighted_result& r) {
+  std::string names;
+  for (const auto& a : moves)
+    if (m.variables[static_cast<std::size_t>(a.variable)].type.kind == stdlib::scalar_kind::integer && a.chosen->kind() != "ancestral")
+      names += (names.empty() ? "`" : ", `") + m.variables[static_cast<std::size_t>(a.variable)].name + "`";
+  if (names.empty()) return;
+  r.notes.push_back("the likelihood is tempered through the discrete unknowns " + names +
+                    ": where they must organise with continuous unknowns as the temperature rises (a mixture's labels with its "
+                    "means and a shared scale), every run can fall short of the evidence together, and their spread does not "
+                    "show it; summing them out (log_mix) gives a path that does not pass through them, to check the figure");
+}
+
 }  // namespace
 
 weighted_result smc_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
@@ -321,6 +336,7 @@ weighted_result smc_sample(const lang::ir::model& m, const data::data_table& dat
   r.evidence = particles::log_mean_exp(r.run_log_z);
   if (finished < 2) r.notes.push_back("one run gives no standard error for the evidence: --runs 2 or more does");
   else particles::runs_spread(r);
+  latent_note(m, moves, r);
   particles::finish_rows(r, log_weights, width, o);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -182,4 +182,11 @@ grep -q "^# log_evidence_se: nan$" "$tmp/heavy.csv" && grep -q "Pareto k-hat is 
   grep -q "^error: the evidence's standard error cannot be trusted" "$tmp/heavy.err" || { echo "FAIL: the heavy tail's report"; exit 1; }
 "$ppl" infer "$examples/outliers/outliers.ppl" "$examples/outliers/data.json" --method importance --particles 1000 --seed 2 \
   --quiet --allow-unreliable > /dev/null 2>&1
+# SMC says when its path is tempered through discrete unknowns, which the runs' spread
+# cannot check (docs/methods.md), and not otherwise.
+printf 'data y: real[N]\nw ~ Beta(1, 1)\nmu ~ Normal(0, 10)\nfor n in 1:N {\n  z[n] ~ Bernoulli(w)\n  y[n] ~ Normal(z[n] * mu, 1)\n}\n' > "$tmp/latent.ppl"
+"$ppl" infer "$tmp/latent.ppl" --set 'y=[-0.2,2.9,3.1,0.4]' --method smc --particles 100 --runs 2 --quiet --allow-unreliable > "$tmp/latent.out" 2>&1
+grep -q "^note: the likelihood is tempered through the discrete unknowns \`z\`" "$tmp/latent.out" || { echo "FAIL: no note on z"; exit 1; }
+"$ppl" infer "$coin" "$data" --method smc --particles 100 --runs 2 --quiet > "$tmp/coin_smc.out" 2>&1
+! grep -q "tempered through" "$tmp/coin_smc.out" || { echo "FAIL: a note without discrete unknowns"; exit 1; }
 echo "ok"
