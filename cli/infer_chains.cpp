@@ -206,30 +206,6 @@ std::vector<std::string> print_summary_and_reports(const draws::draws_source& dr
   return messages.warnings;
 }
 
-// --dic: the mean deviance and its penalties, each DIC = mean deviance + penalty; a penalty
-// that cannot be computed says why.
-void print_dic(const draws::draws_source& draws, const inference::dic_penalties& p) {
-  const auto& columns = draws.columns();
-  const auto at = std::find(columns.begin(), columns.end(), "deviance");
-  if (at == columns.end()) return;
-  const auto k = static_cast<std::size_t>(at - columns.begin());
-  std::vector<double> d;
-  const auto column = draws.read(k, k + 1);
-  for (const auto& chain : column.front()) d.insert(d.end(), chain.begin(), chain.end());
-  if (d.size() < 2) return;
-  const auto n = static_cast<index_t>(d.size());
-  const double mean = stdlib::sample_mean(d.data(), n), pv = stdlib::sample_variance(d.data(), n) / 2;
-  auto line = [&](std::string_view what, double penalty, const std::string& why, double se = NAN) {
-    const std::string error = std::isfinite(se) ? fmt::format("  (se {:.2g})", se) : "";
-    if (std::isfinite(penalty)) fmt::print("#   {:<46} {:>10.6g}   DIC {:.6g}{}\n", what, penalty, mean + penalty, error);
-    else fmt::print("#   {:<46} {:>10}   ({})\n", what, "n/a", why);
-  };
-  fmt::print("# DIC: mean deviance {:.6g} over {} draws\n", mean, d.size());
-  line("pD, JAGS's (Plummer 2008)", p.pd_jags, p.jags_note, p.pd_jags_se);
-  line("pD, Dbar - D(mean) (Spiegelhalter et al. 2002)", mean - p.deviance_at_mean, p.mean_note);
-  line("pV = var(deviance) / 2", pv, "");
-}
-
 // After the chains: the plan, what an interrupted run kept, the CODA files of a complete
 // one, the summary and reports, the times. Returns the exit status.
 int report(const inference::run_result& r, const infer_options& o, draws::draws_format format, const chain_output& out, bool saving,
@@ -245,7 +221,7 @@ int report(const inference::run_result& r, const infer_options& o, draws::draws_
   std::vector<std::string> warnings;
   if (enough) warnings = print_summary_and_reports(draws, r, o, heldout);
   else warnings.push_back("too few draws for a summary (it needs at least 4 per chain)");
-  if (r.dic) print_dic(draws, *r.dic);
+  if (r.dic) print_dic(draws, &*r.dic);
   for (std::size_t c = 0; c < r.warmup_seconds.size(); ++c)
     fmt::print("# chain {} elapsed: warmup {:.3f} s, sampling {:.3f} s\n", c + 1, r.warmup_seconds[c], r.sampling_seconds[c]);
   print_warnings(warnings);

@@ -37,6 +37,7 @@ int run_summary(const summary_arguments& a) {
     const summary_messages messages = print_summary(d, o);
     // A table's notes belong to it; a CSV for programs keeps them out of its rows.
     for (const auto& n : messages.notes) fmt::print(csv ? stderr : stdout, "note: {}\n", n);
+    if (!csv) print_dic(d, nullptr);
     print_warnings(messages.warnings);
     return 0;
   });

@@ -353,4 +353,29 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
   return out;
 }
 
+void print_dic(const draws::draws_source& draws, const inference::dic_penalties* penalties) {
+  const auto& columns = draws.columns();
+  const auto at = std::find(columns.begin(), columns.end(), "deviance");
+  if (at == columns.end()) return;
+  const auto k = static_cast<std::size_t>(at - columns.begin());
+  std::vector<double> d;
+  const auto column = draws.read(k, k + 1);
+  for (const auto& chain : column.front()) d.insert(d.end(), chain.begin(), chain.end());
+  if (d.size() < 2) return;
+  const auto n = static_cast<index_t>(d.size());
+  const double mean = stdlib::sample_mean(d.data(), n), pv = stdlib::sample_variance(d.data(), n) / 2;
+  auto line = [&](std::string_view what, double penalty, const std::string& why, double se = NAN) {
+    const std::string error = std::isfinite(se) ? fmt::format("  (se {:.2g})", se) : "";
+    if (std::isfinite(penalty)) fmt::print("#   {:<46} {:>10.6g}   DIC {:.6g}{}\n", what, penalty, mean + penalty, error);
+    else fmt::print("#   {:<46} {:>10}   ({})\n", what, "n/a", why);
+  };
+  // From a draws file alone (ppl summary) the penalties that need the model are n/a.
+  const std::string no_model = "needs the model: ppl infer --dic";
+  const inference::dic_penalties p = penalties ? *penalties : inference::dic_penalties{NAN, NAN, NAN, no_model, no_model};
+  fmt::print("# DIC: mean deviance {:.6g} over {} draws\n", mean, d.size());
+  line("pD, JAGS's (Plummer 2008)", p.pd_jags, p.jags_note, p.pd_jags_se);
+  line("pD, Dbar - D(mean) (Spiegelhalter et al. 2002)", mean - p.deviance_at_mean, p.mean_note);
+  line("pV = var(deviance) / 2", pv, "");
+}
+
 }  // namespace ppl::cli

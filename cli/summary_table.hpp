@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "draws/reader.hpp"
+#include "inference/dic.hpp"
 
 namespace ppl::cli {
 
@@ -51,5 +52,11 @@ struct summary_messages {
 // an E-BFMI below 0.3; notes explaining every statistic printed as n/a. Throws
 // std::invalid_argument when `show` names a variable the draws do not have.
 summary_messages print_summary(const draws::draws_source& d, const table_options& o);
+
+// When the draws have a `deviance` column (ppl infer --dic): its mean and DIC with each
+// penalty, DIC = mean deviance + penalty; JAGS's pD and Spiegelhalter et al.'s from
+// `penalties` (n/a without them: they need the model), pV = var(deviance) / 2 from the
+// column. A penalty that cannot be computed says why.
+void print_dic(const draws::draws_source& draws, const inference::dic_penalties* penalties);
 
 }  // namespace ppl::cli

@@ -116,6 +116,12 @@ for r in rows:
     assert abs(float(r["deviance"]) - exact) <= 1e-7 * exact, (r, exact)
 print("ok: DIC of a Normal mean: Dbar %.4f (exact %.4f), pD %s / %.4f / pV %.4f (exact %.4f each)" % (mean, dbar, jags.group(1), spiegel, pv, n * v))
 PY
+# ppl summary of the draws file: the mean deviance and pV again; the penalties that need
+# the model are n/a and say so.
+"$ppl" summary "$tmp/mean_draws.csv" 2> /dev/null > "$tmp/dic_summary"
+grep -q "pD, JAGS's (Plummer 2008) *n/a *(needs the model: ppl infer --dic)" "$tmp/dic_summary"
+[ "$(grep '^# DIC: mean deviance' "$tmp/dic_summary")" = "$(grep '^# DIC: mean deviance' "$tmp/dic_out")" ]
+[ "$(grep 'pV = var' "$tmp/dic_summary")" = "$(grep 'pV = var' "$tmp/dic_out")" ]
 # One chain has no pair for JAGS's pD; a discrete unknown has no posterior mean to take.
 "$ppl" infer "$tmp/mean.ppl" "$tmp/mean.csv" --dic --chains 1 -q 2> /dev/null | grep -q "pD, JAGS's (Plummer 2008) *n/a *(needs 2 or more chains)"
 printf 'data y: int[5]\nk ~ DiscreteUniform(1, 4)\nfor i in 1:5 { y[i] ~ Poisson(k) }\n' > "$tmp/discrete.ppl"
