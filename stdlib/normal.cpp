@@ -113,7 +113,11 @@ class normal final : public scalar_distribution {
       for (index_t k = 0; k < n; ++k)
         if (!std::isfinite(x[k]) || (check && !std::isfinite(mu[k * sm]))) return -INFINITY;
     if (r.dp[1]) r.dp[1][0] += (squares - static_cast<double>(n)) * inv;
-    return -0.5 * squares - static_cast<double>(n) * std::log(sigma);
+    // Rows asked for one at a time with one scale (a log_mix's components, row by row):
+    // the scale's log is kept from the call before.
+    thread_local double last_sigma = NAN, log_sigma = NAN;
+    if (sigma != last_sigma) last_sigma = sigma, log_sigma = std::log(sigma);
+    return -0.5 * squares - static_cast<double>(n) * log_sigma;
   }
 };
 
