@@ -329,16 +329,15 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
     if (!chains[c].trial.verdict().empty()) result.reports[c].push_back("plan: " + chains[c].trial.verdict());
     if (!chains[c].start_report.empty()) result.reports[c].push_back("start: " + chains[c].start_report);
   }
-  if (o.dic) {
+  if (o.dic && o.spread) {
+    result.dic.emplace();
+    result.dic->jags_note = result.dic->mean_note = "needs every chain in one process";
+  } else if (o.dic) {
     std::vector<deviance_record*> records;
     for (auto& c : chains)
       if (c.deviance) records.push_back(c.deviance.get());
     ppl::rng rng = samplers::side_stream(o.seed, 0, 0, 0x646963u);  // "dic"
     result.dic = penalties(records, rng);
-    if (o.spread) {
-      result.dic->pd_jags = result.dic->deviance_at_mean = NAN;
-      result.dic->jags_note = result.dic->mean_note = "needs every chain in one process";
-    }
   }
   return result;
 }

@@ -175,10 +175,7 @@ std::vector<made_sampler> make_samplers(model::graph& g, const std::vector<sampl
                    m.variables[static_cast<std::size_t>(theta)].name + " with " + m.variables[static_cast<std::size_t>(b)].name + " (scale move)",
                    {theta, b},
                    true});
-  std::vector<int> forced;  // the plan's own choices only: the revisions' rule
-  for (const auto& a : assignments)
-    if (a.forced) forced.push_back(a.variable);
-  for (const auto& move : samplers::find_companion_moves(g, assignments, forced))
+  for (const auto& move : samplers::find_companion_moves(g, assignments))
     out.push_back({samplers::make_companion_move(g, move),
                    m.variables[static_cast<std::size_t>(move.companion)].name + " with its block integrated out (companion move)",
                    {move.companion},

@@ -26,7 +26,7 @@ constexpr double stored_budget = 16e6;
 
 }  // namespace
 
-deviance_record::deviance_record(model::graph& g, long draws, int chains) : g_(g) {
+deviance_record::deviance_record(model::graph& g, long draws, int chains) : g_(g), draws_(draws), chains_(chains) {
   const auto& m = g.model();
   for (std::size_t k = 0; k < m.statements.size(); ++k) {
     const statement& s = m.statements[k];
@@ -39,17 +39,6 @@ deviance_record::deviance_record(model::graph& g, long draws, int chains) : g_(g
       unknowns_.push_back(static_cast<int>(v));
       sums_.emplace_back(g.value(static_cast<int>(v)).data.size(), 0.0);
     }
-  // The stride from the size of one iteration's parameters, counted once here.
-  std::size_t size = 0;
-  for (int k : observed_) {
-    const statement& s = m.statements[static_cast<std::size_t>(k)];
-    model::instances(g).visit(s, [&](const index_t* loops) {
-      for (const view& a : model::instances(g).args_at(s, loops)) size += static_cast<std::size_t>(a.size());
-    });
-  }
-  const double per_chain = stored_budget / std::max(1, chains) / static_cast<double>(std::max<std::size_t>(size, 1));
-  const long iterations = std::clamp(static_cast<long>(per_chain), 2L, max_stored_iterations);
-  stride_ = std::max(1L, (draws + iterations - 1) / iterations);
 }
 
 double deviance_record::deviance() {
@@ -71,7 +60,7 @@ void deviance_record::record(long draw) {
 
 void deviance_record::store_parameters() {
   const auto& m = g_.model();
-  const bool first = layout_.empty() && stored_ == 0;
+  const bool first = stored_ == 0;
   for (int k : observed_) {
     const statement& s = m.statements[static_cast<std::size_t>(k)];
     model::instances(g_).visit(s, [&](const index_t* loops) {
@@ -84,7 +73,14 @@ void deviance_record::store_parameters() {
       for (const view& a : args) parameters_.insert(parameters_.end(), a.data, a.data + a.size());
     });
   }
-  if (first) per_iteration_ = parameters_.size();
+  if (first) {
+    // The stride from the size of one iteration's parameters, known from the first this
+    // run records (stored, as the stride starts at 1).
+    per_iteration_ = parameters_.size();
+    const double per_chain = stored_budget / std::max(1, chains_) / static_cast<double>(std::max<std::size_t>(per_iteration_, 1));
+    const long iterations = std::clamp(static_cast<long>(per_chain), 2L, max_stored_iterations);
+    stride_ = std::max(1L, (draws_ + iterations - 1) / iterations);
+  }
   ++stored_;
 }
 

@@ -47,6 +47,8 @@ class deviance_record {
   void store_parameters();
 
   model::graph& g_;
+  long draws_;                  // the rows the chain keeps
+  int chains_;
   std::vector<int> observed_;   // statements
   std::vector<int> unknowns_;   // variables
   std::vector<std::vector<double>> sums_;  // per unknown, element by element

@@ -49,14 +49,14 @@ std::vector<assignment> plan(model::graph& g, const std::map<std::string, std::s
 std::vector<std::pair<int, int>> find_scale_moves(model::graph& g, const std::vector<assignment>& plan);
 std::unique_ptr<sampler> make_scale_move(model::graph& g, int theta, int b);
 // A companion of the Gaussian block (samplers/gaussian_block_companions.cpp): a scalar
-// given `slice`, neither with a kind given by --sampler (`forced`), whose terms are not
+// given `slice`, neither with a kind given by --sampler (assignment::forced), whose terms are not
 // differentiable in it, that a term's mean in the block reads outside its affine form; and its move, run after the sweep: slice sampling
 // with the block integrated out, then the block drawn at the new value.
 struct companion_move {
   int companion;
   std::vector<int> block;
 };
-std::vector<companion_move> find_companion_moves(model::graph& g, const std::vector<assignment>& plan, const std::vector<int>& forced);
+std::vector<companion_move> find_companion_moves(model::graph& g, const std::vector<assignment>& plan);
 std::unique_ptr<sampler> make_companion_move(model::graph& g, const companion_move& move);
 
 void choose_by_efficiency(model::graph& g, const std::map<std::string, std::string>& overrides, std::vector<assignment>& plan);

@@ -43,16 +43,21 @@ bool companion_candidate(model::graph& g, int v) {
   return interval;
 }
 
-// The terms that read `v`, directly or through `=` definitions, its own `~` left out.
-std::vector<const statement*> terms_reading(const lang::ir::model& m, int v) {
+// The variables `v` reaches through `=` definitions, `v` included.
+std::vector<char> reached_from(const lang::ir::model& m, int v) {
   std::vector<char> marked(m.variables.size(), 0);
   marked[static_cast<std::size_t>(v)] = 1;
-  marked = reaching(m, std::move(marked));
+  return reaching(m, std::move(marked));
+}
+
+// The terms that read `v`, directly or through `=` definitions (`reached`, from
+// reached_from), its own `~` left out.
+std::vector<const statement*> terms_reading(const lang::ir::model& m, int v, const std::vector<char>& reached) {
   std::vector<const statement*> out;
   for (const statement& s : m.statements) {
     if (s.which == statement::kind::assign || (s.which == statement::kind::sample && s.target == v)) continue;
     for (int r : lang::ir::statement_reads(s))
-      if (marked[static_cast<std::size_t>(r)]) {
+      if (reached[static_cast<std::size_t>(r)]) {
         out.push_back(&s);
         break;
       }
@@ -71,7 +76,7 @@ class block_with_companions final : public sampler {
       companion c{v, stdlib::transform(support), model::blanket(g, v), {}, 1.0, 0.0, 0};
       // Its own terms outside the block: its prior and any other term that reads it.
       for (int s : m.variables[static_cast<std::size_t>(v)].statements) c.own.push_back(&m.statements[static_cast<std::size_t>(s)]);
-      for (const statement* st : terms_reading(m, v))
+      for (const statement* st : terms_reading(m, v, reached_from(m, v)))
         if (std::find(block_->terms().begin(), block_->terms().end(), st) == block_->terms().end()) c.own.push_back(st);
       companions_.push_back(std::move(c));
     }
@@ -144,9 +149,10 @@ class gaussian_block_factory final : public factory {
   }
 };
 
-// Whether `v` is a companion of the block of `block`: a continuous scalar that is no
-// Normal unknown, whose terms are not smooth in it, read by the mean of a term of the block.
-bool is_companion(model::graph& g, int v, const std::vector<int>& block) {
+// Whether `v` is a companion of the block whose structure is `block`: a continuous scalar
+// that is no Normal unknown, whose terms are not smooth in it, read by the mean of a term
+// of the block.
+bool is_companion(model::graph& g, int v, const block_structure& block) {
   // Only a scalar whose terms are not differentiable in it: a smooth one could move with
   // the block by gradients (as eight schools' tau beside its non-centred effects does,
   // where the trial of this move found it not to pay for its cost); a change point read
@@ -155,17 +161,13 @@ bool is_companion(model::graph& g, int v, const std::vector<int>& block) {
   if (!companion_candidate(g, v) || smooth_block(g, v, why)) return false;
   block_structure own;
   if (structure_of(g, {v}, own).empty()) return false;
-  block_structure b;
-  if (!structure_of(g, block, b).empty()) return false;
   // Read by a block term's mean: one that reads it only in a scale (a likelihood's sigma)
   // moves the block's conditional less than its own conditional moves it, and has the
   // scale move.
   const auto& m = g.model();
-  std::vector<char> marked(m.variables.size(), 0);
-  marked[static_cast<std::size_t>(v)] = 1;
-  marked = reaching(m, std::move(marked));
-  for (const statement* s : terms_reading(m, v))
-    if (std::find(b.terms.begin(), b.terms.end(), s) != b.terms.end() && reads_marked(s->args[0].get(), marked)) return true;
+  const std::vector<char> reached = reached_from(m, v);
+  for (const statement* s : terms_reading(m, v, reached))
+    if (std::find(block.terms.begin(), block.terms.end(), s) != block.terms.end() && reads_marked(s->args[0].get(), reached)) return true;
   return false;
 }
 
@@ -181,19 +183,20 @@ bool gaussian_block_possible(model::graph& g, const std::vector<int>& variables,
   return true;
 }
 
-std::vector<companion_move> find_companion_moves(model::graph& g, const std::vector<assignment>& plan, const std::vector<int>& forced) {
+std::vector<companion_move> find_companion_moves(model::graph& g, const std::vector<assignment>& plan) {
   const factory* block = find_factory("gaussian_block");
   std::vector<int> members;
   for (const auto& a : plan)
     if (a.chosen == block) members.push_back(a.variable);
   std::vector<companion_move> out;
-  if (members.empty()) return out;
+  block_structure structure;
+  if (members.empty() || !structure_of(g, members, structure).empty()) return out;
   // A hierarchical scale has the non-centred scale move for its coupling with the effects.
   std::vector<int> scales;
   for (const auto& [theta, b] : find_scale_moves(g, plan)) scales.push_back(theta);
   for (const auto& a : plan)
-    if (a.chosen->kind() == "slice" && std::find(forced.begin(), forced.end(), a.variable) == forced.end() &&
-        std::find(scales.begin(), scales.end(), a.variable) == scales.end() && is_companion(g, a.variable, members))
+    if (a.chosen->kind() == "slice" && !a.forced && std::find(scales.begin(), scales.end(), a.variable) == scales.end() &&
+        is_companion(g, a.variable, structure))
       out.push_back({a.variable, members});
   return out;
 }

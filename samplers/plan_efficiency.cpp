@@ -159,14 +159,11 @@ void form_gaussian_block(model::graph& g, Forced forced, std::vector<assignment>
   // tie themselves to the coefficients in a product that no block is affine in: without
   // them the complete-data model's block stands, and the imputed values keep their own
   // updates.
-  bool imputed = false;
-  for (std::size_t v = 0; v < n; ++v)
-    if (candidate[v] && m.variables[v].filled_from >= 0) imputed = true;
   if (!possible()) {
-    if (!imputed) return;
+    bool dropped = false;
     for (std::size_t v = 0; v < n; ++v)
-      if (m.variables[v].filled_from >= 0) candidate[v] = 0;
-    if (!possible()) return;
+      if (candidate[v] && m.variables[v].filled_from >= 0) candidate[v] = 0, dropped = true;
+    if (!dropped || !possible()) return;
   }
   std::string names;
   for (int v : members) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
@@ -210,10 +207,7 @@ void choose_by_efficiency(model::graph& g, const std::map<std::string, std::stri
                     "` (slice on log " + m.variables[static_cast<std::size_t>(theta)].name + " with its standardised effects fixed; tried in warmup, kept only where it pays)";
   // 5. The Gaussian block's companions also get, after each sweep, a move with the block
   //    integrated out, tried as the scale moves are.
-  std::vector<int> given;
-  for (const auto& a : plan)
-    if (forced(a)) given.push_back(a.variable);
-  for (const auto& c : find_companion_moves(g, plan, given))
+  for (const auto& c : find_companion_moves(g, plan))
     for (auto& a : plan)
       if (a.variable == c.companion) {
         std::string names;
