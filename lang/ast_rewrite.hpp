@@ -86,4 +86,20 @@ inline void rewrite_statement(ast::statement& s, const std::function<bool(ast::o
   }
 }
 
+// Whether a statement of kind Node stands anywhere in `body`, loops' and `if`s' bodies
+// included.
+template <class Node>
+bool contains_statement(const std::vector<ast::statement>& body) {
+  using ast::x3::forward_ast;
+  for (const auto& s : body) {
+    if (boost::get<Node>(&s)) return true;
+    if (const auto* l = boost::get<forward_ast<ast::for_stmt>>(&s); l && contains_statement<Node>(l->get().body)) return true;
+    if (const auto* i = boost::get<forward_ast<ast::if_stmt>>(&s)) {
+      if (contains_statement<Node>(i->get().then_body)) return true;
+      if (i->get().else_body && contains_statement<Node>(*i->get().else_body)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ppl::lang

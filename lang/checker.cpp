@@ -1,13 +1,15 @@
 // Statements: declarations, typing of variables, roles and the dependency order.
 #include "lang/checker.hpp"
-#include "lang/functions.hpp"
-#include "lang/prints.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
+#include "lang/ast_rewrite.hpp"
 #include "lang/checker_impl.hpp"
+#include "lang/functions.hpp"
 #include "lang/parser.hpp"
+#include "lang/prints.hpp"
 #include "lang/suggest.hpp"
 
 namespace ppl::lang {
@@ -441,8 +443,16 @@ ir::model checker::run(const ast::program& program) {
 
 ir::model check(const source_file& src, const ast::program& program, const stdlib::registry& lib, check_options options) {
   detail::checker c(src, lib, std::move(options));
+  // User functions and prints are written out in a copy of the program, made only for a
+  // model that has them.
   std::vector<printed> prints;
-  ir::model m = c.run(write_prints(src, expand_functions(src, program, lib), prints));
+  std::optional<ast::program> written;
+  if (contains_statement<ast::function_def>(program.statements) || contains_statement<ast::print_stmt>(program.statements)) {
+    written = program;
+    expand_functions(src, *written, lib);
+    write_prints(src, *written, prints);
+  }
+  ir::model m = c.run(written ? *written : program);
   for (const auto& p : prints) m.prints.push_back({m.find(p.variable), p.label, p.loops, p.pos});
   return m;
 }

@@ -98,32 +98,23 @@ class expansion {
   std::set<std::string> all_;
 };
 
-// A definition anywhere but the top level is an error at its place.
-void refuse_nested(const source_file& src, const std::vector<ast::statement>& body) {
+// A definition anywhere but the top level (`top`) is an error at its place.
+void refuse_nested(const source_file& src, const std::vector<ast::statement>& body, bool top) {
   for (const auto& s : body) {
-    if (const auto* f = boost::get<ast::function_def>(&s))
+    if (const auto* f = boost::get<ast::function_def>(&s); f && !top)
       fail_at(src, f->pos, "a function is defined at the top level of the model, not inside a loop or an `if`");
-    if (const auto* l = boost::get<forward_ast<ast::for_stmt>>(&s)) refuse_nested(src, l->get().body);
+    if (const auto* l = boost::get<forward_ast<ast::for_stmt>>(&s)) refuse_nested(src, l->get().body, false);
     if (const auto* i = boost::get<forward_ast<ast::if_stmt>>(&s)) {
-      refuse_nested(src, i->get().then_body);
-      if (i->get().else_body) refuse_nested(src, *i->get().else_body);
+      refuse_nested(src, i->get().then_body, false);
+      if (i->get().else_body) refuse_nested(src, *i->get().else_body, false);
     }
   }
 }
 
 }  // namespace
 
-ast::program expand_functions(const source_file& src, const ast::program& program, const stdlib::registry& lib) {
-  const bool any = std::any_of(program.statements.begin(), program.statements.end(),
-                               [](const ast::statement& s) { return boost::get<ast::function_def>(&s) != nullptr; });
-  for (const auto& s : program.statements) {
-    if (const auto* l = boost::get<forward_ast<ast::for_stmt>>(&s)) refuse_nested(src, l->get().body);
-    if (const auto* i = boost::get<forward_ast<ast::if_stmt>>(&s)) {
-      refuse_nested(src, i->get().then_body);
-      if (i->get().else_body) refuse_nested(src, *i->get().else_body);
-    }
-  }
-  if (!any) return program;
+void expand_functions(const source_file& src, ast::program& program, const stdlib::registry& lib) {
+  refuse_nested(src, program.statements, true);
   // Every definition first, so a call may come before its function's text; a body calls
   // only the functions above it.
   expansion e(src, lib);
@@ -131,17 +122,12 @@ ast::program expand_functions(const source_file& src, const ast::program& progra
     if (const auto* f = boost::get<ast::function_def>(&s)) e.announce(f->name.name);
   for (const auto& s : program.statements)
     if (const auto* f = boost::get<ast::function_def>(&s)) e.define(*f);
-  ast::program out;
-  for (const auto& s : program.statements) {
-    if (boost::get<ast::function_def>(&s)) continue;
-    ast::statement copy = s;
-    rewrite_statement(copy, [&](ast::operand& o) {
+  std::erase_if(program.statements, [](const ast::statement& s) { return boost::get<ast::function_def>(&s) != nullptr; });
+  for (auto& s : program.statements)
+    rewrite_statement(s, [&](ast::operand& o) {
       e.expand(o);
       return true;  // expand() walked it whole
     });
-    out.statements.push_back(std::move(copy));
-  }
-  return out;
 }
 
 }  // namespace ppl::lang

@@ -10,10 +10,10 @@
 
 namespace ppl::lang {
 
-// The program with every call of a user function written out and the definitions left
-// out; errors (a definition inside a loop, a name taken, a parameter twice, a name the
+// Every call of a user function in the program written out and the definitions left out,
+// in place; errors (a definition inside a loop, a name taken, a parameter twice, a name the
 // body reads that is no parameter, a call with the wrong number of arguments) at their
 // place.
-ast::program expand_functions(const source_file& src, const ast::program& program, const stdlib::registry& lib);
+void expand_functions(const source_file& src, ast::program& program, const stdlib::registry& lib);
 
 }  // namespace ppl::lang

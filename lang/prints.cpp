@@ -72,10 +72,8 @@ class writer {
 
 }  // namespace
 
-ast::program write_prints(const source_file& src, const ast::program& program, std::vector<printed>& out) {
-  ast::program copy = program;
-  writer(src, out).body(copy.statements);
-  return copy;
+void write_prints(const source_file& src, ast::program& program, std::vector<printed>& out) {
+  writer(src, out).body(program.statements);
 }
 
 }  // namespace ppl::lang

@@ -18,7 +18,7 @@ struct printed {
   std::size_t pos = 0;   // the print's place
 };
 
-// The program with every print written as definitions, and what they print.
-ast::program write_prints(const source_file& src, const ast::program& program, std::vector<printed>& out);
+// Every print in the program written as definitions, in place, and what they print.
+void write_prints(const source_file& src, ast::program& program, std::vector<printed>& out);
 
 }  // namespace ppl::lang
