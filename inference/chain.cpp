@@ -246,6 +246,21 @@ std::vector<long> build_chains(std::vector<chain>& chains, const lang::ir::model
   return completed;
 }
 
+// --dic: JAGS's pD and the deviance at the posterior means from this process's chains,
+// which need every chain.
+dic_penalties dic_of(std::vector<chain>& chains, const run_options& o) {
+  if (o.spread) {
+    dic_penalties none;
+    none.jags_note = none.mean_note = "needs every chain in one process";
+    return none;
+  }
+  std::vector<deviance_record*> records;
+  for (auto& c : chains)
+    if (c.deviance) records.push_back(c.deviance.get());
+  ppl::rng rng = samplers::side_stream(o.seed, 0, 0, 0x646963u);  // "dic"
+  return penalties(records, rng);
+}
+
 // The chains of this process (all of them, or those a chain_spread gives it), built and
 // run; the others' figures are filled by chain_spread::serve on the writing process.
 run_result run_here(const lang::ir::model& m, data::data_table data, const run_options& o,
@@ -266,11 +281,8 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
   if (hamiltonian) result.columns.insert(result.columns.end(), draws::hamiltonian_columns().begin(), draws::hamiltonian_columns().end());
   if (o.dic) {
     result.columns.push_back("deviance");
-    for (int c = 0; c < o.chains; ++c)
-      if (here(c)) {
-        auto& k = chains[static_cast<std::size_t>(c)];
-        k.deviance = std::make_unique<deviance_record>(*k.graph, o.draws, o.chains);
-      }
+    for (auto& c : chains)
+      if (c.graph) c.deviance = std::make_unique<deviance_record>(*c.graph, o.draws, o.chains);
   }
   for (auto& c : recorded_columns(*lead.graph, lead.monitored)) result.columns.push_back(std::move(c));
   const bool keep = !open_writer && !forwards;
@@ -329,16 +341,7 @@ run_result run_here(const lang::ir::model& m, data::data_table data, const run_o
     if (!chains[c].trial.verdict().empty()) result.reports[c].push_back("plan: " + chains[c].trial.verdict());
     if (!chains[c].start_report.empty()) result.reports[c].push_back("start: " + chains[c].start_report);
   }
-  if (o.dic && o.spread) {
-    result.dic.emplace();
-    result.dic->jags_note = result.dic->mean_note = "needs every chain in one process";
-  } else if (o.dic) {
-    std::vector<deviance_record*> records;
-    for (auto& c : chains)
-      if (c.deviance) records.push_back(c.deviance.get());
-    ppl::rng rng = samplers::side_stream(o.seed, 0, 0, 0x646963u);  // "dic"
-    result.dic = penalties(records, rng);
-  }
+  if (o.dic) result.dic = dic_of(chains, o);
   return result;
 }
 
