@@ -57,10 +57,13 @@ int run_compare(const compare_options& o) {
       fmt::print("Bayes factor: {:.4g} (within two standard errors: {:.4g} to {:.4g})\n", std::exp(log_bf), std::exp(log_bf - 2 * se),
                  std::exp(log_bf + 2 * se));
     }
-    if (std::isnan(se) && !unreliable) fmt::print("note: with --method smc, --runs 2 or more gives the standard errors\n");
+    if (o.method == "laplace")
+      fmt::print("note: Laplace's evidence is an approximation, exact only for a posterior normal on the unconstrained scale; its error "
+                 "has no standard error to show it (each model's draws' k-hat says whether the approximation holds)\n");
+    else if (std::isnan(se) && !unreliable) fmt::print("note: with --method smc, --runs 2 or more gives the standard errors\n");
     if (unreliable && !o.monte_carlo.allow_unreliable) {
-      fmt::print(stderr, "error: an evidence's standard error cannot be trusted (the warning above says why), and so neither can "
-                         "the Bayes factor's; --allow-unreliable exits 0 with them\n");
+      fmt::print(stderr, "error: {} cannot be trusted (the warning above says why), and so neither can the Bayes factor; "
+                         "--allow-unreliable exits 0 with them\n", o.method == "laplace" ? "a Laplace approximation" : "an evidence's standard error");
       return 3;
     }
     return 0;
@@ -76,8 +79,10 @@ command add_compare_command(CLI::App& app) {
   cmd->add_option("MODEL_B", o->model_b, "the second model")->required()->check(CLI::ExistingFile);
   cmd->add_option("DATA", o->data_path, "the data both models are given")->check(CLI::ExistingFile);
   cmd->add_option("--set", o->sets, "set a data value for both models: --set K=50 (repeatable; default: none)");
-  cmd->add_option("--method", o->method, "smc, importance or rejection")->capture_default_str()
-      ->check(CLI::IsMember({"smc", "importance", "rejection"}));
+  cmd->add_option("--method", o->method,
+                  "smc, importance, rejection, or laplace (Laplace's approximation at each model's mode, no standard error; "
+                  "--particles draws check it)")
+      ->capture_default_str()->check(CLI::IsMember({"smc", "importance", "rejection", "laplace"}));
   add_monte_carlo_options(cmd, o->monte_carlo);
   cmd->add_option("--threads", o->monte_carlo.threads, "threads the work is spread over")->capture_default_str()->check(whole(1, 256));
   cmd->add_option("--seed", o->monte_carlo.seed, "random seed")->capture_default_str()->check(seed());

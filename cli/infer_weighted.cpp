@@ -6,6 +6,7 @@
 // which is written as the result of a smaller run, and the exit status is 130.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -22,10 +23,19 @@ namespace ppl::cli {
 
 namespace {
 
+// The searches of the mode (inference/mode.hpp), whose rows carry no weights.
+bool mode_method(const std::string& method) { return method == "optimize" || method == "laplace"; }
+
 // The options that only MCMC takes, refused rather than ignored.
 void refuse_mcmc_options(const infer_options& o) {
   const std::string method = "--method " + o.method;
-  if (o.format != "ppl") throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
+  if (o.format != "ppl" && !mode_method(o.method))
+    throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
+  if (!mode_method(o.method) && o.init != "1")
+    throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize and laplace take a start");
+  if (mode_method(o.method) && (o.init == "prior" || o.init == "pathfinder"))
+    throw std::invalid_argument("--init " + o.init + ": " + method + " starts from a file of values or a jitter radius");
+  if (mode_method(o.method) && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
   if (!o.heldout.empty()) throw std::invalid_argument("--heldout is scored by MCMC's samplers only; " + method + " takes none");
   if (!o.samplers.empty()) throw std::invalid_argument("--sampler chooses MCMC's samplers; " + method + " takes none");
   if (!o.proposal.empty() && o.method != "importance")
@@ -44,6 +54,9 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
   if (o.method == "smc")
     return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
                        mc.ess_fraction, mc.moves, mc.threads);
+  if (mode_method(o.method))
+    return fmt::format("{}iterations: {}, jacobian: {}, init: {}", o.method == "laplace" ? fmt::format("draws: {}, ", mc.particles) : "",
+                       mc.iterations, mc.jacobian, o.init);
   if (o.method == "importance")
     return o.proposal.empty() ? fmt::format("draws from the prior: {}, threads: {}", mc.particles, mc.threads)
                               : fmt::format("draws from the proposal {}: {}, threads: {}", o.proposal, mc.particles, mc.threads);
@@ -53,6 +66,13 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
 // What the method found, as `key: value` lines: the draws file's header and the report.
 std::vector<std::string> result_lines(const infer_options& o, const inference::weighted_result& r) {
   std::vector<std::string> lines;
+  if (mode_method(o.method)) {
+    if (o.method == "laplace") lines.push_back(fmt::format("log_evidence: {:.6f} (Laplace's approximation)", r.evidence.log_z));
+    lines.insert(lines.end(), r.report.begin(), r.report.end());
+    if (r.interrupted) lines.push_back("interrupted: " + r.stopped);
+    lines.push_back(fmt::format("elapsed: {:.3f} s", r.seconds));
+    return lines;
+  }
   lines.push_back(fmt::format("log_evidence: {:.6f}", r.evidence.log_z));
   lines.push_back(fmt::format("log_evidence_se: {:.6f}", r.evidence.se));
   if (o.method != "rejection") lines.push_back(fmt::format("weights_ess: {:.1f} of {}", r.ess, o.method == "smc" ? r.run_log_z.size() * static_cast<std::size_t>(o.monte_carlo.particles) : r.row_count));
@@ -107,30 +127,52 @@ class smc_status {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// The settings from infer's options: --threads, --seed and --monitor are MCMC's too.
+// The settings from infer's options: --threads, --seed and --monitor are MCMC's too, and
+// laplace's draws are --draws.
 inference::monte_carlo_options monte_carlo_settings(const infer_options& o) {
   inference::monte_carlo_options mc = o.monte_carlo;
   mc.threads = o.run.threads;
   mc.seed = o.run.seed;
   mc.monitors = o.monitor;
+  if (o.method == "laplace") mc.particles = o.run.draws;
   return mc;
+}
+
+// optimize's one row: the mode, a value a column (those --show names, else the first 20).
+void print_mode(const inference::weighted_result& r, const infer_options& o) {
+  std::size_t shown = 0;
+  fmt::print("{:<24} {:>14}\n", "name", "mode");
+  for (std::size_t c = 0; c < r.columns.size(); ++c) {
+    const std::string& name = r.columns[c];
+    const std::string base = name.substr(0, name.find('['));
+    if (!o.show.empty() ? std::find(o.show.begin(), o.show.end(), base) == o.show.end() && name != "lp__" : shown >= 20) continue;
+    fmt::print("{:<24} {:>14.6g}\n", name, r.rows[c]);
+    ++shown;
+  }
+  if (o.show.empty() && r.columns.size() > shown)
+    fmt::print("note: {} of the {} columns are shown (--show NAME,... chooses; the output file has them all)\n", shown, r.columns.size());
 }
 
 }  // namespace
 
 inference::weighted_result run_method(const lang::ir::model& m, const data::data_table& data, const std::string& method,
                                      const inference::monte_carlo_options& mc) {
+  // A mode and the curvature there need no proper prior, only a peak.
+  if (method == "optimize") return inference::optimize_mode(m, data, mc);
+  if (method == "laplace") return inference::laplace_sample(m, data, mc);
   refuse_improper_priors(m, "--method " + method);
   if (method == "importance") return inference::importance_sample(m, data, mc);
   if (method == "smc") return inference::smc_sample(m, data, mc);
   if (method == "rejection") return inference::rejection_sample(m, data, mc);
-  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc or rejection");
+  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc, rejection, optimize or laplace");
 }
 
 int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep) {
   refuse_mcmc_options(o);
   if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path, o.proposal});
   inference::monte_carlo_options mc = monte_carlo_settings(o);
+  data::data_table init;
+  if (mode_method(o.method)) mc.start = start_of(*l.model, o.init, init);
   // The REPL's queries (mean(E), quantile(E, p)) read the kept draws as equally weighted:
   // it keeps resampled ones, never weights they would ignore.
   if (keep && o.method != "rejection") mc.resample = true;
@@ -158,14 +200,19 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
   }
   std::optional<temporary_file> temporary;
   if (o.output.empty()) temporary.emplace("ppl-draws-");
-  draws::draws_writer writer(o.output.empty() ? temporary->path() : o.output, draws::draws_format::ppl, 1,
-                               {method_comments(in, o, mc, r)}, r.columns);
+  // A CODA run's rows go to its ppl-layout file first (cli/run_output.hpp).
+  const auto format = o.output.empty() || format_of(o) == draws::draws_format::coda ? draws::draws_format::ppl : format_of(o);
+  draws::draws_writer writer(o.output.empty() ? temporary->path() : o.output, format, 1, {method_comments(in, o, mc, r)}, r.columns);
   const std::size_t width = r.columns.size();
   for (std::size_t i = 0; i < r.row_count; ++i) writer.write(1, static_cast<long>(i) + 1, &r.rows[i * width]);
   writer.close();
   if (!o.quiet && !r.moves.empty()) print_plan(r.moves, "# move: ", 16);
   const draws::draws_source draws(writer.paths());
-  summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
+  if (!o.output.empty() && format_of(o) == draws::draws_format::coda && !r.interrupted)
+    if (const int status = write_coda_files(draws, o, false); status != 0) return status;
+  summary_messages messages;
+  if (o.method == "optimize") print_mode(r, o);
+  else messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
   for (const auto& n : r.notes) messages.notes.push_back(n);
   for (const auto& w : r.warnings) messages.warnings.push_back(w);
   for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
@@ -178,8 +225,8 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     return 130;
   }
   if (r.unreliable && !mc.allow_unreliable) {
-    fmt::print(stderr, "error: the evidence's standard error cannot be trusted (the warning above says why); the draws are "
-                       "written, and --allow-unreliable exits 0 with them\n");
+    fmt::print(stderr, "error: {} cannot be trusted (the warning above says why); the draws are written, and --allow-unreliable "
+                       "exits 0 with them\n", mode_method(o.method) ? "the approximation" : "the evidence's standard error");
     return 3;
   }
   return 0;

@@ -92,16 +92,25 @@ void add_monte_carlo_options(CLI::App* cmd, inference::monte_carlo_options& mc) 
       ->capture_default_str()->check(real(1, 1e15));
   cmd->add_flag("--resample", mc.resample, "importance, smc: write equally weighted draws resampled from the weighted ones (default: the weighted draws)");
   cmd->add_flag("--allow-unreliable", mc.allow_unreliable,
-                "importance, smc: exit 0 even when the evidence's standard error cannot be trusted (default: exit 3 after the "
+                "importance, smc, laplace: exit 0 even when the evidence's standard error (laplace: the approximation) cannot be trusted (default: exit 3 after the "
                 "warning that says why)");
 }
 
 void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--method", o.method,
                   "mcmc (chains of the samplers ppl plan shows); importance (weighted prior draws, with the evidence); smc "
-                  "(tempered sequential Monte Carlo, with the evidence); rejection (exact draws when the likelihood is bounded)")
-      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection"}));
+                  "(tempered sequential Monte Carlo, with the evidence); rejection (exact draws when the likelihood is bounded); "
+                  "optimize (the mode of the continuous unknowns, by L-BFGS); laplace (--draws draws of the normal approximation "
+                  "at that mode, with Laplace's evidence and the draws' Pareto k-hat)")
+      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection", "optimize", "laplace"}));
   add_monte_carlo_options(cmd, o.monte_carlo);
+  cmd->add_option("--iterations", o.monte_carlo.iterations, "optimize, laplace: the mode search's iteration limit")
+      ->capture_default_str()->check(whole(1, 1000000000));
+  cmd->add_option("--jacobian", o.monte_carlo.jacobian,
+                  "optimize: true, the mode of the density on the unconstrained scale (with the transforms' Jacobian, where "
+                  "laplace centres its approximation); false, the mode of p(unknowns, data) itself on the constrained scale, "
+                  "the penalised maximum likelihood (Stan's optimize default)")
+      ->capture_default_str();
   cmd->add_option("--proposal", o.proposal,
                   "with --method importance: a .ppl model of the unknowns alone (each drawn by `~`, same names and shapes, the "
                   "data's declarations allowed) whose draws are the proposal, weighted by p(unknowns, data) / q(unknowns) "

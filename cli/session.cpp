@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fmt/core.h>
 
@@ -163,6 +164,62 @@ void print_plan(const std::vector<inference::plan_line>& lines, std::string_view
   std::size_t kind_width = 10;
   for (const auto& p : lines) label_width = std::max(label_width, p.variable.size()), kind_width = std::max(kind_width, p.kind.size());
   for (const auto& p : lines) fmt::print("{}{:<{}} {:<{}} {}\n", prefix, p.variable, label_width, p.kind, kind_width, p.reason);
+}
+
+namespace {
+
+// --init: `prior`, `pathfinder` (the default start, then a path: run_options::start_path),
+// a jitter radius, or a file of values (read into `values`).
+model::start_options start_from(const std::string& spec, data::data_table& values) {
+  model::start_options out;
+  double radius = 0;
+  const auto parsed = std::from_chars(spec.data(), spec.data() + spec.size(), radius);
+  if (spec == "prior") {
+    out.from_prior = true;
+  } else if (spec == "pathfinder") {
+    // the default start, which run_options::start_path then moves
+  } else if (parsed.ec == std::errc() && parsed.ptr == spec.data() + spec.size()) {
+    out.radius = radius;
+  } else {
+    values = data::read_data_file(spec);
+    out.init = &values;
+  }
+  return out;
+}
+
+// What an --init file gives that the model has no unknown for is left out with a note, as
+// JAGS leaves it: its `.RNG.name` and `.RNG.seed` (read as _RNG_name, _RNG_seed), which
+// ppl's --seed replaces, and names that are data, derived or not in the model (an inits
+// file written for another version of it).
+void keep_unknowns(const lang::ir::model& m, const std::string& path, data::data_table& init) {
+  data::data_table kept;
+  for (const auto& [name, value] : init.values()) {
+    const int v = m.find(name);
+    if (v >= 0 && m.variables[static_cast<std::size_t>(v)].role == lang::ir::role::unknown) {
+      kept.set(name, value);
+    } else if (name.starts_with("_RNG_")) {
+      fmt::print(stderr, "note: {}: `.RNG.{}` is JAGS's random-number setting; ppl's chains take theirs from --seed; ignored\n", path,
+                 name.substr(5));
+    } else {
+      fmt::print(stderr, "note: {}: `{}` is {} of the model; ignored\n", path, ppl::printable(name),
+                 v < 0 ? "not a variable" : "not an unknown");
+    }
+  }
+  for (const auto& [name, column] : init.text_columns()) {
+    if (name.starts_with("_RNG_"))
+      fmt::print(stderr, "note: {}: `.RNG.{}` is JAGS's random-number setting; ppl's chains take theirs from --seed; ignored\n", path,
+                 name.substr(5));
+    else kept.set_text(name, column);
+  }
+  init = std::move(kept);
+}
+
+}  // namespace
+
+model::start_options start_of(const lang::ir::model& m, const std::string& init, data::data_table& values) {
+  model::start_options start = start_from(init, values);
+  if (start.init) keep_unknowns(m, init, values);
+  return start;
 }
 
 }  // namespace ppl::cli

@@ -77,6 +77,12 @@ std::map<std::string, std::string> parse_overrides(const std::vector<std::string
 // Flat()) where its prior must be drawn from: `what` says by whom ("`ppl simulate`").
 void refuse_improper_priors(const lang::ir::model& m, const std::string& what);
 
+// --init as a start: `prior`, `pathfinder` (the default start, which run_options::start_path
+// then moves), a jitter radius, or a file of values read into `values`, of which names that
+// are not unknowns of the model (JAGS's `.RNG.name`, another version's) are left out with
+// a note, as JAGS leaves them.
+model::start_options start_of(const lang::ir::model& m, const std::string& init, data::data_table& values);
+
 // Each warning as `warning: ...` on standard error, after what standard output holds so far:
 // with both sent to one pipe (2>&1) a warning would otherwise land inside the table before it.
 void print_warnings(const std::vector<std::string>& warnings);

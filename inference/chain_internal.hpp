@@ -4,6 +4,7 @@
 // processes); chain_start.cpp builds a chain (its graph, samplers and a start where the
 // log density is finite); chain_state.cpp saves and restores its state (--resume,
 // checkpoints); chain_plan.cpp reads the plan and the monitored variables.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,6 +48,12 @@ struct chain {
 // lp__: the log joint density, with collapsed variables' terms replaced by the marginal
 // their sampler keeps (inference/chain.cpp).
 double log_joint(chain& c);
+
+// Starts `g` again, repairs included, until `remade()` (whatever depends on the start made
+// again, then the log density it returns) is finite: up to 100 starts from `given`, Stan's
+// uniform(-2, 2) for the failing terms' unknowns after the first few. Throws the error
+// naming the first term that is not finite when none is (inference/chain_start.cpp).
+void start_where_finite(model::graph& g, ppl::rng& rng, const model::start_options& given, const std::function<double()>& remade);
 
 // Builds chain `index`: its graph (moving the arrays out of `take`, the table `data` is,
 // when given), its samplers, and a start where the log density is finite, or the state

@@ -158,6 +158,23 @@ void make_chain_samplers(chain& c, const run_options& o, const data::data_table*
 
 // `take`: the table `data` is, to move the arrays from (when there is one chain). Returns
 // the iterations the chain has done: 0, or those of the saved state it resumes.
+void start_where_finite(model::graph& g, ppl::rng& rng, const model::start_options& given, const std::function<double()>& remade) {
+  const bool fixed = model::failed_start(g).covered_by_init();
+  model::start_options start = given;
+  for (int attempt = 1;; ++attempt) {
+    if (std::isfinite(remade())) return;
+    // Unknowns whose terms are not finite are repaired where the start stands before it is
+    // given up (passes over the terms, made only for a start that failed): discrete ones
+    // at every start, continuous ones at the first few and the last (whose failure the
+    // error then names: a term no value of its own unknowns makes finite).
+    if (model::failed_start(g).settle(rng, attempt <= typical_attempts || attempt == max_initial_attempts) && std::isfinite(remade()))
+      return;
+    if (fixed || attempt == max_initial_attempts) fail_at_start(g, fixed);
+    if (attempt >= typical_attempts && !given.from_prior) model::failed_start(g).mark_non_finite_inputs(start.uniform);
+    g.start(rng, start);
+  }
+}
+
 long build_chain(chain& c, const lang::ir::model& m, const data::data_table& data, data::data_table* take,
                  const run_options& o, int index) {
   c.rng = chain_rng(o.seed, index);
@@ -199,25 +216,14 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   // Stan starts them, uniform(-2, 2) on the unconstrained scale, in place of their typical
   // values (model/graph_start.cpp). Samplers are made again for each start.
   const bool fixed = model::failed_start(*c.graph).covered_by_init();
-  model::start_options start = o.start;
-  for (int attempt = 1;; ++attempt) {
+  if (saved) {
     make_chain_samplers(c, o, &data, index);
-    if (saved) {
-      load_chain_samplers(c, state);
-      break;
-    }
-    if (std::isfinite(log_joint(c))) break;
-    // Unknowns whose terms are not finite are repaired where the start stands before it is
-    // given up (passes over the terms, made only for a start that failed): discrete ones
-    // at every start, continuous ones at the first few and the last (whose failure the
-    // error then names: a term no value of its own unknowns makes finite).
-    if (model::failed_start(*c.graph).settle(c.rng, attempt <= typical_attempts || attempt == max_initial_attempts)) {
+    load_chain_samplers(c, state);
+  } else {
+    start_where_finite(*c.graph, c.rng, o.start, [&] {
       make_chain_samplers(c, o, &data, index);
-      if (std::isfinite(log_joint(c))) break;
-    }
-    if (fixed || attempt == max_initial_attempts) fail_at_start(*c.graph, fixed);
-    if (attempt >= typical_attempts && !o.start.from_prior) model::failed_start(*c.graph).mark_non_finite_inputs(start.uniform);
-    c.graph->start(c.rng, start);
+      return log_joint(c);
+    });
   }
   if (saved || fixed || !o.start_path || o.start.from_prior) return completed;
   const std::vector<int> moving = planned(m, c.plan, o.start, {"nuts", "hmc"});

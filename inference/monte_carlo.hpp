@@ -36,6 +36,12 @@ struct monte_carlo_options {
   // data; none: the prior.
   const lang::ir::model* proposal = nullptr;
   const data::data_table* proposal_data = nullptr;
+  // optimize, laplace (inference/mode.hpp): where the search starts (--init: a file or a
+  // radius, as chain 1 starts), its iteration limit, and whether the target it climbs has
+  // the unconstrained scale's Jacobian (laplace's always does).
+  model::start_options start;
+  int iterations = 2000;
+  bool jacobian = true;
 };
 
 // log p(data) and its Monte Carlo standard error (NaN when not estimated, or when it could
@@ -59,6 +65,9 @@ struct weighted_result {
   std::vector<std::size_t> run_numbers;            // smc: each run's number, from 1 (an interrupted run's are left out)
   std::vector<plan_line> moves;                    // smc: the MCMC kernel of each unknown
   double seconds = 0;        // wall time
+  // optimize, laplace: what the search found, as `key: value` lines for the draws file's
+  // header and the report (the mode's log density, iterations, why it stopped).
+  std::vector<std::string> report;
   std::vector<std::string> notes, warnings;
   // The evidence's error bar cannot be trusted (a warning says why): importance weights
   // whose tail is too heavy, SMC runs that disagree beyond their spread's allowance.
@@ -79,6 +88,14 @@ weighted_result importance_sample(const lang::ir::model& m, const data::data_tab
 // Adaptive tempered SMC from the prior to the posterior (Del Moral, Doucet & Jasra 2006;
 // inference/smc.cpp).
 weighted_result smc_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// The mode of the continuous unknowns by L-BFGS on the unconstrained scale, as one row
+// (inference/mode.cpp).
+weighted_result optimize_mode(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// Draws from the normal approximation at that mode, the Laplace approximation, with its
+// evidence and the Pareto k-hat of the draws' importance ratios (inference/laplace.cpp).
+weighted_result laplace_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
 
 // Exact draws by rejection from the prior, accepted with probability
 // p(data | unknowns) / exp(bound) (inference/rejection.cpp).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "samplers/structure.hpp"
 
@@ -130,17 +131,24 @@ double unconstrained_target::write(const Eigen::VectorXd& y) {
 
 double unconstrained_target::log_density(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) {
   const double log_jacobian = write(y);
-  const double lp = graph_.log_density_gradient(wrt_, gradient_) + log_jacobian;
+  const double lp = graph_.log_density_gradient(wrt_, gradient_) + (jacobian_ ? log_jacobian : 0.0);
   if (follows_) pass_through_bounds();
   gradient.resize(dimension_);
   for (const auto& b : scalars_) {
     const double dx = gradient_[static_cast<std::size_t>(b.variable)][static_cast<std::size_t>(b.element)];
-    gradient[b.position] = dx * b.slope + b.jacobian_slope;
+    gradient[b.position] = dx * b.slope + (jacobian_ ? b.jacobian_slope : 0.0);
   }
   for (const auto& b : blocks_) {
-    gradient.segment(b.position, b.t.dimension()).setZero();
+    auto segment = gradient.segment(b.position, b.t.dimension());
+    segment.setZero();
     b.t.backward(y.data() + b.position, gradient_[static_cast<std::size_t>(b.variable)].data() + b.offset, gradient.data() + b.position,
                  block_work_);
+    if (jacobian_) continue;
+    // backward adds J'dx and log |J|'s gradient; the latter alone is what a dx of 0 gives.
+    Eigen::VectorXd jacobian_part = Eigen::VectorXd::Zero(b.t.dimension());
+    zeros_.assign(static_cast<std::size_t>(b.size), 0.0);
+    b.t.backward(y.data() + b.position, zeros_.data(), jacobian_part.data(), block_work_);
+    segment -= jacobian_part;
   }
   return std::isnan(lp) || !gradient.allFinite() ? -INFINITY : lp;
 }
@@ -165,6 +173,13 @@ void unconstrained_target::pass_through_bounds() {
       model::supports(graph_).bound_backward(b.variable, b.element, lower ? dx : 0.0, upper ? dx : 0.0, bound_slots_);
     }
   }
+}
+
+void unconstrained_target::drop_jacobian() {
+  if (follows_)
+    throw std::invalid_argument("without the Jacobian the mode is sought on the constrained scale, where an element whose bounds "
+                                "follow other unknowns has no fixed range; use the default (with the Jacobian)");
+  jacobian_ = false;
 }
 
 void unconstrained_target::set(const Eigen::VectorXd& y) { set_with_jacobian(y); }

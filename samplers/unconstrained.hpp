@@ -41,6 +41,10 @@ class unconstrained_target {
   double set_with_jacobian(const Eigen::VectorXd& y);
   // log |det df/dy| at the point last set or evaluated.
   double log_jacobian() const { return log_jacobian_; }
+  // Without the Jacobian, log_density is log p(f(y)) alone: its maximum is the mode on the
+  // constrained scale (--method optimize --jacobian false). Refused (std::invalid_argument)
+  // where some element's bounds follow other unknowns.
+  void drop_jacobian();
   // Reads the supports of the block's elements again where their bounds follow other
   // unknowns (x ~ Uniform(0, theta), theta updated elsewhere): the transforms then fit the
   // current bounds. Samplers call it before each update; otherwise it does nothing.
@@ -92,10 +96,12 @@ class unconstrained_target {
   long dimension_ = 0;
   bool moving_ = false;   // some element's support follows other unknowns
   bool follows_ = false;  // some element's bounds follow unknowns of this block
+  bool jacobian_ = true;  // log_density includes log |det df/dy|
   std::vector<double*> bound_slots_;
   double log_jacobian_ = 0;
   std::vector<std::vector<double>> gradient_;  // by variable, in x
   std::vector<double> block_work_;             // block_transform::backward's working storage
+  std::vector<double> zeros_;                  // a block's dx of 0: backward then gives d log |J| / dy alone
 };
 
 // Whether every element of the variable is continuous (an interval, a real vector, a

@@ -4,7 +4,7 @@
 # but keeps both cores busy across libraries.
 set -euo pipefail
 packages=(g++ cmake make ninja-build libboost-dev libeigen3-dev doctest-dev libcli11-dev libfmt-dev
-          nlohmann-json3-dev zlib1g-dev libedit-dev python3)
+          nlohmann-json3-dev zlib1g-dev libedit-dev liblbfgspp-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

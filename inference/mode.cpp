@@ -1,0 +1,190 @@
+// `ppl infer --method optimize` and the search both approximations share
+// (inference/mode.hpp). LBFGS++ minimises, so the solver sees -log p; a point outside the
+// support, or where log p is NaN, is +inf to it, which its backtracking line search steps
+// back from.
+#include "inference/mode.hpp"
+
+#include <LBFGS.h>
+#include <fmt/core.h>
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/interrupt.hpp"
+#include "core/source_error.hpp"
+#include "inference/chain_internal.hpp"
+#include "lang/evidence.hpp"
+#include "model/failed_start.hpp"
+
+namespace ppl::inference {
+
+namespace {
+
+constexpr double gradient_tolerance = 1e-8;                 // Stan's tol_grad
+constexpr double relative_tolerance = 1e4 * 2.220446e-16;   // Stan's tol_rel_obj, in machine epsilons
+constexpr int fresh_starts = 2;                             // of the history, after a failed line search
+
+// -log p for the solver, keeping the best point seen: a line search that fails may leave
+// the solver's x anywhere along its last direction.
+struct objective {
+  explicit objective(samplers::unconstrained_target& t) : target(t) {}
+  samplers::unconstrained_target& target;
+  long evaluations = 0;
+  Eigen::VectorXd best, best_gradient;
+  double best_lp = -INFINITY;
+
+  double operator()(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) {
+    if (ppl::interrupted()) throw std::runtime_error("interrupted");
+    ++evaluations;
+    const double lp = target.log_density(y, gradient);
+    if (!std::isfinite(lp)) {
+      gradient.setZero();
+      return INFINITY;
+    }
+    if (lp > best_lp) best_lp = lp, best = y, best_gradient = gradient;
+    gradient = -gradient;
+    return -lp;
+  }
+};
+
+}  // namespace
+
+mode_result find_mode(samplers::unconstrained_target& target, int max_iterations) {
+  LBFGSpp::LBFGSParam<double> p;
+  p.m = 6;
+  p.epsilon = gradient_tolerance;
+  p.epsilon_rel = 0;
+  p.past = 1;
+  p.delta = relative_tolerance;
+  p.max_iterations = max_iterations;
+  p.max_linesearch = 60;
+  // The weak Wolfe conditions keep every (s, y) pair's curvature positive, so the inverse
+  // Hessian the solver builds stays positive definite.
+  p.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
+  objective f(target);
+  mode_result out;
+  Eigen::VectorXd y = target.position();
+  Eigen::VectorXd unused(y.size());
+  f(y, unused);
+  for (int fresh = 0;; ++fresh) {
+    double value = 0;
+    try {
+      LBFGSpp::LBFGSSolver<double> solver(p);
+      out.iterations += solver.minimize(f, y, value);
+      out.converged = out.iterations < max_iterations;
+      out.stopped = !out.converged ? fmt::format("the iteration limit ({})", max_iterations)
+                    : f.best_gradient.norm() <= gradient_tolerance ? "the gradient's norm fell below 1e-8"
+                                                                     : "log p changed by less than 1e4 machine epsilons relative";
+      break;
+    } catch (const ppl::source_error&) {
+      throw;
+    } catch (const std::invalid_argument&) {
+      throw;
+    } catch (const std::exception& e) {  // the solver's: a line search that failed, a direction not downhill
+      if (ppl::interrupted()) {
+        out.stopped = "interrupted";
+        break;
+      }
+      // Near the mode rounding can hide the rise a line search looks for: the history
+      // starts afresh from the best point, and a search that then fails at once is done.
+      const double before = -value;
+      y = f.best;
+      if (fresh == fresh_starts || !(f.best_lp > before)) {
+        out.converged = f.best_gradient.norm() <= 1e-3 * std::max(1.0, std::abs(f.best_lp));
+        out.stopped = fmt::format("no line search could raise log p further ({}); the gradient's norm there is {:.3g}", e.what(),
+                                  f.best_gradient.norm());
+        break;
+      }
+    }
+  }
+  out.y = f.best;
+  out.objective = f.best_lp;
+  out.gradient = f.best_gradient;
+  out.evaluations = f.evaluations;
+  if (out.y.size() > 0) target.set(out.y);
+  return out;
+}
+
+mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o, const std::string& method) {
+  graph_ = std::make_unique<particles::particle_graph>(m, data, o.monitors);
+  model::graph& g = graph_->graph();
+  const std::vector<char> predictive = lang::predictive_statements(m);
+  std::vector<char> predicted(m.variables.size(), 0);
+  for (std::size_t s = 0; s < m.statements.size(); ++s)
+    if (predictive[s] && m.statements[s].target >= 0) predicted[static_cast<std::size_t>(m.statements[s].target)] = 1;
+  std::string discrete, rough;
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    if (m.variables[v].role != lang::ir::role::unknown) continue;
+    if (predicted[v]) {
+      predicted_.push_back(static_cast<int>(v));
+      continue;
+    }
+    std::string reason;
+    if (samplers::smooth_block(g, static_cast<int>(v), reason)) sought_.push_back(static_cast<int>(v));
+    else if (reason == "not continuous") discrete += (discrete.empty() ? "" : ", ") + m.variables[v].name;
+    else rough += (rough.empty() ? "" : "; ") + m.variables[v].name + " " + reason;
+  }
+  if (!discrete.empty())
+    throw std::invalid_argument("--method " + method + " seeks the mode of continuous unknowns on the unconstrained scale, and " +
+                                discrete + (discrete.find(',') == std::string::npos ? " is" : " are") +
+                                " discrete (sum it out in the model, as Stan's users do, or use --method mcmc)");
+  if (!rough.empty())
+    throw std::invalid_argument("--method " + method + " follows the gradient of log p, and " + rough + " (use --method mcmc)");
+  ppl::rng rng = particles::item_stream(o.seed, 0, 0x6d6f6465u);
+  g.start(rng, o.start);
+  start_where_finite(g, rng, o.start, [&g] {
+    g.update_derived();
+    return g.log_density();
+  });
+  target_.emplace(g, sought_);
+  if (!o.jacobian) target_->drop_jacobian();
+}
+
+void mode_problem::set(const Eigen::VectorXd& y, ppl::rng& rng) {
+  model::graph& g = graph_->graph();
+  if (y.size() > 0) target_->set(y);
+  for (int v : predicted_) g.draw_variable(v, rng);
+  g.update_derived();
+}
+
+std::string mode_problem::sought_names() const {
+  std::string out;
+  for (int v : sought_) out += (out.empty() ? "" : ", ") + graph_->graph().model().variables[static_cast<std::size_t>(v)].name;
+  return out;
+}
+
+void report_search(const mode_result& found, const monte_carlo_options& o, weighted_result& r) {
+  r.report.push_back(fmt::format("log_p_mode: {:.6f} ({})", found.objective,
+                                 o.jacobian ? "on the unconstrained scale, with the Jacobian" : "on the constrained scale, without the Jacobian"));
+  r.report.push_back(fmt::format("iterations: {}, gradients: {}", found.iterations, found.evaluations));
+  r.report.push_back("stopped: " + found.stopped);
+  if (!found.converged && found.stopped != "interrupted")
+    r.warnings.push_back("the mode search did not converge (" + found.stopped + "): the point reported is the best it reached, "
+                         "not a mode (raise --iterations, or start elsewhere with --init)");
+}
+
+weighted_result optimize_mode(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  mode_problem problem(m, data, o, "optimize");
+  weighted_result r;
+  const mode_result found = find_mode(problem.target(), o.iterations);
+  ppl::rng rng = particles::item_stream(o.seed, 1, 0x6d6f6465u);
+  problem.set(found.y, rng);
+  r.columns = problem.graph().columns(false);
+  std::vector<double> row;
+  problem.graph().row(false, 0, row);
+  r.rows = row;
+  r.row_count = 1;
+  report_search(found, o, r);
+  if (found.stopped == "interrupted") {
+    r.interrupted = true;
+    r.stopped = fmt::format("the search after {} iterations, at the best point it had reached", found.iterations);
+  }
+  r.notes.push_back("the row written is the mode of " + problem.sought_names() + ", not a draw: a point estimate without "
+                    "uncertainty (--method laplace adds the normal approximation around it)");
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace ppl::inference

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `--method optimize` and `--method laplace` end to end on the outliers example (a line
+# with Normal errors, and with StudentT ones): the mode and its report, the Jacobian's
+# effect on a scale's mode, Laplace's draws in ppl's, Stan's and CODA's layouts read back
+# by `ppl summary` and `ppl loo`, the header that says the draws are approximate,
+# `ppl compare --method laplace`, and the funnel that k-hat refuses (exit 3).
+set -euo pipefail
+ppl=$1
+examples=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+data="$examples/outliers/data.json"
+normal="$examples/outliers/outliers.ppl"
+robust="$examples/outliers/outliers_robust.ppl"
+
+# The mode: one row, the search's report, and sigma's mode smaller without the Jacobian
+# (log sigma's Jacobian adds log sigma, which pulls the mode up).
+"$ppl" infer "$normal" "$data" --method optimize -o "$tmp/mode.csv" > "$tmp/out"
+cat "$tmp/out"
+grep -q '^# stopped: ' "$tmp/out"
+grep -q '^# log_p_mode: .* (on the unconstrained scale, with the Jacobian)$' "$tmp/out"
+grep -q '^sigma  *[0-9.]*$' "$tmp/out"
+[ "$(grep -vc '^#' "$tmp/mode.csv")" = 2 ]
+"$ppl" infer "$normal" "$data" --method optimize --jacobian false -o "$tmp/mode_nj.csv" > /dev/null
+python3 - "$tmp/mode.csv" "$tmp/mode_nj.csv" <<'PY'
+import csv, sys
+row = lambda p: next(csv.DictReader(line for line in open(p) if not line.startswith("#")))
+with_j, without = row(sys.argv[1]), row(sys.argv[2])
+assert float(without["sigma"]) < float(with_j["sigma"]), (without["sigma"], with_j["sigma"])
+PY
+
+# Laplace's draws: the header says what they are; summary and loo read them.
+"$ppl" infer "$robust" "$data" --method laplace --seed 3 -o "$tmp/laplace.csv" > "$tmp/out"
+grep -qx '# method: laplace' "$tmp/laplace.csv"
+grep -q '^# draws: approximate, from the normal approximation at the mode' "$tmp/laplace.csv"
+grep -q '^# log_evidence: -[0-9.]* (Laplace.s approximation)$' "$tmp/laplace.csv"
+grep -q '^# pareto_k: 0\.' "$tmp/laplace.csv"
+head -20 "$tmp/laplace.csv" | grep -q '^chain,iteration,lp__,log_p__,log_g__,a,b,sigma'
+[ "$(grep -vc '^#' "$tmp/laplace.csv")" = 1001 ]
+"$ppl" summary "$tmp/laplace.csv" | grep -q '^sigma '
+"$ppl" loo "$tmp/laplace.csv" | grep -qx 'Computed from 1000 by 30 log-likelihood matrix (1 chain of 1000 draws)\.'
+
+# The same draws in Stan's layout and as CODA files.
+"$ppl" infer "$robust" "$data" --method laplace --seed 3 --format stan -o "$tmp/stan.csv" > /dev/null
+grep -q "^lp__,log_p__,log_g__,a,b,sigma" "$tmp/stan_1.csv"
+"$ppl" infer "$robust" "$data" --method laplace --seed 3 --format coda -o "$tmp/coda" > /dev/null
+[ -s "$tmp/codaindex.txt" ] && [ -s "$tmp/codachain1.txt" ]
+grep -qx "sigma 2001 3000" "$tmp/codaindex.txt"
+
+# The evidence by Laplace for both models: the StudentT errors are preferred.
+"$ppl" compare "$robust" "$normal" "$data" --method laplace > "$tmp/out"
+cat "$tmp/out"
+python3 - "$tmp/out" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+bf = float(re.search(r"log Bayes factor, \S+ over \S+: (-?[0-9.]+) \(se n/a\)", text).group(1))
+assert bf > 5, bf
+assert "Laplace's evidence is an approximation" in text
+PY
+
+# A funnel: k-hat above 0.7, a warning, exit 3; --allow-unreliable exits 0.
+printf 'v ~ Normal(0, 3)\nfor i in 1:9 { x[i] ~ Normal(0, exp(v / 2)) }\n' > "$tmp/funnel.ppl"
+set +e
+"$ppl" infer "$tmp/funnel.ppl" --method laplace --seed 2 > /dev/null 2> "$tmp/err"
+status=$?
+set -e
+[ "$status" = 3 ]
+grep -q "^warning: the draws' Pareto k-hat is [1-9]" "$tmp/err"
+"$ppl" infer "$tmp/funnel.ppl" --method laplace --seed 2 --allow-unreliable > /dev/null 2>&1
+echo "cli_mode: ok"
