@@ -24,7 +24,9 @@ namespace ppl::cli {
 namespace {
 
 // The searches of the mode (inference/mode.hpp), whose rows carry no weights.
-bool mode_method(const std::string& method) { return method == "optimize" || method == "laplace"; }
+bool mode_method(const std::string& method) {
+  return method == "optimize" || method == "laplace" || method == "pathfinder" || method == "advi";
+}
 
 // The options that only MCMC takes, refused rather than ignored.
 void refuse_mcmc_options(const infer_options& o) {
@@ -32,7 +34,7 @@ void refuse_mcmc_options(const infer_options& o) {
   if (o.format != "ppl" && !mode_method(o.method))
     throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
   if (!mode_method(o.method) && o.init != "1")
-    throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize and laplace take a start");
+    throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize, laplace, pathfinder and advi take a start");
   if (mode_method(o.method) && (o.init == "prior" || o.init == "pathfinder"))
     throw std::invalid_argument("--init " + o.init + ": " + method + " starts from a file of values or a jitter radius");
   if (mode_method(o.method) && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
@@ -54,9 +56,17 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
   if (o.method == "smc")
     return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
                        mc.ess_fraction, mc.moves, mc.threads);
+  if (o.method == "advi")
+    return fmt::format("family: {}, draws: {}, iterations: {}, eta: {}, grad_samples: {}, elbo_samples: {}, eval_elbo: {}, tol_rel_obj: {}, "
+                       "init: {}", mc.family, mc.particles, inference::iteration_limit(mc, 10000),
+                       mc.eta > 0 ? fmt::format("{:g}", mc.eta) : "adapted", mc.grad_samples, mc.elbo_samples, mc.eval_elbo,
+                       mc.tol_rel_obj, o.init);
+  if (o.method == "pathfinder")
+    return fmt::format("paths: {}, draws: {}, iterations: {}, init: {}, threads: {}", mc.paths, mc.particles,
+                       inference::iteration_limit(mc, 1000), o.init, mc.threads);
   if (mode_method(o.method))
     return fmt::format("{}iterations: {}, jacobian: {}, init: {}", o.method == "laplace" ? fmt::format("draws: {}, ", mc.particles) : "",
-                       mc.iterations, mc.jacobian, o.init);
+                       inference::iteration_limit(mc, 2000), mc.jacobian, o.init);
   if (o.method == "importance")
     return o.proposal.empty() ? fmt::format("draws from the prior: {}, threads: {}", mc.particles, mc.threads)
                               : fmt::format("draws from the proposal {}: {}, threads: {}", o.proposal, mc.particles, mc.threads);
@@ -134,7 +144,7 @@ inference::monte_carlo_options monte_carlo_settings(const infer_options& o) {
   mc.threads = o.run.threads;
   mc.seed = o.run.seed;
   mc.monitors = o.monitor;
-  if (o.method == "laplace") mc.particles = o.run.draws;
+  if (o.method == "laplace" || o.method == "pathfinder" || o.method == "advi") mc.particles = o.run.draws;
   return mc;
 }
 
@@ -160,11 +170,13 @@ inference::weighted_result run_method(const lang::ir::model& m, const data::data
   // A mode and the curvature there need no proper prior, only a peak.
   if (method == "optimize") return inference::optimize_mode(m, data, mc);
   if (method == "laplace") return inference::laplace_sample(m, data, mc);
+  if (method == "pathfinder") return inference::pathfinder_sample(m, data, mc);
+  if (method == "advi") return inference::advi_sample(m, data, mc);
   refuse_improper_priors(m, "--method " + method);
   if (method == "importance") return inference::importance_sample(m, data, mc);
   if (method == "smc") return inference::smc_sample(m, data, mc);
   if (method == "rejection") return inference::rejection_sample(m, data, mc);
-  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc, rejection, optimize or laplace");
+  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc, rejection, optimize, laplace, pathfinder or advi");
 }
 
 int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep) {

@@ -101,10 +101,32 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
                   "mcmc (chains of the samplers ppl plan shows); importance (weighted prior draws, with the evidence); smc "
                   "(tempered sequential Monte Carlo, with the evidence); rejection (exact draws when the likelihood is bounded); "
                   "optimize (the mode of the continuous unknowns, by L-BFGS); laplace (--draws draws of the normal approximation "
-                  "at that mode, with Laplace's evidence and the draws' Pareto k-hat)")
-      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection", "optimize", "laplace"}));
+                  "at that mode, with Laplace's evidence and the draws' Pareto k-hat); pathfinder (--paths paths of L-BFGS, "
+                  "the best normal approximation of each, --draws draws resampled from them by importance weights, with their "
+                  "k-hat); advi (a normal q on the unconstrained scale, --family meanfield or fullrank, fitted by stochastic "
+                  "gradients of the ELBO; --draws draws of it, the ELBO's trace and the draws' k-hat)")
+      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection", "optimize", "laplace", "pathfinder", "advi"}));
+  cmd->add_option("--family", o.monte_carlo.family, "advi: meanfield (independent normals) or fullrank (a normal with a full covariance)")
+      ->capture_default_str()->check(CLI::IsMember({"meanfield", "fullrank"}));
+  cmd->add_option("--eta", o.monte_carlo.eta, "advi: the step size's scale (default: adapted, by a trial of 100, 10, 1, 0.1 and 0.01)")
+      ->check(real(1e-12, 1e12));
+  cmd->add_option("--grad-samples", o.monte_carlo.grad_samples, "advi: draws of q per gradient of the ELBO")
+      ->capture_default_str()->check(whole(1, 100000));
+  cmd->add_option("--elbo-samples", o.monte_carlo.elbo_samples, "advi: draws of q per estimate of the ELBO")
+      ->capture_default_str()->check(whole(1, 1000000));
+  cmd->add_option("--eval-elbo", o.monte_carlo.eval_elbo, "advi: iterations between estimates of the ELBO (and tests of convergence)")
+      ->capture_default_str()->check(whole(1, 1000000));
+  cmd->add_option("--tol-rel-obj", o.monte_carlo.tol_rel_obj,
+                  "advi: stop when the mean or median of the ELBO's recent relative changes falls below this")
+      ->capture_default_str()->check(real(1e-12, 1));
+  cmd->add_option("--refine", o.monte_carlo.refine,
+                  "advi: after the stochastic ascent, climb the ELBO at its --elbo-samples fixed draws by L-BFGS (deterministic "
+                  "ADVI), which removes the ascent's noise")
+      ->capture_default_str();
+  cmd->add_option("--paths", o.monte_carlo.paths, "pathfinder: paths, each from a start of its own (1: single-path Pathfinder, no resampling)")
+      ->capture_default_str()->check(whole(1, 1000));
   add_monte_carlo_options(cmd, o.monte_carlo);
-  cmd->add_option("--iterations", o.monte_carlo.iterations, "optimize, laplace: the mode search's iteration limit")
+  cmd->add_option("--iterations", o.monte_carlo.iterations, "optimize, laplace, pathfinder, advi: the iteration limit (default: optimize and laplace 2000, pathfinder 1000, advi 10000)")
       ->capture_default_str()->check(whole(1, 1000000000));
   cmd->add_option("--jacobian", o.monte_carlo.jacobian,
                   "optimize: true, the mode of the density on the unconstrained scale (with the transforms' Jacobian, where "

@@ -3,12 +3,14 @@
 // all draws with each chain's histogram drawn over it), and rank plots, one panel per
 // chain: when the chains mix, every chain's bars are level with the line of the expected
 // count. A legend above the rows names the chains by colour. A NAME that is an array
-// stands for its elements (the first --max-elements).
+// stands for its elements (the first --max-elements). `--elbo` draws instead the ELBO's
+// trace that `ppl infer --method advi` writes in its header (`# elbo: ITERATION VALUE`).
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 
@@ -28,6 +30,7 @@ struct plot_options {
   std::string draws_path, output;
   std::vector<std::string> names;  // scalars or arrays (an array stands for its elements)
   int max_elements = 10;           // of each array
+  bool elbo = false;               // the ELBO's trace from the header, not quantities
 };
 
 const rgb grey{150, 150, 150}, pale{205, 215, 230};
@@ -147,10 +150,57 @@ void check_draws(const draws::table& d) {
                                               d.rows(k) == 1 ? "" : "s"));
 }
 
+// The header's `elbo: ITERATION VALUE` lines (their `# ` gone, or not).
+std::vector<std::pair<double, double>> elbo_trace(const std::vector<std::string>& meta) {
+  std::vector<std::pair<double, double>> out;
+  for (std::string line : meta) {
+    if (line.starts_with("# ")) line = line.substr(2);
+    if (!line.starts_with("elbo: ")) continue;
+    double k = 0, v = 0;
+    if (std::sscanf(line.c_str() + 6, "%lf %lf", &k, &v) == 2 && std::isfinite(v)) out.emplace_back(k, v);
+  }
+  return out;
+}
+
+// One panel: the ELBO against the iteration, a line through its estimates.
+int plot_elbo(const plot_options& o, const std::vector<std::string>& meta) {
+  const auto trace = elbo_trace(meta);
+  if (trace.size() < 2)
+    throw std::invalid_argument("plot --elbo: " + o.draws_path + " has " + std::to_string(trace.size()) + " finite ELBO estimate" +
+                                (trace.size() == 1 ? "" : "s") + " (`# elbo:` lines) in its header; the trace comes from ppl infer "
+                                "--method advi and needs at least 2");
+  double lo = INFINITY, hi = -INFINITY;
+  for (const auto& [k, v] : trace) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (!(lo < hi)) lo -= 0.5, hi += 0.5;
+  const double pad = 0.04 * (hi - lo);
+  lo -= pad, hi += pad;
+  const double label_w = tick_labels_width({lo, hi}, layout::panel_h);
+  const panel p{layout::margin + layout::value_axis(label_w), layout::margin + layout::title_h, layout::trace_w, layout::panel_h};
+  const double width = p.x + p.w + layout::margin, height = p.y + p.h + layout::axis_h + layout::margin;
+  auto c = make_canvas(o.output, static_cast<int>(std::ceil(width)), static_cast<int>(std::ceil(height)), "plot");
+  c->rect(0, 0, width, height, rgb{255, 255, 255});
+  c->text(p.x, layout::margin, fit_text("ELBO (" + std::to_string(trace.size()) + " estimates)", p.w), ink);
+  c->frame(p.x, p.y, p.w, p.h, grey);
+  const double first = trace.front().first, last = trace.back().first;
+  left_axis(*c, p, {lo, hi}, "ELBO", layout::margin, ink);
+  bottom_axis(*c, p, {first, last, true}, "iteration", ink);
+  std::vector<std::pair<double, double>> points;
+  for (const auto& [k, v] : trace) points.emplace_back(p.px((k - first) / (last - first)), p.py((v - lo) / (hi - lo)));
+  c->polyline(points, chain_colour(0));
+  c->save(o.output);
+  fmt::print("{}: {} estimates of the ELBO, iterations {:g} to {:g}\n", o.output, trace.size(), first, last);
+  return 0;
+}
+
 int run_plot(const plot_options& o) {
   return guarded([&] {
     std::vector<std::string> meta;
     const draws::table d = draws::read_draws(o.draws_path, meta);
+    if (o.elbo) {
+      if (!o.names.empty()) throw std::invalid_argument("plot --elbo draws the ELBO's trace alone; it takes no NAME");
+      return plot_elbo(o, meta);
+    }
+    if (o.names.empty()) throw std::invalid_argument("plot: name the quantities to plot (or give --elbo for ADVI's ELBO)");
     std::vector<std::size_t> columns;
     for (const auto& name : o.names) {
       auto c = columns_of(d, name, o.max_elements);
@@ -178,10 +228,11 @@ command add_plot_command(CLI::App& app) {
   auto o = std::make_shared<plot_options>();
   auto* cmd = app.add_subcommand("plot", "trace, density and rank plots (one panel per chain) of quantities in a draws file, as SVG or PNG");
   cmd->add_option("DRAWS", o->draws_path, "a draws file: from ppl infer (any format), ppl simulate, CmdStan or JAGS (CODA: STEMindex.txt)")->required();
-  cmd->add_option("NAME", o->names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)")->required();
+  cmd->add_option("NAME", o->names, "quantities: scalars such as mu or theta[2], or arrays (their first elements)");
   cmd->add_option("--output,-o", o->output, "the picture: FILE.svg or FILE.png")->type_name("FILE")->required();
   cmd->add_option("--max-elements", o->max_elements, "elements of each array plotted")->capture_default_str()
       ->check(whole(1, 1000));
+  cmd->add_flag("--elbo", o->elbo, "the ELBO against the iteration, from the header of a ppl infer --method advi run, in place of NAMEs (default: the NAMEs' panels)");
   return {cmd, [o] { return run_plot(*o); }};
 }
 

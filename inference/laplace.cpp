@@ -61,35 +61,6 @@ Eigen::MatrixXd precision_factor(samplers::unconstrained_target& target, const E
                                           target.coordinate_label(along), -eigen.eigenvalues()[0]));
 }
 
-// The k-hat of the ratios and the importance-sampling evidence; warnings where they say
-// the approximation cannot be trusted.
-void judge(weighted_result& r, const std::vector<double>& log_ratios, long outside) {
-  std::vector<double> finite;
-  for (double x : log_ratios)
-    if (std::isfinite(x)) finite.push_back(x);
-  if (finite.size() >= 5) r.pareto_k = draws::psis_smooth(finite, 1.0).pareto_k;
-  const evidence_estimate is = particles::log_mean_exp(log_ratios);
-  r.ess = particles::effective_size(log_ratios);
-  r.report.push_back(fmt::format("log_evidence_importance: {:.6f} (se {}; q as the proposal, its ratios' ESS {:.1f} of {})", is.log_z,
-                                 r.pareto_k > 0.7 || !std::isfinite(is.se) ? std::string("n/a") : fmt::format("{:.6f}", is.se), r.ess,
-                                 log_ratios.size()));
-  r.report.push_back(fmt::format("pareto_k: {:.3f}", r.pareto_k));
-  if (outside > 0)
-    r.warnings.push_back(fmt::format("{} of the {} draws fell where log p is not finite: the normal approximation reaches outside the "
-                                     "posterior's support", outside, log_ratios.size()));
-  if (r.pareto_k > 0.7) {
-    r.unreliable = true;
-    r.warnings.push_back(fmt::format("the draws' Pareto k-hat is {:.2f}, above 0.7: the normal approximation at the mode is far from "
-                                     "the posterior (its tails, or a skew, or another mode), so its draws, means and evidence are not "
-                                     "to be trusted; use --method mcmc",
-                                     r.pareto_k));
-  } else if (std::abs(is.log_z - r.evidence.log_z) > 1) {
-    r.warnings.push_back(fmt::format("Laplace's log evidence {:.3f} and importance sampling's {:.3f} differ by more than 1: the posterior "
-                                     "is not normal on the unconstrained scale; the latter is the better estimate",
-                                     r.evidence.log_z, is.log_z));
-  }
-}
-
 }  // namespace
 
 normal_approximation laplace_fit(samplers::unconstrained_target& target, const mode_result& mode) {
@@ -109,12 +80,10 @@ weighted_result laplace_sample(const lang::ir::model& m, const data::data_table&
                                 "Jacobian; without it only --method optimize applies");
   mode_problem problem(m, data, o, "laplace");
   auto& target = problem.target();
-  const mode_result found = find_mode(target, o.iterations);
+  const mode_result found = find_mode(target, iteration_limit(o, 2000));
   weighted_result r;
   report_search(found, o, r);
-  r.columns = {"lp__", "log_p__", "log_g__"};
-  for (auto& c : problem.graph().columns(false))
-    if (c != "lp__") r.columns.push_back(std::move(c));
+  r.columns = approximation_columns(problem);
   if (found.stopped == "interrupted") {
     r.interrupted = true;
     r.stopped = "the mode search, before any draw";
@@ -126,32 +95,34 @@ weighted_result laplace_sample(const lang::ir::model& m, const data::data_table&
   const double log_det_l = l.diagonal().array().log().sum();
   const double log_normal = -0.5 * static_cast<double>(d) * std::log(2 * std::numbers::pi);
   r.evidence = {q.log_evidence, NAN};
+  {
+    const Eigen::MatrixXd l_inverse = l.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(d, d));
+    keep_approximation(r, q.mean, l_inverse.transpose() * l_inverse);
+  }
   r.report.push_back(fmt::format("hessian: central differences of the gradient ({} gradients), {} coordinates", q.evaluations, d));
   r.report.push_back("draws: approximate, from the normal approximation at the mode mapped to the constrained scale; log_p__ is log p "
                      "and log_g__ log q there, on the unconstrained scale");
-  std::vector<double> log_ratios, row, gradient(static_cast<std::size_t>(d));
-  Eigen::VectorXd z(d), y(d), g(d);
-  long outside = 0;
-  for (long i = 0; i < o.particles && !ppl::interrupted(); ++i) {
-    ppl::rng rng = particles::item_stream(o.seed, static_cast<std::size_t>(i), 0x6c61706cu);
+  std::vector<double> log_ratios;
+  ppl::rng rng = particles::item_stream(o.seed, 0, 0x6c61706cu);
+  draw_approximation(problem, o.particles, rng, [&](ppl::rng& stream, Eigen::VectorXd& y) {
     boost::random::normal_distribution<double> normal;
-    for (long k = 0; k < d; ++k) z[k] = normal(rng);
+    Eigen::VectorXd z(d);
+    for (long k = 0; k < d; ++k) z[k] = normal(stream);
     y = found.y + l.transpose().triangularView<Eigen::Upper>().solve(z);
-    const double log_q = log_normal + log_det_l - 0.5 * z.squaredNorm();
-    const double log_p = d > 0 ? target.log_density(y, g) : found.objective;
-    problem.set(y, rng);
-    problem.graph().row(false, 0, row);
-    row.insert(row.begin() + 1, {log_p, log_q});
-    r.rows.insert(r.rows.end(), row.begin(), row.end());
-    log_ratios.push_back(std::isfinite(log_p) ? log_p - log_q : -INFINITY);
-    outside += !std::isfinite(log_p);
-  }
+    return log_normal + log_det_l - 0.5 * z.squaredNorm();
+  }, r.rows, log_ratios);
   r.row_count = log_ratios.size();
   if (r.row_count < static_cast<std::size_t>(o.particles)) {
     r.interrupted = true;
     r.stopped = fmt::format("{} of {} draws made", r.row_count, o.particles);
   }
-  if (r.row_count > 0) judge(r, log_ratios, outside);
+  if (r.row_count > 0) {
+    const evidence_estimate is = judge_ratios(r, log_ratios, "the normal approximation at the mode");
+    if (!(r.pareto_k > 0.7) && std::abs(is.log_z - r.evidence.log_z) > 1)
+      r.warnings.push_back(fmt::format("Laplace's log evidence {:.3f} and importance sampling's {:.3f} differ by more than 1: the "
+                                       "posterior is not normal on the unconstrained scale; the latter is the better estimate",
+                                       r.evidence.log_z, is.log_z));
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

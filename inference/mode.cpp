@@ -8,11 +8,13 @@
 #include <fmt/core.h>
 
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <stdexcept>
 
 #include "core/interrupt.hpp"
 #include "core/source_error.hpp"
+#include "draws/psis.hpp"
 #include "inference/chain_internal.hpp"
 #include "lang/evidence.hpp"
 #include "model/failed_start.hpp"
@@ -25,32 +27,33 @@ constexpr double gradient_tolerance = 1e-8;                 // Stan's tol_grad
 constexpr double relative_tolerance = 1e4 * 2.220446e-16;   // Stan's tol_rel_obj, in machine epsilons
 constexpr int fresh_starts = 2;                             // of the history, after a failed line search
 
-// -log p for the solver, keeping the best point seen: a line search that fails may leave
-// the solver's x anywhere along its last direction.
+// -f for the solver, keeping the best point seen: a line search that fails may leave the
+// solver's x anywhere along its last direction.
 struct objective {
-  explicit objective(samplers::unconstrained_target& t) : target(t) {}
-  samplers::unconstrained_target& target;
+  explicit objective(const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)>& f) : log_f(f) {}
+  const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)>& log_f;
   long evaluations = 0;
   Eigen::VectorXd best, best_gradient;
-  double best_lp = -INFINITY;
+  double best_value = -INFINITY;
 
   double operator()(const Eigen::VectorXd& y, Eigen::VectorXd& gradient) {
     if (ppl::interrupted()) throw std::runtime_error("interrupted");
     ++evaluations;
-    const double lp = target.log_density(y, gradient);
-    if (!std::isfinite(lp)) {
+    const double value = log_f(y, gradient);
+    if (!std::isfinite(value) || !gradient.allFinite()) {
       gradient.setZero();
       return INFINITY;
     }
-    if (lp > best_lp) best_lp = lp, best = y, best_gradient = gradient;
+    if (value > best_value) best_value = value, best = y, best_gradient = gradient;
     gradient = -gradient;
-    return -lp;
+    return -value;
   }
 };
 
 }  // namespace
 
-mode_result find_mode(samplers::unconstrained_target& target, int max_iterations) {
+mode_result maximise(const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)>& log_f, const Eigen::VectorXd& start,
+                     int max_iterations) {
   LBFGSpp::LBFGSParam<double> p;
   p.m = 6;
   p.epsilon = gradient_tolerance;
@@ -62,20 +65,20 @@ mode_result find_mode(samplers::unconstrained_target& target, int max_iterations
   // The weak Wolfe conditions keep every (s, y) pair's curvature positive, so the inverse
   // Hessian the solver builds stays positive definite.
   p.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_WOLFE;
-  objective f(target);
+  objective f(log_f);
   mode_result out;
-  Eigen::VectorXd y = target.position();
-  Eigen::VectorXd unused(y.size());
+  Eigen::VectorXd y = start, unused(start.size());
   f(y, unused);
   for (int fresh = 0;; ++fresh) {
-    double value = 0;
+    const double before = f.best_value;
     try {
+      double value = 0;
       LBFGSpp::LBFGSSolver<double> solver(p);
       out.iterations += solver.minimize(f, y, value);
       out.converged = out.iterations < max_iterations;
       out.stopped = !out.converged ? fmt::format("the iteration limit ({})", max_iterations)
                     : f.best_gradient.norm() <= gradient_tolerance ? "the gradient's norm fell below 1e-8"
-                                                                     : "log p changed by less than 1e4 machine epsilons relative";
+                                                                     : "the objective changed by less than 1e4 machine epsilons relative";
       break;
     } catch (const ppl::source_error&) {
       throw;
@@ -86,27 +89,35 @@ mode_result find_mode(samplers::unconstrained_target& target, int max_iterations
         out.stopped = "interrupted";
         break;
       }
-      // Near the mode rounding can hide the rise a line search looks for: the history
-      // starts afresh from the best point, and a search that then fails at once is done.
-      const double before = -value;
+      // Near the optimum rounding can hide the rise a line search looks for: the history
+      // starts afresh from the best point, and a search that then gains nothing is done.
       y = f.best;
-      if (fresh == fresh_starts || !(f.best_lp > before)) {
-        out.converged = f.best_gradient.norm() <= 1e-3 * std::max(1.0, std::abs(f.best_lp));
-        out.stopped = fmt::format("no line search could raise log p further ({}); the gradient's norm there is {:.3g}", e.what(),
+      if (fresh == fresh_starts || !(f.best_value > before) || y.size() == 0) {
+        out.converged = f.best_gradient.size() > 0 && f.best_gradient.norm() <= 1e-3 * std::max(1.0, std::abs(f.best_value));
+        out.stopped = fmt::format("no line search could raise the objective further ({}); the gradient's norm there is {:.3g}", e.what(),
                                   f.best_gradient.norm());
         break;
       }
     }
   }
   out.y = f.best;
-  out.objective = f.best_lp;
+  out.objective = f.best_value;
   out.gradient = f.best_gradient;
   out.evaluations = f.evaluations;
+  return out;
+}
+
+mode_result find_mode(samplers::unconstrained_target& target, int max_iterations) {
+  const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)> log_p = [&target](const Eigen::VectorXd& y, Eigen::VectorXd& g) {
+    return target.log_density(y, g);
+  };
+  mode_result out = maximise(log_p, target.position(), max_iterations);
   if (out.y.size() > 0) target.set(out.y);
   return out;
 }
 
-mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o, const std::string& method) {
+mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o, const std::string& method,
+                           std::size_t start) {
   graph_ = std::make_unique<particles::particle_graph>(m, data, o.monitors);
   model::graph& g = graph_->graph();
   const std::vector<char> predictive = lang::predictive_statements(m);
@@ -131,7 +142,7 @@ mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& dat
                                 " discrete (sum it out in the model, as Stan's users do, or use --method mcmc)");
   if (!rough.empty())
     throw std::invalid_argument("--method " + method + " follows the gradient of log p, and " + rough + " (use --method mcmc)");
-  ppl::rng rng = particles::item_stream(o.seed, 0, 0x6d6f6465u);
+  ppl::rng rng = particles::item_stream(o.seed, start, 0x6d6f6465u);
   g.start(rng, o.start);
   start_where_finite(g, rng, o.start, [&g] {
     g.update_derived();
@@ -154,6 +165,59 @@ std::string mode_problem::sought_names() const {
   return out;
 }
 
+std::vector<std::string> approximation_columns(mode_problem& problem) {
+  std::vector<std::string> out = {"lp__", "log_p__", "log_g__"};
+  for (auto& c : problem.graph().columns(false))
+    if (c != "lp__") out.push_back(std::move(c));
+  return out;
+}
+
+void draw_approximation(mode_problem& problem, long n, ppl::rng& rng, const std::function<double(ppl::rng&, Eigen::VectorXd&)>& draw,
+                        std::vector<double>& rows, std::vector<double>& log_ratios) {
+  auto& target = problem.target();
+  Eigen::VectorXd y(target.dimension()), gradient(target.dimension());
+  std::vector<double> row;
+  for (long i = 0; i < n && !ppl::interrupted(); ++i) {
+    const double log_q = draw(rng, y);
+    const double log_p = target.log_density(y, gradient);
+    problem.set(y, rng);
+    problem.graph().row(false, 0, row);
+    row.insert(row.begin() + 1, {log_p, log_q});
+    rows.insert(rows.end(), row.begin(), row.end());
+    log_ratios.push_back(std::isfinite(log_p) ? log_p - log_q : -INFINITY);
+  }
+}
+
+evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& log_ratios, const std::string& what) {
+  std::vector<double> finite;
+  for (double x : log_ratios)
+    if (std::isfinite(x)) finite.push_back(x);
+  if (finite.size() >= 5) r.pareto_k = draws::psis_smooth(finite, 1.0).pareto_k;
+  r.ess = particles::effective_size(log_ratios);
+  evidence_estimate is = particles::log_mean_exp(log_ratios);
+  if (r.pareto_k > 0.7) is.se = NAN;
+  r.report.push_back(fmt::format("pareto_k: {:.3f} (of the ratios p / q, ESS {:.1f} of {})", r.pareto_k, r.ess, log_ratios.size()));
+  r.report.push_back(fmt::format("log_evidence_importance: {:.6f} (se {}; q as the proposal)", is.log_z,
+                                 std::isfinite(is.se) ? fmt::format("{:.6f}", is.se) : std::string("n/a")));
+  if (const std::size_t outside = log_ratios.size() - finite.size(); outside > 0)
+    r.warnings.push_back(fmt::format("{} of the {} draws fell where log p is not finite: {} reaches outside the posterior's support", outside,
+                                     log_ratios.size(), what));
+  if (r.pareto_k > 0.7) {
+    r.unreliable = true;
+    r.warnings.push_back(fmt::format("the draws' Pareto k-hat is {:.2f}, above 0.7: {} is far from the posterior (its tails, a skew, a "
+                                     "funnel or another mode), so its draws, means and evidence are not to be trusted; use --method mcmc",
+                                     r.pareto_k, what));
+  }
+  return is;
+}
+
+void keep_approximation(weighted_result& r, const Eigen::VectorXd& mean, const Eigen::MatrixXd& covariance) {
+  r.q_mean.assign(mean.data(), mean.data() + mean.size());
+  r.q_covariance.resize(static_cast<std::size_t>(covariance.size()));
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(r.q_covariance.data(), covariance.rows(), covariance.cols()) =
+      covariance;
+}
+
 void report_search(const mode_result& found, const monte_carlo_options& o, weighted_result& r) {
   r.report.push_back(fmt::format("log_p_mode: {:.6f} ({})", found.objective,
                                  o.jacobian ? "on the unconstrained scale, with the Jacobian" : "on the constrained scale, without the Jacobian"));
@@ -168,7 +232,7 @@ weighted_result optimize_mode(const lang::ir::model& m, const data::data_table& 
   const auto start = std::chrono::steady_clock::now();
   mode_problem problem(m, data, o, "optimize");
   weighted_result r;
-  const mode_result found = find_mode(problem.target(), o.iterations);
+  const mode_result found = find_mode(problem.target(), iteration_limit(o, 2000));
   ppl::rng rng = particles::item_stream(o.seed, 1, 0x6d6f6465u);
   problem.set(found.y, rng);
   r.columns = problem.graph().columns(false);

@@ -5,6 +5,7 @@
 // L-BFGS (Nocedal & Wright 2006, ch. 7; LBFGS++'s solver) on the unconstrained scale of
 // every continuous unknown at once, where the target is smooth and has no bounds.
 #include <Eigen/Dense>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,11 +27,17 @@ struct mode_result {
   std::string stopped;          // why, in words
 };
 
-// L-BFGS up the target from its current position until the gradient's norm falls below
-// 1e-8, or log p changes by less than 1e4 machine epsilons relative over an iteration
-// (Stan's tol_grad and tol_rel_obj), or `max_iterations` pass. A line search that cannot
-// go up (rounding near the mode) starts the history afresh from the best point, at most
-// twice. Leaves the target at the best point; Ctrl-C stops the search there.
+// L-BFGS (LBFGS++) up a smooth function f from `start` (f returns its value and gradient;
+// -inf or NaN where it is not defined, which the line search steps back from) until the
+// gradient's norm falls below 1e-8, or f changes by less than 1e4 machine epsilons relative
+// over an iteration, or `max_iterations` pass. A line search that cannot go up (rounding
+// near the optimum) starts the history afresh from the best point, at most twice. Ctrl-C
+// stops it at the best point.
+mode_result maximise(const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)>& log_f, const Eigen::VectorXd& start,
+                     int max_iterations);
+
+// maximise up log p from the target's current position (Stan's tol_grad and tol_rel_obj
+// are its tolerances). Leaves the target at the best point.
 mode_result find_mode(samplers::unconstrained_target& target, int max_iterations);
 
 // A model set for a search of its mode: one graph started as chain 1 starts (--init
@@ -41,7 +48,9 @@ mode_result find_mode(samplers::unconstrained_target& target, int max_iterations
 // density through a function without a gradient.
 class mode_problem {
  public:
-  mode_problem(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o, const std::string& method);
+  // `start`: which of several starts (Pathfinder's paths), each from a stream of its own.
+  mode_problem(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o, const std::string& method,
+               std::size_t start = 0);
   particles::particle_graph& graph() { return *graph_; }
   samplers::unconstrained_target& target() { return *target_; }
   // Sets the unknowns sought to y, draws the predictions from `rng` and recomputes the
@@ -67,6 +76,25 @@ struct normal_approximation {
   long evaluations = 0;    // gradients the Hessian took
 };
 normal_approximation laplace_fit(samplers::unconstrained_target& target, const mode_result& mode);
+
+// The columns of an approximation's draws: lp__, log_p__ and log_g__ (log p and log q on the
+// unconstrained scale), then the recorded ones.
+std::vector<std::string> approximation_columns(mode_problem& problem);
+
+// n draws of an approximation q written as rows of those columns (appended to `rows`),
+// each with its log ratio p / q (appended to `log_ratios`; -inf where log p is not
+// finite). `draw` makes a point y and returns log q(y). Ctrl-C stops it early.
+void draw_approximation(mode_problem& problem, long n, ppl::rng& rng, const std::function<double(ppl::rng&, Eigen::VectorXd&)>& draw,
+                        std::vector<double>& rows, std::vector<double>& log_ratios);
+
+// What the ratios p / q say (Yao, Vehtari, Simpson & Gelman 2018): their Pareto k-hat and
+// ESS (in r), the importance-sampling evidence with q as the proposal (returned; no
+// standard error above k = 0.7), their report lines, and the warnings: draws outside the
+// support, and above k = 0.7 that `what` is far from the posterior (r.unreliable).
+evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& log_ratios, const std::string& what);
+
+// Keeps q's mean and covariance in r (weighted_result::q_mean, q_covariance).
+void keep_approximation(weighted_result& r, const Eigen::VectorXd& mean, const Eigen::MatrixXd& covariance);
 
 // The report's lines of a search: the target's value, the iterations and evaluations, and
 // why it stopped; a warning when it did not converge.

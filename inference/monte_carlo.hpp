@@ -40,9 +40,21 @@ struct monte_carlo_options {
   // radius, as chain 1 starts), its iteration limit, and whether the target it climbs has
   // the unconstrained scale's Jacobian (laplace's always does).
   model::start_options start;
-  int iterations = 2000;
+  int iterations = 0;  // 0: the method's own limit (optimize and laplace 2000, pathfinder 1000, advi 10000)
   bool jacobian = true;
+  int paths = 4;  // pathfinder: paths from starts of their own, their draws resampled together
+  // advi (Kucukelbir et al. 2017, and Stan's defaults): the family, the step size eta (0:
+  // adapted), the draws per gradient and per ELBO estimate, the iterations between ELBO
+  // estimates, and the relative change of the ELBO at which it stops.
+  std::string family = "meanfield";
+  double eta = 0;
+  int grad_samples = 1, elbo_samples = 100, eval_elbo = 100;
+  double tol_rel_obj = 0.01;
+  bool refine = true;  // advi: then L-BFGS on the ELBO at its fixed draws (deterministic ADVI)
 };
+
+// o.iterations, or `fallback` when it is 0.
+inline int iteration_limit(const monte_carlo_options& o, int fallback) { return o.iterations > 0 ? o.iterations : fallback; }
 
 // log p(data) and its Monte Carlo standard error (NaN when not estimated, or when it could
 // not see its own failure: see weighted_result::unreliable).
@@ -68,6 +80,9 @@ struct weighted_result {
   // optimize, laplace: what the search found, as `key: value` lines for the draws file's
   // header and the report (the mode's log density, iterations, why it stopped).
   std::vector<std::string> report;
+  // laplace, advi: the normal approximation on the unconstrained scale, its mean and its
+  // covariance (row-major), for tests and callers that read it.
+  std::vector<double> q_mean, q_covariance;
   std::vector<std::string> notes, warnings;
   // The evidence's error bar cannot be trusted (a warning says why): importance weights
   // whose tail is too heavy, SMC runs that disagree beyond their spread's allowance.
@@ -96,6 +111,18 @@ weighted_result optimize_mode(const lang::ir::model& m, const data::data_table& 
 // Draws from the normal approximation at that mode, the Laplace approximation, with its
 // evidence and the Pareto k-hat of the draws' importance ratios (inference/laplace.cpp).
 weighted_result laplace_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// Pathfinder (Zhang, Carpenter, Gelman & Vehtari 2022): o.paths paths of L-BFGS, each's best
+// normal approximation by its ELBO, their draws resampled together by Pareto smoothed
+// importance weights (one path: its approximation's draws as they are)
+// (inference/pathfinder_draws.cpp).
+weighted_result pathfinder_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// Automatic differentiation variational inference (Kucukelbir, Tran, Ranganath, Gelman &
+// Blei 2017, JMLR 18(14)): a normal q on the unconstrained scale, mean-field or full-rank,
+// fitted by stochastic gradients of the ELBO; its draws, the ELBO's trace and the ratios'
+// k-hat (inference/advi.cpp).
+weighted_result advi_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
 
 // Exact draws by rejection from the prior, accepted with probability
 // p(data | unknowns) / exp(bound) (inference/rejection.cpp).
