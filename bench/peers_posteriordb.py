@@ -81,6 +81,22 @@ def r_value(v):
     return f"structure(c({', '.join(r_value(x) for x in order)}), .Dim = c({', '.join(map(str, dims))}))"
 
 
+def case_data(name, tmp):
+    """A suite case's data as ppl reads it (unpacked where the suite keeps it gzipped, as
+    diamonds) and as R assignments for Stan, both paths in `tmp` where written."""
+    data_file = os.path.join(SUITE, name, "data.json")
+    if not os.path.exists(data_file):
+        with gzip.open(data_file + ".gz", "rt") as f:
+            data_file = os.path.join(tmp, name + ".json")
+            open(data_file, "w").write(f.read())
+    data = json.load(open(data_file))
+    rdata = os.path.join(tmp, name + ".R")
+    with open(rdata, "w") as f:
+        for k, v in data.items():
+            f.write(f"{k} <- {r_value(v)}\n")
+    return data_file, rdata
+
+
 def nuts_means(path):
     """ppl's draws file: the mean of n_leapfrog__, stepsize__ and accept_stat__ over the draws
     (nan where the file has no such column)."""
@@ -114,16 +130,7 @@ def main():
         spec = json.load(open(os.path.join(case, "case.json")))
         ref = json.load(open(os.path.join(case, "reference.json")))
         pars = list(ref["parameters"])
-        data_file = os.path.join(case, "data.json")
-        if not os.path.exists(data_file):  # kept gzipped in the suite (diamonds): ppl reads it unpacked
-            with gzip.open(data_file + ".gz", "rt") as f:
-                data_file = os.path.join(tmp, name + ".json")
-                open(data_file, "w").write(f.read())
-        data = json.load(open(data_file))
-        rdata = os.path.join(tmp, name + ".R")
-        with open(rdata, "w") as f:
-            for k, v in data.items():
-                f.write(f"{k} <- {r_value(v)}\n")
+        data_file, rdata = case_data(name, tmp)
         cache = stan_cache(args, os.path.join("posteriordb", CASES[name]))
         chains, warmup, draws = spec["chains"], spec["warmup"], spec["draws"]
         for r in range(args.repeats):

@@ -33,12 +33,13 @@ void refuse_mcmc_options(const infer_options& o) {
   const std::string method = "--method " + o.method;
   if (o.format != "ppl" && !mode_method(o.method))
     throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
-  if (!mode_method(o.method) && o.init != "1")
+  if (!mode_method(o.method) && o.init != "1" && o.method != "vb")
     throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize, laplace, pathfinder and advi take a start");
   if (mode_method(o.method) && (o.init == "prior" || o.init == "pathfinder"))
     throw std::invalid_argument("--init " + o.init + ": " + method + " starts from a file of values or a jitter radius");
-  if (mode_method(o.method) && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
-  if (!o.heldout.empty()) throw std::invalid_argument("--heldout is scored by MCMC's samplers only; " + method + " takes none");
+  if ((mode_method(o.method) || o.method == "vb") && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
+  if (!o.heldout.empty() && o.method != "vb")
+    throw std::invalid_argument("--heldout is scored by MCMC's samplers and by vb only; " + method + " takes none");
   if (!o.samplers.empty()) throw std::invalid_argument("--sampler chooses MCMC's samplers; " + method + " takes none");
   if (!o.proposal.empty() && o.method != "importance")
     throw std::invalid_argument("--proposal is importance sampling's; " + method + " draws from the prior");
@@ -56,6 +57,10 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
   if (o.method == "smc")
     return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
                        mc.ess_fraction, mc.moves, mc.threads);
+  if (o.method == "vb")
+    return fmt::format("batch_size: {}, passes: {}, starts: {}, offset: {}, decay: {}, draws: {}, threads: {}",
+                       mc.batch_size == 0 ? std::string("all (batch VB)") : std::to_string(mc.batch_size), mc.passes, mc.starts,
+                       mc.offset, mc.decay, mc.particles, mc.threads);
   if (o.method == "advi")
     return fmt::format("family: {}, draws: {}, iterations: {}, eta: {}, grad_samples: {}, elbo_samples: {}, eval_elbo: {}, tol_rel_obj: {}, "
                        "init: {}", mc.family, mc.particles, inference::iteration_limit(mc, 10000),
@@ -76,7 +81,7 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
 // What the method found, as `key: value` lines: the draws file's header and the report.
 std::vector<std::string> result_lines(const infer_options& o, const inference::weighted_result& r) {
   std::vector<std::string> lines;
-  if (mode_method(o.method)) {
+  if (mode_method(o.method) || o.method == "vb") {
     if (o.method == "laplace") lines.push_back(fmt::format("log_evidence: {:.6f} (Laplace's approximation)", r.evidence.log_z));
     lines.insert(lines.end(), r.report.begin(), r.report.end());
     if (r.interrupted) lines.push_back("interrupted: " + r.stopped);
@@ -144,7 +149,7 @@ inference::monte_carlo_options monte_carlo_settings(const infer_options& o) {
   mc.threads = o.run.threads;
   mc.seed = o.run.seed;
   mc.monitors = o.monitor;
-  if (o.method == "laplace" || o.method == "pathfinder" || o.method == "advi") mc.particles = o.run.draws;
+  if (o.method == "laplace" || o.method == "pathfinder" || o.method == "advi" || o.method == "vb") mc.particles = o.run.draws;
   return mc;
 }
 
@@ -172,11 +177,12 @@ inference::weighted_result run_method(const lang::ir::model& m, const data::data
   if (method == "laplace") return inference::laplace_sample(m, data, mc);
   if (method == "pathfinder") return inference::pathfinder_sample(m, data, mc);
   if (method == "advi") return inference::advi_sample(m, data, mc);
+  if (method == "vb") return inference::vb_sample(m, data, mc);
   refuse_improper_priors(m, "--method " + method);
   if (method == "importance") return inference::importance_sample(m, data, mc);
   if (method == "smc") return inference::smc_sample(m, data, mc);
   if (method == "rejection") return inference::rejection_sample(m, data, mc);
-  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc, rejection, optimize, laplace, pathfinder or advi");
+  throw std::invalid_argument("--method " + method + ": expected mcmc, importance, smc, rejection, optimize, laplace, pathfinder, advi or vb");
 }
 
 int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep) {
@@ -198,6 +204,19 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     mc.proposal = proposal->model.get();
     mc.proposal_data = &proposal->data;
   }
+  data::data_table heldout;
+  if (!o.heldout.empty()) {
+    heldout = data::read_data_file(o.heldout);
+    mc.heldout = &heldout;
+  }
+  if (o.method == "vb" && !o.quiet && isatty(STDERR_FILENO))
+    mc.pass_done = [&mc, start = std::chrono::steady_clock::now()](int pass, double perplexity) {
+      std::string line = fmt::format("vb: pass {} of {}, {:.0f} s", pass, mc.passes,
+                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      if (std::isfinite(perplexity)) line += fmt::format(", held-out perplexity {:.2f}", perplexity);
+      fmt::print(stderr, "\r{}\x1b[K", line.substr(0, terminal_width() - 1));
+      if (pass == mc.passes) fmt::print(stderr, "\r\x1b[K");
+    };
   ppl::install_interrupt_handlers();
   std::optional<smc_status> status;
   if (o.method == "smc" && !o.quiet && isatty(STDERR_FILENO)) {
@@ -211,27 +230,33 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     return 130;
   }
   std::optional<temporary_file> temporary;
-  if (o.output.empty()) temporary.emplace("ppl-draws-");
-  // A CODA run's rows go to its ppl-layout file first (cli/run_output.hpp).
-  const auto format = o.output.empty() || format_of(o) == draws::draws_format::coda ? draws::draws_format::ppl : format_of(o);
-  draws::draws_writer writer(o.output.empty() ? temporary->path() : o.output, format, 1, {method_comments(in, o, mc, r)}, r.columns);
-  const std::size_t width = r.columns.size();
-  for (std::size_t i = 0; i < r.row_count; ++i) writer.write(1, static_cast<long>(i) + 1, &r.rows[i * width]);
-  writer.close();
-  if (!o.quiet && !r.moves.empty()) print_plan(r.moves, "# move: ", 16);
-  const draws::draws_source draws(writer.paths());
-  if (!o.output.empty() && format_of(o) == draws::draws_format::coda && !r.interrupted)
-    if (const int status = write_coda_files(draws, o, false); status != 0) return status;
+  std::optional<draws::draws_source> draws;
   summary_messages messages;
-  if (o.method == "optimize") print_mode(r, o);
-  else messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
+  if (r.columns.empty()) {
+    // vb with nothing monitored: the report is the result.
+    if (!o.output.empty()) messages.notes.push_back("nothing is recorded, so " + o.output + " is not written");
+  } else {
+    if (o.output.empty()) temporary.emplace("ppl-draws-");
+    // A CODA run's rows go to its ppl-layout file first (cli/run_output.hpp).
+    const auto format = o.output.empty() || format_of(o) == draws::draws_format::coda ? draws::draws_format::ppl : format_of(o);
+    draws::draws_writer writer(o.output.empty() ? temporary->path() : o.output, format, 1, {method_comments(in, o, mc, r)}, r.columns);
+    const std::size_t width = r.columns.size();
+    for (std::size_t i = 0; i < r.row_count; ++i) writer.write(1, static_cast<long>(i) + 1, &r.rows[i * width]);
+    writer.close();
+    if (!o.quiet && !r.moves.empty()) print_plan(r.moves, "# move: ", 16);
+    draws.emplace(writer.paths());
+    if (!o.output.empty() && format_of(o) == draws::draws_format::coda && !r.interrupted)
+      if (const int status = write_coda_files(*draws, o, false); status != 0) return status;
+    if (o.method == "optimize") print_mode(r, o);
+    else if (r.row_count >= 2) messages = print_summary(*draws, {20, o.show, want_histograms(o.histograms)});
+  }
   for (const auto& n : r.notes) messages.notes.push_back(n);
   for (const auto& w : r.warnings) messages.warnings.push_back(w);
   for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
   fmt::print("# method: {} ({})\n", o.method, method_settings(o, mc));
   for (const auto& line : result_lines(o, r)) fmt::print("# {}\n", line);
   print_warnings(messages.warnings);
-  if (keep) *keep = draws.read_all();
+  if (keep && draws) *keep = draws->read_all();
   if (r.interrupted) {
     fmt::print(stderr, "interrupted: {}; the result above is theirs{}\n", r.stopped, o.output.empty() ? "" : ", kept in " + o.output);
     return 130;

@@ -104,8 +104,21 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
                   "at that mode, with Laplace's evidence and the draws' Pareto k-hat); pathfinder (--paths paths of L-BFGS, "
                   "the best normal approximation of each, --draws draws resampled from them by importance weights, with their "
                   "k-hat); advi (a normal q on the unconstrained scale, --family meanfield or fullrank, fitted by stochastic "
-                  "gradients of the ELBO; --draws draws of it, the ELBO's trace and the draws' k-hat)")
-      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection", "optimize", "laplace", "pathfinder", "advi"}));
+                  "gradients of the ELBO; --draws draws of it, the ELBO's trace and the draws' k-hat); vb (variational Bayes "
+                  "by coordinate ascent for a model with LDA's structure, batch or online with --batch-size)")
+      ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection", "optimize", "laplace", "pathfinder", "advi", "vb"}));
+  cmd->add_option("--batch-size", o.monte_carlo.batch_size, "vb: documents per update, online VB (default: all of them, batch VB)")
+      ->check(whole(1, 4000000000.0));
+  cmd->add_flag("--means", o.monte_carlo.means, "vb: write one row of q's means of the monitored theta and phi (default: --draws draws of q)");
+  cmd->add_option("--starts", o.monte_carlo.starts,
+                  "vb: starts of lambda, each run --passes passes, of which the one with the highest ELBO is kept (coordinate "
+                  "ascent ends in a local optimum that depends on its start)")
+      ->capture_default_str()->check(whole(1, 1000));
+  cmd->add_option("--passes", o.monte_carlo.passes, "vb: passes over the documents")->capture_default_str()->check(whole(1, 1000000));
+  cmd->add_option("--offset", o.monte_carlo.offset, "vb, online: the learning rate's offset tau_0 in (offset + t)^(-decay), as gensim names it")
+      ->capture_default_str()->check(real(0, 1e9));
+  cmd->add_option("--decay", o.monte_carlo.decay, "vb, online: the learning rate's decay kappa in (offset + t)^(-decay), in (0.5, 1] for convergence")
+      ->capture_default_str()->check(real(0.5, 1));
   cmd->add_option("--family", o.monte_carlo.family, "advi: meanfield (independent normals) or fullrank (a normal with a full covariance)")
       ->capture_default_str()->check(CLI::IsMember({"meanfield", "fullrank"}));
   cmd->add_option("--eta", o.monte_carlo.eta, "advi: the step size's scale (default: adapted, by a trial of 100, 10, 1, 0.1 and 0.01)")

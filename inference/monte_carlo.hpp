@@ -51,6 +51,17 @@ struct monte_carlo_options {
   int grad_samples = 1, elbo_samples = 100, eval_elbo = 100;
   double tol_rel_obj = 0.01;
   bool refine = true;  // advi: then L-BFGS on the ELBO at its fixed draws (deterministic ADVI)
+  // vb (LDA's structure; samplers/lda_vb.hpp): documents per update (0: all, batch VB),
+  // passes over the corpus, online VB's learning rate (offset + t)^(-decay), held-out
+  // documents scored after each pass, and a call after each pass (its number from 1, and
+  // the held-out perplexity, NaN without --heldout), from the method's thread.
+  std::uint32_t batch_size = 0;
+  int passes = 10;
+  double offset = 1, decay = 0.5;
+  const data::data_table* heldout = nullptr;
+  std::function<void(int, double)> pass_done;
+  bool means = false;  // vb: one row of q's means of theta and phi in place of draws
+  int starts = 1;      // vb: starts compared by their ELBO after a few passes, the best continued
 };
 
 // o.iterations, or `fallback` when it is 0.
@@ -123,6 +134,11 @@ weighted_result pathfinder_sample(const lang::ir::model& m, const data::data_tab
 // fitted by stochastic gradients of the ELBO; its draws, the ELBO's trace and the ratios'
 // k-hat (inference/advi.cpp).
 weighted_result advi_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
+
+// Variational Bayes for a model with LDA's structure (Blei, Ng & Jordan 2003; online,
+// Hoffman, Blei & Bach 2010): passes of local and global steps, held-out perplexity after
+// each, and --draws draws of the monitored theta, phi and z from q (inference/vb.cpp).
+weighted_result vb_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o);
 
 // Exact draws by rejection from the prior, accepted with probability
 // p(data | unknowns) / exp(bound) (inference/rejection.cpp).

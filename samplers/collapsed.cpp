@@ -136,8 +136,6 @@ void mark_collapsed(const lang::ir::model& m, const collapsed_structure& s, std:
   if (s.phi >= 0) skip[static_cast<std::size_t>(s.child_statement)] = 1;
 }
 
-namespace {
-
 // The concentrations of a Dirichlet prior when every row has the same (LDA's symmetric or
 // per-topic alpha, and eta); nothing otherwise.
 std::optional<std::vector<double>> shared_concentrations(model::graph& g, int variable) {
@@ -154,6 +152,33 @@ std::optional<std::vector<double>> shared_concentrations(model::graph& g, int va
   if (!same) row.reset();
   return row;
 }
+
+std::optional<lda_model> find_lda(model::graph& g, std::string& reason) {
+  const auto& m = g.model();
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    if (m.variables[v].role != lang::ir::role::unknown) continue;
+    std::string why;
+    auto s = find_collapsed(m, static_cast<int>(v), why);
+    if (!s || s->z != static_cast<int>(v)) continue;
+    if (s->phi < 0) {
+      reason = "`" + m.variables[v].name + "` is categorical with a Dirichlet theta, but its child is not a categorical observation of a "
+               "Dirichlet phi chosen by it (LDA's word[n] ~ Categorical(phi[z[n]]))";
+      return std::nullopt;
+    }
+    auto alpha = shared_concentrations(g, s->theta), eta = shared_concentrations(g, s->phi);
+    if (!alpha || !eta) {
+      reason = "the rows of `" + m.variables[static_cast<std::size_t>(alpha ? s->phi : s->theta)].name +
+               "` have different Dirichlet concentrations";
+      return std::nullopt;
+    }
+    return lda_model{*s, lda_corpus(g, *s, std::move(*alpha), std::move(*eta))};
+  }
+  reason = "no unknown z[n] ~ Categorical(theta[doc[n]]) with a Dirichlet theta and an observed word[n] ~ Categorical(phi[z[n]]) "
+           "with a Dirichlet phi";
+  return std::nullopt;
+}
+
+namespace {
 
 // theta and phi: integrated out; their values are written by z's sampler when recorded.
 class integrated_out final : public sampler {

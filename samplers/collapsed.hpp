@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "model/graph.hpp"
+#include "samplers/lda.hpp"
 #include "samplers/sampler.hpp"
 
 namespace ppl::samplers {
@@ -21,6 +22,22 @@ struct collapsed_structure {
 // The structure that `variable` (z, theta or phi) belongs to, if any; `reason` says why
 // not otherwise.
 std::optional<collapsed_structure> find_collapsed(const lang::ir::model& m, int variable, std::string& reason);
+
+// LDA's structure read whole, for engines that take the corpus at once (the variational
+// Bayes of samplers/lda_vb.hpp): the structure and the corpus, when z, theta and phi are
+// LDA's with concentrations shared by every row; `reason` says why not otherwise.
+struct lda_model {
+  collapsed_structure s;
+  lda::corpus corpus;
+};
+std::optional<lda_model> find_lda(model::graph& g, std::string& reason);
+
+// A model's corpus, tokens grouped by document (samplers/collapsed_lda.cpp).
+lda::corpus lda_corpus(model::graph& g, const collapsed_structure& s, std::vector<double> alpha, std::vector<double> eta);
+
+// Held-out documents read from a table with the model's document and word columns
+// (--heldout), checked against the model's `words`.
+lda::held_out lda_heldout(const model::graph& g, const collapsed_structure& s, std::uint32_t words, const data::data_table& table);
 
 // What a monitored theta or phi called `name` records at each kept iteration, said in its
 // plan line: draws from its conditional given z, or (--collapsed means) E[name | z].

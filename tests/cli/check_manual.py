@@ -96,7 +96,7 @@ with tempfile.TemporaryDirectory() as tmp:
         missing = [o for o in help_options(command) if o not in got]
         if missing:
             failures.append(f"completion of `ppl {command} --`: lacks {missing}")
-    expect(["infer", "--method", ""], ["advi", "importance", "laplace", "mcmc", "optimize", "pathfinder", "rejection", "smc"])
+    expect(["infer", "--method", ""], ["advi", "importance", "laplace", "mcmc", "optimize", "pathfinder", "rejection", "smc", "vb"])
     expect(["infer", "--format", "s"], ["stan"])
     expect(["infer", "--chains", ""], [])
     expect(["infer", "--set", ""], [])

@@ -4,7 +4,7 @@
 # effect on a scale's mode, Laplace's draws in ppl's, Stan's and CODA's layouts read back
 # by `ppl summary` and `ppl loo`, the header that says the draws are approximate,
 # `ppl compare --method laplace`, the funnel that k-hat refuses (exit 3), and Pathfinder's
-# and ADVI's draws and headers.
+# and ADVI's draws and headers, and variational Bayes on the LDA example.
 set -euo pipefail
 ppl=$1
 examples=$2
@@ -101,4 +101,25 @@ col = lambda p: [float(r["sigma"]) for r in csv.DictReader(l for l in open(p) if
 a, b = col(sys.argv[1]), col(sys.argv[2])
 assert abs(statistics.mean(a) - statistics.mean(b)) < 0.2 * statistics.stdev(a), (statistics.mean(a), statistics.mean(b))
 PY
+# Variational Bayes on the LDA example: batch, then online, each pass's held-out
+# perplexity falling below the first's; q's means of phi read by `ppl topics`; a model
+# without LDA's structure refused.
+lda="$examples/lda"
+"$ppl" infer "$lda/lda.ppl" "$lda/data.csv" --method vb --passes 4 --heldout "$lda/heldout.csv" --monitor phi --means \
+  -o "$tmp/vb.csv" > "$tmp/out"
+[ "$(grep -c '^# pass [1-4]: [1-4] updates, [0-9.]* s, held-out perplexity [0-9.]*$' "$tmp/out")" = 4 ]
+[ "$(grep -vc '^#' "$tmp/vb.csv")" = 2 ]
+"$ppl" topics "$tmp/vb.csv" --labels "$lda/vocab.txt" | grep -q '^phi\[20\] '
+"$ppl" infer "$lda/lda.ppl" "$lda/data.csv" --method vb --passes 4 --batch-size 200 --heldout "$lda/heldout.csv" > "$tmp/out"
+python3 - "$tmp/out" <<'PY'
+import re, sys
+p = [float(x) for x in re.findall(r"^# pass \d+: \d+ updates, [0-9.]+ s, held-out perplexity ([0-9.]+)$", open(sys.argv[1]).read(), re.M)]
+assert len(p) == 4 and p[-1] < p[0], p
+PY
+grep -q '^# pass 4: 40 updates' "$tmp/out"
+"$ppl" infer "$lda/lda.ppl" "$lda/data.csv" --method vb --passes 3 --starts 2 --heldout "$lda/heldout.csv" > "$tmp/out"
+grep -q '^# starts: 2, each 3 passes; ELBO of each: -[0-9.]*, -[0-9.]*; start [12] kept$' "$tmp/out"
+grep -q '^# the start kept, after 3 passes: held-out perplexity [0-9.]*$' "$tmp/out"
+if "$ppl" infer "$robust" "$data" --method vb 2> "$tmp/err"; then exit 1; fi
+grep -q "^error: --method vb takes models with LDA's structure" "$tmp/err"
 echo "cli_mode: ok"
