@@ -13,6 +13,7 @@ Per case and seed:
     |mean of the draws - reference mean| / reference sd; and the largest ratio of the draws'
     sd to the reference sd, or its inverse (a mean-field q understates sds).
   * Each method's Pareto k-hat of its draws (Stan prints its own; ppl's header has it).
+  * A vb() that stops with an error counts as an infinite error for Stan (listed at the end).
 """
 import argparse
 import csv
@@ -68,7 +69,7 @@ def main():
     print(f"| posterior | ppl CPU s | Stan CPU s | ppl / Stan CPU | ppl: worst mean error (sd), sd ratio, k-hat | "
           f"Stan: worst mean error (sd), sd ratio, k-hat |")
     print("|---|---|---|---|---|---|")
-    ratios, closer = [], 0
+    ratios, closer, failures = [], 0, []
     for name in names:
         case = os.path.join(SUITE, name)
         ref = json.load(open(os.path.join(case, "reference.json")))["parameters"]
@@ -89,6 +90,10 @@ def main():
                               variables])
             f = fields(text)
             s_cpu.append(f["vb_cpu"])
+            if f.get("failed"):
+                failures.append(f"{name} seed {seed}: " + next((l for l in text.splitlines() if l.startswith("reason:")), ""))
+                s_d.append((math.inf, math.inf, math.nan))
+                continue
             s_khat = f.get("khat", float("nan"))
             s_d.append(distance(moments(s_out, pars), ref) + (s_khat,))
         med = lambda x: sorted(x)[len(x) // 2]
@@ -101,6 +106,8 @@ def main():
         print(f"| {name} | {pc:.2f} | {sc:.2f} | {pc / sc:.2f} | {show(p_d)} | {show(s_d)} |", flush=True)
     print(f"\ngeometric mean of ppl / Stan CPU over {len(ratios)} posteriors: {math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}; "
           f"ppl's median worst mean error at most Stan's on {closer} of {len(ratios)} (medians over seeds {args.seeds})")
+    for f in failures:
+        print(f"Stan's vb stopped: {f}")
 
 
 if __name__ == "__main__":

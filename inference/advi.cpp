@@ -287,13 +287,22 @@ weighted_result advi_sample(const lang::ir::model& m, const data::data_table& da
   long evaluations = 0;
   std::string trial;
   const Eigen::MatrixXd elbo_draws = fixed_draws(initial.dimension(), o.elbo_samples, rng);
-  const double eta = o.eta > 0 ? o.eta : choose_eta(target, initial, o, elbo_draws, rng, evaluations, trial);
+  double eta = o.eta > 0 ? o.eta : choose_eta(target, initial, o, elbo_draws, rng, evaluations, trial);
+  r.report.push_back(fmt::format("eta: {:g}{}", eta, trial.empty() ? " (given)" : " (adapted; ELBO after 50 iterations: " + trial + ")"));
+  // An ascent whose draws all fall outside the support (a first step of eta in a log
+  // scale) is tried again from the start with a tenth of the step, down to 0.01.
   fit f = climb(target, initial, eta, iteration_limit(o, 10000), false, o, elbo_draws, rng);
+  auto failed = [&f] { return f.stopped.starts_with("50 draws") || f.stopped.starts_with("the ELBO's gradient"); };
+  while (failed() && eta > 0.0101) {
+    evaluations += f.evaluations;
+    r.report.push_back(fmt::format("eta {:g} failed after {} iterations ({}): again from the start with eta {:g}", eta, f.iterations,
+                                   f.stopped, eta / 10));
+    eta /= 10;
+    f = climb(target, initial, eta, iteration_limit(o, 10000), false, o, elbo_draws, rng);
+  }
   evaluations += f.evaluations;
   std::string refined;
-  if (o.refine && f.stopped != "interrupted" && !f.stopped.starts_with("50 draws") && !f.stopped.starts_with("the ELBO's gradient"))
-    f.q = refine(target, f.q, elbo_draws, 1000, evaluations, refined);
-  r.report.push_back(fmt::format("eta: {:g}{}", eta, trial.empty() ? " (given)" : " (adapted; ELBO after 50 iterations: " + trial + ")"));
+  if (o.refine && f.stopped != "interrupted" && !failed()) f.q = refine(target, f.q, elbo_draws, 1000, evaluations, refined);
   r.report.push_back(fmt::format("iterations: {}, gradients: {}", f.iterations, evaluations));
   r.report.push_back("stopped: " + f.stopped);
   for (const auto& [k, elbo] : f.trace) r.report.push_back(fmt::format("elbo: {} {:.6f}", k, elbo));
