@@ -79,8 +79,10 @@ class hamiltonian_sampler final : public sampler {
     if (!dynamics_.holds(z_)) target_.set(z_.q);
     change_ = z_.lp - z_.log_jacobian - start_terms;
     count(divergent_, warmup);
-    if (warmup) adapt(r.accept_stat, rng);
-    else {
+    if (warmup) {
+      warmup_leapfrogs_ += leapfrogs_;
+      adapt(r.accept_stat, rng);
+    } else {
       sum_accept_ += r.accept_stat;
       sum_depth_ += static_cast<double>(depth_);
       sum_leapfrogs_ += static_cast<double>(leapfrogs_);
@@ -97,7 +99,7 @@ class hamiltonian_sampler final : public sampler {
     windows_.persist(a);
     a(warmup_, warmup_iteration_, max_depth_, step_size_, divergent_, depth_, leapfrogs_);
     estimate_.persist(a);
-    a(kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_, not_finite_start_);
+    a(kept_, divergent_warmup_, divergent_kept_, sum_accept_, sum_depth_, sum_leapfrogs_, not_finite_start_, warmup_leapfrogs_);
     // The state drawn, exactly (the graph holds it constrained, which need not give the same
     // bits back), so that a resumed chain starts its next transition where the chain would have.
     a(have_start_, z_.q);
@@ -119,7 +121,8 @@ class hamiltonian_sampler final : public sampler {
     std::string out = fmt::format("{}: step size {:.3g}, mean accept_stat {:.3f}, ", kind_ == integrator::nuts ? "nuts" : "hmc",
                                   step_size_, sum_accept_ / n);
     if (kind_ == integrator::nuts) out += fmt::format("mean tree depth {:.2f}, ", sum_depth_ / n);
-    out += fmt::format("mean leapfrog steps {:.1f}, {} divergent after warmup", sum_leapfrogs_ / n, divergent_kept_.size());
+    out += fmt::format("mean leapfrog steps {:.1f}, {} leapfrog steps in warmup, {} divergent after warmup", sum_leapfrogs_ / n,
+                       warmup_leapfrogs_, divergent_kept_.size());
     if (!divergent_kept_.empty()) {
       out += " (iterations";
       for (std::size_t i = 0; i < divergent_kept_.size() && i < 20; ++i) out += " " + std::to_string(divergent_kept_[i]);
@@ -192,6 +195,7 @@ class hamiltonian_sampler final : public sampler {
   bool divergent_ = false;
   int depth_ = 0;
   long leapfrogs_ = 0;
+  long warmup_leapfrogs_ = 0;  // each a gradient: the warmup's cost, which a start nearer the bulk can save
   // After warmup.
   long kept_ = 0, divergent_warmup_ = 0;
   std::vector<long> divergent_kept_;
