@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Variational LDA against gensim and scikit-learn (issue 38): held-out perplexity against
 CPU seconds for ppl's batch and online VB (`--method vb`), gensim's LdaModel (online and
-batch) and scikit-learn's LatentDirichletAllocation (online and batch), on the same
+batch), scikit-learn's LatentDirichletAllocation (online and batch) and ppl's collapsed
+Gibbs sampler (a run for each of --gibbs-sweeps sweeps, its E[phi | z] at the last), on the same
 documents with the same priors, every model scored by the same estimator.
 
 Corpus: ../shared/data/debian-descriptions/full/tokens.csv.gz (60,726 documents, 2.24M
@@ -165,6 +166,28 @@ def run_ppl(args, train_csv, held_csv, batch, threads, folder):
     return trace, total, values[2:].reshape(k, v)
 
 
+def run_gibbs(args, train_csv, held, folder):
+    """ppl's collapsed Gibbs sampler, one chain, for each of --gibbs-sweeps sweeps (a run
+    each): the CPU of the whole process and this script's perplexity of E[phi | z] at its
+    last sweep (--collapsed means)."""
+    trace = []
+    out = os.path.join(folder, "gibbs.csv")
+    for sweeps in (int(x) for x in args.gibbs_sweeps.split(",")):
+        cmd = [args.ppl, "infer", os.path.join(ROOT, "examples", "lda", "lda.ppl"), train_csv, "--set", f"K={args.topics}",
+               "--chains", "1", "--warmup", str(sweeps - 1), "--draws", "1", "--monitor", "phi", "--collapsed", "means", "-q", "-o", out]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if r.returncode != 0:
+            raise SystemExit(f"ppl failed: {' '.join(cmd)}\n{r.stderr}")
+        with open(out) as f:
+            rows = list(csv.reader(l for l in f if not l.startswith("#")))  # phi[k,w] names are quoted
+        head, values = rows[0], np.array(rows[-1], dtype=float)
+        phi = values[[i for i, h in enumerate(head) if h.startswith("phi[")]].reshape(args.topics, -1)
+        trace.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, perplexity(phi, held)))
+    return trace, trace[-1][0]
+
+
 def run_gensim(args, train, words, online, multicore=False):
     from gensim.models import LdaModel, LdaMulticore
     bow = [list(zip(*np.unique(d, return_counts=True))) for d in train]
@@ -238,6 +261,7 @@ def main():
     p.add_argument("--batch-size", type=int, default=2000)
     p.add_argument("--ppl-passes", type=int, default=0, help="ppl's passes (default: twice --passes, so that it can reach the others' final figures)")
     p.add_argument("--only", default="ppl,gensim,sklearn,multicore")
+    p.add_argument("--gibbs-sweeps", default="25,50,100,200", help="ppl's collapsed Gibbs: a run for each number of sweeps (empty: none)")
     p.add_argument("--plot", default="")
     args = p.parse_args()
     only = args.only.split(",")
@@ -260,6 +284,9 @@ def main():
                 for name, batch in (("ppl vb, batch, 2 threads", 0), ("ppl vb, online, 2 threads", args.batch_size)):
                     trace, total, phi = run_ppl(args, train_csv, held_csv, batch, 2, folder)
                     runs.append((name, trace, total, ""))
+            if args.gibbs_sweeps:
+                trace, total = run_gibbs(args, train_csv, held, folder)
+                runs.append(("ppl collapsed Gibbs", trace, total, "(one run per point: " + args.gibbs_sweeps + " sweeps)"))
         scored = lambda trace: [(s, perplexity(phi, held)) for s, _, phi in trace]
         if "gensim" in only:
             for name, online in (("gensim LdaModel, online", True), ("gensim LdaModel, batch", False)):
@@ -284,7 +311,7 @@ def main():
         target = curves[reference][-1][1]
         ref_seconds = [t for n, tr, t, _ in runs if n == reference][0]
         for name in curves:
-            if not name.startswith("ppl") or ("2 threads" in name) != ("Multicore" in reference):
+            if not name.startswith("ppl vb") or ("2 threads" in name) != ("Multicore" in reference):
                 continue
             reached = first_reaching(curves[name], target)
             ratio = "never" if reached is None else f"{reached:.1f} s, {reached / ref_seconds:.2f}x its CPU"
