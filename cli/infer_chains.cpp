@@ -54,9 +54,7 @@ void check_show(const lang::ir::model& m, const infer_options& o) {
 
 // The files a run writes: its draws file(s) and the saved state beside them.
 std::vector<std::string> run_outputs(const infer_options& o) {
-  std::vector<std::string> out = draws::draws_paths(o.output, format_of(o), o.run.chains);
-  if (format_of(o) == draws::draws_format::coda)
-    for (const auto& p : draws::coda_paths(draws::coda_stem(o.output), o.run.chains)) out.push_back(p);
+  std::vector<std::string> out = draws_outputs(o, o.run.chains);
   out.push_back(state_path(o.output));
   out.push_back(state_path(o.output) + ".tmp");
   return out;

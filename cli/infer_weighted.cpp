@@ -23,21 +23,25 @@ namespace ppl::cli {
 
 namespace {
 
-// The searches of the mode (inference/mode.hpp), whose rows carry no weights.
+// The methods built on a search of the mode (inference/mode.hpp), which take a start.
 bool mode_method(const std::string& method) {
   return method == "optimize" || method == "laplace" || method == "pathfinder" || method == "advi";
 }
+
+// Those and vb: approximations whose rows carry no weights and whose report is their own.
+bool approximate_method(const std::string& method) { return mode_method(method) || method == "vb"; }
 
 // The options that only MCMC takes, refused rather than ignored.
 void refuse_mcmc_options(const infer_options& o) {
   const std::string method = "--method " + o.method;
   if (o.format != "ppl" && !mode_method(o.method))
     throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
-  if (!mode_method(o.method) && o.init != "1" && o.method != "vb")
-    throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize, laplace, pathfinder and advi take a start");
+  if (!mode_method(o.method) && o.init != "1")
+    throw std::invalid_argument("--init: " + method + (o.method == "vb" ? " begins from a random start of its own (--seed)" : " starts from the prior") +
+                                "; only mcmc, optimize, laplace, pathfinder and advi take a start");
   if (mode_method(o.method) && (o.init == "prior" || o.init == "pathfinder"))
     throw std::invalid_argument("--init " + o.init + ": " + method + " starts from a file of values or a jitter radius");
-  if ((mode_method(o.method) || o.method == "vb") && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
+  if (approximate_method(o.method) && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
   if (!o.heldout.empty() && o.method != "vb")
     throw std::invalid_argument("--heldout is scored by MCMC's samplers and by vb only; " + method + " takes none");
   if (!o.samplers.empty()) throw std::invalid_argument("--sampler chooses MCMC's samplers; " + method + " takes none");
@@ -81,7 +85,7 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
 // What the method found, as `key: value` lines: the draws file's header and the report.
 std::vector<std::string> result_lines(const infer_options& o, const inference::weighted_result& r) {
   std::vector<std::string> lines;
-  if (mode_method(o.method) || o.method == "vb") {
+  if (approximate_method(o.method)) {
     if (o.method == "laplace") lines.push_back(fmt::format("log_evidence: {:.6f} (Laplace's approximation)", r.evidence.log_z));
     lines.insert(lines.end(), r.report.begin(), r.report.end());
     if (r.interrupted) lines.push_back("interrupted: " + r.stopped);
@@ -142,14 +146,26 @@ class smc_status {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// vb's status line on a terminal: the pass, the time so far and the held-out perplexity,
+// redrawn in place; cleared after the last pass.
+std::function<void(int, double)> vb_status(int passes) {
+  return [passes, start = std::chrono::steady_clock::now()](int pass, double perplexity) {
+    std::string line = fmt::format("vb: pass {} of {}, {:.0f} s", pass, passes,
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (std::isfinite(perplexity)) line += fmt::format(", held-out perplexity {:.2f}", perplexity);
+    fmt::print(stderr, "\r{}\x1b[K", line.substr(0, terminal_width() - 1));
+    if (pass == passes) fmt::print(stderr, "\r\x1b[K");
+  };
+}
+
 // The settings from infer's options: --threads, --seed and --monitor are MCMC's too, and
-// laplace's draws are --draws.
+// an approximation's draws are --draws.
 inference::monte_carlo_options monte_carlo_settings(const infer_options& o) {
   inference::monte_carlo_options mc = o.monte_carlo;
   mc.threads = o.run.threads;
   mc.seed = o.run.seed;
   mc.monitors = o.monitor;
-  if (o.method == "laplace" || o.method == "pathfinder" || o.method == "advi" || o.method == "vb") mc.particles = o.run.draws;
+  if (approximate_method(o.method) && o.method != "optimize") mc.particles = o.run.draws;
   return mc;
 }
 
@@ -187,10 +203,13 @@ inference::weighted_result run_method(const lang::ir::model& m, const data::data
 
 int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, draws::table* keep) {
   refuse_mcmc_options(o);
-  if (!o.output.empty()) refuse_overwriting_inputs("--output", {o.output}, {in.model_path, in.data_path, o.proposal});
   inference::monte_carlo_options mc = monte_carlo_settings(o);
   data::data_table init;
   if (mode_method(o.method)) mc.start = start_of(*l.model, o.init, init);
+  // One set of draws: the files of one chain, none of them an input (--init's file and
+  // --heldout's are read too).
+  if (!o.output.empty())
+    refuse_overwriting_inputs("--output", draws_outputs(o, 1), {in.model_path, in.data_path, o.proposal, mc.start.init ? o.init : "", o.heldout});
   // The REPL's queries (mean(E), quantile(E, p)) read the kept draws as equally weighted:
   // it keeps resampled ones, never weights they would ignore.
   if (keep && o.method != "rejection") mc.resample = true;
@@ -209,14 +228,7 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     heldout = data::read_data_file(o.heldout);
     mc.heldout = &heldout;
   }
-  if (o.method == "vb" && !o.quiet && isatty(STDERR_FILENO))
-    mc.pass_done = [&mc, start = std::chrono::steady_clock::now()](int pass, double perplexity) {
-      std::string line = fmt::format("vb: pass {} of {}, {:.0f} s", pass, mc.passes,
-                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      if (std::isfinite(perplexity)) line += fmt::format(", held-out perplexity {:.2f}", perplexity);
-      fmt::print(stderr, "\r{}\x1b[K", line.substr(0, terminal_width() - 1));
-      if (pass == mc.passes) fmt::print(stderr, "\r\x1b[K");
-    };
+  if (o.method == "vb" && !o.quiet && isatty(STDERR_FILENO)) mc.pass_done = vb_status(mc.passes);
   ppl::install_interrupt_handlers();
   std::optional<smc_status> status;
   if (o.method == "smc" && !o.quiet && isatty(STDERR_FILENO)) {

@@ -111,6 +111,13 @@ draws::draws_format format_of(const infer_options& o) {
   return o.format == "stan" ? draws::draws_format::stan : o.format == "coda" ? draws::draws_format::coda : draws::draws_format::ppl;
 }
 
+std::vector<std::string> draws_outputs(const infer_options& o, int chains) {
+  std::vector<std::string> out = draws::draws_paths(o.output, format_of(o), chains);
+  if (format_of(o) == draws::draws_format::coda)
+    for (const auto& p : draws::coda_paths(draws::coda_stem(o.output), chains)) out.push_back(p);
+  return out;
+}
+
 int write_coda_files(const draws::draws_source& draws, const infer_options& o, bool saved,
                      const std::map<std::string, std::string>& spelled) {
   const std::string again = saved ? "; write them with: ppl infer --resume " + o.output : "";

@@ -41,6 +41,10 @@ infer_options coda_output(infer_options o);
 // The layout --format names: ppl, stan or coda.
 draws::draws_format format_of(const infer_options& o);
 
+// The draws files a run of `chains` chains writes under --output (after coda_output): one
+// file, or one a chain in Stan's layout, and for --format coda the CODA files too.
+std::vector<std::string> draws_outputs(const infer_options& o, int chains);
+
 // --format coda, a complete run: its CODA files, transposed from its draws file o.output
 // (draws/coda_writer.hpp). Returns the exit status: 0; 1 when a file cannot be written;
 // 130 when Ctrl-C stops the writing. Those two are reported, and leave no CODA file: the

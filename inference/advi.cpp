@@ -26,7 +26,6 @@
 #include <numeric>
 
 #include "core/interrupt.hpp"
-#include "draws/psis.hpp"
 #include "inference/mode.hpp"
 
 namespace ppl::inference {

@@ -16,8 +16,6 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "core/interrupt.hpp"
-#include "draws/psis.hpp"
 #include "inference/mode.hpp"
 
 namespace ppl::inference {

@@ -188,11 +188,19 @@ void draw_approximation(mode_problem& problem, long n, ppl::rng& rng, const std:
   }
 }
 
-evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& log_ratios, const std::string& what) {
+evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& log_ratios, const std::string& what,
+                               std::vector<double>* smoothed) {
   std::vector<double> finite;
   for (double x : log_ratios)
     if (std::isfinite(x)) finite.push_back(x);
-  if (finite.size() >= 5) r.pareto_k = draws::psis_smooth(finite, 1.0).pareto_k;
+  if (smoothed) smoothed->assign(log_ratios.size(), -INFINITY);  // a draw outside the support weighs 0
+  if (finite.size() >= 2) {
+    const draws::psis_weights w = draws::psis_smooth(finite, 1.0);
+    if (finite.size() >= 5) r.pareto_k = w.pareto_k;
+    if (smoothed)
+      for (std::size_t i = 0, f = 0; i < log_ratios.size(); ++i)
+        if (std::isfinite(log_ratios[i])) (*smoothed)[i] = w.log_weights[f++];
+  }
   r.ess = particles::effective_size(log_ratios);
   evidence_estimate is = particles::log_mean_exp(log_ratios);
   if (r.pareto_k > 0.7) is.se = NAN;

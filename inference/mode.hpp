@@ -91,7 +91,10 @@ void draw_approximation(mode_problem& problem, long n, ppl::rng& rng, const std:
 // ESS (in r), the importance-sampling evidence with q as the proposal (returned; no
 // standard error above k = 0.7), their report lines, and the warnings: draws outside the
 // support, and above k = 0.7 that `what` is far from the posterior (r.unreliable).
-evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& log_ratios, const std::string& what);
+// `smoothed`, when given, gets the ratios' PSIS weights, normalised logs in their order
+// (-inf for a draw outside the support; all -inf with fewer than two finite ratios).
+evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& log_ratios, const std::string& what,
+                               std::vector<double>* smoothed = nullptr);
 
 // Keeps q's mean and covariance in r (weighted_result::q_mean, q_covariance).
 void keep_approximation(weighted_result& r, const Eigen::VectorXd& mean, const Eigen::MatrixXd& covariance);

@@ -15,7 +15,6 @@
 #include <cmath>
 
 #include "core/interrupt.hpp"
-#include "draws/psis.hpp"
 #include "inference/mode.hpp"
 #include "inference/pathfinder.hpp"
 
@@ -84,32 +83,24 @@ weighted_result pathfinder_sample(const lang::ir::model& m, const data::data_tab
     r.interrupted = true;
     r.stopped = fmt::format("{} draws made of {}", log_ratios.size(), paths.size() * static_cast<std::size_t>(o.particles));
   }
-  std::vector<double> finite;
-  for (double x : log_ratios)
-    if (std::isfinite(x)) finite.push_back(x);
+  r.report.push_back(paths.size() == 1 ? "draws: approximate, from the path's best normal approximation, mapped to the constrained scale"
+                                       : fmt::format("draws: approximate, {} resampled by Pareto smoothed importance weights from the {} "
+                                                     "paths' {} draws, mapped to the constrained scale", o.particles, paths.size(),
+                                                     log_ratios.size()));
+  // Each path's mean ratio estimates p(data) without bias, and so does their mean.
+  std::vector<double> smoothed;
+  r.evidence = judge_ratios(r, log_ratios, paths.size() == 1 ? "Pathfinder's normal approximation" : "the mixture of Pathfinder's normal approximations",
+                            &smoothed);
   if (paths.size() == 1) {
     r.rows = std::move(rows);
   } else {
-    // PSIS weights (the finite ratios'; a draw outside the support weighs 0), then
-    // systematic resampling of --draws rows.
-    std::vector<double> smoothed(log_ratios.size(), -INFINITY);
-    if (finite.size() >= 2) {
-      const auto w = draws::psis_smooth(finite, 1.0).log_weights;
-      for (std::size_t i = 0, f = 0; i < log_ratios.size(); ++i)
-        if (std::isfinite(log_ratios[i])) smoothed[i] = w[f++];
-    }
+    // Systematic resampling of --draws rows by the PSIS weights.
     ppl::rng rng = particles::item_stream(o.seed, paths.size(), path_purpose);
     const auto picks = particles::systematic_resample(smoothed, static_cast<std::size_t>(o.particles), boost::random::uniform_01<double>()(rng));
     for (std::size_t i : picks)
       r.rows.insert(r.rows.end(), rows.begin() + static_cast<std::ptrdiff_t>(i * width), rows.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
   }
   r.row_count = r.rows.size() / width;
-  r.report.push_back(paths.size() == 1 ? "draws: approximate, from the path's best normal approximation, mapped to the constrained scale"
-                                       : fmt::format("draws: approximate, {} resampled by Pareto smoothed importance weights from the {} "
-                                                     "paths' {} draws, mapped to the constrained scale", r.row_count, paths.size(),
-                                                     log_ratios.size()));
-  // Each path's mean ratio estimates p(data) without bias, and so does their mean.
-  r.evidence = judge_ratios(r, log_ratios, paths.size() == 1 ? "Pathfinder's normal approximation" : "the mixture of Pathfinder's normal approximations");
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

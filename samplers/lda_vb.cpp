@@ -53,19 +53,18 @@ vb_engine::vb_engine(corpus c, const vb_options& o, ppl::rng& rng) : c_(std::mov
 void vb_engine::refresh_beta() {
   const std::size_t K = c_.topics, V = c_.words;
   exp_beta_.resize(V * K);
-  std::vector<double> totals(K, 0.0);
-  for (std::size_t w = 0; w < V; ++w)
-    for (std::size_t k = 0; k < K; ++k) totals[k] += lambda_[w * K + k];
+  std::vector<double> totals = topic_totals();
   for (auto& t : totals) t = digamma(t);
   for (std::size_t w = 0; w < V; ++w)
     for (std::size_t k = 0; k < K; ++k) exp_beta_[w * K + k] = std::exp(digamma(lambda_[w * K + k]) - totals[k]);
 }
 
-void vb_engine::gather(std::uint64_t first, std::uint64_t last, local& l, std::vector<std::uint32_t>& seen) const {
+void vb_engine::gather(const std::uint32_t* words, std::uint64_t first, std::uint64_t last, std::uint64_t stride, local& l,
+                       std::vector<std::uint32_t>& seen) {
   l.words.clear();
   l.counts.clear();
-  for (std::uint64_t n = first; n < last; ++n) {
-    const std::uint32_t w = c_.word[n];
+  for (std::uint64_t n = first; n < last; n += stride) {
+    const std::uint32_t w = words[n];
     if (seen[w] == 0) {
       l.words.push_back(w);
       l.counts.push_back(0);
@@ -74,6 +73,14 @@ void vb_engine::gather(std::uint64_t first, std::uint64_t last, local& l, std::v
     l.counts[seen[w] - 1] += 1;
   }
   for (std::uint32_t w : l.words) seen[w] = 0;
+}
+
+std::vector<double> vb_engine::topic_totals() const {
+  const std::size_t K = c_.topics, V = c_.words;
+  std::vector<double> totals(K, 0.0);
+  for (std::size_t w = 0; w < V; ++w)
+    for (std::size_t k = 0; k < K; ++k) totals[k] += lambda_[w * K + k];
+  return totals;
 }
 
 void vb_engine::local_step(local& l, const std::vector<double>& exp_beta) const {
@@ -126,7 +133,7 @@ void vb_engine::pass() {
       auto& sstats = sstats_[t];
       for (std::uint32_t d = begin + static_cast<std::uint32_t>((end - begin) * t / threads);
            d < begin + static_cast<std::uint32_t>((end - begin) * (t + 1) / threads); ++d) {
-        gather(c_.doc_start[d], c_.doc_start[d + 1], l, seen);
+        gather(c_.word.data(), c_.doc_start[d], c_.doc_start[d + 1], 1, l, seen);
         if (l.words.empty()) continue;
         local_step(l, exp_beta_);
         std::copy(l.gamma.begin(), l.gamma.end(), gamma_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(d) * K));
@@ -179,7 +186,7 @@ double vb_engine::elbo() {
     std::vector<double> log_e(K);
     double sum = 0;
     for (std::uint32_t d = static_cast<std::uint32_t>(c_.documents * t / threads); d < c_.documents * (t + 1) / threads; ++d) {
-      gather(c_.doc_start[d], c_.doc_start[d + 1], l, seen);
+      gather(c_.word.data(), c_.doc_start[d], c_.doc_start[d + 1], 1, l, seen);
       if (l.words.empty()) continue;
       local_step(l, exp_beta_);
       for (std::size_t j = 0; j < l.words.size(); ++j) sum += l.counts[j] * (std::log(l.counts[j]) - std::log(l.norm[j]));
@@ -217,9 +224,8 @@ std::unique_ptr<vb_engine> best_start(const corpus& c, const vb_options& o, ppl:
 completion vb_engine::complete(const held_out& heldout) const {
   const std::size_t K = c_.topics, V = c_.words;
   // E_q[phi], word-major, and the same layout as exp_beta for the local step.
-  std::vector<double> phi(V * K), totals(K, 0.0);
-  for (std::size_t w = 0; w < V; ++w)
-    for (std::size_t k = 0; k < K; ++k) totals[k] += lambda_[w * K + k];
+  const std::vector<double> totals = topic_totals();
+  std::vector<double> phi(V * K);
   for (std::size_t w = 0; w < V; ++w)
     for (std::size_t k = 0; k < K; ++k) phi[w * K + k] = lambda_[w * K + k] / totals[k];
   completion out;
@@ -228,14 +234,7 @@ completion vb_engine::complete(const held_out& heldout) const {
   for (std::size_t d = 0; d + 1 < heldout.doc_start.size(); ++d) {
     const std::uint64_t first = heldout.doc_start[d], last = heldout.doc_start[d + 1];
     if (last - first < 2) continue;
-    l.words.clear();
-    l.counts.clear();
-    for (std::uint64_t n = first; n < last; n += 2) {
-      const std::uint32_t w = heldout.word[n];
-      if (seen[w] == 0) l.words.push_back(w), l.counts.push_back(0), seen[w] = static_cast<std::uint32_t>(l.words.size());
-      l.counts[seen[w] - 1] += 1;
-    }
-    for (std::uint32_t w : l.words) seen[w] = 0;
+    gather(heldout.word.data(), first, last, 2, l, seen);
     local_step(l, phi);
     const double total = std::accumulate(l.gamma.begin(), l.gamma.end(), 0.0);
     for (std::uint64_t n = first + 1; n < last; n += 2) {
@@ -251,9 +250,7 @@ completion vb_engine::complete(const held_out& heldout) const {
 
 void vb_engine::phi_means(double* out) const {
   const std::size_t K = c_.topics, V = c_.words;
-  std::vector<double> totals(K, 0.0);
-  for (std::size_t w = 0; w < V; ++w)
-    for (std::size_t k = 0; k < K; ++k) totals[k] += lambda_[w * K + k];
+  const std::vector<double> totals = topic_totals();
   for (std::size_t k = 0; k < K; ++k)
     for (std::size_t w = 0; w < V; ++w) out[k * V + w] = lambda_[w * K + k] / totals[k];
 }

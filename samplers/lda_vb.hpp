@@ -65,8 +65,13 @@ class vb_engine {
     std::vector<std::uint32_t> words;
     std::vector<double> counts;
   };
-  // Gathers document d's distinct words and their counts into `l`.
-  void gather(std::uint64_t first, std::uint64_t last, local& l, std::vector<std::uint32_t>& seen) const;
+  // The distinct words of tokens first, first + stride, ... before last of `words` and
+  // their counts, into `l` (`seen`: V zeros, left so): a training document (stride 1) or a
+  // held-out document's observed half (stride 2).
+  static void gather(const std::uint32_t* words, std::uint64_t first, std::uint64_t last, std::uint64_t stride, local& l,
+                     std::vector<std::uint32_t>& seen);
+  // sum_w lambda_kw, for each topic k.
+  std::vector<double> topic_totals() const;
   // The local step for the words in `l` under exp_beta (word-major, V x K); leaves gamma,
   // exp_theta and the normalisers in `l`.
   void local_step(local& l, const std::vector<double>& exp_beta) const;
