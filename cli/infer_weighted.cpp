@@ -36,10 +36,9 @@ void refuse_mcmc_options(const infer_options& o) {
   const std::string method = "--method " + o.method;
   if (o.format != "ppl" && !mode_method(o.method))
     throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
-  if (!mode_method(o.method) && o.init != "1")
-    throw std::invalid_argument("--init: " + method + (o.method == "vb" ? " begins from a random start of its own (--seed)" : " starts from the prior") +
-                                "; only mcmc, optimize, laplace, pathfinder and advi take a start");
-  if (mode_method(o.method) && (o.init == "prior" || o.init == "pathfinder"))
+  if (!mode_method(o.method) && o.method != "vb" && o.init != "1")
+    throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize, laplace, pathfinder, advi and vb take a start");
+  if ((mode_method(o.method) || o.method == "vb") && (o.init == "prior" || o.init == "pathfinder"))
     throw std::invalid_argument("--init " + o.init + ": " + method + " starts from a file of values or a jitter radius");
   if (approximate_method(o.method) && o.monte_carlo.resample) throw std::invalid_argument("--resample: " + method + "'s draws carry no weights");
   if (!o.heldout.empty() && o.method != "vb")
@@ -62,9 +61,10 @@ std::string method_settings(const infer_options& o, const inference::monte_carlo
     return fmt::format("particles per run: {}, runs: {}, ess_fraction: {}, moves: {}, threads: {}", mc.particles, mc.runs,
                        mc.ess_fraction, mc.moves, mc.threads);
   if (o.method == "vb")
-    return fmt::format("batch_size: {}, passes: {}, starts: {}, offset: {}, decay: {}, draws: {}, threads: {}",
+    return fmt::format("batch_size: {}, passes: {}, starts: {}, offset: {}, decay: {}, draws: {}, threads: {} (LDA); sweeps: {}, init: {} "
+                       "(conjugate models)",
                        mc.batch_size == 0 ? std::string("all (batch VB)") : std::to_string(mc.batch_size), mc.passes, mc.starts,
-                       mc.offset, mc.decay, mc.particles, mc.threads);
+                       mc.offset, mc.decay, mc.particles, mc.threads, inference::iteration_limit(mc, 1000), o.init);
   if (o.method == "advi")
     return fmt::format("family: {}, draws: {}, iterations: {}, eta: {}, grad_samples: {}, elbo_samples: {}, eval_elbo: {}, tol_rel_obj: {}, "
                        "init: {}", mc.family, mc.particles, inference::iteration_limit(mc, 10000),
@@ -205,7 +205,7 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
   refuse_mcmc_options(o);
   inference::monte_carlo_options mc = monte_carlo_settings(o);
   data::data_table init;
-  if (mode_method(o.method)) mc.start = start_of(*l.model, o.init, init);
+  if (mode_method(o.method) || o.method == "vb") mc.start = start_of(*l.model, o.init, init);
   // One set of draws: the files of one chain, none of them an input (--init's file and
   // --heldout's are read too).
   if (!o.output.empty())
@@ -260,7 +260,11 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
     if (!o.output.empty() && format_of(o) == draws::draws_format::coda && !r.interrupted)
       if (const int status = write_coda_files(*draws, o, false); status != 0) return status;
     if (o.method == "optimize") print_mode(r, o);
-    else if (r.row_count >= 2) messages = print_summary(*draws, {20, o.show, want_histograms(o.histograms)});
+    else if (r.row_count >= 2) {
+      table_options table{20, o.show, want_histograms(o.histograms)};
+      table.independent = approximate_method(o.method) || o.method == "rejection";
+      messages = print_summary(*draws, table);
+    }
   }
   for (const auto& n : r.notes) messages.notes.push_back(n);
   for (const auto& w : r.warnings) messages.warnings.push_back(w);

@@ -104,8 +104,10 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
                   "at that mode, with Laplace's evidence and the draws' Pareto k-hat); pathfinder (--paths paths of L-BFGS, "
                   "the best normal approximation of each, --draws draws resampled from them by importance weights, with their "
                   "k-hat); advi (a normal q on the unconstrained scale, --family meanfield or fullrank, fitted by stochastic "
-                  "gradients of the ELBO; --draws draws of it, the ELBO's trace and the draws' k-hat); vb (variational Bayes "
-                  "by coordinate ascent for a model with LDA's structure, batch or online with --batch-size)")
+                  "gradients of the ELBO; --draws draws of it, the ELBO's trace and the draws' k-hat); vb (mean-field "
+                  "variational Bayes by coordinate ascent: for a model with LDA's structure, batch or online with --batch-size; "
+                  "otherwise where every unknown's prior is conjugate to its children, each factor of q that conjugate "
+                  "posterior's family, with the ELBO after each sweep and --draws draws of q)")
       ->capture_default_str()->check(CLI::IsMember({"mcmc", "importance", "smc", "rejection", "optimize", "laplace", "pathfinder", "advi", "vb"}));
   cmd->add_option("--batch-size", o.monte_carlo.batch_size, "vb: documents per update, online VB (default: all of them, batch VB)")
       ->check(whole(1, 4000000000.0));
@@ -139,7 +141,8 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
   cmd->add_option("--paths", o.monte_carlo.paths, "pathfinder: paths, each from a start of its own (1: single-path Pathfinder, no resampling)")
       ->capture_default_str()->check(whole(1, 1000));
   add_monte_carlo_options(cmd, o.monte_carlo);
-  cmd->add_option("--iterations", o.monte_carlo.iterations, "optimize, laplace, pathfinder, advi: the iteration limit (default: optimize and laplace 2000, pathfinder 1000, advi 10000)")
+  cmd->add_option("--iterations", o.monte_carlo.iterations, "optimize, laplace, pathfinder, advi, vb: the iteration limit (default: optimize and laplace 2000, pathfinder 1000, advi 10000; "
+                  "vb's sweeps of a conjugate model 1000)")
       ->capture_default_str()->check(whole(1, 1000000000));
   cmd->add_option("--jacobian", o.monte_carlo.jacobian,
                   "optimize: true, the mode of the density on the unconstrained scale (with the transforms' Jacobian, where "

@@ -343,7 +343,7 @@ summary_messages print_summary(const draws::draws_source& d, const table_options
                                     "statistic uses one draw in every {}",
                                     rows, o.column_cap, stride));
   undefined.notes(out.notes);
-  if (bad_rhat)
+  if (bad_rhat && !o.independent)
     out.warnings.push_back(fmt::format("{} {} R-hat above 1.01 (e.g. {}): the chains have not mixed; run longer", bad_rhat,
                                        bad_rhat == 1 ? "quantity has" : "quantities have", worst));
   if (low_ess)

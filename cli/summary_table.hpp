@@ -26,6 +26,9 @@ struct table_options {
   // The quantiles listed, as probabilities (empty: 0.05, 0.5, 0.95): rstan's probs,
   // CmdStan's --percentiles.
   std::vector<double> quantiles;
+  // The draws are independent (rejection's, an approximation's): split R-hat then measures
+  // chance alone, above 1.01 for some of many quantities, and is not warned about.
+  bool independent = false;
 };
 
 // The bin of a finite value v among `bins` equal bins over [lo, hi]; values outside go to

@@ -84,7 +84,9 @@ double smooth_tail(std::vector<double>& lw, std::size_t tail) {
   std::nth_element(order.begin(), cut, order.end(), by_ratio);
   std::sort(cut, order.end(), by_ratio);
   const std::size_t* first = &order[s - tail];
-  if (lw[order[s - 1]] - lw[first[0]] < std::numeric_limits<double>::epsilon() / 100) return std::numeric_limits<double>::quiet_NaN();
+  // Flat to rounding (log p - log q computed apart differ by some 1e-14 where q is p):
+  // no tail to fit.
+  if (lw[order[s - 1]] - lw[first[0]] < 1e-10) return std::numeric_limits<double>::quiet_NaN();
   // The fit is on the ratios' own scale, above the cutoff: exp(lw) <= 1 as the largest log
   // ratio is 0.
   const double cutoff = std::exp(lw[*cut]);

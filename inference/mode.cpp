@@ -204,7 +204,11 @@ evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& lo
   r.ess = particles::effective_size(log_ratios);
   evidence_estimate is = particles::log_mean_exp(log_ratios);
   if (r.pareto_k > 0.7) is.se = NAN;
-  r.report.push_back(fmt::format("pareto_k: {:.3f} (of the ratios p / q, ESS {:.1f} of {})", r.pareto_k, r.ess, log_ratios.size()));
+  if (std::isnan(r.pareto_k) && finite.size() >= 5)
+    r.report.push_back(fmt::format("pareto_k: n/a (the ratios p / q are equal to rounding: q is the posterior; ESS {:.1f} of {})", r.ess,
+                                   log_ratios.size()));
+  else
+    r.report.push_back(fmt::format("pareto_k: {:.3f} (of the ratios p / q, ESS {:.1f} of {})", r.pareto_k, r.ess, log_ratios.size()));
   r.report.push_back(fmt::format("log_evidence_importance: {:.6f} (se {}; q as the proposal)", is.log_z,
                                  std::isfinite(is.se) ? fmt::format("{:.6f}", is.se) : std::string("n/a")));
   if (const std::size_t outside = log_ratios.size() - finite.size(); outside > 0)

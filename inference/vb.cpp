@@ -1,6 +1,7 @@
 // `ppl infer --method vb`: variational Bayes where the planner sees the structure of
-// conjugate-exponential families whose coordinate-ascent updates it has (samplers/
-// lda_vb.hpp): LDA's z, theta and phi, the collapsed Gibbs sampler's structure. --passes
+// conjugate-exponential families whose coordinate-ascent updates it has: LDA's z, theta
+// and phi, the collapsed Gibbs sampler's structure (samplers/lda_vb.hpp), or else every
+// unknown's conjugate pair (inference/cavi.hpp). For LDA, --passes
 // passes over the documents, in batches of --batch-size (online VB) or all at once (batch
 // VB), the held-out perplexity after each pass (--heldout), and --draws rows of the
 // monitored theta, phi and z drawn from q (or, --means, one row of q's means). No lp__ is
@@ -11,9 +12,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "core/interrupt.hpp"
+#include "inference/cavi.hpp"
 #include "inference/chain.hpp"
+#include "inference/mode.hpp"
 #include "inference/particles.hpp"
 #include "samplers/collapsed.hpp"
 #include "samplers/lda_vb.hpp"
@@ -24,22 +28,17 @@ namespace {
 
 constexpr std::uint32_t vb_purpose = 0x76626c64u;
 
-// The model's LDA structure; refused with a message when it has none, or has unknowns
-// besides z, theta and phi.
-samplers::lda_model lda_of(model::graph& g) {
+// The model's LDA structure, when it has one and no unknowns besides z, theta and phi.
+std::optional<samplers::lda_model> lda_of(model::graph& g, std::string& reason) {
   const auto& m = g.model();
-  std::string reason;
   auto lda = samplers::find_lda(g, reason);
-  if (!lda)
-    throw std::invalid_argument("--method vb takes models with LDA's structure (documents' topic proportions theta, topics phi, a "
-                                "topic z for each token), where its updates are known; here there is " + reason +
-                                " (use --method advi for a continuous model, or mcmc)");
+  if (!lda) return std::nullopt;
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     if (m.variables[v].role == lang::ir::role::unknown && static_cast<int>(v) != lda->s.z && static_cast<int>(v) != lda->s.theta &&
         static_cast<int>(v) != lda->s.phi)
       throw std::invalid_argument("--method vb updates LDA's z, theta and phi, and `" + m.variables[v].name +
                                   "` is another unknown, which it has no update for (use --method mcmc)");
-  return std::move(*lda);
+  return lda;
 }
 
 // The engine: one start, or (--starts) the best by ELBO of several, each run all the
@@ -88,13 +87,95 @@ void write_rows(model::graph& g, const samplers::collapsed_structure& s, const s
                                            r.row_count));
 }
 
+// Coordinate ascent over the conjugate pairs (inference/cavi.hpp), from chain 1's start:
+// sweeps until no factor's mean moves by 1e-9 of its sd, the ELBO after each, then draws
+// from q judged by their ratios p / q as every approximation's are.
+weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (o.means) throw std::invalid_argument("--means is LDA's; for a conjugate model the report's q_ lines give each factor's arguments");
+  mode_problem problem(m, data, o, "vb");
+  cavi engine(problem.graph().graph());
+  weighted_result r;
+  double elbo = engine.elbo();
+  const int limit = iteration_limit(o, 1000);
+  std::vector<std::pair<int, double>> trace = {{0, elbo}};
+  int sweeps = 0;
+  double change = INFINITY;
+  while (sweeps < limit && change > 1e-9 && !ppl::interrupted()) {
+    change = engine.sweep();
+    const double next = engine.elbo();
+    ++sweeps;
+    if (sweeps > 1 && next < elbo - 1e-9 * std::abs(elbo))  // coordinate ascent cannot go down: a term not conjugate-exponential
+      r.warnings.push_back(fmt::format("the ELBO fell at sweep {} ({:.9g} to {:.9g}): some term is not of the conjugate-exponential form the "
+                                       "updates assume, and q is not to be trusted",
+                                       sweeps, elbo, next));
+    elbo = next;
+    trace.emplace_back(sweeps, elbo);
+  }
+  std::string factors;
+  for (int v : engine.unknowns()) {
+    const char* family = engine.joint(v) ? "MultiNormal" : engine.factors(v)[engine.free_elements(v).front()].family;
+    factors += (factors.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name + " " + (family ? family : "(not updated)");
+  }
+  r.report.push_back("q: " + factors + " (a factor for each element, a MultiNormal one for the whole variable)");
+  for (int v : engine.unknowns()) {  // the factors' arguments, the first ten of each variable
+    std::string line;
+    const auto& fs = engine.factors(v);
+    const auto& free = engine.free_elements(v);
+    for (std::size_t k = 0; k < free.size() && k < 10; ++k) {
+      const inference::q_factor& f = fs[free[k]];
+      line += (k ? ", " : "") + (f.family ? fmt::format("{}({:.6g}, {:.6g})", f.family, f.a, f.b) : std::string("(not updated)"));
+    }
+    if (free.size() > 10) line += fmt::format(", ... ({} more)", free.size() - 10);
+    r.report.push_back("q_" + m.variables[static_cast<std::size_t>(v)].name + (engine.joint(v) ? " (marginals)" : "") + ": " + line);
+  }
+  r.report.push_back(fmt::format("sweeps: {}, design rows at most {}", sweeps, engine.widest_design()));
+  r.report.push_back(change <= 1e-9 ? std::string("stopped: no factor's mean moved by 1e-9 of its sd")
+                                    : fmt::format("stopped: {}", ppl::interrupted() ? "interrupted" : fmt::format("the sweep limit ({})", limit)));
+  for (const auto& [k, e] : trace) r.report.push_back(fmt::format("elbo: {} {:.6f}", k, e));
+  if (change > 1e-9 && !ppl::interrupted())
+    r.warnings.push_back(fmt::format("coordinate ascent did not converge in {} sweeps (a factor's mean still moved by {:.3g} of its sd): "
+                                     "raise --iterations", sweeps, change));
+  r.columns = approximation_columns(problem);
+  if (ppl::interrupted()) {
+    r.interrupted = true;
+    r.stopped = fmt::format("coordinate ascent after {} sweeps", sweeps);
+    return r;
+  }
+  ppl::rng rng = particles::item_stream(o.seed, 0, vb_purpose);
+  std::vector<double> log_ratios;
+  auto& target = problem.target();
+  draw_approximation(problem, o.particles, rng, [&](ppl::rng& stream, Eigen::VectorXd& y) {
+    const double log_q = engine.draw(stream);
+    target.position(y);
+    return log_q + target.set_with_jacobian(y);
+  }, r.rows, log_ratios);
+  r.row_count = log_ratios.size();
+  r.report.push_back("draws: approximate, from the mean-field q of coordinate ascent, its factors independent");
+  r.evidence = judge_ratios(r, log_ratios, "the mean-field q");
+  r.report.push_back(fmt::format("elbo_final: {:.6f} (a lower bound on the log evidence)", elbo));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
 }  // namespace
 
 weighted_result vb_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
   const auto start = std::chrono::steady_clock::now();
   ppl::rng rng = particles::item_stream(o.seed, 0, vb_purpose);
   model::graph g(m, data, rng);
-  samplers::lda_model lda = lda_of(g);
+  std::string reason;
+  auto found = lda_of(g, reason);
+  if (!found) {
+    try {
+      cavi check(g);  // its refusal, before chain 1's start is made
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(e.what()) + "; nor is it LDA, whose updates are known: there is " + reason);
+    }
+    return cavi_sample(m, data, o);
+  }
+  if (o.start.init) throw std::invalid_argument("--init: LDA's --method vb begins from a random start of its own (--seed)");
+  samplers::lda_model lda = std::move(*found);
   weighted_result r;
   const auto chosen = make_engine(std::move(lda.corpus), o, rng, r);
   samplers::lda::vb_engine& engine = *chosen;

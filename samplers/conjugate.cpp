@@ -19,7 +19,7 @@ namespace {
 using lang::ir::expr;
 using lang::ir::statement;
 
-class conjugate_sampler final : public sampler {
+class conjugate_sampler final : public sampler, public conjugate_totals {
  public:
   conjugate_sampler(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children)
       : graph_(g), variable_(v), pair_(pair) {
@@ -36,44 +36,7 @@ class conjugate_sampler final : public sampler {
 
   void step(ppl::rng& rng, bool) override {
     auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
-    const std::size_t size = values.size() * static_cast<std::size_t>(stride_);
-    if (constant_stats_.size() != size) {
-      // Observed children at fixed elements with fixed arguments add the same statistics
-      // at every sweep: summed once.
-      constant_stats_.assign(size, 0.0);
-      for (const auto& c : children_)
-        if (c.constant) accumulate_fixed(c, constant_stats_.data());
-      constant_prior_.clear();
-    }
-    // Tempered (SMC at beta < 1): every pair's statistics are sums over the children, and
-    // its kernel linear in them, so likelihood^beta is the likelihood's children counted
-    // beta times each.
-    const double beta = graph_.temperature();
-    if (beta == 1) {
-      stats_ = constant_stats_;
-    } else {
-      if (constant_prior_.size() != size) {
-        constant_prior_.assign(size, 0.0);
-        constant_likelihood_.assign(size, 0.0);
-        for (const auto& c : children_)
-          if (c.constant) accumulate_fixed(c, (in_likelihood(c) ? constant_likelihood_ : constant_prior_).data());
-      }
-      stats_.resize(size);
-      for (std::size_t k = 0; k < size; ++k) stats_[k] = constant_prior_[k] + beta * constant_likelihood_[k];
-    }
-    if (through_derived_) linear_through_derived(beta);
-    for (const auto& c : children_) {
-      if (!c.ref || c.constant) continue;
-      if (const double w = weight(c, beta); w == 1) {
-        accumulate(c);
-      } else {  // into a zeroed scratch copy, then added w times
-        scratch_.swap(stats_);
-        stats_.assign(size, 0.0);
-        accumulate(c);
-        for (std::size_t k = 0; k < size; ++k) scratch_[k] += w * stats_[k];
-        scratch_.swap(stats_);
-      }
-    }
+    collect(graph_.temperature());
     // The change in the joint: the children's terms through the pair's kernel of the
     // statistics, the prior's terms evaluated before and after.
     double change = 0;
@@ -100,7 +63,62 @@ class conjugate_sampler final : public sampler {
 
   double last_change() const override { return change_; }
 
+  void totals(std::vector<double>& out) override {
+    collect(1.0);
+    out = stats_;
+    for (const auto& p : priors_) {
+      for (std::size_t i = 0; i < p.count; ++i) {
+        const ppl::index_t* loops = p.loops.data() + i * p.s->loops.size();
+        const ppl::index_t offset = model::instances(graph_).target(*p.s, loops).first;
+        pair_.prior_stats(model::instances(graph_).args_at(*p.s, loops), out.data() + offset * stride_);
+      }
+    }
+  }
+  ppl::index_t stride() const override { return stride_; }
+
  private:
+  // The children's statistics at the graph's current values into stats_, each
+  // likelihood's counted `beta` times.
+  void collect(double beta) {
+    const std::size_t size = graph_.values()[static_cast<std::size_t>(variable_)].data.size() * static_cast<std::size_t>(stride_);
+    if (constant_stats_.size() != size) {
+      // Observed children at fixed elements with fixed arguments add the same statistics
+      // at every sweep: summed once.
+      constant_stats_.assign(size, 0.0);
+      for (const auto& c : children_)
+        if (c.constant) accumulate_fixed(c, constant_stats_.data());
+      constant_prior_.clear();
+    }
+    // Tempered (SMC at beta < 1): every pair's statistics are sums over the children, and
+    // its kernel linear in them, so likelihood^beta is the likelihood's children counted
+    // beta times each.
+    if (beta == 1) {
+      stats_ = constant_stats_;
+    } else {
+      if (constant_prior_.size() != size) {
+        constant_prior_.assign(size, 0.0);
+        constant_likelihood_.assign(size, 0.0);
+        for (const auto& c : children_)
+          if (c.constant) accumulate_fixed(c, (in_likelihood(c) ? constant_likelihood_ : constant_prior_).data());
+      }
+      stats_.resize(size);
+      for (std::size_t k = 0; k < size; ++k) stats_[k] = constant_prior_[k] + beta * constant_likelihood_[k];
+    }
+    if (through_derived_) linear_through_derived(beta);
+    for (const auto& c : children_) {
+      if (!c.ref || c.constant) continue;
+      if (const double w = weight(c, beta); w == 1) {
+        accumulate(c);
+      } else {  // into a zeroed scratch copy, then added w times
+        scratch_.swap(stats_);
+        stats_.assign(size, 0.0);
+        accumulate(c);
+        for (std::size_t k = 0; k < size; ++k) scratch_[k] += w * stats_[k];
+        scratch_.swap(stats_);
+      }
+    }
+  }
+
   // A statement's instances. For children whose element and other arguments cannot
   // change between sweeps (indices and arguments free of unknowns), those are read once:
   // `elements`, `value_offsets` and `fixed_args` (one scalar per argument and instance),
@@ -452,6 +470,10 @@ class conjugate_sampler final : public sampler {
 }  // namespace
 
 std::unique_ptr<sampler> make_conjugate_sampler(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children) {
+  return std::make_unique<conjugate_sampler>(g, v, pair, children);
+}
+
+std::unique_ptr<conjugate_totals> make_conjugate_totals(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children) {
   return std::make_unique<conjugate_sampler>(g, v, pair, children);
 }
 

@@ -49,6 +49,23 @@ struct conjugate_pair {
   // per child (a precision's update over rats' 150 observations).
   void (*accumulate_rows)(std::size_t which, const double* y, const ppl::index_t* value_offsets, const double* const* cols, std::size_t n,
                           const ppl::index_t* elements, ppl::index_t stride, double* stats) = nullptr;
+  // Mean-field coordinate ascent (inference/cavi.cpp), for scalar pairs: the prior's
+  // natural parameters in the statistics' coordinates (`prior_stats` adds them), so that
+  // the posterior is a function of the total alone; and that posterior as a distribution
+  // `q` of two arguments (`posterior` writes them). A pair without them has no update there.
+  void (*prior_stats)(std::span<const ppl::view> prior, double* stats) = nullptr;
+  const char* q = nullptr;  // "Normal" (mean, sd), "Gamma" (shape, rate), "InverseGamma" (shape, scale), "Beta"
+  void (*posterior)(const double* total, double* q_args) = nullptr;
+};
+
+// The statistics of a variable's conjugate update at the graph's current values, its
+// prior's natural parameters added: `stride()` numbers per element, which coordinate
+// ascent averages over q of the other unknowns (inference/cavi.cpp).
+class conjugate_totals {
+ public:
+  virtual ~conjugate_totals() = default;
+  virtual void totals(std::vector<double>& out) = 0;
+  virtual ppl::index_t stride() const = 0;
 };
 
 // The scalar priors' log densities in their value alone (conjugate_pair::prior_log_kernel),
@@ -70,6 +87,16 @@ inline double normal_prior_kernel(std::span<const ppl::view> prior, const double
 inline double beta_prior_kernel(std::span<const ppl::view> prior, const double* x, ppl::index_t) {
   return (prior[0][0] - 1) * std::log(x[0]) + (prior[1][0] - 1) * std::log1p(-x[0]);
 }
+
+// A Beta, Gamma or InverseGamma prior's natural parameters as conjugate_pair::prior_stats
+// counts them: its two arguments (a and b; shape, and rate or scale), added as they are.
+inline void both_arguments(std::span<const ppl::view> prior, double* stats) {
+  stats[0] += prior[0][0];
+  stats[1] += prior[1][0];
+}
+
+// Their posterior's arguments: the totals as they are.
+inline void totals_as_arguments(const double* total, double* q) { q[0] = total[0], q[1] = total[1]; }
 
 // A pair of scalar children written once, as a kernel over argument columns:
 // kernel(which, y, args, i, stats) adds child i, of value y, whose argument k is args[k][i].
@@ -115,5 +142,10 @@ conjugate_pair dirichlet_categorical_pair();
 // The sampler that runs a pair for `v` with the children direct_children found
 // (samplers/conjugate.cpp; the factory that finds them is samplers/conjugate_factory.cpp).
 std::unique_ptr<sampler> make_conjugate_sampler(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children);
+std::unique_ptr<conjugate_totals> make_conjugate_totals(model::graph& g, int v, const conjugate_pair& pair, const std::vector<int>& children);
+
+// The pair, if any, that `v`'s prior and children make, and those children's statements;
+// otherwise null, with the reason in `why` (samplers/conjugate_factory.cpp).
+const conjugate_pair* match_conjugate(model::graph& g, int v, std::vector<int>& children, std::string& why);
 
 }  // namespace ppl::samplers

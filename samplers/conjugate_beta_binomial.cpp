@@ -24,7 +24,7 @@ void add_trials_child(std::size_t which, double y, const double* const* args, st
 }  // namespace
 
 conjugate_pair beta_binomial_pair() {
-  return {"beta_binomial",
+  conjugate_pair p{"beta_binomial",
           "Beta",
           {{"Bernoulli", 0}, {"Binomial", 1}, {"NegativeBinomial", 1, link::odds}},
           2,
@@ -39,6 +39,11 @@ conjugate_pair beta_binomial_pair() {
           nullptr,
           beta_prior_kernel,
           rows_of<add_trials_child>};
+  // Beta(a + successes, b + failures): the prior's a and b are its natural parameters.
+  p.prior_stats = both_arguments;
+  p.q = "Beta";
+  p.posterior = totals_as_arguments;
+  return p;
 }
 
 }  // namespace ppl::samplers

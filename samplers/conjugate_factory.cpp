@@ -38,7 +38,6 @@ class conjugate_factory final : public factory {
     return make_conjugate_sampler(g, v, *pair, children);
   }
 
- private:
   static std::string match(model::graph& g, int v, const conjugate_pair*& found, std::vector<int>& children) {
     // The pairs' posteriors are their priors' family, not its restriction to an ordered set.
     if (model::supports(g).ordered(v)) return "an ordered vector: no conjugate update keeps its elements in order";
@@ -75,6 +74,12 @@ class conjugate_factory final : public factory {
 };
 
 }  // namespace
+
+const conjugate_pair* match_conjugate(model::graph& g, int v, std::vector<int>& children, std::string& why) {
+  const conjugate_pair* pair = nullptr;
+  why = conjugate_factory::match(g, v, pair, children);
+  return pair;
+}
 
 std::unique_ptr<factory> make_conjugate_factory() { return std::make_unique<conjugate_factory>(); }
 

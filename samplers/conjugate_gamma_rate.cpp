@@ -29,7 +29,7 @@ void add_rate_child(std::size_t which, double y, const double* const* args, std:
 }  // namespace
 
 conjugate_pair gamma_rate_pair() {
-  return {"gamma_rate",
+  conjugate_pair p{"gamma_rate",
           "Gamma",
           {{"Poisson", 0}, {"Exponential", 0}, {"Gamma", 1},
            {"Poisson", 0, link::scaled}, {"Exponential", 0, link::scaled}, {"Gamma", 1, link::scaled}},
@@ -43,6 +43,10 @@ conjugate_pair gamma_rate_pair() {
           nullptr,
           gamma_prior_kernel,
           rows_of<add_rate_child>};
+  p.prior_stats = both_arguments;
+  p.q = "Gamma";
+  p.posterior = totals_as_arguments;
+  return p;
 }
 
 }  // namespace ppl::samplers

@@ -20,7 +20,7 @@ void add_mean_child(std::size_t, double y, const double* const* args, std::size_
 }  // namespace
 
 conjugate_pair normal_normal_pair() {
-  return {"normal_normal",
+  conjugate_pair p{"normal_normal",
           "Normal",
           {{"Normal", 0, link::linear}},
           2,
@@ -36,6 +36,15 @@ conjugate_pair normal_normal_pair() {
           nullptr,
           normal_prior_kernel,
           rows_of<add_mean_child>};
+  // Precision-weighted mean and precision: the prior's m / s^2 and 1 / s^2.
+  p.prior_stats = [](std::span<const ppl::view> prior, double* stats) {
+    const double precision = 1 / (prior[1][0] * prior[1][0]);
+    stats[0] += prior[0][0] * precision;
+    stats[1] += precision;
+  };
+  p.q = "Normal";
+  p.posterior = [](const double* total, double* q) { q[0] = total[0] / total[1], q[1] = 1 / std::sqrt(total[1]); };
+  return p;
 }
 
 }  // namespace ppl::samplers

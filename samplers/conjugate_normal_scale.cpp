@@ -26,23 +26,31 @@ void add_square(std::size_t which, double y, const double* const* args, std::siz
 }  // namespace
 
 conjugate_pair gamma_precision_pair() {
-  return {"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}, {"Normal", 1, link::inverse_sqrt_scaled}}, 2, child_of<add_square<false>>,
+  conjugate_pair p{"gamma_precision", "Gamma", {{"Normal", 1, link::inverse_sqrt_of}, {"Normal", 1, link::inverse_sqrt_scaled}}, 2, child_of<add_square<false>>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = std::exp(stdlib::log_gamma_draw(prior[0][0] + stats[0], rng)) / (prior[1][0] + stats[1]);
           },
           // tau^(n/2) e^(-tau sum(r^2) / 2)
           [](const double* stats, const double* tau, ppl::index_t) { return stats[0] * std::log(tau[0]) - stats[1] * tau[0]; },
           nullptr, gamma_prior_kernel, rows_of<add_square<false>>};
+  p.prior_stats = both_arguments;
+  p.q = "Gamma";
+  p.posterior = totals_as_arguments;
+  return p;
 }
 
 conjugate_pair inverse_gamma_variance_pair() {
-  return {"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}, {"Normal", 1, link::sqrt_scaled}}, 2, child_of<add_square<true>>,
+  conjugate_pair p{"inverse_gamma_variance", "InverseGamma", {{"Normal", 1, link::sqrt_of}, {"Normal", 1, link::sqrt_scaled}}, 2, child_of<add_square<true>>,
           [](std::span<const ppl::view> prior, const double* stats, ppl::rng& rng, double* out, ppl::index_t) {
             out[0] = (prior[1][0] + stats[1]) * std::exp(-stdlib::log_gamma_draw(prior[0][0] + stats[0], rng));
           },
           // v^(-n/2) e^(-sum(r^2) / (2 v))
           [](const double* stats, const double* v, ppl::index_t) { return -stats[0] * std::log(v[0]) - stats[1] / v[0]; },
           nullptr, inverse_gamma_prior_kernel, rows_of<add_square<true>>};
+  p.prior_stats = both_arguments;  // InverseGamma(shape, scale): the same two numbers
+  p.q = "InverseGamma";
+  p.posterior = totals_as_arguments;
+  return p;
 }
 
 }  // namespace ppl::samplers

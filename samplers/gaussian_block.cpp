@@ -139,8 +139,7 @@ class gaussian_block_sampler final : public gaussian_block_base {
     if (factor_precision()) {
       permuted_ = order_ * c_;
       solved_ = llt_.solve(permuted_);
-      const double log_det = 2 * llt_.matrixL().nestedExpression().diagonal().array().log().sum();
-      total = at_zero + 0.5 * permuted_.dot(solved_) - 0.5 * log_det +
+      total = at_zero + 0.5 * permuted_.dot(solved_) - 0.5 * log_det() +
               0.5 * static_cast<double>(elements()) * std::log(2 * std::numbers::pi);
     }
     write(b);
@@ -149,11 +148,42 @@ class gaussian_block_sampler final : public gaussian_block_base {
 
   const std::vector<const statement*>& terms() const override { return block_.terms; }
 
+  void natural_parameters(std::vector<double>& q, Eigen::VectorXd& c) override {
+    read_linear_form();
+    fill_precision();
+    q.assign(precision_.valuePtr(), precision_.valuePtr() + precision_.nonZeros());
+    c = c_;
+  }
+  bool factorise(const std::vector<double>& q) override {
+    std::copy(q.begin(), q.end(), precision_.valuePtr());
+    llt_.factorize(precision_);
+    return llt_.info() == Eigen::Success;
+  }
+  Eigen::VectorXd solve(const Eigen::VectorXd& c) override {
+    permuted_ = order_ * c;
+    solved_ = llt_.solve(permuted_);
+    return order_.transpose() * solved_;
+  }
+  // Q = P' U'U P: P' U^-1 z has covariance P' (U'U)^-1 P = Q^-1.
+  Eigen::VectorXd spread(const Eigen::VectorXd& z) override {
+    solved_ = llt_.matrixU().solve(z);
+    return order_.transpose() * solved_;
+  }
+  double log_det() const override { return 2 * llt_.matrixL().nestedExpression().diagonal().array().log().sum(); }
+  const std::vector<std::pair<int, ppl::index_t>>& coordinates() const override { return block_.elements; }
+
  private:
   // Q and c from the linear form just read, and Q's factor: false where Q is not positive
   // definite. Residuals r = r0 + A b with rows scaled by 1 / s: Q = A'A, c = -A' r0, summed
   // row by row over the few coordinates each row holds.
   bool factor_precision() {
+    fill_precision();
+    llt_.factorize(precision_);
+    return llt_.info() == Eigen::Success;
+  }
+
+  // Q and c alone, into precision_ and c_.
+  void fill_precision() {
     std::fill(precision_.valuePtr(), precision_.valuePtr() + precision_.nonZeros(), 0.0);
     Eigen::VectorXd& c = c_;
     c.setZero(static_cast<Eigen::Index>(elements()));
@@ -174,8 +204,6 @@ class gaussian_block_sampler final : public gaussian_block_base {
         }
       }
     }
-    llt_.factorize(precision_);
-    return llt_.info() == Eigen::Success;
   }
 
   // Above this many elements the sparse factor's fill-in may grow past what a sweep should

@@ -4,7 +4,8 @@
 # effect on a scale's mode, Laplace's draws in ppl's, Stan's and CODA's layouts read back
 # by `ppl summary` and `ppl loo`, the header that says the draws are approximate,
 # `ppl compare --method laplace`, the funnel that k-hat refuses (exit 3), and Pathfinder's
-# and ADVI's draws and headers, and variational Bayes on the LDA example.
+# and ADVI's draws and headers, and variational Bayes on the LDA example and on a
+# conjugate model.
 set -euo pipefail
 ppl=$1
 examples=$2
@@ -121,5 +122,28 @@ grep -q '^# pass 4: 40 updates' "$tmp/out"
 grep -q '^# starts: 2, each 3 passes; ELBO of each: -[0-9.]*, -[0-9.]*; start [12] kept$' "$tmp/out"
 grep -q '^# the start kept, after 3 passes: held-out perplexity [0-9.]*$' "$tmp/out"
 if "$ppl" infer "$robust" "$data" --method vb 2> "$tmp/err"; then exit 1; fi
-grep -q "^error: --method vb takes models with LDA's structure" "$tmp/err"
+grep -q "^error: --method vb updates each unknown by coordinate ascent" "$tmp/err"
+
+# Coordinate ascent on a conjugate model: each factor's family and arguments in the report,
+# the ELBO's trace (which `ppl plot --elbo` draws) and its final value; a start file taken,
+# and refused by LDA's vb, which starts at random.
+cat > "$tmp/normal.ppl" <<'PPL'
+data y: real[N]
+mu ~ Normal(0, 10)
+tau ~ Gamma(1, 1)
+for n in 1:N {
+  y[n] ~ Normal(mu, 1 / sqrt(tau))
+}
+PPL
+echo '{"mu": 50, "tau": 0.01}' > "$tmp/start.json"
+"$ppl" infer "$tmp/normal.ppl" --set 'y=[2.1,3.4,1.9,2.8,3.3]' --method vb --init "$tmp/start.json" -o "$tmp/cavi.csv" > "$tmp/out"
+grep -q '^# q: mu Normal, tau Gamma ' "$tmp/out"
+grep -q '^# q_mu: Normal(2\.[0-9]*, 0\.[0-9]*)$' "$tmp/out"
+grep -q '^# q_tau: Gamma(3\.5, [0-9.]*)$' "$tmp/out"
+grep -q '^# elbo_final: -[0-9.]* (a lower bound on the log evidence)$' "$tmp/out"
+grep -q '^# elbo: 0 -[0-9.]*$' "$tmp/cavi.csv"
+"$ppl" plot "$tmp/cavi.csv" --elbo -o "$tmp/cavi.svg" > /dev/null
+grep -q '<polyline' "$tmp/cavi.svg"
+if "$ppl" infer "$lda/lda.ppl" "$lda/data.csv" --method vb --init "$tmp/start.json" 2> "$tmp/err"; then exit 1; fi
+grep -q "^error: --init: LDA's --method vb begins from a random start of its own" "$tmp/err"
 echo "cli_mode: ok"

@@ -1,0 +1,398 @@
+// Mean-field coordinate ascent for conjugate-exponential models (inference/cavi.hpp): the
+// factors of q, the designs that average a pair's statistics over q exactly, and the
+// sweeps and ELBO built on them.
+#include "inference/cavi.hpp"
+
+#include <fmt/core.h>
+
+#include <bit>
+#include <boost/random/normal_distribution.hpp>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "core/source_error.hpp"
+#include "lang/evidence.hpp"
+#include "model/instances.hpp"
+#include "samplers/gaussian_block.hpp"
+#include "samplers/structure.hpp"
+
+namespace ppl::inference {
+
+namespace {
+
+// Codes with an odd number of bits, in increasing order: any one, two or three distinct
+// ones have a nonzero XOR, so the product of their parities averages to zero over all
+// settings of the bits.
+ppl::index_t code(std::size_t element) {
+  static std::vector<ppl::index_t> codes;
+  while (codes.size() <= element) {
+    ppl::index_t next = codes.empty() ? 1 : codes.back() + 1;
+    while (std::popcount(static_cast<std::uint64_t>(next)) % 2 == 0) ++next;
+    codes.push_back(next);
+  }
+  return codes[element];
+}
+
+int bits_for(std::size_t elements) { return std::bit_width(static_cast<std::uint64_t>(code(elements - 1))); }
+
+constexpr int most_bits = 22;  // 4 million rows: an update or a term beyond it is refused
+
+}  // namespace
+
+// The unknowns a design varies, each with its slice of a row's bits, and the derived
+// variables to recompute after setting them.
+struct cavi::design {
+  std::vector<int> variables;
+  std::vector<int> shift;
+  std::vector<char> shared;  // one sign for all of the variable's elements
+  int bits = 0;
+  std::vector<char> derived;
+  long rows() const { return 1L << bits; }
+};
+
+// One unknown's update: by its conjugate pair's statistics, or as a Gaussian block; the
+// statements it reads (children and priors) and the design over the other unknowns they read.
+struct cavi::update {
+  int variable = -1;
+  const samplers::conjugate_pair* pair = nullptr;
+  std::unique_ptr<samplers::conjugate_totals> totals;
+  block* joint = nullptr;
+  std::vector<int> statements;
+  design* over = nullptr;
+};
+
+// q of a Gaussian block: N(mean, S S'), with log |Q| of its precision Q = (S S')^-1.
+struct cavi::block {
+  std::unique_ptr<samplers::gaussian_block_base> gaussian;
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd spread;
+  double log_det = 0;
+  bool diagonal = false;  // no term holds two of its coordinates: Q, and S, are diagonal
+};
+
+namespace {
+
+// The unknowns (by index, marked in `q`) that statement s reads, directly or through
+// derived variables, and its target when that is one.
+std::vector<int> unknowns_of(const lang::ir::model& m, const lang::ir::statement& s, const std::vector<char>& q) {
+  std::vector<char> marked(m.variables.size(), 0);
+  for (int v : lang::ir::statement_reads(s)) marked[static_cast<std::size_t>(v)] = 1;
+  if (s.target >= 0) marked[static_cast<std::size_t>(s.target)] = 1;
+  marked = samplers::with_inputs(m, std::move(marked));
+  std::vector<int> out;
+  for (std::size_t v = 0; v < marked.size(); ++v)
+    if (marked[v] && q[v]) out.push_back(static_cast<int>(v));
+  return out;
+}
+
+// How many elements of variable v one instance of an expression reads: 0, 1, or 2 for
+// more (or for any it may read whole), following derived variables into their definitions.
+int elements_read(const lang::ir::model& m, const lang::ir::expr* e, int v) {
+  using lang::ir::expr;
+  if (!e || e->shape_only) return 0;
+  auto through = [&](int w, auto&& one) {  // a derived w: the most one instance of any of its definitions reads
+    int most = 0;
+    for (int s : m.variables[static_cast<std::size_t>(w)].statements) most = std::max(most, one(m.statements[static_cast<std::size_t>(s)]));
+    return most;
+  };
+  auto read_whole = [&](int w) {
+    if (w == v) return m.variables[static_cast<std::size_t>(v)].type.rank == 0 ? 1 : 2;
+    if (m.variables[static_cast<std::size_t>(w)].role != lang::ir::role::derived) return 0;
+    return through(w, [&](const lang::ir::statement& s) { return elements_read(m, s.value.get(), v) > 0 ? 2 : 0; });
+  };
+  int count = 0;
+  if (e->which == expr::kind::variable) return read_whole(e->slot);
+  if (e->which == expr::kind::index && e->args[0]->which == expr::kind::variable) {
+    const int w = e->args[0]->slot;
+    bool single = static_cast<int>(e->indices.size()) == m.variables[static_cast<std::size_t>(w)].type.rank;
+    for (const auto& ix : e->indices) {
+      single = single && ix.which == lang::ir::index_item::kind::single;
+      count += elements_read(m, ix.lo.get(), v) + elements_read(m, ix.hi.get(), v);
+    }
+    if (!single) count += read_whole(w);
+    else if (w == v) count += 1;
+    else if (m.variables[static_cast<std::size_t>(w)].role == lang::ir::role::derived)
+      count += through(w, [&](const lang::ir::statement& s) { return elements_read(m, s.value.get(), v); });
+    return std::min(count, 2);
+  }
+  for (const auto& a : e->args) count += elements_read(m, a.get(), v);
+  for (const auto& ix : e->indices) count += elements_read(m, ix.lo.get(), v) + elements_read(m, ix.hi.get(), v);
+  return std::min(count, 2);
+}
+
+// The same for one instance of a statement: its arguments, and its target when that is v.
+int elements_read(const lang::ir::model& m, const lang::ir::statement& s, int v) {
+  int count = 0;
+  for (const auto& a : s.args) count += elements_read(m, a.get(), v);
+  for (const auto& ix : s.target_indices) count += elements_read(m, ix.get(), v);
+  if (s.target == v) {
+    const bool scalar = s.dist && s.dist->value_rank() == 0 && !s.target_from &&
+                        static_cast<int>(s.target_indices.size()) == m.variables[static_cast<std::size_t>(v)].type.rank;
+    count += scalar ? 1 : 2;
+  }
+  return std::min(count, 2);
+}
+
+}  // namespace
+
+cavi::cavi(model::graph& g) : graph_(g) {
+  const auto& m = g.model();
+  predictive_ = lang::predictive_statements(m);
+  std::vector<char> predicted(m.variables.size(), 0);
+  for (std::size_t s = 0; s < m.statements.size(); ++s)
+    if (predictive_[s] && m.statements[s].target >= 0) predicted[static_cast<std::size_t>(m.statements[s].target)] = 1;
+  q_.resize(m.variables.size());
+  points_.resize(m.variables.size());
+  free_.resize(m.variables.size());
+  joint_.resize(m.variables.size());
+  in_q_.assign(m.variables.size(), 0);
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (m.variables[v].role == lang::ir::role::unknown && !predicted[v]) add_unknown(static_cast<int>(v));
+  for (auto& u : updates_) {
+    std::vector<char> reads(m.variables.size(), 0);
+    for (int s : u->statements)
+      for (int r : unknowns_of(m, m.statements[static_cast<std::size_t>(s)], in_q_)) reads[static_cast<std::size_t>(r)] = 1;
+    reads[static_cast<std::size_t>(u->variable)] = 0;
+    std::vector<int> others;
+    for (std::size_t k = 0; k < reads.size(); ++k)
+      if (reads[k]) others.push_back(static_cast<int>(k));
+    u->over = make_design(others, u->statements, "the update of `" + m.variables[static_cast<std::size_t>(u->variable)].name + "`");
+  }
+  for (std::size_t s = 0; s < m.statements.size(); ++s) {
+    const auto& st = m.statements[s];
+    if (st.which == lang::ir::statement::kind::assign || predictive_[s]) continue;
+    terms_.emplace_back(static_cast<int>(s), make_design(unknowns_of(m, st, in_q_), {static_cast<int>(s)},
+                                                         fmt::format("the term on line {}", ppl::locate(m.source.text, st.pos).line)));
+  }
+}
+
+cavi::~cavi() = default;
+
+// q of one unknown: a factor per element from its conjugate pair, or else one multivariate
+// normal over its elements where the Gaussian block's structure holds (Normal priors and
+// terms affine in it: a regression's coefficients); a point at its start until updated.
+void cavi::add_unknown(int v) {
+  const auto& m = graph_.model();
+  const auto& name = m.variables[static_cast<std::size_t>(v)].name;
+  auto u = std::make_unique<update>();
+  u->variable = v;
+  std::string why;
+  u->pair = samplers::match_conjugate(graph_, v, u->statements, why);
+  if (u->pair && !u->pair->posterior)
+    throw std::invalid_argument("--method vb: `" + name + "` has a " + u->pair->prior + " prior (" + u->pair->name +
+                                "), whose mean-field update is not built; it takes Normal, Gamma, InverseGamma and Beta priors of scalars, "
+                                "and multivariate normal blocks (use --method advi, or mcmc)");
+  auto& free = free_[static_cast<std::size_t>(v)];
+  if (u->pair) {
+    std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
+    u->totals = samplers::make_conjugate_totals(graph_, v, *u->pair, u->statements);
+    for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
+    // A partly observed unknown's given elements stay points at the data.
+    if (graph_.partly_observed(v))
+      for (ppl::index_t e : graph_.imputed_elements(v)) free.push_back(static_cast<std::size_t>(e));
+    else
+      for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free.push_back(e);
+  } else {
+    auto joint = std::make_unique<block>();
+    try {
+      joint->gaussian = samplers::make_gaussian_block(graph_, {v});
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--method vb updates each unknown by coordinate ascent where its prior is conjugate to its children, "
+                                  "or as one multivariate normal where its terms are Normal and affine in it, and `" + name +
+                                  "` has neither update: " + why + "; and as a block, " + e.what() + " (use --method advi, or mcmc)");
+    }
+    for (const auto* s : joint->gaussian->terms()) u->statements.push_back(static_cast<int>(s - m.statements.data()));
+    for (const auto& [w, e] : joint->gaussian->coordinates()) free.push_back(static_cast<std::size_t>(e));
+    joint->mean.resize(static_cast<Eigen::Index>(free.size()));
+    for (std::size_t k = 0; k < free.size(); ++k) joint->mean[static_cast<Eigen::Index>(k)] = graph_.value(v).data[free[k]];
+    joint->spread = Eigen::MatrixXd::Zero(joint->mean.size(), joint->mean.size());
+    std::vector<double> q;
+    Eigen::VectorXd c;
+    joint->gaussian->natural_parameters(q, c);
+    joint->diagonal = static_cast<Eigen::Index>(q.size()) == joint->mean.size();
+    u->joint = joint.get();
+    joint_[static_cast<std::size_t>(v)] = std::move(joint);
+  }
+  unknowns_.push_back(v);
+  in_q_[static_cast<std::size_t>(v)] = 1;
+  for (double x : graph_.value(v).data) q_[static_cast<std::size_t>(v)].push_back({nullptr, x, 0});
+  for (const auto& f : q_[static_cast<std::size_t>(v)]) points_[static_cast<std::size_t>(v)].push_back(f.points());
+  updates_.push_back(std::move(u));
+}
+
+// A variable of which no instance of the statements reads two elements takes one bit (its
+// elements share a sign), unless q holds it as one multivariate normal whose precision is
+// not diagonal: its every element moves with every column of its spread.
+cavi::design* cavi::make_design(const std::vector<int>& variables, const std::vector<int>& statements, const std::string& what) {
+  const auto& m = graph_.model();
+  auto d = std::make_unique<design>();
+  std::vector<char> marked(m.variables.size(), 0);
+  for (int v : variables) {
+    const block* joint = joint_[static_cast<std::size_t>(v)].get();
+    bool single = !joint || joint->diagonal;
+    for (int s : statements) single = single && elements_read(m, m.statements[static_cast<std::size_t>(s)], v) <= 1;
+    d->variables.push_back(v);
+    d->shift.push_back(d->bits);
+    d->shared.push_back(single);
+    d->bits += single ? 1 : bits_for(q_[static_cast<std::size_t>(v)].size());
+    marked[static_cast<std::size_t>(v)] = 1;
+  }
+  if (d->bits > most_bits)
+    throw std::invalid_argument(fmt::format("--method vb: {} averages over 2^{} settings of the unknowns it reads (one bit for each, and "
+                                            "about log2 of each's size), beyond the 2^{} it takes (use --method advi)", what, d->bits, most_bits));
+  d->derived = samplers::reaching(m, std::move(marked));
+  for (std::size_t k = 0; k < d->derived.size(); ++k) d->derived[k] = d->derived[k] && m.variables[k].role == lang::ir::role::derived;
+  widest_ = std::max(widest_, d->rows());
+  designs_.push_back(std::move(d));
+  return designs_.back().get();
+}
+
+void cavi::set_row(const design& d, long row) {
+  for (std::size_t k = 0; k < d.variables.size(); ++k) {
+    const auto v = static_cast<std::size_t>(d.variables[k]);
+    const auto slice = static_cast<std::uint64_t>(row >> d.shift[k]);
+    auto sign = [&](std::size_t e) { return std::popcount(slice & static_cast<std::uint64_t>(d.shared[k] ? 1 : code(e))) % 2 != 0; };
+    auto& values = graph_.values()[v].data;
+    if (const block* joint = joint_[v].get()) {  // mean + S z, z of +-1 by column
+      Eigen::VectorXd z(joint->mean.size());
+      for (Eigen::Index c = 0; c < z.size(); ++c) z[c] = sign(static_cast<std::size_t>(c)) ? 1 : -1;
+      const Eigen::VectorXd x = joint->mean + joint->spread * z;
+      for (std::size_t c = 0; c < free_[v].size(); ++c) values[free_[v][c]] = x[static_cast<Eigen::Index>(c)];
+      continue;
+    }
+    for (std::size_t e = 0; e < values.size(); ++e) values[e] = sign(e) ? points_[v][e].second : points_[v][e].first;
+  }
+  graph_.update_derived(d.derived);
+}
+
+double cavi::sweep() {
+  double largest = 0;
+  for (auto& u : updates_) {
+    largest = std::max(largest, u->joint ? update_block(*u) : update_factors(*u));
+    set_means();
+  }
+  return largest;
+}
+
+// The pair's statistics averaged over the design; each free element's factor from them.
+double cavi::update_factors(update& u) {
+  const design& d = *u.over;
+  std::vector<double> sum, totals;
+  for (long row = 0; row < d.rows(); ++row) {
+    set_row(d, row);
+    u.totals->totals(totals);
+    if (sum.empty()) sum.assign(totals.size(), 0.0);
+    for (std::size_t k = 0; k < totals.size(); ++k) sum[k] += totals[k];
+  }
+  const auto stride = static_cast<std::size_t>(u.totals->stride());
+  for (double& x : sum) x /= static_cast<double>(d.rows());
+  const auto v = static_cast<std::size_t>(u.variable);
+  double largest = 0;
+  for (const std::size_t e : free_[v]) {
+    double args[2];
+    u.pair->posterior(sum.data() + e * stride, args);
+    const q_factor next{u.pair->q, args[0], args[1]};
+    if (!std::isfinite(next.mean()) || !(next.sd() > 0))
+      throw std::runtime_error(fmt::format("--method vb: the update of {}'s element {} gave {}({}, {}), which lacks the finite mean and sd the updates work with",
+                                           graph_.model().variables[v].name, e + 1, next.family, args[0], args[1]));
+    largest = std::max(largest, std::abs(next.mean() - q_[v][e].mean()) / next.sd());
+    q_[v][e] = next;
+    points_[v][e] = next.points();
+  }
+  return largest;
+}
+
+// The conditional's Q and c averaged over the design: q = N(Q^-1 c, Q^-1), and its spread
+// S (S S' = Q^-1) as a dense matrix for the designs.
+double cavi::update_block(update& u) {
+  const design& d = *u.over;
+  block& joint = *u.joint;
+  std::vector<double> q_sum, q;
+  Eigen::VectorXd c_sum, c;
+  for (long row = 0; row < d.rows(); ++row) {
+    set_row(d, row);
+    joint.gaussian->natural_parameters(q, c);
+    if (q_sum.empty()) q_sum.assign(q.size(), 0.0), c_sum = Eigen::VectorXd::Zero(c.size());
+    for (std::size_t k = 0; k < q.size(); ++k) q_sum[k] += q[k];
+    c_sum += c;
+  }
+  const double rows = static_cast<double>(d.rows());
+  for (double& x : q_sum) x /= rows;
+  const auto v = static_cast<std::size_t>(u.variable);
+  if (!joint.gaussian->factorise(q_sum))
+    throw std::runtime_error("--method vb: the update of " + graph_.model().variables[v].name + " gave a precision that is not positive definite");
+  const Eigen::VectorXd mean = joint.gaussian->solve(c_sum / rows);
+  const auto n = mean.size();
+  for (Eigen::Index k = 0; k < n; ++k) joint.spread.col(k) = joint.gaussian->spread(Eigen::VectorXd::Unit(n, k));
+  joint.log_det = joint.gaussian->log_det();
+  double largest = 0;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const std::size_t e = free_[v][static_cast<std::size_t>(k)];
+    const q_factor next{"Normal", mean[k], joint.spread.row(k).norm()};
+    largest = std::max(largest, std::abs(next.mean() - q_[v][e].mean()) / next.sd());
+    q_[v][e] = next;
+  }
+  joint.mean = mean;
+  return largest;
+}
+
+double cavi::elbo() {
+  double total = 0;
+  for (const auto& [s, d] : terms_) {
+    double sum = 0;
+    for (long row = 0; row < d->rows(); ++row) {
+      set_row(*d, row);
+      sum += model::instances(graph_).log_density(graph_.model().statements[static_cast<std::size_t>(s)]);
+    }
+    total += sum / static_cast<double>(d->rows());
+  }
+  for (int v : unknowns_) {
+    if (const block* joint = joint_[static_cast<std::size_t>(v)].get()) {  // log |2 pi e Q^-1| / 2
+      if (q_[static_cast<std::size_t>(v)][free_[static_cast<std::size_t>(v)].front()].family)
+        total += 0.5 * static_cast<double>(joint->mean.size()) * std::log(2 * std::numbers::pi * std::numbers::e) - 0.5 * joint->log_det;
+      continue;
+    }
+    for (const auto& f : q_[static_cast<std::size_t>(v)]) total += f.entropy();
+  }
+  set_means();
+  return total;
+}
+
+const std::vector<q_factor>& cavi::factors(int variable) const { return q_[static_cast<std::size_t>(variable)]; }
+
+bool cavi::joint(int variable) const { return joint_[static_cast<std::size_t>(variable)] != nullptr; }
+
+void cavi::set_means() {
+  for (int v : unknowns_) {
+    auto& values = graph_.values()[static_cast<std::size_t>(v)].data;
+    for (std::size_t e = 0; e < values.size(); ++e) values[e] = q_[static_cast<std::size_t>(v)][e].mean();
+  }
+  graph_.update_derived();
+}
+
+double cavi::draw(ppl::rng& rng) {
+  double log_q = 0;
+  boost::random::normal_distribution<double> normal;
+  for (int v : unknowns_) {
+    auto& values = graph_.values()[static_cast<std::size_t>(v)].data;
+    const auto& free = free_[static_cast<std::size_t>(v)];
+    if (const block* joint = joint_[static_cast<std::size_t>(v)].get()) {
+      Eigen::VectorXd z(joint->mean.size());
+      for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
+      const Eigen::VectorXd x = joint->mean + joint->spread * z;
+      for (std::size_t k = 0; k < free.size(); ++k) values[free[k]] = x[static_cast<Eigen::Index>(k)];
+      log_q += -0.5 * z.squaredNorm() - 0.5 * static_cast<double>(z.size()) * std::log(2 * std::numbers::pi) + 0.5 * joint->log_det;
+      continue;
+    }
+    for (std::size_t e : free) {
+      const q_factor& f = q_[static_cast<std::size_t>(v)][e];
+      values[e] = f.draw(rng);
+      log_q += f.log_density(values[e]);
+    }
+  }
+  graph_.update_derived();
+  return log_q;
+}
+
+}  // namespace ppl::inference
