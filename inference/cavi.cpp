@@ -14,6 +14,7 @@
 #include "core/source_error.hpp"
 #include "lang/evidence.hpp"
 #include "model/instances.hpp"
+#include "samplers/factories.hpp"
 #include "samplers/gaussian_block.hpp"
 #include "samplers/structure.hpp"
 
@@ -64,11 +65,13 @@ struct cavi::update {
 
 // q of a Gaussian block: N(mean, S S'), with log |Q| of its precision Q = (S S')^-1.
 struct cavi::block {
+  std::vector<int> variables;
   std::unique_ptr<samplers::gaussian_block_base> gaussian;
   Eigen::VectorXd mean;
   Eigen::MatrixXd spread;
   double log_det = 0;
   bool diagonal = false;  // no term holds two of its coordinates: Q, and S, are diagonal
+  bool fitted = false;    // updated once: no longer a point
 };
 
 namespace {
@@ -145,15 +148,32 @@ cavi::cavi(model::graph& g) : graph_(g) {
   q_.resize(m.variables.size());
   points_.resize(m.variables.size());
   free_.resize(m.variables.size());
-  joint_.resize(m.variables.size());
+  joint_.assign(m.variables.size(), nullptr);
   in_q_.assign(m.variables.size(), 0);
+  // The unknowns the planner draws together as one Gaussian block (Normal unknowns that
+  // enter one term's argument together: a line's intercept and slope) are one factor, a
+  // structured mean field that keeps their correlation.
+  std::vector<int> together;
+  try {
+    for (const auto& a : samplers::plan(g, {}))
+      if (a.chosen->kind() == "gaussian_block" && !predicted[static_cast<std::size_t>(a.variable)]) together.push_back(a.variable);
+  } catch (const std::exception&) {
+    together.clear();  // no plan: the refusals below say why
+  }
+  std::sort(together.begin(), together.end());
+  if (!together.empty()) {
+    try {
+      add_block(together, nullptr);
+    } catch (const std::invalid_argument&) {  // each then on its own
+    }
+  }
   for (std::size_t v = 0; v < m.variables.size(); ++v)
-    if (m.variables[v].role == lang::ir::role::unknown && !predicted[v]) add_unknown(static_cast<int>(v));
+    if (m.variables[v].role == lang::ir::role::unknown && !predicted[v] && !in_q_[v]) add_unknown(static_cast<int>(v));
   for (auto& u : updates_) {
     std::vector<char> reads(m.variables.size(), 0);
     for (int s : u->statements)
       for (int r : unknowns_of(m, m.statements[static_cast<std::size_t>(s)], in_q_)) reads[static_cast<std::size_t>(r)] = 1;
-    reads[static_cast<std::size_t>(u->variable)] = 0;
+    for (int v : u->joint ? u->joint->variables : std::vector<int>{u->variable}) reads[static_cast<std::size_t>(v)] = 0;
     std::vector<int> others;
     for (std::size_t k = 0; k < reads.size(); ++k)
       if (reads[k]) others.push_back(static_cast<int>(k));
@@ -175,68 +195,99 @@ cavi::~cavi() = default;
 void cavi::add_unknown(int v) {
   const auto& m = graph_.model();
   const auto& name = m.variables[static_cast<std::size_t>(v)].name;
-  auto u = std::make_unique<update>();
-  u->variable = v;
+  std::vector<int> children;
   std::string why;
-  u->pair = samplers::match_conjugate(graph_, v, u->statements, why);
-  if (u->pair && !u->pair->posterior)
-    throw std::invalid_argument("--method vb: `" + name + "` has a " + u->pair->prior + " prior (" + u->pair->name +
+  const samplers::conjugate_pair* pair = samplers::match_conjugate(graph_, v, children, why);
+  if (pair && !pair->posterior)
+    throw std::invalid_argument("--method vb: `" + name + "` has a " + pair->prior + " prior (" + pair->name +
                                 "), whose mean-field update is not built; it takes Normal, Gamma, InverseGamma and Beta priors of scalars, "
                                 "and multivariate normal blocks (use --method advi, or mcmc)");
+  if (!pair) return add_block({v}, &why);
+  auto u = std::make_unique<update>();
+  u->variable = v;
+  u->pair = pair;
+  u->statements = std::move(children);
+  std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
+  u->totals = samplers::make_conjugate_totals(graph_, v, *pair, u->statements);
+  for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
+  // A partly observed unknown's given elements stay points at the data.
   auto& free = free_[static_cast<std::size_t>(v)];
-  if (u->pair) {
-    std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
-    u->totals = samplers::make_conjugate_totals(graph_, v, *u->pair, u->statements);
-    for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
-    // A partly observed unknown's given elements stay points at the data.
-    if (graph_.partly_observed(v))
-      for (ppl::index_t e : graph_.imputed_elements(v)) free.push_back(static_cast<std::size_t>(e));
-    else
-      for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free.push_back(e);
-  } else {
-    auto joint = std::make_unique<block>();
-    try {
-      joint->gaussian = samplers::make_gaussian_block(graph_, {v});
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("--method vb updates each unknown by coordinate ascent where its prior is conjugate to its children, "
-                                  "or as one multivariate normal where its terms are Normal and affine in it, and `" + name +
-                                  "` has neither update: " + why + "; and as a block, " + e.what() + " (use --method advi, or mcmc)");
-    }
-    for (const auto* s : joint->gaussian->terms()) u->statements.push_back(static_cast<int>(s - m.statements.data()));
-    for (const auto& [w, e] : joint->gaussian->coordinates()) free.push_back(static_cast<std::size_t>(e));
-    joint->mean.resize(static_cast<Eigen::Index>(free.size()));
-    for (std::size_t k = 0; k < free.size(); ++k) joint->mean[static_cast<Eigen::Index>(k)] = graph_.value(v).data[free[k]];
-    joint->spread = Eigen::MatrixXd::Zero(joint->mean.size(), joint->mean.size());
-    std::vector<double> q;
-    Eigen::VectorXd c;
-    joint->gaussian->natural_parameters(q, c);
-    joint->diagonal = static_cast<Eigen::Index>(q.size()) == joint->mean.size();
-    u->joint = joint.get();
-    joint_[static_cast<std::size_t>(v)] = std::move(joint);
+  if (graph_.partly_observed(v))
+    for (ppl::index_t e : graph_.imputed_elements(v)) free.push_back(static_cast<std::size_t>(e));
+  else
+    for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free.push_back(e);
+  hold(v);
+  updates_.push_back(std::move(u));
+}
+
+// One multivariate normal factor over the variables' elements (their coordinates in the
+// Gaussian block); `why_not_conjugate`, for a single variable, says in the refusal why its
+// conjugate update was not the one.
+void cavi::add_block(const std::vector<int>& variables, const std::string* why_not_conjugate) {
+  const auto& m = graph_.model();
+  auto joint = std::make_unique<block>();
+  try {
+    joint->gaussian = samplers::make_gaussian_block(graph_, variables);
+  } catch (const std::invalid_argument& e) {
+    if (!why_not_conjugate) throw;
+    throw std::invalid_argument("--method vb updates each unknown by coordinate ascent where its prior is conjugate to its children, "
+                                "or as one multivariate normal where its terms are Normal and affine in it, and `" +
+                                m.variables[static_cast<std::size_t>(variables.front())].name + "` has neither update: " + *why_not_conjugate +
+                                "; and as a block, " + e.what() + " (use --method advi, or mcmc)");
   }
+  joint->variables = variables;
+  auto u = std::make_unique<update>();
+  u->variable = variables.front();
+  for (const auto* s : joint->gaussian->terms()) u->statements.push_back(static_cast<int>(s - m.statements.data()));
+  const auto& coordinates = joint->gaussian->coordinates();
+  joint->mean.resize(static_cast<Eigen::Index>(coordinates.size()));
+  for (std::size_t k = 0; k < coordinates.size(); ++k) {
+    const auto [v, e] = coordinates[k];
+    free_[static_cast<std::size_t>(v)].push_back(static_cast<std::size_t>(e));
+    joint->mean[static_cast<Eigen::Index>(k)] = graph_.value(v).data[static_cast<std::size_t>(e)];
+  }
+  joint->spread = Eigen::MatrixXd::Zero(joint->mean.size(), joint->mean.size());
+  std::vector<double> q;
+  Eigen::VectorXd c;
+  joint->gaussian->natural_parameters(q, c);
+  joint->diagonal = static_cast<Eigen::Index>(q.size()) == joint->mean.size();
+  u->joint = joint.get();
+  for (int v : variables) joint_[static_cast<std::size_t>(v)] = joint.get(), hold(v);
+  blocks_.push_back(std::move(joint));
+  updates_.push_back(std::move(u));
+}
+
+// v's factors as points at its start, and v among the unknowns q holds.
+void cavi::hold(int v) {
   unknowns_.push_back(v);
   in_q_[static_cast<std::size_t>(v)] = 1;
   for (double x : graph_.value(v).data) q_[static_cast<std::size_t>(v)].push_back({nullptr, x, 0});
   for (const auto& f : q_[static_cast<std::size_t>(v)]) points_[static_cast<std::size_t>(v)].push_back(f.points());
-  updates_.push_back(std::move(u));
 }
 
-// A variable of which no instance of the statements reads two elements takes one bit (its
-// elements share a sign), unless q holds it as one multivariate normal whose precision is
-// not diagonal: its every element moves with every column of its spread.
+// A design's unit is a variable of scalar factors or a whole block. One that no instance of
+// the statements reads two elements of takes one bit (its elements share a sign), unless
+// q holds it as a multivariate normal whose precision is not diagonal: its every element
+// moves with every column of its spread.
 cavi::design* cavi::make_design(const std::vector<int>& variables, const std::vector<int>& statements, const std::string& what) {
   const auto& m = graph_.model();
   auto d = std::make_unique<design>();
   std::vector<char> marked(m.variables.size(), 0);
   for (int v : variables) {
-    const block* joint = joint_[static_cast<std::size_t>(v)].get();
+    if (marked[static_cast<std::size_t>(v)]) continue;  // a block's, placed with its first
+    const block* joint = joint_[static_cast<std::size_t>(v)];
+    const std::vector<int> unit = joint ? joint->variables : std::vector<int>{v};
     bool single = !joint || joint->diagonal;
-    for (int s : statements) single = single && elements_read(m, m.statements[static_cast<std::size_t>(s)], v) <= 1;
+    for (int s : statements) {
+      int reads = 0;
+      for (int w : unit) reads += elements_read(m, m.statements[static_cast<std::size_t>(s)], w);
+      single = single && reads <= 1;
+    }
     d->variables.push_back(v);
     d->shift.push_back(d->bits);
     d->shared.push_back(single);
-    d->bits += single ? 1 : bits_for(q_[static_cast<std::size_t>(v)].size());
-    marked[static_cast<std::size_t>(v)] = 1;
+    d->bits += single ? 1 : bits_for(joint ? static_cast<std::size_t>(joint->mean.size()) : q_[static_cast<std::size_t>(v)].size());
+    for (int w : unit) marked[static_cast<std::size_t>(w)] = 1;
   }
   if (d->bits > most_bits)
     throw std::invalid_argument(fmt::format("--method vb: {} averages over 2^{} settings of the unknowns it reads (one bit for each, and "
@@ -253,17 +304,22 @@ void cavi::set_row(const design& d, long row) {
     const auto v = static_cast<std::size_t>(d.variables[k]);
     const auto slice = static_cast<std::uint64_t>(row >> d.shift[k]);
     auto sign = [&](std::size_t e) { return std::popcount(slice & static_cast<std::uint64_t>(d.shared[k] ? 1 : code(e))) % 2 != 0; };
-    auto& values = graph_.values()[v].data;
-    if (const block* joint = joint_[v].get()) {  // mean + S z, z of +-1 by column
+    if (const block* joint = joint_[v]) {  // mean + S z, z of +-1 by column
       Eigen::VectorXd z(joint->mean.size());
       for (Eigen::Index c = 0; c < z.size(); ++c) z[c] = sign(static_cast<std::size_t>(c)) ? 1 : -1;
-      const Eigen::VectorXd x = joint->mean + joint->spread * z;
-      for (std::size_t c = 0; c < free_[v].size(); ++c) values[free_[v][c]] = x[static_cast<Eigen::Index>(c)];
+      write(*joint, joint->mean + joint->spread * z);
       continue;
     }
+    auto& values = graph_.values()[v].data;
     for (std::size_t e = 0; e < values.size(); ++e) values[e] = sign(e) ? points_[v][e].second : points_[v][e].first;
   }
   graph_.update_derived(d.derived);
+}
+
+void cavi::write(const block& joint, const Eigen::VectorXd& x) {
+  const auto& coordinates = joint.gaussian->coordinates();
+  for (std::size_t k = 0; k < coordinates.size(); ++k)
+    graph_.values()[static_cast<std::size_t>(coordinates[k].first)].data[static_cast<std::size_t>(coordinates[k].second)] = x[static_cast<Eigen::Index>(k)];
 }
 
 double cavi::sweep() {
@@ -321,17 +377,21 @@ double cavi::update_block(update& u) {
   for (double& x : q_sum) x /= rows;
   const auto v = static_cast<std::size_t>(u.variable);
   if (!joint.gaussian->factorise(q_sum))
-    throw std::runtime_error("--method vb: the update of " + graph_.model().variables[v].name + " gave a precision that is not positive definite");
+    throw std::runtime_error("--method vb: the update of " + graph_.model().variables[static_cast<std::size_t>(u.variable)].name +
+                             " gave a precision that is not positive definite");
   const Eigen::VectorXd mean = joint.gaussian->solve(c_sum / rows);
   const auto n = mean.size();
   for (Eigen::Index k = 0; k < n; ++k) joint.spread.col(k) = joint.gaussian->spread(Eigen::VectorXd::Unit(n, k));
   joint.log_det = joint.gaussian->log_det();
+  joint.fitted = true;
   double largest = 0;
+  const auto& coordinates = joint.gaussian->coordinates();
   for (Eigen::Index k = 0; k < n; ++k) {
-    const std::size_t e = free_[v][static_cast<std::size_t>(k)];
+    const auto [w, e] = coordinates[static_cast<std::size_t>(k)];
+    q_factor& f = q_[static_cast<std::size_t>(w)][static_cast<std::size_t>(e)];
     const q_factor next{"Normal", mean[k], joint.spread.row(k).norm()};
-    largest = std::max(largest, std::abs(next.mean() - q_[v][e].mean()) / next.sd());
-    q_[v][e] = next;
+    largest = std::max(largest, std::abs(next.mean() - f.mean()) / next.sd());
+    f = next;
   }
   joint.mean = mean;
   return largest;
@@ -347,14 +407,12 @@ double cavi::elbo() {
     }
     total += sum / static_cast<double>(d->rows());
   }
-  for (int v : unknowns_) {
-    if (const block* joint = joint_[static_cast<std::size_t>(v)].get()) {  // log |2 pi e Q^-1| / 2
-      if (q_[static_cast<std::size_t>(v)][free_[static_cast<std::size_t>(v)].front()].family)
-        total += 0.5 * static_cast<double>(joint->mean.size()) * std::log(2 * std::numbers::pi * std::numbers::e) - 0.5 * joint->log_det;
-      continue;
-    }
-    for (const auto& f : q_[static_cast<std::size_t>(v)]) total += f.entropy();
-  }
+  for (const auto& joint : blocks_)  // log |2 pi e Q^-1| / 2, once updated
+    if (joint->fitted)
+      total += 0.5 * static_cast<double>(joint->mean.size()) * std::log(2 * std::numbers::pi * std::numbers::e) - 0.5 * joint->log_det;
+  for (int v : unknowns_)
+    if (!joint_[static_cast<std::size_t>(v)])
+      for (const auto& f : q_[static_cast<std::size_t>(v)]) total += f.entropy();
   set_means();
   return total;
 }
@@ -362,6 +420,12 @@ double cavi::elbo() {
 const std::vector<q_factor>& cavi::factors(int variable) const { return q_[static_cast<std::size_t>(variable)]; }
 
 bool cavi::joint(int variable) const { return joint_[static_cast<std::size_t>(variable)] != nullptr; }
+
+std::vector<std::vector<int>> cavi::blocks() const {
+  std::vector<std::vector<int>> out;
+  for (const auto& b : blocks_) out.push_back(b->variables);
+  return out;
+}
 
 void cavi::set_means() {
   for (int v : unknowns_) {
@@ -374,18 +438,16 @@ void cavi::set_means() {
 double cavi::draw(ppl::rng& rng) {
   double log_q = 0;
   boost::random::normal_distribution<double> normal;
+  for (const auto& joint : blocks_) {
+    Eigen::VectorXd z(joint->mean.size());
+    for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
+    write(*joint, joint->mean + joint->spread * z);
+    log_q += -0.5 * z.squaredNorm() - 0.5 * static_cast<double>(z.size()) * std::log(2 * std::numbers::pi) + 0.5 * joint->log_det;
+  }
   for (int v : unknowns_) {
+    if (joint_[static_cast<std::size_t>(v)]) continue;
     auto& values = graph_.values()[static_cast<std::size_t>(v)].data;
-    const auto& free = free_[static_cast<std::size_t>(v)];
-    if (const block* joint = joint_[static_cast<std::size_t>(v)].get()) {
-      Eigen::VectorXd z(joint->mean.size());
-      for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = normal(rng);
-      const Eigen::VectorXd x = joint->mean + joint->spread * z;
-      for (std::size_t k = 0; k < free.size(); ++k) values[free[k]] = x[static_cast<Eigen::Index>(k)];
-      log_q += -0.5 * z.squaredNorm() - 0.5 * static_cast<double>(z.size()) * std::log(2 * std::numbers::pi) + 0.5 * joint->log_det;
-      continue;
-    }
-    for (std::size_t e : free) {
+    for (std::size_t e : free_[static_cast<std::size_t>(v)]) {
       const q_factor& f = q_[static_cast<std::size_t>(v)][e];
       values[e] = f.draw(rng);
       log_q += f.log_density(values[e]);

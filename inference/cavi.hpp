@@ -7,7 +7,9 @@
 // of every other unknown. An unknown without a conjugate pair whose terms are all Normal and
 // affine in it (a regression's coefficient vector, random effects read through a linear
 // predictor) is one multivariate normal factor instead: the Gaussian block's conditional
-// N(Q^-1 c, Q^-1) with Q and c averaged the same way (samplers/gaussian_block.hpp).
+// N(Q^-1 c, Q^-1) with Q and c averaged the same way (samplers/gaussian_block.hpp); so are
+// together the unknowns the planner draws as one Gaussian block (a structured mean field:
+// a line's intercept and slope keep their correlation).
 //
 // The average is taken without a rule per pair. In a conjugate-exponential model every
 // statistic is multilinear in the sufficient statistics of the other unknowns' elements
@@ -23,6 +25,7 @@
 // to m + S z, z of +-1 coded the same way by column. The cost is 2^bits evaluations of a
 // term, bits being one for a variable of which each instance reads one element, and
 // about log2 of its size plus one for another.
+#include <Eigen/Dense>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +68,8 @@ class cavi {
   // Whether q holds the variable as one multivariate normal (its factors then being the
   // marginals).
   bool joint(int variable) const;
+  // The variables of each multivariate normal factor.
+  std::vector<std::vector<int>> blocks() const;
   // Every unknown set to its q's mean, or to a draw from q (returning log q of it).
   void set_means();
   double draw(ppl::rng& rng);
@@ -78,6 +83,9 @@ class cavi {
   struct design;
   struct block;
   void add_unknown(int v);
+  void add_block(const std::vector<int>& variables, const std::string* why_not_conjugate);
+  void hold(int v);
+  void write(const block& joint, const Eigen::VectorXd& x);
   design* make_design(const std::vector<int>& variables, const std::vector<int>& statements, const std::string& what);
   void set_row(const design& d, long row);
   double update_factors(update& u);
@@ -89,7 +97,8 @@ class cavi {
   std::vector<std::vector<q_factor>> q_;  // by variable; a block's: each element's marginal
   std::vector<std::vector<std::pair<double, double>>> points_;  // each factor's two points
   std::vector<std::vector<std::size_t>> free_;  // the elements q holds (a partly observed unknown's imputed ones)
-  std::vector<std::unique_ptr<block>> joint_;  // by variable: its multivariate normal q, if it has one
+  std::vector<std::unique_ptr<block>> blocks_;  // the multivariate normal factors
+  std::vector<block*> joint_;                   // by variable: the one holding it, if any
   std::vector<std::unique_ptr<update>> updates_;
   std::vector<std::pair<int, design*>> terms_;  // statements with a density, and the design over the unknowns each reads
   std::vector<std::unique_ptr<design>> designs_;

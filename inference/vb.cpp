@@ -113,11 +113,17 @@ weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& da
     trace.emplace_back(sweeps, elbo);
   }
   std::string factors;
+  for (const auto& variables : engine.blocks()) {
+    std::string names;
+    for (int v : variables) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
+    factors += (factors.empty() ? "" : ", ") + (variables.size() > 1 ? "(" + names + ")" : names) + " MultiNormal";
+  }
   for (int v : engine.unknowns()) {
-    const char* family = engine.joint(v) ? "MultiNormal" : engine.factors(v)[engine.free_elements(v).front()].family;
+    if (engine.joint(v)) continue;
+    const char* family = engine.factors(v)[engine.free_elements(v).front()].family;
     factors += (factors.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name + " " + (family ? family : "(not updated)");
   }
-  r.report.push_back("q: " + factors + " (a factor for each element, a MultiNormal one for the whole variable)");
+  r.report.push_back("q: " + factors + " (a factor for each element; a MultiNormal one for all the elements it names)");
   for (int v : engine.unknowns()) {  // the factors' arguments, the first ten of each variable
     std::string line;
     const auto& fs = engine.factors(v);
