@@ -113,7 +113,8 @@ void add_infer_options(CLI::App* cmd, infer_options& o) {
       ->check(whole(1, 4000000000.0));
   cmd->add_flag("--means", o.monte_carlo.means, "vb: write one row of q's means of the monitored theta and phi (default: --draws draws of q)");
   cmd->add_option("--starts", o.monte_carlo.starts,
-                  "vb: starts of lambda, each run --passes passes, of which the one with the highest ELBO is kept (coordinate "
+                  "vb: starts, each run to the end (LDA: of lambda, each --passes passes; a conjugate model: from the start and "
+                  "then from starts of their own, as --init says), of which the one with the highest ELBO is kept (coordinate "
                   "ascent ends in a local optimum that depends on its start)")
       ->capture_default_str()->check(whole(1, 1000));
   cmd->add_option("--passes", o.monte_carlo.passes, "vb: passes over the documents")->capture_default_str()->check(whole(1, 1000000));

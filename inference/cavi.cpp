@@ -2,6 +2,7 @@
 // factors of q, the designs that average a pair's statistics over q exactly, and the
 // sweeps and ELBO built on them.
 #include "inference/cavi.hpp"
+#include "inference/cavi_internal.hpp"
 
 #include <fmt/core.h>
 
@@ -20,124 +21,6 @@
 
 namespace ppl::inference {
 
-namespace {
-
-// Codes with an odd number of bits, in increasing order: any one, two or three distinct
-// ones have a nonzero XOR, so the product of their parities averages to zero over all
-// settings of the bits.
-ppl::index_t code(std::size_t element) {
-  static std::vector<ppl::index_t> codes;
-  while (codes.size() <= element) {
-    ppl::index_t next = codes.empty() ? 1 : codes.back() + 1;
-    while (std::popcount(static_cast<std::uint64_t>(next)) % 2 == 0) ++next;
-    codes.push_back(next);
-  }
-  return codes[element];
-}
-
-int bits_for(std::size_t elements) { return std::bit_width(static_cast<std::uint64_t>(code(elements - 1))); }
-
-constexpr int most_bits = 22;  // 4 million rows: an update or a term beyond it is refused
-
-}  // namespace
-
-// The unknowns a design varies, each with its slice of a row's bits, and the derived
-// variables to recompute after setting them.
-struct cavi::design {
-  std::vector<int> variables;
-  std::vector<int> shift;
-  std::vector<char> shared;  // one sign for all of the variable's elements
-  int bits = 0;
-  std::vector<char> derived;
-  long rows() const { return 1L << bits; }
-};
-
-// One unknown's update: by its conjugate pair's statistics, or as a Gaussian block; the
-// statements it reads (children and priors) and the design over the other unknowns they read.
-struct cavi::update {
-  int variable = -1;
-  const samplers::conjugate_pair* pair = nullptr;
-  std::unique_ptr<samplers::conjugate_totals> totals;
-  block* joint = nullptr;
-  std::vector<int> statements;
-  design* over = nullptr;
-};
-
-// q of a Gaussian block: N(mean, S S'), with log |Q| of its precision Q = (S S')^-1.
-struct cavi::block {
-  std::vector<int> variables;
-  std::unique_ptr<samplers::gaussian_block_base> gaussian;
-  Eigen::VectorXd mean;
-  Eigen::MatrixXd spread;
-  double log_det = 0;
-  bool diagonal = false;  // no term holds two of its coordinates: Q, and S, are diagonal
-  bool fitted = false;    // updated once: no longer a point
-};
-
-namespace {
-
-// The unknowns (by index, marked in `q`) that statement s reads, directly or through
-// derived variables, and its target when that is one.
-std::vector<int> unknowns_of(const lang::ir::model& m, const lang::ir::statement& s, const std::vector<char>& q) {
-  std::vector<char> marked(m.variables.size(), 0);
-  for (int v : lang::ir::statement_reads(s)) marked[static_cast<std::size_t>(v)] = 1;
-  if (s.target >= 0) marked[static_cast<std::size_t>(s.target)] = 1;
-  marked = samplers::with_inputs(m, std::move(marked));
-  std::vector<int> out;
-  for (std::size_t v = 0; v < marked.size(); ++v)
-    if (marked[v] && q[v]) out.push_back(static_cast<int>(v));
-  return out;
-}
-
-// How many elements of variable v one instance of an expression reads: 0, 1, or 2 for
-// more (or for any it may read whole), following derived variables into their definitions.
-int elements_read(const lang::ir::model& m, const lang::ir::expr* e, int v) {
-  using lang::ir::expr;
-  if (!e || e->shape_only) return 0;
-  auto through = [&](int w, auto&& one) {  // a derived w: the most one instance of any of its definitions reads
-    int most = 0;
-    for (int s : m.variables[static_cast<std::size_t>(w)].statements) most = std::max(most, one(m.statements[static_cast<std::size_t>(s)]));
-    return most;
-  };
-  auto read_whole = [&](int w) {
-    if (w == v) return m.variables[static_cast<std::size_t>(v)].type.rank == 0 ? 1 : 2;
-    if (m.variables[static_cast<std::size_t>(w)].role != lang::ir::role::derived) return 0;
-    return through(w, [&](const lang::ir::statement& s) { return elements_read(m, s.value.get(), v) > 0 ? 2 : 0; });
-  };
-  int count = 0;
-  if (e->which == expr::kind::variable) return read_whole(e->slot);
-  if (e->which == expr::kind::index && e->args[0]->which == expr::kind::variable) {
-    const int w = e->args[0]->slot;
-    bool single = static_cast<int>(e->indices.size()) == m.variables[static_cast<std::size_t>(w)].type.rank;
-    for (const auto& ix : e->indices) {
-      single = single && ix.which == lang::ir::index_item::kind::single;
-      count += elements_read(m, ix.lo.get(), v) + elements_read(m, ix.hi.get(), v);
-    }
-    if (!single) count += read_whole(w);
-    else if (w == v) count += 1;
-    else if (m.variables[static_cast<std::size_t>(w)].role == lang::ir::role::derived)
-      count += through(w, [&](const lang::ir::statement& s) { return elements_read(m, s.value.get(), v); });
-    return std::min(count, 2);
-  }
-  for (const auto& a : e->args) count += elements_read(m, a.get(), v);
-  for (const auto& ix : e->indices) count += elements_read(m, ix.lo.get(), v) + elements_read(m, ix.hi.get(), v);
-  return std::min(count, 2);
-}
-
-// The same for one instance of a statement: its arguments, and its target when that is v.
-int elements_read(const lang::ir::model& m, const lang::ir::statement& s, int v) {
-  int count = 0;
-  for (const auto& a : s.args) count += elements_read(m, a.get(), v);
-  for (const auto& ix : s.target_indices) count += elements_read(m, ix.get(), v);
-  if (s.target == v) {
-    const bool scalar = s.dist && s.dist->value_rank() == 0 && !s.target_from &&
-                        static_cast<int>(s.target_indices.size()) == m.variables[static_cast<std::size_t>(v)].type.rank;
-    count += scalar ? 1 : 2;
-  }
-  return std::min(count, 2);
-}
-
-}  // namespace
 
 cavi::cavi(model::graph& g) : graph_(g) {
   const auto& m = g.model();
@@ -145,10 +28,16 @@ cavi::cavi(model::graph& g) : graph_(g) {
   std::vector<char> predicted(m.variables.size(), 0);
   for (std::size_t s = 0; s < m.statements.size(); ++s)
     if (predictive_[s] && m.statements[s].target >= 0) predicted[static_cast<std::size_t>(m.statements[s].target)] = 1;
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (predicted[v] && m.variables[v].role == lang::ir::role::unknown) predicted_.push_back(static_cast<int>(v));
   q_.resize(m.variables.size());
   points_.resize(m.variables.size());
   free_.resize(m.variables.size());
   joint_.assign(m.variables.size(), nullptr);
+  discrete_of_.assign(m.variables.size(), nullptr);
+  simplex_of_.assign(m.variables.size(), nullptr);
+  element_read_.resize(m.statements.size());
+  discrete_read_.assign(m.statements.size(), -1);
   in_q_.assign(m.variables.size(), 0);
   // The unknowns the planner draws together as one Gaussian block (Normal unknowns that
   // enter one term's argument together: a line's intercept and slope) are one factor, a
@@ -169,6 +58,10 @@ cavi::cavi(model::graph& g) : graph_(g) {
   }
   for (std::size_t v = 0; v < m.variables.size(); ++v)
     if (m.variables[v].role == lang::ir::role::unknown && !predicted[v] && !in_q_[v]) add_unknown(static_cast<int>(v));
+  // Discrete unknowns first in each sweep: their first update reads the start's continuous
+  // values (distinct component means), where the continuous ones' first update would read
+  // indicators all at one value, a fixed point that never separates the components.
+  std::stable_partition(updates_.begin(), updates_.end(), [](const std::unique_ptr<update>& u) { return u->hidden != nullptr; });
   for (auto& u : updates_) {
     std::vector<char> reads(m.variables.size(), 0);
     for (int s : u->statements)
@@ -195,9 +88,11 @@ cavi::~cavi() = default;
 void cavi::add_unknown(int v) {
   const auto& m = graph_.model();
   const auto& name = m.variables[static_cast<std::size_t>(v)].name;
+  if (add_discrete(v)) return;
   std::vector<int> children;
   std::string why;
   const samplers::conjugate_pair* pair = samplers::match_conjugate(graph_, v, children, why);
+  if (pair && pair->prior_stats && !pair->posterior) return add_simplex(v, pair, std::move(children));
   if (pair && !pair->posterior)
     throw std::invalid_argument("--method vb: `" + name + "` has a " + pair->prior + " prior (" + pair->name +
                                 "), whose mean-field update is not built; it takes Normal, Gamma, InverseGamma and Beta priors of scalars, "
@@ -275,6 +170,14 @@ cavi::design* cavi::make_design(const std::vector<int>& variables, const std::ve
   std::vector<char> marked(m.variables.size(), 0);
   for (int v : variables) {
     if (marked[static_cast<std::size_t>(v)]) continue;  // a block's, placed with its first
+    marked[static_cast<std::size_t>(v)] = 1;
+    if (const discrete* z = discrete_of_[static_cast<std::size_t>(v)]) {
+      if (d->discrete >= 0)
+        throw std::invalid_argument("--method vb: " + what + " reads two discrete unknowns; their joint q is not built (use --method mcmc)");
+      d->discrete = v;
+      d->values = static_cast<long>(z->values.size());
+      continue;
+    }
     const block* joint = joint_[static_cast<std::size_t>(v)];
     const std::vector<int> unit = joint ? joint->variables : std::vector<int>{v};
     bool single = !joint || joint->diagonal;
@@ -286,10 +189,12 @@ cavi::design* cavi::make_design(const std::vector<int>& variables, const std::ve
     d->variables.push_back(v);
     d->shift.push_back(d->bits);
     d->shared.push_back(single);
-    d->bits += single ? 1 : bits_for(joint ? static_cast<std::size_t>(joint->mean.size()) : q_[static_cast<std::size_t>(v)].size());
+    // A Dirichlet's design is its one point: no bit.
+    if (!simplex_of_[static_cast<std::size_t>(v)])
+      d->bits += single ? 1 : bits_for(joint ? static_cast<std::size_t>(joint->mean.size()) : q_[static_cast<std::size_t>(v)].size());
     for (int w : unit) marked[static_cast<std::size_t>(w)] = 1;
   }
-  if (d->bits > most_bits)
+  if (d->bits > most_bits || d->rows() > (1L << most_bits))
     throw std::invalid_argument(fmt::format("--method vb: {} averages over 2^{} settings of the unknowns it reads (one bit for each, and "
                                             "about log2 of each's size), beyond the 2^{} it takes (use --method advi)", what, d->bits, most_bits));
   d->derived = samplers::reaching(m, std::move(marked));
@@ -313,6 +218,11 @@ void cavi::set_row(const design& d, long row) {
     auto& values = graph_.values()[v].data;
     for (std::size_t e = 0; e < values.size(); ++e) values[e] = sign(e) ? points_[v][e].second : points_[v][e].first;
   }
+  if (d.discrete >= 0) {  // every free element at the row's value
+    const double x = discrete_of_[static_cast<std::size_t>(d.discrete)]->values[static_cast<std::size_t>(discrete_value(d, row))];
+    auto& values = graph_.values()[static_cast<std::size_t>(d.discrete)].data;
+    for (std::size_t e : free_[static_cast<std::size_t>(d.discrete)]) values[e] = x;
+  }
   graph_.update_derived(d.derived);
 }
 
@@ -325,24 +235,39 @@ void cavi::write(const block& joint, const Eigen::VectorXd& x) {
 double cavi::sweep() {
   double largest = 0;
   for (auto& u : updates_) {
-    largest = std::max(largest, u->joint ? update_block(*u) : update_factors(*u));
+    largest = std::max(largest, u->hidden    ? update_discrete(*u)
+                                : u->weights ? update_simplex(*u)
+                                : u->joint   ? update_block(*u)
+                                             : update_factors(*u));
     set_means();
   }
   return largest;
 }
 
-// The pair's statistics averaged over the design; each free element's factor from them.
-double cavi::update_factors(update& u) {
+// A conjugate update's statistics averaged over its design: over the sign rows, and over a
+// discrete unknown's values with its children's instances weighted by q (the constant
+// statistics and the prior's counted once).
+void cavi::average_totals(update& u, std::vector<double>& sum) {
   const design& d = *u.over;
-  std::vector<double> sum, totals;
+  std::vector<double> totals;
+  sum.clear();
   for (long row = 0; row < d.rows(); ++row) {
     set_row(d, row);
-    u.totals->totals(totals);
+    const long k = discrete_value(d, row);
+    if (d.discrete >= 0) u.totals->weigh([this, &d, k](int s, std::size_t i) { return instance_weight(d, k, s, i); });
+    u.totals->totals(totals, k == 0);
     if (sum.empty()) sum.assign(totals.size(), 0.0);
-    for (std::size_t k = 0; k < totals.size(); ++k) sum[k] += totals[k];
+    for (std::size_t j = 0; j < totals.size(); ++j) sum[j] += totals[j];
   }
+  u.totals->weigh(nullptr);
+  for (double& x : sum) x /= static_cast<double>(1L << d.bits);
+}
+
+// The pair's statistics averaged over the design; each free element's factor from them.
+double cavi::update_factors(update& u) {
+  std::vector<double> sum;
+  average_totals(u, sum);
   const auto stride = static_cast<std::size_t>(u.totals->stride());
-  for (double& x : sum) x /= static_cast<double>(d.rows());
   const auto v = static_cast<std::size_t>(u.variable);
   double largest = 0;
   for (const std::size_t e : free_[v]) {
@@ -363,6 +288,9 @@ double cavi::update_factors(update& u) {
 // S (S S' = Q^-1) as a dense matrix for the designs.
 double cavi::update_block(update& u) {
   const design& d = *u.over;
+  if (d.discrete >= 0)
+    throw std::invalid_argument("--method vb: a multivariate normal factor's terms read the discrete `" +
+                                graph_.model().variables[static_cast<std::size_t>(d.discrete)].name + "`; that update is not built (use --method mcmc)");
   block& joint = *u.joint;
   std::vector<double> q_sum, q;
   Eigen::VectorXd c_sum, c;
@@ -400,6 +328,11 @@ double cavi::update_block(update& u) {
 double cavi::elbo() {
   double total = 0;
   for (const auto& [s, d] : terms_) {
+    total += simplex_correction(s);
+    if (d->discrete >= 0) {
+      total += weighted_term(*d, s);
+      continue;
+    }
     double sum = 0;
     for (long row = 0; row < d->rows(); ++row) {
       set_row(*d, row);
@@ -407,6 +340,7 @@ double cavi::elbo() {
     }
     total += sum / static_cast<double>(d->rows());
   }
+  total += discrete_entropy();
   for (const auto& joint : blocks_)  // log |2 pi e Q^-1| / 2, once updated
     if (joint->fitted)
       total += 0.5 * static_cast<double>(joint->mean.size()) * std::log(2 * std::numbers::pi * std::numbers::e) - 0.5 * joint->log_det;
@@ -415,6 +349,39 @@ double cavi::elbo() {
       for (const auto& f : q_[static_cast<std::size_t>(v)]) total += f.entropy();
   set_means();
   return total;
+}
+
+std::string cavi::describe(int variable, std::size_t most) const {
+  const auto v = static_cast<std::size_t>(variable);
+  const auto& free = free_[v];
+  std::string line;
+  for (std::size_t k = 0; k < free.size() && k < most; ++k) {
+    const std::size_t e = free[k];
+    std::string one;
+    if (const discrete* z = discrete_of_[v]) {
+      for (std::size_t j = 0; j < z->values.size(); ++j) one += fmt::format("{}{:.4g}", j ? ", " : "", z->r[e][j]);
+      one = "Categorical(" + one + ")";
+    } else if (const simplex* pi = simplex_of_[v]) {
+      one = pi->fitted ? fmt::format("alpha {:.6g}", pi->alpha[e]) : "(not updated)";
+    } else {
+      const q_factor& f = q_[v][e];
+      one = f.family ? fmt::format("{}({:.6g}, {:.6g})", f.family, f.a, f.b) : std::string("(not updated)");
+    }
+    line += (k ? ", " : "") + one;
+  }
+  if (free.size() > most) line += fmt::format(", ... ({} more)", free.size() - most);
+  const char* kind = joint_[v] ? " (marginals)" : discrete_of_[v] ? " (each element's probabilities of its values)"
+                                                 : simplex_of_[v] ? " (Dirichlet)" : "";
+  return graph_.model().variables[v].name + kind + ": " + line;
+}
+
+std::string cavi::family(int variable) const {
+  const auto v = static_cast<std::size_t>(variable);
+  if (joint_[v]) return "MultiNormal";
+  if (discrete_of_[v]) return "Categorical";
+  if (simplex_of_[v]) return "Dirichlet";
+  const char* f = q_[v][free_[v].front()].family;
+  return f ? f : "(not updated)";
 }
 
 const std::vector<q_factor>& cavi::factors(int variable) const { return q_[static_cast<std::size_t>(variable)]; }
@@ -444,8 +411,9 @@ double cavi::draw(ppl::rng& rng) {
     write(*joint, joint->mean + joint->spread * z);
     log_q += -0.5 * z.squaredNorm() - 0.5 * static_cast<double>(z.size()) * std::log(2 * std::numbers::pi) + 0.5 * joint->log_det;
   }
+  log_q += discrete_draw(rng);
   for (int v : unknowns_) {
-    if (joint_[static_cast<std::size_t>(v)]) continue;
+    if (joint_[static_cast<std::size_t>(v)] || discrete_of_[static_cast<std::size_t>(v)] || simplex_of_[static_cast<std::size_t>(v)]) continue;
     auto& values = graph_.values()[static_cast<std::size_t>(v)].data;
     for (std::size_t e : free_[static_cast<std::size_t>(v)]) {
       const q_factor& f = q_[static_cast<std::size_t>(v)][e];

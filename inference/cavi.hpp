@@ -70,29 +70,62 @@ class cavi {
   bool joint(int variable) const;
   // The variables of each multivariate normal factor.
   std::vector<std::vector<int>> blocks() const;
-  // Every unknown set to its q's mean, or to a draw from q (returning log q of it).
+  // A line on the variable's q for the report: its factors' families and arguments (the
+  // first `most` elements; a block's marginals, a discrete unknown's probabilities).
+  std::string describe(int variable, std::size_t most) const;
+  // The family of the variable's factors: Normal, Gamma, ..., MultiNormal (a block's),
+  // Categorical (a discrete unknown's), Dirichlet.
+  std::string family(int variable) const;
+  // Every unknown set to its q's mean (a discrete one to its most probable value), or to a
+  // draw from q (returning log q of it).
   void set_means();
   double draw(ppl::rng& rng);
   // The unknowns, by variable index, and the largest number of design rows an update or a
   // term takes.
   const std::vector<int>& unknowns() const { return unknowns_; }
+  // The predictions (unknowns no evidence reaches): not in q; drawn given each draw of it.
+  const std::vector<int>& predicted() const { return predicted_; }
+  bool has_discrete() const { return !discretes_.empty(); }
   long widest_design() const { return widest_; }
 
  private:
   struct update;
   struct design;
   struct block;
+  struct discrete;
+  struct simplex;
   void add_unknown(int v);
   void add_block(const std::vector<int>& variables, const std::string* why_not_conjugate);
   void hold(int v);
   void write(const block& joint, const Eigen::VectorXd& x);
   design* make_design(const std::vector<int>& variables, const std::vector<int>& statements, const std::string& what);
   void set_row(const design& d, long row);
+  void average_totals(update& u, std::vector<double>& sum);
   double update_factors(update& u);
   double update_block(update& u);
+  // Discrete unknowns and Dirichlet ones (inference/cavi_discrete.cpp).
+  bool add_discrete(int v);
+  void add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<int> children);
+  void read_discrete_elements(const discrete& z);
+  long discrete_value(const design& d, long row) const;
+  double instance_weight(const design& d, long k, int statement, std::size_t instance) const;
+  double update_discrete(update& u);
+  double update_simplex(update& u);
+  double weighted_term(const design& d, int statement);
+  double simplex_correction(int statement) const;
+  double discrete_entropy() const;
+  double discrete_draw(ppl::rng& rng);
+  std::vector<std::unique_ptr<discrete>> discretes_;
+  std::vector<discrete*> discrete_of_;  // by variable
+  std::vector<std::unique_ptr<simplex>> simplexes_;
+  std::vector<simplex*> simplex_of_;    // by variable
+  // By statement: the element of a discrete unknown each instance reads (in the order of
+  // model::instances::table), and which unknown (-1: none).
+  std::vector<std::vector<ppl::index_t>> element_read_;
+  std::vector<int> discrete_read_;
   model::graph& graph_;
   std::vector<char> predictive_;  // by statement
-  std::vector<int> unknowns_;
+  std::vector<int> unknowns_, predicted_;
   std::vector<char> in_q_;        // by variable
   std::vector<std::vector<q_factor>> q_;  // by variable; a block's: each element's marginal
   std::vector<std::vector<std::pair<double, double>>> points_;  // each factor's two points

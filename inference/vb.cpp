@@ -17,6 +17,7 @@
 #include "core/interrupt.hpp"
 #include "inference/cavi.hpp"
 #include "inference/chain.hpp"
+#include "inference/chain_internal.hpp"
 #include "inference/mode.hpp"
 #include "inference/particles.hpp"
 #include "samplers/collapsed.hpp"
@@ -87,20 +88,14 @@ void write_rows(model::graph& g, const samplers::collapsed_structure& s, const s
                                            r.row_count));
 }
 
-// Coordinate ascent over the conjugate pairs (inference/cavi.hpp), from chain 1's start:
-// sweeps until no factor's mean moves by 1e-9 of its sd, the ELBO after each, then draws
-// from q judged by their ratios p / q as every approximation's are.
-weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
-  const auto start = std::chrono::steady_clock::now();
-  if (o.means) throw std::invalid_argument("--means is LDA's; for a conjugate model the report's q_ lines give each factor's arguments");
-  mode_problem problem(m, data, o, "vb");
-  cavi engine(problem.graph().graph());
-  weighted_result r;
+// Sweeps until no factor's mean moves by 1e-9 of its sd (at most --iterations), the ELBO
+// after each; returns the last ELBO, the sweeps in `sweeps` and the last change in `change`.
+double run_sweeps(cavi& engine, const monte_carlo_options& o, weighted_result& r, int& sweeps, double& change) {
   double elbo = engine.elbo();
   const int limit = iteration_limit(o, 1000);
   std::vector<std::pair<int, double>> trace = {{0, elbo}};
-  int sweeps = 0;
-  double change = INFINITY;
+  sweeps = 0;
+  change = INFINITY;
   while (sweeps < limit && change > 1e-9 && !ppl::interrupted()) {
     change = engine.sweep();
     const double next = engine.elbo();
@@ -112,29 +107,6 @@ weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& da
     elbo = next;
     trace.emplace_back(sweeps, elbo);
   }
-  std::string factors;
-  for (const auto& variables : engine.blocks()) {
-    std::string names;
-    for (int v : variables) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
-    factors += (factors.empty() ? "" : ", ") + (variables.size() > 1 ? "(" + names + ")" : names) + " MultiNormal";
-  }
-  for (int v : engine.unknowns()) {
-    if (engine.joint(v)) continue;
-    const char* family = engine.factors(v)[engine.free_elements(v).front()].family;
-    factors += (factors.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name + " " + (family ? family : "(not updated)");
-  }
-  r.report.push_back("q: " + factors + " (a factor for each element; a MultiNormal one for all the elements it names)");
-  for (int v : engine.unknowns()) {  // the factors' arguments, the first ten of each variable
-    std::string line;
-    const auto& fs = engine.factors(v);
-    const auto& free = engine.free_elements(v);
-    for (std::size_t k = 0; k < free.size() && k < 10; ++k) {
-      const inference::q_factor& f = fs[free[k]];
-      line += (k ? ", " : "") + (f.family ? fmt::format("{}({:.6g}, {:.6g})", f.family, f.a, f.b) : std::string("(not updated)"));
-    }
-    if (free.size() > 10) line += fmt::format(", ... ({} more)", free.size() - 10);
-    r.report.push_back("q_" + m.variables[static_cast<std::size_t>(v)].name + (engine.joint(v) ? " (marginals)" : "") + ": " + line);
-  }
   r.report.push_back(fmt::format("sweeps: {}, design rows at most {}", sweeps, engine.widest_design()));
   r.report.push_back(change <= 1e-9 ? std::string("stopped: no factor's mean moved by 1e-9 of its sd")
                                     : fmt::format("stopped: {}", ppl::interrupted() ? "interrupted" : fmt::format("the sweep limit ({})", limit)));
@@ -142,22 +114,83 @@ weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& da
   if (change > 1e-9 && !ppl::interrupted())
     r.warnings.push_back(fmt::format("coordinate ascent did not converge in {} sweeps (a factor's mean still moved by {:.3g} of its sd): "
                                      "raise --iterations", sweeps, change));
-  r.columns = approximation_columns(problem);
+  return elbo;
+}
+
+// The report's lines on q: each factor's family, then each variable's arguments.
+void report_factors(const lang::ir::model& m, const cavi& engine, weighted_result& r) {
+  std::string factors;
+  for (const auto& variables : engine.blocks()) {
+    std::string names;
+    for (int v : variables) names += (names.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name;
+    factors += (factors.empty() ? "" : ", ") + (variables.size() > 1 ? "(" + names + ")" : names) + " MultiNormal";
+  }
+  for (int v : engine.unknowns())
+    if (!engine.joint(v)) factors += (factors.empty() ? "" : ", ") + m.variables[static_cast<std::size_t>(v)].name + " " + engine.family(v);
+  r.report.push_back("q: " + factors + " (a factor for each element; a MultiNormal one for all the elements it names)");
+  for (int v : engine.unknowns()) r.report.push_back("q_" + engine.describe(v, 10));  // the first ten of each variable
+}
+
+// Coordinate ascent over the conjugate pairs (inference/cavi.hpp), from chain 1's start,
+// then --draws draws of q, each with log p and log q on the constrained scale (their ratio
+// is the same on any scale), judged by their ratios as every approximation's draws are.
+weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (o.means) throw std::invalid_argument("--means is LDA's; for a conjugate model the report's q_ lines give each factor's arguments");
+  particles::particle_graph pg(m, data, o.monitors);
+  model::graph& g = pg.graph();
+  // --starts R: R starts (the first chain 1's, as the mode's search starts), the one with the
+  // highest ELBO kept.
+  std::unique_ptr<cavi> engine;
+  weighted_result r;
+  int sweeps = 0;
+  double change = INFINITY, elbo = -INFINITY;
+  std::string elbos;
+  int kept = 1;
+  for (int k = 0; k < o.starts && !ppl::interrupted(); ++k) {
+    ppl::rng start_rng = particles::item_stream(o.seed, static_cast<std::size_t>(k), 0x6d6f6465u);
+    g.start(start_rng, o.start);
+    start_where_finite(g, start_rng, o.start, [&g] {
+      g.update_derived();
+      return g.log_density();
+    });
+    auto next = std::make_unique<cavi>(g);
+    weighted_result trial;
+    int trial_sweeps = 0;
+    double trial_change = INFINITY;
+    const double trial_elbo = run_sweeps(*next, o, trial, trial_sweeps, trial_change);
+    elbos += fmt::format("{}{:.3f}", elbos.empty() ? "" : ", ", trial_elbo);
+    if (engine && !(trial_elbo > elbo)) continue;
+    engine = std::move(next), r = std::move(trial), sweeps = trial_sweeps, change = trial_change, elbo = trial_elbo, kept = k + 1;
+  }
+  if (o.starts > 1) r.report.insert(r.report.begin(), fmt::format("starts: {}; ELBO of each: {}; start {} kept", o.starts, elbos, kept));
+  if (o.starts == 1 && engine && engine->has_discrete())
+    r.notes.push_back("coordinate ascent over discrete unknowns (a mixture's indicators) ends in a local optimum that depends on the start; "
+                      "--starts R runs R starts and keeps the one with the highest ELBO");
+  report_factors(m, *engine, r);
+  r.columns = {"lp__", "log_p__", "log_g__"};
+  for (auto& c : pg.columns(false))
+    if (c != "lp__") r.columns.push_back(std::move(c));
   if (ppl::interrupted()) {
     r.interrupted = true;
     r.stopped = fmt::format("coordinate ascent after {} sweeps", sweeps);
     return r;
   }
   ppl::rng rng = particles::item_stream(o.seed, 0, vb_purpose);
-  std::vector<double> log_ratios;
-  auto& target = problem.target();
-  draw_approximation(problem, o.particles, rng, [&](ppl::rng& stream, Eigen::VectorXd& y) {
-    const double log_q = engine.draw(stream);
-    target.position(y);
-    return log_q + target.set_with_jacobian(y);
-  }, r.rows, log_ratios);
+  std::vector<double> log_ratios, row;
+  for (long i = 0; i < o.particles && !ppl::interrupted(); ++i) {
+    const double log_q = engine->draw(rng);
+    for (int v : engine->predicted()) g.draw_variable(v, rng);
+    g.update_derived();
+    const double log_p = g.log_density();
+    pg.row(false, 0, row);
+    row.insert(row.begin() + 1, {log_p, log_q});
+    r.rows.insert(r.rows.end(), row.begin(), row.end());
+    log_ratios.push_back(std::isfinite(log_p) ? log_p - log_q : -INFINITY);
+  }
   r.row_count = log_ratios.size();
-  r.report.push_back("draws: approximate, from the mean-field q of coordinate ascent, its factors independent");
+  r.report.push_back("draws: approximate, from the mean-field q of coordinate ascent, its factors independent; log_p__ and log_g__ are "
+                     "log p and log q on the constrained scale");
   r.evidence = judge_ratios(r, log_ratios, "the mean-field q");
   r.report.push_back(fmt::format("elbo_final: {:.6f} (a lower bound on the log evidence)", elbo));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -63,9 +63,10 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
 
   double last_change() const override { return change_; }
 
-  void totals(std::vector<double>& out) override {
-    collect(1.0);
+  void totals(std::vector<double>& out, bool with_base) override {
+    collect(1.0, with_base);
     out = stats_;
+    if (!with_base) return;
     for (const auto& p : priors_) {
       for (std::size_t i = 0; i < p.count; ++i) {
         const ppl::index_t* loops = p.loops.data() + i * p.s->loops.size();
@@ -75,11 +76,12 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     }
   }
   ppl::index_t stride() const override { return stride_; }
+  void weigh(instance_weight weight) override { weight_ = std::move(weight); }
 
  private:
   // The children's statistics at the graph's current values into stats_, each
   // likelihood's counted `beta` times.
-  void collect(double beta) {
+  void collect(double beta, bool with_base = true) {
     const std::size_t size = graph_.values()[static_cast<std::size_t>(variable_)].data.size() * static_cast<std::size_t>(stride_);
     if (constant_stats_.size() != size) {
       // Observed children at fixed elements with fixed arguments add the same statistics
@@ -89,10 +91,19 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
         if (c.constant) accumulate_fixed(c, constant_stats_.data());
       constant_prior_.clear();
     }
+    if (weight_) {  // instance by instance, weighted (coordinate ascent's average over a discrete q)
+      if (with_base) stats_ = constant_stats_;
+      else stats_.assign(size, 0.0);
+      for (const auto& c : children_)
+        if (c.ref && !c.constant) c.fixed ? accumulate_fixed(c, stats_.data(), true) : accumulate_weighted(c);
+      return;
+    }
     // Tempered (SMC at beta < 1): every pair's statistics are sums over the children, and
     // its kernel linear in them, so likelihood^beta is the likelihood's children counted
     // beta times each.
-    if (beta == 1) {
+    if (!with_base) {
+      stats_.assign(size, 0.0);
+    } else if (beta == 1) {
       stats_ = constant_stats_;
     } else {
       if (constant_prior_.size() != size) {
@@ -131,6 +142,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     const expr* ref = nullptr;  // the variable's reference inside argument `arg`
     const expr* scale = nullptr;  // a scaled form: the factor c, passed to the pair as argument `arg`
     bool fixed = false;
+    ppl::index_t span = 1;  // fixed: the statistics one instance can touch (a vector prior's block)
     bool constant = false;  // fixed, and its values observed: its statistics never change
     // Not fixed, but its elements and value offsets are (make_rows): the arguments are
     // read as columns over all instances at each sweep, through the graph's batch path.
@@ -184,6 +196,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     t.which = a.which, t.arg = a.arg, t.ref = a.ref;
     t.elements = std::move(a.elements), t.value_offsets = std::move(a.value_offsets), t.value_sizes = std::move(a.value_sizes);
     t.fixed_args = std::move(a.fixed_args);
+    t.span = stride_;
     t.fixed = true;
     if (refresh_.empty()) refresh_.assign(graph_.model().variables.size(), 0);
     refresh_[static_cast<std::size_t>(a.alias)] = 1;
@@ -207,6 +220,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
       auto [offset, size] = model::instances(graph_).target(s, loops);
       const auto& args = model::instances(graph_).args_at(s, loops);
       t.elements.push_back(t.scale ? model::instances(graph_).eval_at(s, loops, *t.ref).data - base : args[t.arg].data - base);
+      t.span = std::max(t.span, (t.scale ? ppl::index_t{1} : args[t.arg].size()) * stride_);
       t.value_offsets.push_back(offset);
       t.value_sizes.push_back(size);
       const double scale = t.scale ? model::instances(graph_).eval_at(s, loops, *t.scale).scalar() : 0.0;
@@ -429,19 +443,53 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     return true;
   }
 
-  void accumulate_fixed(const table& c, double* stats) {
+  // A child's instances one by one, each's statistics counted weight_ times.
+  void accumulate_weighted(const table& c) {
+    const int si = static_cast<int>(c.s - graph_.model().statements.data());
+    const double* base = graph_.value(variable_).data.data();
+    const auto& child_values = graph_.value(c.s->target).data;
+    std::vector<double> before;
+    for (std::size_t i = 0; i < c.count; ++i) {
+      const double w = weight_(si, i);
+      if (w == 0) continue;
+      const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
+      auto [offset, size] = model::instances(graph_).target(*c.s, loops);
+      std::vector<ppl::view> args = model::instances(graph_).args_at(*c.s, loops);
+      const ppl::view ref = model::instances(graph_).eval_at(*c.s, loops, *c.ref);
+      const ppl::index_t element = ref.data - base, span = ref.size() * stride_;  // the statistics this child can touch
+      double* stats = stats_.data() + element * stride_;
+      before.assign(stats, stats + span);
+      ppl::view x{child_values.data() + offset, value_shape(*c.s, size)};
+      if (c.scale) args[c.arg] = model::instances(graph_).eval_at(*c.s, loops, *c.scale);
+      if (linear_mean(c)) accumulate_linear(c, loops, element, x[0], args[1][0]);
+      else pair_.accumulate(c.which, x, args, stats);
+      for (ppl::index_t k = 0; k < span; ++k) stats[k] = before[static_cast<std::size_t>(k)] + w * (stats[k] - before[static_cast<std::size_t>(k)]);
+    }
+  }
+
+  void accumulate_fixed(const table& c, double* stats, bool weighted = false) {
     const auto& child_values = graph_.value(c.s->target).data;
     std::size_t n_args = c.s->args.size();
     std::array<ppl::view, stdlib::max_params> args{};
     for (std::size_t k = 0; k < n_args; ++k) args[k].shape = ppl::shape::scalar();
     bool scalar = c.s->dist->value_rank() == 0;
     ppl::view x;
+    const int si = static_cast<int>(c.s - graph_.model().statements.data());
+    std::vector<double> one(weighted ? static_cast<std::size_t>(c.span) : 0);
     for (std::size_t i = 0; i < c.count; ++i) {
+      const double w = weighted ? weight_(si, i) : 1.0;
+      if (w == 0) continue;
       for (std::size_t k = 0; k < n_args; ++k) args[k].data = &c.fixed_args[i * n_args + k];
       x.data = child_values.data() + c.value_offsets[i];
       x.shape = scalar ? ppl::shape::scalar() : ppl::shape::vector(c.value_sizes[i]);
-      pair_.accumulate(c.which, x, std::span<const ppl::view>(args.data(), n_args),
-                       stats + c.elements[i] * stride_);
+      double* into = stats + c.elements[i] * stride_;
+      if (!weighted) {
+        pair_.accumulate(c.which, x, std::span<const ppl::view>(args.data(), n_args), into);
+        continue;
+      }
+      std::fill(one.begin(), one.end(), 0.0);
+      pair_.accumulate(c.which, x, std::span<const ppl::view>(args.data(), n_args), one.data());
+      for (ppl::index_t k = 0; k < c.span; ++k) into[k] += w * one[static_cast<std::size_t>(k)];
     }
   }
 
@@ -463,6 +511,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   bool through_derived_ = false;
   std::vector<char> refresh_;  // by variable: aliases read by children (make_alias) and what they feed
   std::unique_ptr<model::blanket> blanket_;
+  instance_weight weight_;  // coordinate ascent's weights of the children's instances (weigh)
   std::array<std::vector<double>, stdlib::max_params> cols_;          // accumulate_rows: a child plate's arguments
   std::vector<double> intercept_, slope_, saved_;     // and a linear mean at 0 and 1, the values set aside
 };

@@ -6,6 +6,7 @@
 // summed over the plates of the children, so an update costs O(children + elements).
 #include <array>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -64,8 +65,16 @@ struct conjugate_pair {
 class conjugate_totals {
  public:
   virtual ~conjugate_totals() = default;
-  virtual void totals(std::vector<double>& out) = 0;
+  // Without the base, only the children's statistics that can change: no constant
+  // children (observed, at fixed places with fixed arguments), no prior.
+  virtual void totals(std::vector<double>& out, bool with_base = true) = 0;
   virtual ppl::index_t stride() const = 0;
+  // Weights for the children's instances, weight(statement, instance) in the order of
+  // model::instances::table: each instance's statistics count that many times, summed
+  // instance by instance (the average over a discrete unknown's q that the children read
+  // through an index, mu[z[n]]). An empty function: every instance once.
+  using instance_weight = std::function<double(int statement, std::size_t instance)>;
+  virtual void weigh(instance_weight weight) = 0;
 };
 
 // The scalar priors' log densities in their value alone (conjugate_pair::prior_log_kernel),

@@ -8,7 +8,7 @@
 namespace ppl::samplers {
 
 conjugate_pair dirichlet_categorical_pair() {
-  return {"dirichlet_categorical",
+  conjugate_pair p{"dirichlet_categorical",
           "Dirichlet",
           {{"Categorical", 0}, {"Multinomial", 1}},
           1,  // one count per component of the simplex
@@ -32,6 +32,13 @@ conjugate_pair dirichlet_categorical_pair() {
               if (stats[k] != 0) total += stats[k] * std::log(theta[k]);
             return total;
           }};
+  // Dirichlet(alpha + counts): the prior's alpha, component by component. Its q is a
+  // Dirichlet over the block (inference/cavi.cpp), not a factor per element.
+  p.prior_stats = [](std::span<const ppl::view> prior, double* stats) {
+    for (ppl::index_t k = 0; k < prior[0].size(); ++k) stats[k] += prior[0][k];
+  };
+  p.q = "Dirichlet";
+  return p;
 }
 
 }  // namespace ppl::samplers

@@ -146,4 +146,22 @@ grep -q '^# elbo: 0 -[0-9.]*$' "$tmp/cavi.csv"
 grep -q '<polyline' "$tmp/cavi.svg"
 if "$ppl" infer "$lda/lda.ppl" "$lda/data.csv" --method vb --init "$tmp/start.json" 2> "$tmp/err"; then exit 1; fi
 grep -q "^error: --init: LDA's --method vb begins from a random start of its own" "$tmp/err"
+# A Gaussian mixture with Dirichlet weights: categorical factors for the indicators, the
+# best of several starts kept by its ELBO.
+cat > "$tmp/mixture.ppl" <<'PPL'
+data y: real[N]
+pi ~ Dirichlet([1, 1])
+tau ~ Gamma(1, 1)
+for k in 1:2 {
+  mu[k] ~ Normal(0, 10)
+}
+for n in 1:N {
+  z[n] ~ Categorical(pi)
+  y[n] ~ Normal(mu[z[n]], 1 / sqrt(tau))
+}
+PPL
+"$ppl" infer "$tmp/mixture.ppl" --set 'y=[-2.3,-1.6,-2.9,-1.2,-2.4,-1.8,2.7,3.4,2.2,3.9,3.1]' --method vb --starts 4 --allow-unreliable > "$tmp/out"
+grep -q '^# starts: 4; ELBO of each: -[0-9.]*, -[0-9.]*, -[0-9.]*, -[0-9.]*; start [1-4] kept$' "$tmp/out"
+grep -q '^# q: pi Dirichlet, tau Gamma, mu Normal, z Categorical ' "$tmp/out"
+grep -q '^# q_z (each element.s probabilities of its values): Categorical(' "$tmp/out"
 echo "cli_mode: ok"

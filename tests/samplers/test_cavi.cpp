@@ -217,8 +217,56 @@ TEST_CASE("two blocks read together through a derived mean (rats' shape): each e
   }
 }
 
+TEST_CASE("a Gaussian mixture: indicators, weights, means and precision at the hand-written updates' fixed point") {
+  const std::vector<double> y = {-2.3, -1.6, -2.9, -1.2, -2.4, -1.8, 2.7, 3.4, 2.2, 3.9, 3.1};
+  fitted f({"mixture", "data y: real[N]\ndata K: int\npi ~ Dirichlet(rep_vector(1, K))\ntau ~ Gamma(1, 1)\n"
+                       "for k in 1:K { mu[k] ~ Normal(0, 10) }\n"
+                       "for n in 1:N {\n  z[n] ~ Categorical(pi)\n  y[n] ~ Normal(mu[z[n]], 1 / sqrt(tau))\n}\n",
+            {"y=[-2.3,-1.6,-2.9,-1.2,-2.4,-1.8,2.7,3.4,2.2,3.9,3.1]", "K=2"}, 0});
+  converge(f.engine);
+  // One sweep of the updates written out (Bishop 2006, 10.2), from ppl's q, must leave it:
+  // r[n][k] proportional to exp(E log pi_k + E log tau / 2 - E[tau] ((y_n - m_k)^2 + v_k) / 2);
+  // alpha_k = 1 + sum_n r[n][k]; mu_k's precision 1/100 + E[tau] sum_n r[n][k], its mean
+  // E[tau] sum_n r[n][k] y_n / that; tau ~ Gamma(1 + N/2, 1 + sum_n sum_k r[n][k] ((y_n - m_k)^2 + v_k) / 2).
+  using boost::math::digamma;
+  double alpha[2], m[2], v[2];  // alpha from the report's line on pi
+  for (int k = 0; k < 2; ++k) m[k] = f.q("mu", static_cast<std::size_t>(k)).a, v[k] = std::pow(f.q("mu", static_cast<std::size_t>(k)).b, 2);
+  const double shape = f.q("tau").a, rate = f.q("tau").b;
+  int pi_index = -1;
+  for (std::size_t k = 0; k < f.c.model.variables.size(); ++k)
+    if (f.c.model.variables[k].name == "pi") pi_index = static_cast<int>(k);
+  const std::string line = f.engine.describe(pi_index, 10);
+  REQUIRE(std::sscanf(line.c_str(), "pi (Dirichlet): alpha %lf, alpha %lf", &alpha[0], &alpha[1]) == 2);
+  double next_alpha[2] = {1, 1}, sum_r[2] = {0, 0}, sum_ry[2] = {0, 0}, next_rate = 1;
+  const double e_tau = shape / rate, e_log_tau = digamma(shape) - std::log(rate);
+  for (double x : y) {
+    double r[2], total = 0;
+    for (int k = 0; k < 2; ++k) {
+      r[k] = std::exp(digamma(alpha[k]) - digamma(alpha[0] + alpha[1]) + 0.5 * e_log_tau - 0.5 * e_tau * ((x - m[k]) * (x - m[k]) + v[k]));
+      total += r[k];
+    }
+    for (int k = 0; k < 2; ++k) {
+      r[k] /= total;
+      next_alpha[k] += r[k], sum_r[k] += r[k], sum_ry[k] += r[k] * x;
+      next_rate += 0.5 * r[k] * ((x - m[k]) * (x - m[k]) + v[k]);
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    CHECK(alpha[k] == doctest::Approx(next_alpha[k]).epsilon(1e-7));
+    const double precision = 0.01 + e_tau * sum_r[k];
+    CHECK(m[k] == doctest::Approx(e_tau * sum_ry[k] / precision).epsilon(1e-7));
+    CHECK(v[k] == doctest::Approx(1 / precision).epsilon(1e-7));
+  }
+  CHECK(shape == doctest::Approx(1 + y.size() / 2.0));
+  CHECK(rate == doctest::Approx(next_rate).epsilon(1e-7));
+  // The components found are the data's two groups (one start suffices on data this
+  // separated): means near -2 and 3 in some order.
+  CHECK(std::min(m[0], m[1]) == doctest::Approx(-2.0).epsilon(0.1));
+  CHECK(std::max(m[0], m[1]) == doctest::Approx(3.06).epsilon(0.1));
+}
+
 TEST_CASE("with one unknown q is the posterior, and the ELBO the exact log evidence") {
-  for (const model_case& m : {beta_bernoulli(), normal_normal(), gamma_poisson()}) {
+  for (const model_case& m : {beta_bernoulli(), normal_normal(), gamma_poisson(), dirichlet_categorical()}) {
     INFO(m.name);
     fitted f(m);
     CHECK(converge(f.engine) == doctest::Approx(m.log_z).epsilon(1e-10));
