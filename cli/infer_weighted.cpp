@@ -34,7 +34,7 @@ bool approximate_method(const std::string& method) { return mode_method(method) 
 // The options that only MCMC takes, refused rather than ignored.
 void refuse_mcmc_options(const infer_options& o) {
   const std::string method = "--method " + o.method;
-  if (o.format != "ppl" && !mode_method(o.method))
+  if (o.format != "ppl" && !approximate_method(o.method))
     throw std::invalid_argument(method + " writes ppl's layout only (--format ppl), with a weight__ column");
   if (!mode_method(o.method) && o.method != "vb" && o.init != "1")
     throw std::invalid_argument("--init: " + method + " starts from the prior; only mcmc, optimize, laplace, pathfinder, advi and vb take a start");

@@ -344,6 +344,7 @@ double cavi::discrete_draw(ppl::rng& rng) {
       double u = uniform(rng);
       std::size_t k = 0;
       while (k + 1 < z->values.size() && (u -= z->r[e][k]) > 0) ++k;
+      while (z->r[e][k] == 0 && k > 0) --k;  // rounding past the last value of positive probability
       values[e] = z->values[k];
       log_q += std::log(z->r[e][k]);
     }

@@ -144,6 +144,8 @@ grep -q '^# elbo_final: -[0-9.]* (a lower bound on the log evidence)$' "$tmp/out
 grep -q '^# elbo: 0 -[0-9.]*$' "$tmp/cavi.csv"
 "$ppl" plot "$tmp/cavi.csv" --elbo -o "$tmp/cavi.svg" > /dev/null
 grep -q '<polyline' "$tmp/cavi.svg"
+"$ppl" infer "$tmp/normal.ppl" --set 'y=[2.1,3.4,1.9,2.8,3.3]' --method vb --format stan -o "$tmp/cavi_stan.csv" > /dev/null
+grep -q '^lp__,log_p__,log_g__,mu,tau$' "$tmp/cavi_stan_1.csv"
 if "$ppl" infer "$lda/lda.ppl" "$lda/data.csv" --method vb --init "$tmp/start.json" 2> "$tmp/err"; then exit 1; fi
 grep -q "^error: --init: LDA's --method vb begins from a random start of its own" "$tmp/err"
 # A Gaussian mixture with Dirichlet weights: categorical factors for the indicators, the
