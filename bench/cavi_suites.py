@@ -88,7 +88,7 @@ def main():
     args = ap.parse_args()
     cases = []
     for dialect in ("ppl", "bugs"):
-        cases += suites.discover("all", [args.only] if args.only else None, False, dialect)
+        cases += [c for c in suites.discover("all", None, False, dialect) if not args.only or args.only in (c.name, c.key)]
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases:
             if case.pending:

@@ -35,6 +35,7 @@ cavi::cavi(model::graph& g) : graph_(g) {
   free_.resize(m.variables.size());
   joint_.assign(m.variables.size(), nullptr);
   discrete_of_.assign(m.variables.size(), nullptr);
+  grid_of_.assign(m.variables.size(), nullptr);
   simplex_of_.assign(m.variables.size(), nullptr);
   element_read_.resize(m.statements.size());
   discrete_read_.assign(m.statements.size(), -1);
@@ -125,10 +126,12 @@ void cavi::add_block(const std::vector<int>& variables, const std::string* why_n
     joint->gaussian = samplers::make_gaussian_block(graph_, variables);
   } catch (const std::invalid_argument& e) {
     if (!why_not_conjugate) throw;
+    if (variables.size() == 1 && add_grid(variables.front())) return;
     throw std::invalid_argument("--method vb updates each unknown by coordinate ascent where its prior is conjugate to its children, "
-                                "or as one multivariate normal where its terms are Normal and affine in it, and `" +
-                                m.variables[static_cast<std::size_t>(variables.front())].name + "` has neither update: " + *why_not_conjugate +
-                                "; and as a block, " + e.what() + " (use --method advi, or mcmc)");
+                                "or as one multivariate normal where its terms are Normal and affine in it, or on a grid where it is one "
+                                "continuous scalar, and `" + m.variables[static_cast<std::size_t>(variables.front())].name +
+                                "` has none of these updates: " + *why_not_conjugate + "; and as a block, " + e.what() +
+                                " (use --method advi, or mcmc)");
   }
   joint->variables = variables;
   auto u = std::make_unique<update>();
@@ -171,11 +174,14 @@ cavi::design* cavi::make_design(const std::vector<int>& variables, const std::ve
   for (int v : variables) {
     if (marked[static_cast<std::size_t>(v)]) continue;  // a block's, placed with its first
     marked[static_cast<std::size_t>(v)] = 1;
-    if (const discrete* z = discrete_of_[static_cast<std::size_t>(v)]) {
-      if (d->discrete >= 0)
-        throw std::invalid_argument("--method vb: " + what + " reads two discrete unknowns; their joint q is not built (use --method mcmc)");
-      d->discrete = v;
-      d->values = static_cast<long>(z->values.size());
+    const discrete* z = discrete_of_[static_cast<std::size_t>(v)];
+    const grid* scalar = grid_of_[static_cast<std::size_t>(v)];
+    if (z || scalar) {
+      if (d->discrete >= 0 || d->grid >= 0)
+        throw std::invalid_argument("--method vb: " + what + " reads two unknowns whose factors are neither conjugate nor normal (discrete, "
+                                    "or scalars on a grid); their joint q is not built (use --method mcmc)");
+      (z ? d->discrete : d->grid) = v;
+      d->values = static_cast<long>(z ? z->values.size() : scalar->x.size());
       continue;
     }
     const block* joint = joint_[static_cast<std::size_t>(v)];
@@ -218,6 +224,7 @@ void cavi::set_row(const design& d, long row) {
     auto& values = graph_.values()[v].data;
     for (std::size_t e = 0; e < values.size(); ++e) values[e] = sign(e) ? points_[v][e].second : points_[v][e].first;
   }
+  if (d.grid >= 0) graph_.values()[static_cast<std::size_t>(d.grid)].data[0] = grid_of_[static_cast<std::size_t>(d.grid)]->x[static_cast<std::size_t>(discrete_value(d, row))];
   if (d.discrete >= 0) {  // every free element at the row's value
     const double x = discrete_of_[static_cast<std::size_t>(d.discrete)]->values[static_cast<std::size_t>(discrete_value(d, row))];
     auto& values = graph_.values()[static_cast<std::size_t>(d.discrete)].data;
@@ -235,7 +242,8 @@ void cavi::write(const block& joint, const Eigen::VectorXd& x) {
 double cavi::sweep() {
   double largest = 0;
   for (auto& u : updates_) {
-    largest = std::max(largest, u->hidden    ? update_discrete(*u)
+    largest = std::max(largest, u->scalar    ? update_grid(*u)
+                                : u->hidden  ? update_discrete(*u)
                                 : u->weights ? update_simplex(*u)
                                 : u->joint   ? update_block(*u)
                                              : update_factors(*u));
@@ -254,10 +262,12 @@ void cavi::average_totals(update& u, std::vector<double>& sum) {
   for (long row = 0; row < d.rows(); ++row) {
     set_row(d, row);
     const long k = discrete_value(d, row);
+    const double w = row_weight(d, row);
+    if (w == 0) continue;
     if (d.discrete >= 0) u.totals->weigh([this, &d, k](int s, std::size_t i) { return instance_weight(d, k, s, i); });
-    u.totals->totals(totals, k == 0);
+    u.totals->totals(totals, d.discrete < 0 || k == 0);
     if (sum.empty()) sum.assign(totals.size(), 0.0);
-    for (std::size_t j = 0; j < totals.size(); ++j) sum[j] += totals[j];
+    for (std::size_t j = 0; j < totals.size(); ++j) sum[j] += w * totals[j];
   }
   u.totals->weigh(nullptr);
   for (double& x : sum) x /= static_cast<double>(1L << d.bits);
@@ -295,13 +305,15 @@ double cavi::update_block(update& u) {
   std::vector<double> q_sum, q;
   Eigen::VectorXd c_sum, c;
   for (long row = 0; row < d.rows(); ++row) {
+    const double w = row_weight(d, row);
+    if (w == 0) continue;
     set_row(d, row);
     joint.gaussian->natural_parameters(q, c);
     if (q_sum.empty()) q_sum.assign(q.size(), 0.0), c_sum = Eigen::VectorXd::Zero(c.size());
-    for (std::size_t k = 0; k < q.size(); ++k) q_sum[k] += q[k];
-    c_sum += c;
+    for (std::size_t k = 0; k < q.size(); ++k) q_sum[k] += w * q[k];
+    c_sum += w * c;
   }
-  const double rows = static_cast<double>(d.rows());
+  const double rows = static_cast<double>(1L << d.bits);
   for (double& x : q_sum) x /= rows;
   const auto v = static_cast<std::size_t>(u.variable);
   if (!joint.gaussian->factorise(q_sum))
@@ -335,12 +347,14 @@ double cavi::elbo() {
     }
     double sum = 0;
     for (long row = 0; row < d->rows(); ++row) {
+      const double w = row_weight(*d, row);
+      if (w == 0) continue;
       set_row(*d, row);
-      sum += model::instances(graph_).log_density(graph_.model().statements[static_cast<std::size_t>(s)]);
+      sum += w * model::instances(graph_).log_density(graph_.model().statements[static_cast<std::size_t>(s)]);
     }
-    total += sum / static_cast<double>(d->rows());
+    total += sum / static_cast<double>(1L << d->bits);
   }
-  total += discrete_entropy();
+  total += discrete_entropy() + grid_entropy();
   for (const auto& joint : blocks_)  // log |2 pi e Q^-1| / 2, once updated
     if (joint->fitted)
       total += 0.5 * static_cast<double>(joint->mean.size()) * std::log(2 * std::numbers::pi * std::numbers::e) - 0.5 * joint->log_det;
@@ -361,6 +375,8 @@ std::string cavi::describe(int variable, std::size_t most) const {
     if (const discrete* z = discrete_of_[v]) {
       for (std::size_t j = 0; j < z->values.size(); ++j) one += fmt::format("{}{:.4g}", j ? ", " : "", z->r[e][j]);
       one = "Categorical(" + one + ")";
+    } else if (const grid* g = grid_of_[v]) {
+      one = g->fitted ? fmt::format("mean {:.6g}, sd {:.6g} ({} points)", q_[v][0].a, q_[v][0].b, g->x.size()) : "(not updated)";
     } else if (const simplex* pi = simplex_of_[v]) {
       one = pi->fitted ? fmt::format("alpha {:.6g}", pi->alpha[e]) : "(not updated)";
     } else {
@@ -370,8 +386,11 @@ std::string cavi::describe(int variable, std::size_t most) const {
     line += (k ? ", " : "") + one;
   }
   if (free.size() > most) line += fmt::format(", ... ({} more)", free.size() - most);
-  const char* kind = joint_[v] ? " (marginals)" : discrete_of_[v] ? " (each element's probabilities of its values)"
-                                                 : simplex_of_[v] ? " (Dirichlet)" : "";
+  const char* kind = joint_[v]      ? " (marginals)"
+                     : discrete_of_[v] ? " (each element's probabilities of its values)"
+                     : simplex_of_[v]  ? " (Dirichlet)"
+                     : grid_of_[v]     ? " (on a grid of its unconstrained scale)"
+                                       : "";
   return graph_.model().variables[v].name + kind + ": " + line;
 }
 
@@ -380,6 +399,7 @@ std::string cavi::family(int variable) const {
   if (joint_[v]) return "MultiNormal";
   if (discrete_of_[v]) return "Categorical";
   if (simplex_of_[v]) return "Dirichlet";
+  if (grid_of_[v]) return "Grid";
   const char* f = q_[v][free_[v].front()].family;
   return f ? f : "(not updated)";
 }
@@ -411,9 +431,10 @@ double cavi::draw(ppl::rng& rng) {
     write(*joint, joint->mean + joint->spread * z);
     log_q += -0.5 * z.squaredNorm() - 0.5 * static_cast<double>(z.size()) * std::log(2 * std::numbers::pi) + 0.5 * joint->log_det;
   }
-  log_q += discrete_draw(rng);
+  log_q += discrete_draw(rng) + grid_draw(rng);
   for (int v : unknowns_) {
-    if (joint_[static_cast<std::size_t>(v)] || discrete_of_[static_cast<std::size_t>(v)] || simplex_of_[static_cast<std::size_t>(v)]) continue;
+    const auto w = static_cast<std::size_t>(v);
+    if (joint_[w] || discrete_of_[w] || simplex_of_[w] || grid_of_[w]) continue;
     auto& values = graph_.values()[static_cast<std::size_t>(v)].data;
     for (std::size_t e : free_[static_cast<std::size_t>(v)]) {
       const q_factor& f = q_[static_cast<std::size_t>(v)][e];

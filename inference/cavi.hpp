@@ -9,7 +9,9 @@
 // predictor) is one multivariate normal factor instead: the Gaussian block's conditional
 // N(Q^-1 c, Q^-1) with Q and c averaged the same way (samplers/gaussian_block.hpp); so are
 // together the unknowns the planner draws as one Gaussian block (a structured mean field:
-// a line's intercept and slope keep their correlation).
+// a line's intercept and slope keep their correlation). A continuous scalar with neither
+// update is a factor on a grid (inference/cavi_grid.cpp), and discrete unknowns and
+// Dirichlet weights have categorical and Dirichlet factors (inference/cavi_discrete.cpp).
 //
 // The average is taken without a rule per pair. In a conjugate-exponential model every
 // statistic is multilinear in the sufficient statistics of the other unknowns' elements
@@ -94,6 +96,7 @@ class cavi {
   struct block;
   struct discrete;
   struct simplex;
+  struct grid;
   void add_unknown(int v);
   void add_block(const std::vector<int>& variables, const std::string* why_not_conjugate);
   void hold(int v);
@@ -115,6 +118,14 @@ class cavi {
   double simplex_correction(int statement) const;
   double discrete_entropy() const;
   double discrete_draw(ppl::rng& rng);
+  // Scalars without a conjugate update, on a grid (inference/cavi_grid.cpp).
+  bool add_grid(int v);
+  double update_grid(update& u);
+  double row_weight(const design& d, long row) const;
+  double grid_entropy() const;
+  double grid_draw(ppl::rng& rng);
+  std::vector<std::unique_ptr<grid>> grids_;
+  std::vector<grid*> grid_of_;  // by variable
   std::vector<std::unique_ptr<discrete>> discretes_;
   std::vector<discrete*> discrete_of_;  // by variable
   std::vector<std::unique_ptr<simplex>> simplexes_;

@@ -178,7 +178,7 @@ void cavi::add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<
   updates_.push_back(std::move(u));
 }
 
-long cavi::discrete_value(const design& d, long row) const { return d.discrete < 0 ? 0 : row >> d.bits; }
+long cavi::discrete_value(const design& d, long row) const { return d.discrete < 0 && d.grid < 0 ? 0 : row >> d.bits; }
 
 double cavi::instance_weight(const design& d, long k, int statement, std::size_t instance) const {
   if (discrete_read_[static_cast<std::size_t>(statement)] != d.discrete) return k == 0 ? 1.0 : 0.0;
@@ -191,12 +191,15 @@ double cavi::instance_weight(const design& d, long k, int statement, std::size_t
 double cavi::update_discrete(update& u) {
   discrete& z = *u.hidden;
   const design& d = *u.over;
-  if (d.discrete >= 0) throw std::invalid_argument("--method vb: two discrete unknowns in one term: their joint q is not built");
+
   const auto& m = graph_.model();
   auto& values = graph_.values()[static_cast<std::size_t>(z.variable)].data;
   std::vector<std::vector<double>> log_r(z.r.size(), std::vector<double>(z.values.size(), 0.0));
-  const double rows = static_cast<double>(d.rows());
+  if (d.discrete >= 0) throw std::invalid_argument("--method vb: two discrete unknowns in one term: their joint q is not built (use --method mcmc)");
+  const double rows = static_cast<double>(1L << d.bits);
   for (long row = 0; row < d.rows(); ++row) {
+    const double w = row_weight(d, row) / rows;
+    if (w == 0) continue;
     set_row(d, row);
     for (std::size_t k = 0; k < z.values.size(); ++k) {
       for (std::size_t e : free_[static_cast<std::size_t>(z.variable)]) values[e] = z.values[k];
@@ -206,7 +209,7 @@ double cavi::update_discrete(update& u) {
         const auto table = model::instances(graph_).table(s);
         const auto& elements = element_read_[static_cast<std::size_t>(si)];
         for (std::size_t i = 0; i < elements.size(); ++i)
-          log_r[static_cast<std::size_t>(elements[i])][k] += model::instances(graph_).log_density(s, table.data() + i * s.loops.size()) / rows;
+          log_r[static_cast<std::size_t>(elements[i])][k] += w * model::instances(graph_).log_density(s, table.data() + i * s.loops.size());
       }
     }
   }

@@ -3,6 +3,7 @@
 // updates, designs and factors' records, and the reading of which elements a term holds.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,7 @@ struct cavi::design {
   std::vector<char> derived;
   // A discrete unknown it reads, and its number of values: the rows are 2^bits for each.
   int discrete = -1;
+  int grid = -1;  // or a scalar held on a grid (cavi::grid): the same, each row weighted by its point's probability
   long values = 1;
   long rows() const { return (1L << bits) * values; }
 };
@@ -51,6 +53,7 @@ struct cavi::update {
   std::unique_ptr<samplers::conjugate_totals> totals;
   block* joint = nullptr;
   discrete* hidden = nullptr;
+  grid* scalar = nullptr;
   simplex* weights = nullptr;  // a Dirichlet unknown's update
   std::vector<int> statements;
   design* over = nullptr;
@@ -145,5 +148,23 @@ struct cavi::simplex {
   std::vector<double> alpha, log_normaliser;
   bool fitted = false;
 };
+
+// A scalar without a conjugate update, held on a grid of its unconstrained scale u (x = f(u)
+// as a sampler's transform): q(x) in cell k of width h about u_k has probability r[k], its
+// density on u r[k] / h; `log_slope` log |dx/du| at each point.
+struct cavi::grid {
+  int variable = -1;
+  double lower = -INFINITY, upper = INFINITY;  // x's support
+  std::vector<double> u, x, log_slope, r;
+  double h = 0;
+  bool fitted = false;
+  // Points spread evenly over [centre - half_width, centre + half_width].
+  void place(double centre, double half_width);
+  double value(double at) const;        // f(u)
+  double log_jacobian(double at) const; // log |f'(u)|
+  double unconstrain(double value) const;
+};
+
+inline constexpr int grid_points = 64;
 
 }  // namespace ppl::inference

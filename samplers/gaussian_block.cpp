@@ -233,6 +233,7 @@ class gaussian_block_sampler final : public gaussian_block_base {
         const int k = static_cast<int>(column);
         b.for_each_term(e, [&](int si, ppl::index_t instance) {
           const int t = term_of[static_cast<std::size_t>(si)];
+          if (t < 0 && graph_.model().statements[static_cast<std::size_t>(si)].dist_name == "Flat") return;  // a flat prior: no row
           if (t < 0) throw std::invalid_argument("a term of the block is not one of its Normal terms");
           add_instance(terms_[static_cast<std::size_t>(t)], static_cast<std::size_t>(instance), k);
         });

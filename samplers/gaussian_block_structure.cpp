@@ -42,6 +42,7 @@ std::string structure_of(model::graph& g, const std::vector<int>& variables, blo
     if (!touches) continue;
     const std::string where = " (line " + std::to_string(m.lines.locate(s.pos).line) + ")";
     if (s.which == statement::kind::factor) return "a factor reads it" + where;
+    if (own && s.dist_name == "Flat" && s.args.empty()) continue;  // an improper flat prior on the reals: nothing in Q or c
     if (term_form(s) < 0) return "a term is " + s.dist_name + ", not Normal or MultiNormal" + where;
     if (reads_block(s.args[1].get())) return "the scale of a Normal term depends on it" + where;
     for (const auto& l : s.loops)
