@@ -21,7 +21,6 @@
 
 namespace ppl::inference {
 
-
 cavi::cavi(model::graph& g) : graph_(g) {
   const auto& m = g.model();
   predictive_ = lang::predictive_statements(m);

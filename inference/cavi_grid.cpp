@@ -124,7 +124,7 @@ double cavi::update_grid(update& u) {
       g.place(mu, 2 * half);
       continue;
     }
-    if (placement > 0 && spread > 2 * g.h && half < 12 * spread) break;  // inside, and resolved
+    if (spread > 2 * g.h && half < 12 * spread) break;  // inside, and resolved: the grid serves as it is
     g.place(mu, 10 * std::max(spread, 1e-3));
   }
   for (std::size_t k = 0; k < g.x.size(); ++k) mean += g.r[k] * g.x[k];
