@@ -310,8 +310,13 @@ TEST_CASE("a scale without a conjugate update (half-Cauchy) on a grid: the fixed
 }
 
 TEST_CASE("the funnel's mean-field q (v on a grid) is flagged as unreliable, by k-hat or by the ratios' ESS") {
+  // q(v)'s sd is 0.49 against the posterior's 3. Whether the draws show it depends on them:
+  // at 2,000 and at 4,000 draws, seeds 1-12 from the command line flag it at 11 seeds (seed
+  // 10: k-hat 0.57, ESS 12%); at 250 it can pass unseen. So a fixed seed and 4,000 draws,
+  // not shortened for the sanitized build.
   const compiled funnel = compile({"funnel", "v ~ Normal(0, 3)\nfor i in 1:9 { x[i] ~ Normal(0, exp(v / 2)) }\n", {}, 0});
   auto o = options(1000);
+  o.particles = 4000;
   const auto r = inference::vb_sample(funnel.model, funnel.data, o);
   INFO("k-hat ", r.pareto_k, ", ESS ", r.ess, " of ", r.row_count);
   CHECK(r.unreliable);
