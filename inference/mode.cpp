@@ -204,8 +204,8 @@ evidence_estimate judge_ratios(weighted_result& r, const std::vector<double>& lo
   r.ess = particles::effective_size(log_ratios);
   evidence_estimate is = particles::log_mean_exp(log_ratios);
   // k-hat is an estimate from the draws, and can come out low where q is far too narrow in
-  // some direction (the funnel's mean-field q: k-hat 0.57-0.69 at some seeds, the tail index about 1): a
-  // tenth of the draws carrying the weight says so too.
+  // some direction (the funnel's mean-field q: 0.57-0.69 at some seeds, its tail index
+  // about 1): a tenth of the draws carrying the weight says so too.
   const bool few = log_ratios.size() >= 100 && r.ess < 0.1 * static_cast<double>(log_ratios.size());
   if (r.pareto_k > 0.7 || few) is.se = NAN;
   if (std::isnan(r.pareto_k) && finite.size() >= 5)
