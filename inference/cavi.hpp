@@ -88,6 +88,7 @@ class cavi {
   // The predictions (unknowns no evidence reaches): not in q; drawn given each draw of it.
   const std::vector<int>& predicted() const { return predicted_; }
   bool has_discrete() const { return !discretes_.empty(); }
+  bool has_grid() const { return !grids_.empty(); }
   long widest_design() const { return widest_; }
 
  private:

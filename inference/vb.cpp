@@ -96,17 +96,25 @@ double run_sweeps(cavi& engine, const monte_carlo_options& o, weighted_result& r
   std::vector<std::pair<int, double>> trace = {{0, elbo}};
   sweeps = 0;
   change = INFINITY;
+  int falls = 0, worst_sweep = 0;
+  double worst = 0;
   while (sweeps < limit && change > 1e-9 && !ppl::interrupted()) {
     change = engine.sweep();
     const double next = engine.elbo();
     ++sweeps;
-    if (sweeps > 1 && next < elbo - 1e-9 * std::abs(elbo))  // coordinate ascent cannot go down: a term not conjugate-exponential
-      r.warnings.push_back(fmt::format("the ELBO fell at sweep {} ({:.9g} to {:.9g}): some term is not of the conjugate-exponential form the "
-                                       "updates assume, and q is not to be trusted",
-                                       sweeps, elbo, next));
+    if (sweeps > 1 && next < elbo - 1e-9 * std::abs(elbo)) {  // coordinate ascent cannot go down
+      ++falls;
+      if (elbo - next > worst) worst = elbo - next, worst_sweep = sweeps;
+    }
     elbo = next;
     trace.emplace_back(sweeps, elbo);
   }
+  if (falls > 0)
+    r.warnings.push_back(fmt::format("the ELBO fell at {} sweep{} (by {:.3g} at most, at sweep {}): {}some term is not of the "
+                                     "conjugate-exponential form the updates assume, and q is not to be trusted",
+                                     falls, falls == 1 ? "" : "s", worst, worst_sweep,
+                                     engine.has_grid() ? "a factor on a grid was placed again (the ELBO is computed to the grid's "
+                                                         "resolution, 64 points), or " : ""));
   r.report.push_back(fmt::format("sweeps: {}, design rows at most {}", sweeps, engine.widest_design()));
   r.report.push_back(change <= 1e-9 ? std::string("stopped: no factor's mean moved by 1e-9 of its sd")
                                     : fmt::format("stopped: {}", ppl::interrupted() ? "interrupted" : fmt::format("the sweep limit ({})", limit)));
