@@ -105,12 +105,7 @@ void cavi::add_unknown(int v) {
   std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
   u->totals = samplers::make_conjugate_totals(graph_, v, *pair, u->statements);
   for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
-  // A partly observed unknown's given elements stay points at the data.
-  auto& free = free_[static_cast<std::size_t>(v)];
-  if (graph_.partly_observed(v))
-    for (ppl::index_t e : graph_.imputed_elements(v)) free.push_back(static_cast<std::size_t>(e));
-  else
-    for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free.push_back(e);
+  hold_free(v);
   hold(v);
   updates_.push_back(std::move(u));
 }
@@ -152,6 +147,16 @@ void cavi::add_block(const std::vector<int>& variables, const std::string* why_n
   for (int v : variables) joint_[static_cast<std::size_t>(v)] = joint.get(), hold(v);
   blocks_.push_back(std::move(joint));
   updates_.push_back(std::move(u));
+}
+
+// The elements of v that q holds: all, or a partly observed unknown's imputed ones (its
+// given elements stay points at the data).
+void cavi::hold_free(int v) {
+  auto& free = free_[static_cast<std::size_t>(v)];
+  if (graph_.partly_observed(v))
+    for (ppl::index_t e : graph_.imputed_elements(v)) free.push_back(static_cast<std::size_t>(e));
+  else
+    for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free.push_back(e);
 }
 
 // v's factors as points at its start, and v among the unknowns q holds.
@@ -259,10 +264,10 @@ void cavi::average_totals(update& u, std::vector<double>& sum) {
   std::vector<double> totals;
   sum.clear();
   for (long row = 0; row < d.rows(); ++row) {
-    set_row(d, row);
-    const long k = discrete_value(d, row);
     const double w = row_weight(d, row);
     if (w == 0) continue;
+    set_row(d, row);
+    const long k = discrete_value(d, row);
     if (d.discrete >= 0) u.totals->weigh([this, &d, k](int s, std::size_t i) { return instance_weight(d, k, s, i); });
     u.totals->totals(totals, d.discrete < 0 || k == 0);
     if (sum.empty()) sum.assign(totals.size(), 0.0);
@@ -314,7 +319,6 @@ double cavi::update_block(update& u) {
   }
   const double rows = static_cast<double>(1L << d.bits);
   for (double& x : q_sum) x /= rows;
-  const auto v = static_cast<std::size_t>(u.variable);
   if (!joint.gaussian->factorise(q_sum))
     throw std::runtime_error("--method vb: the update of " + graph_.model().variables[static_cast<std::size_t>(u.variable)].name +
                              " gave a precision that is not positive definite");

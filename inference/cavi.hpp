@@ -101,6 +101,7 @@ class cavi {
   void add_unknown(int v);
   void add_block(const std::vector<int>& variables, const std::string* why_not_conjugate);
   void hold(int v);
+  void hold_free(int v);
   void write(const block& joint, const Eigen::VectorXd& x);
   design* make_design(const std::vector<int>& variables, const std::vector<int>& statements, const std::string& what);
   void set_row(const design& d, long row);

@@ -27,6 +27,7 @@
 #include "inference/cavi_internal.hpp"
 #include "model/instances.hpp"
 #include "model/supports.hpp"
+#include "stdlib/registry.hpp"
 
 namespace ppl::inference {
 
@@ -67,11 +68,7 @@ bool cavi::add_discrete(int v) {
   z->variable = v;
   for (double x = lo; x <= hi; ++x)
     if (!spin || x != 0) z->values.push_back(x);
-  auto& free = free_[static_cast<std::size_t>(v)];
-  if (graph_.partly_observed(v))
-    for (ppl::index_t e : graph_.imputed_elements(v)) free.push_back(static_cast<std::size_t>(e));
-  else
-    for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free.push_back(e);
+  hold_free(v);
   z->r.assign(graph_.value(v).data.size(), std::vector<double>(z->values.size(), 0.0));
   for (std::size_t e = 0; e < z->r.size(); ++e)  // a point at the start
     for (std::size_t k = 0; k < z->values.size(); ++k) z->r[e][k] = z->values[k] == graph_.value(v).data[e];
@@ -131,13 +128,10 @@ void cavi::read_discrete_elements(const discrete& z) {
       throw std::invalid_argument(fmt::format("--method vb: the term on line {} reads two discrete unknowns; their joint q is not built (use "
                                               "--method mcmc)", ppl::locate(m.source.text, s.pos).line));
     discrete_read_[si] = v;
-    const auto table = model::instances(graph_).table(s);
-    const std::size_t count = s.loops.empty() ? 1 : table.size() / s.loops.size();
-    for (std::size_t i = 0; i < count; ++i) {
-      const ppl::index_t* loops = table.data() + i * s.loops.size();
+    model::instances(graph_).visit(s, [&](const ppl::index_t* loops) {
       element_read_[si].push_back(target ? model::instances(graph_).target(s, loops).first
                                          : model::instances(graph_).eval_at(s, loops, *ref).data - base);
-    }
+    });
   }
 }
 
@@ -157,9 +151,7 @@ void cavi::add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<
   pi->variable = v;
   for (int si : m.variables[static_cast<std::size_t>(v)].statements) {
     const auto& s = m.statements[static_cast<std::size_t>(si)];
-    const auto table = model::instances(graph_).table(s);
-    const std::size_t count = s.loops.empty() ? 1 : table.size() / s.loops.size();
-    for (std::size_t i = 0; i < count; ++i) pi->blocks.push_back(model::instances(graph_).target(s, table.data() + i * s.loops.size()));
+    model::instances(graph_).visit(s, [&](const ppl::index_t* loops) { pi->blocks.push_back(model::instances(graph_).target(s, loops)); });
   }
   pi->alpha.assign(graph_.value(v).data.size(), 0.0);
   pi->log_normaliser.assign(pi->blocks.size(), 0.0);
@@ -171,7 +163,7 @@ void cavi::add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<
   std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
   u->totals = samplers::make_conjugate_totals(graph_, v, *pair, u->statements);
   for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
-  for (std::size_t e = 0; e < graph_.value(v).data.size(); ++e) free_[static_cast<std::size_t>(v)].push_back(e);
+  hold_free(v);
   simplex_of_[static_cast<std::size_t>(v)] = pi.get();
   simplexes_.push_back(std::move(pi));
   hold(v);
@@ -191,11 +183,12 @@ double cavi::instance_weight(const design& d, long k, int statement, std::size_t
 double cavi::update_discrete(update& u) {
   discrete& z = *u.hidden;
   const design& d = *u.over;
-
+  if (d.discrete >= 0) throw std::invalid_argument("--method vb: two discrete unknowns in one term: their joint q is not built (use --method mcmc)");
   const auto& m = graph_.model();
   auto& values = graph_.values()[static_cast<std::size_t>(z.variable)].data;
   std::vector<std::vector<double>> log_r(z.r.size(), std::vector<double>(z.values.size(), 0.0));
-  if (d.discrete >= 0) throw std::invalid_argument("--method vb: two discrete unknowns in one term: their joint q is not built (use --method mcmc)");
+  std::vector<std::vector<ppl::index_t>> tables;  // each statement's instances, read once
+  for (int si : u.statements) tables.push_back(model::instances(graph_).table(m.statements[static_cast<std::size_t>(si)]));
   const double rows = static_cast<double>(1L << d.bits);
   for (long row = 0; row < d.rows(); ++row) {
     const double w = row_weight(d, row) / rows;
@@ -204,25 +197,22 @@ double cavi::update_discrete(update& u) {
     for (std::size_t k = 0; k < z.values.size(); ++k) {
       for (std::size_t e : free_[static_cast<std::size_t>(z.variable)]) values[e] = z.values[k];
       graph_.update_derived(z.derived);
-      for (int si : u.statements) {
-        const auto& s = m.statements[static_cast<std::size_t>(si)];
-        const auto table = model::instances(graph_).table(s);
-        const auto& elements = element_read_[static_cast<std::size_t>(si)];
+      for (std::size_t j = 0; j < u.statements.size(); ++j) {
+        const auto si = static_cast<std::size_t>(u.statements[j]);
+        const auto& s = m.statements[si];
+        const auto& elements = element_read_[si];
         for (std::size_t i = 0; i < elements.size(); ++i)
-          log_r[static_cast<std::size_t>(elements[i])][k] += w * model::instances(graph_).log_density(s, table.data() + i * s.loops.size());
+          log_r[static_cast<std::size_t>(elements[i])][k] += w * model::instances(graph_).log_density(s, tables[j].data() + i * s.loops.size());
       }
     }
   }
   double largest = 0;
   for (std::size_t e : free_[static_cast<std::size_t>(z.variable)]) {
-    double top = -INFINITY, sum = 0;
-    for (double x : log_r[e]) top = std::max(top, x);
-    if (!std::isfinite(top))
+    if (!normalise_logs(log_r[e]))
       throw std::runtime_error(fmt::format("--method vb: no value of {}[{}] has a finite expected log density", m.variables[static_cast<std::size_t>(z.variable)].name, e + 1));
-    for (double& x : log_r[e]) sum += (x = std::isfinite(x) ? std::exp(x - top) : 0.0);
     std::size_t best = 0;
     for (std::size_t k = 0; k < z.values.size(); ++k) {
-      const double next = log_r[e][k] / sum;
+      const double next = log_r[e][k];
       largest = std::max(largest, std::abs(next - z.r[e][k]));
       z.r[e][k] = next;
       if (next > z.r[e][best]) best = k;
@@ -290,30 +280,25 @@ double cavi::simplex_correction(int statement) const {
   if (s.target >= 0 && simplex_of_[static_cast<std::size_t>(s.target)]) {
     const simplex& pi = *simplex_of_[static_cast<std::size_t>(s.target)];
     if (!pi.fitted) return 0;
-    const auto table = model::instances(graph_).table(s);
-    const std::size_t count = s.loops.empty() ? 1 : table.size() / s.loops.size();
-    for (std::size_t i = 0; i < count; ++i) {
-      const ppl::index_t* loops = table.data() + i * s.loops.size();
+    model::instances(graph_).visit(s, [&](const ppl::index_t* loops) {
       const ppl::index_t offset = model::instances(graph_).target(s, loops).first;
       const ppl::view a = model::instances(graph_).args_at(s, loops)[0];
       double weight = 0;
       for (ppl::index_t k = 0; k < a.size(); ++k) weight += a[k] - 1;
       for (std::size_t b = 0; b < pi.blocks.size(); ++b)
         if (pi.blocks[b].first == offset) total += weight * pi.log_normaliser[b];
-    }
+    });
     return total;
   }
   if (s.dist_name != "Categorical" || s.args.empty()) return 0;
   for (const auto& pi : simplexes_) {
     if (!pi->fitted || !lang::ir::reads_variable(*s.args[0], pi->variable)) continue;
-    const auto table = model::instances(graph_).table(s);
-    const std::size_t count = s.loops.empty() ? 1 : table.size() / s.loops.size();
     const double* base = graph_.value(pi->variable).data.data();
-    for (std::size_t i = 0; i < count; ++i) {
-      const ppl::index_t offset = model::instances(graph_).eval_at(s, table.data() + i * s.loops.size(), *s.args[0]).data - base;
+    model::instances(graph_).visit(s, [&](const ppl::index_t* loops) {
+      const ppl::index_t offset = model::instances(graph_).eval_at(s, loops, *s.args[0]).data - base;
       for (std::size_t b = 0; b < pi->blocks.size(); ++b)
         if (pi->blocks[b].first == offset) total += pi->log_normaliser[b];
-    }
+    });
   }
   return total;
 }
@@ -326,7 +311,7 @@ double cavi::discrete_entropy() const {
         if (r > 0) total -= r * std::log(r);
   for (const auto& pi : simplexes_) {
     if (!pi->fitted) continue;
-    for (const auto [offset, size] : pi->blocks) {  // log B(alpha) + (alpha_0 - K) digamma(alpha_0) - sum (alpha_k - 1) digamma(alpha_k)
+    for (const auto& [offset, size] : pi->blocks) {  // log B(alpha) + (alpha_0 - K) digamma(alpha_0) - sum (alpha_k - 1) digamma(alpha_k)
       double a0 = 0, log_b = 0, rest = 0;
       for (ppl::index_t j = offset; j < offset + size; ++j) {
         const double a = pi->alpha[static_cast<std::size_t>(j)];
@@ -344,29 +329,21 @@ double cavi::discrete_draw(ppl::rng& rng) {
   for (const auto& z : discretes_) {
     auto& values = graph_.values()[static_cast<std::size_t>(z->variable)].data;
     for (std::size_t e : free_[static_cast<std::size_t>(z->variable)]) {
-      double u = uniform(rng);
-      std::size_t k = 0;
-      while (k + 1 < z->values.size() && (u -= z->r[e][k]) > 0) ++k;
-      while (z->r[e][k] == 0 && k > 0) --k;  // rounding past the last value of positive probability
+      const std::size_t k = pick(z->r[e], uniform(rng));
       values[e] = z->values[k];
       log_q += std::log(z->r[e][k]);
     }
   }
+  const stdlib::distribution& dirichlet = *stdlib::library().find_distribution("Dirichlet");
   for (const auto& pi : simplexes_) {
-    auto& values = graph_.values()[static_cast<std::size_t>(pi->variable)].data;
-    for (const auto [offset, size] : pi->blocks) {
-      double total = 0, a0 = 0;
-      for (ppl::index_t j = offset; j < offset + size; ++j) {
-        const double a = pi->alpha[static_cast<std::size_t>(j)];
-        total += values[static_cast<std::size_t>(j)] = boost::random::gamma_distribution<double>(a)(rng);
-        a0 += a;
-        log_q -= std::lgamma(a);
-      }
-      log_q += std::lgamma(a0);
-      for (ppl::index_t j = offset; j < offset + size; ++j) {
-        values[static_cast<std::size_t>(j)] /= total;
-        log_q += (pi->alpha[static_cast<std::size_t>(j)] - 1) * std::log(values[static_cast<std::size_t>(j)]);
-      }
+    double* values = graph_.values()[static_cast<std::size_t>(pi->variable)].data.data();
+    for (const auto& [offset, size] : pi->blocks) {  // normalised gammas; the density the library's
+      double total = 0;
+      for (ppl::index_t j = offset; j < offset + size; ++j)
+        total += values[j] = boost::random::gamma_distribution<double>(pi->alpha[static_cast<std::size_t>(j)])(rng);
+      for (ppl::index_t j = offset; j < offset + size; ++j) values[j] /= total;
+      const ppl::view alpha{pi->alpha.data() + offset, ppl::shape::vector(size)};
+      log_q += dirichlet.log_density({&alpha, 1}, {values + offset, ppl::shape::vector(size)}, true);
     }
   }
   return log_q;

@@ -1,6 +1,7 @@
 // The factors of a mean-field q (inference/cavi.hpp): each conjugate posterior family's
-// moments, entropy, density and draws, and the two points of equal weight that have its
-// expected sufficient statistics.
+// moments, entropy and draws, and the two points of equal weight that have its expected
+// sufficient statistics; its density is the library's distribution's.
+#include <array>
 #include <boost/math/special_functions/digamma.hpp>
 #include <boost/random/beta_distribution.hpp>
 #include <boost/random/gamma_distribution.hpp>
@@ -10,6 +11,7 @@
 #include <string_view>
 
 #include "inference/cavi.hpp"
+#include "stdlib/registry.hpp"
 
 namespace ppl::inference {
 
@@ -89,18 +91,11 @@ double q_factor::entropy() const {
   return NAN;
 }
 
+// The family's own distribution in the library gives its density.
 double q_factor::log_density(double x) const {
-  switch (family_of(family)) {
-    case family::point: return 0;
-    case family::normal: {
-      const double z = (x - a) / b;
-      return -0.5 * z * z - std::log(b) - 0.5 * std::log(2 * std::numbers::pi);
-    }
-    case family::gamma: return a * std::log(b) - std::lgamma(a) + (a - 1) * std::log(x) - b * x;
-    case family::inverse_gamma: return a * std::log(b) - std::lgamma(a) - (a + 1) * std::log(x) - b / x;
-    case family::beta: return std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + (a - 1) * std::log(x) + (b - 1) * std::log1p(-x);
-  }
-  return NAN;
+  if (!family) return 0;
+  const std::array<ppl::view, 2> args = {ppl::view{&a, ppl::shape::scalar()}, ppl::view{&b, ppl::shape::scalar()}};
+  return stdlib::library().find_distribution(family)->log_density(args, {&x, ppl::shape::scalar()}, true);
 }
 
 double q_factor::draw(ppl::rng& rng) const {

@@ -75,7 +75,7 @@ bool cavi::add_grid(int v) {
     if (st.which != lang::ir::statement::kind::assign && !predictive_[si] && !unknowns_of(m, st, only).empty())
       u->statements.push_back(static_cast<int>(si));
   }
-  free_[static_cast<std::size_t>(v)].push_back(0);
+  hold_free(v);
   grid_of_[static_cast<std::size_t>(v)] = g.get();
   grids_.push_back(std::move(g));
   hold(v);
@@ -110,13 +110,11 @@ double cavi::update_grid(update& u) {
         for (int si : u.statements) log_r[k] += model::instances(graph_).log_density(m.statements[static_cast<std::size_t>(si)]) / rows;
       }
     }
-    double top = -INFINITY, total = 0;
-    for (std::size_t k = 0; k < log_r.size(); ++k) top = std::max(top, log_r[k] += g.log_slope[k]);
-    if (!std::isfinite(top)) throw std::runtime_error("--method vb: no point of " + m.variables[v].name + "'s grid has a finite expected log density");
-    for (double& x : log_r) total += (x = std::isfinite(x) ? std::exp(x - top) : 0.0);
+    for (std::size_t k = 0; k < log_r.size(); ++k) log_r[k] += g.log_slope[k];
+    if (!normalise_logs(log_r)) throw std::runtime_error("--method vb: no point of " + m.variables[v].name + "'s grid has a finite expected log density");
     double mu = 0, second = 0;
     for (std::size_t k = 0; k < log_r.size(); ++k) {
-      g.r[k] = log_r[k] / total;
+      g.r[k] = log_r[k];
       mu += g.r[k] * g.u[k], second += g.r[k] * g.u[k] * g.u[k];
     }
     const double spread = std::sqrt(std::max(second - mu * mu, 0.0)), half = 0.5 * (g.u.back() - g.u.front());
@@ -151,10 +149,7 @@ double cavi::grid_draw(ppl::rng& rng) {
   double log_q = 0;
   boost::random::uniform_01<double> uniform;
   for (const auto& g : grids_) {
-    double left = uniform(rng);
-    std::size_t k = 0;
-    while (k + 1 < g->r.size() && (left -= g->r[k]) > 0) ++k;
-    while (g->r[k] == 0 && k > 0) --k;
+    const std::size_t k = pick(g->r, uniform(rng));
     const double at = g->u[k] + g->h * (uniform(rng) - 0.5);
     graph_.values()[static_cast<std::size_t>(g->variable)].data[0] = g->value(at);
     log_q += std::log(g->r[k] / g->h) - g->log_jacobian(at);

@@ -233,21 +233,22 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     if (c.fixed) return accumulate_fixed(c, stats_.data());
     if (c.rows && accumulate_rows(c)) return;
     if (c.other >= 0) return accumulate_dot(c);
-    const double* base = graph_.value(variable_).data.data();
-    const auto& child_values = graph_.value(c.s->target).data;
     for (std::size_t i = 0; i < c.count; ++i) {
       const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
-      auto [offset, size] = model::instances(graph_).target(*c.s, loops);
-      std::vector<ppl::view> args = model::instances(graph_).args_at(*c.s, loops);
-      ppl::index_t element = model::instances(graph_).eval_at(*c.s, loops, *c.ref).data - base;
-      ppl::view x{child_values.data() + offset, value_shape(*c.s, size)};
-      if (c.scale) args[c.arg] = model::instances(graph_).eval_at(*c.s, loops, *c.scale);
-      if (linear_mean(c)) {
-        accumulate_linear(c, loops, element, x[0], args[1][0]);
-        continue;
-      }
-      pair_.accumulate(c.which, x, args, stats_.data() + element * stride_);
+      accumulate_instance(c, loops, model::instances(graph_).eval_at(*c.s, loops, *c.ref));
     }
+  }
+
+  // One instance of a child, its arguments evaluated: its statistics added at the element
+  // of the variable that `ref` (its reference's value) points to.
+  void accumulate_instance(const table& c, const ppl::index_t* loops, const ppl::view& ref) {
+    auto [offset, size] = model::instances(graph_).target(*c.s, loops);
+    std::vector<ppl::view> args = model::instances(graph_).args_at(*c.s, loops);
+    const ppl::index_t element = ref.data - graph_.value(variable_).data.data();
+    ppl::view x{graph_.value(c.s->target).data.data() + offset, value_shape(*c.s, size)};
+    if (c.scale) args[c.arg] = model::instances(graph_).eval_at(*c.s, loops, *c.scale);
+    if (linear_mean(c)) accumulate_linear(c, loops, element, x[0], args[1][0]);
+    else pair_.accumulate(c.which, x, args, stats_.data() + element * stride_);
   }
 
   // Children reached through derived variables linear in a scalar v: their means at v = 0
@@ -446,23 +447,17 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   // A child's instances one by one, each's statistics counted weight_ times.
   void accumulate_weighted(const table& c) {
     const int si = static_cast<int>(c.s - graph_.model().statements.data());
-    const double* base = graph_.value(variable_).data.data();
-    const auto& child_values = graph_.value(c.s->target).data;
     std::vector<double> before;
     for (std::size_t i = 0; i < c.count; ++i) {
       const double w = weight_(si, i);
       if (w == 0) continue;
       const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
-      auto [offset, size] = model::instances(graph_).target(*c.s, loops);
-      std::vector<ppl::view> args = model::instances(graph_).args_at(*c.s, loops);
       const ppl::view ref = model::instances(graph_).eval_at(*c.s, loops, *c.ref);
-      const ppl::index_t element = ref.data - base, span = ref.size() * stride_;  // the statistics this child can touch
-      double* stats = stats_.data() + element * stride_;
+      // The statistics this child can touch, kept to count its addition w times.
+      double* stats = stats_.data() + (ref.data - graph_.value(variable_).data.data()) * stride_;
+      const ppl::index_t span = ref.size() * stride_;
       before.assign(stats, stats + span);
-      ppl::view x{child_values.data() + offset, value_shape(*c.s, size)};
-      if (c.scale) args[c.arg] = model::instances(graph_).eval_at(*c.s, loops, *c.scale);
-      if (linear_mean(c)) accumulate_linear(c, loops, element, x[0], args[1][0]);
-      else pair_.accumulate(c.which, x, args, stats);
+      accumulate_instance(c, loops, ref);
       for (ppl::index_t k = 0; k < span; ++k) stats[k] = before[static_cast<std::size_t>(k)] + w * (stats[k] - before[static_cast<std::size_t>(k)]);
     }
   }
