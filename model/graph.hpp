@@ -417,6 +417,7 @@ class graph {
   double log_density_gradient_of(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient, int which);
   double differentiate_term(const lang::ir::statement& s, const std::vector<const lang::ir::expr*>& hoisted,
                             std::span<double* const> adjoints, bool reverse);
+  double differentiate_instance(const lang::ir::statement& s, std::span<double* const> adjoints, double weight);
   // ---- an `=` or factor statement replayed from a tape (model/graph_tape.cpp) ----
   // Runs the statement's forward pass from its tape (recording it the first time): an `=`
   // statement's values are written to its target. Null when it goes instance by instance

@@ -197,15 +197,74 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
   return total;
 }
 
+// One instance of `s` at the frame's loops: a term's log density is returned and its
+// gradient, times `weight`, added into the slots (-inf where a parameter that depends on
+// unknowns is invalid); a definition passes its target's adjoint on and returns 0. With a
+// weight of 1 an argument's adjoint may be written in place; otherwise each goes through
+// a buffer that is scaled first.
+double graph::differentiate_instance(const statement& s, std::span<double* const> slots, double weight) {
+  if (s.which == statement::kind::assign) {
+    const view x = eval_.eval(*s.value, frame_);
+    const index_t offset = target_offset(s, x.size());
+    eval_.backward(*s.value, frame_, slots[static_cast<std::size_t>(s.target)] + offset, slots);
+    return 0;
+  }
+  if (s.which == statement::kind::factor) {
+    const double value = eval_.eval(*s.value, frame_).scalar();
+    eval_.backward(*s.value, frame_, &weight, slots);
+    return value;
+  }
+  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
+  auto& arg_adjoints = term_adjoints_;
+  if (arg_adjoints.size() < s.args.size() + 1) arg_adjoints.resize(s.args.size() + 1);
+  const auto& args = eval_args(s);
+  if (needs_check_[index]) {
+    try {
+      s.dist->check(args);
+    } catch (const stdlib::parameter_error&) {
+      return -INFINITY;
+    }
+  }
+  const bool direct = weight == 1;
+  const shape value = value_shape_of(s, args);
+  const index_t offset = target_offset(s, value.size());
+  stdlib::gradient_out g;
+  double* value_slot = slots[static_cast<std::size_t>(s.target)];
+  if (value_slot && direct) {
+    g.value = value_slot + offset;
+  } else if (value_slot) {
+    arg_adjoints[s.args.size()].assign(static_cast<std::size_t>(value.size()), 0.0);
+    g.value = arg_adjoints[s.args.size()].data();
+  }
+  std::array<char, stdlib::max_params> pending{};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!s.args[i]->depends_on_unknown) continue;
+    bool in_place = false;
+    if (direct) g.params[i] = eval_.adjoint_in_place(*s.args[i], frame_, slots, in_place);
+    if (in_place) continue;
+    arg_adjoints[i].assign(static_cast<std::size_t>(args[i].size()), 0.0);
+    g.params[i] = arg_adjoints[i].data();
+    pending[i] = 1;
+  }
+  const double total = s.dist->log_density(args, view{values_[static_cast<std::size_t>(s.target)].data.data() + offset, value}, true, &g);
+  if (!direct) {
+    for (std::size_t i = 0; i < args.size(); ++i)
+      if (pending[i])
+        for (double& a : arg_adjoints[i]) a *= weight;
+    if (value_slot)
+      for (index_t k = 0; k < value.size(); ++k) value_slot[offset + k] += weight * g.value[k];
+  }
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (pending[i]) eval_.backward(*s.args[i], frame_, g.params[i], slots);
+  return total;
+}
+
 // One statement's instances, each evaluated and differentiated: a term's log density is
 // returned and its adjoint is 1; a definition (`reverse`) passes on its target's adjoint.
 double graph::differentiate_term(const statement& s, const std::vector<const expr*>& hoisted,
                                  std::span<double* const> slots, bool reverse) {
-  const auto index = static_cast<std::size_t>(&s - model_.statements.data());
   double total = 0;
   bool first = true;
-  auto& arg_adjoints = term_adjoints_;
-  if (arg_adjoints.size() < s.args.size()) arg_adjoints.resize(s.args.size());
   auto instance = [&] {
     if (first) {
       for (const expr* h : hoisted) {
@@ -214,44 +273,7 @@ double graph::differentiate_term(const statement& s, const std::vector<const exp
       }
       first = false;
     }
-    if (s.which == statement::kind::assign) {
-      const view x = eval_.eval(*s.value, frame_);
-      const index_t offset = target_offset(s, x.size());
-      eval_.backward(*s.value, frame_, slots[static_cast<std::size_t>(s.target)] + offset, slots);
-      return;
-    }
-    if (s.which == statement::kind::factor) {
-      total += eval_.eval(*s.value, frame_).scalar();
-      const double one = 1;
-      eval_.backward(*s.value, frame_, &one, slots);
-      return;
-    }
-    const auto& args = eval_args(s);
-    if (needs_check_[index]) {
-      try {
-        s.dist->check(args);
-      } catch (const stdlib::parameter_error&) {
-        total = -INFINITY;
-        return;
-      }
-    }
-    const shape value = value_shape_of(s, args);
-    const index_t offset = target_offset(s, value.size());
-    stdlib::gradient_out g;
-    if (double* to = slots[static_cast<std::size_t>(s.target)]) g.value = to + offset;
-    std::array<char, stdlib::max_params> pending{};
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (!s.args[i]->depends_on_unknown) continue;
-      bool in_place = false;
-      g.params[i] = eval_.adjoint_in_place(*s.args[i], frame_, slots, in_place);
-      if (in_place) continue;
-      arg_adjoints[i].assign(static_cast<std::size_t>(args[i].size()), 0.0);
-      g.params[i] = arg_adjoints[i].data();
-      pending[i] = 1;
-    }
-    total += s.dist->log_density(args, view{values_[static_cast<std::size_t>(s.target)].data.data() + offset, value}, true, &g);
-    for (std::size_t i = 0; i < args.size(); ++i)
-      if (pending[i]) eval_.backward(*s.args[i], frame_, g.params[i], slots);
+    total += differentiate_instance(s, slots, 1);
   };
   try {
     if (reverse && !s.loops.empty()) {
