@@ -11,6 +11,7 @@
 #include "core/source_error.hpp"
 #include "inference/chain_internal.hpp"
 #include "inference/pathfinder.hpp"
+#include "samplers/hamiltonian_metric.hpp"
 #include "samplers/structure.hpp"
 
 namespace ppl::inference {
@@ -96,8 +97,10 @@ double choose_restart(model::graph& g, ppl::rng& rng, const model::start_options
 // adaptation collapses (a Weibull shape started at its Exponential(0.01) prior's mean of
 // 100, a coefficient at +-460 inside Uniform(-1000, 1000)). A draw whose log density is
 // not finite is drawn again, up to 10 times; then the approximation's mean is taken.
-// Returns the report's line, empty when nothing moved.
-std::string move_along_path(model::graph& g, const std::vector<int>& variables, ppl::rng& rng) {
+// The approximation goes to `start_metric`, by coordinate, for the Hamiltonian blocks'
+// first metric. Returns the report's line, empty when nothing moved.
+std::string move_along_path(model::graph& g, const std::vector<int>& variables, ppl::rng& rng,
+                            std::shared_ptr<const samplers::path_metric>& start_metric) {
   samplers::unconstrained_target target(g, variables);
   if (target.dimension() == 0) return {};
   const Eigen::VectorXd from = target.position();
@@ -110,6 +113,19 @@ std::string move_along_path(model::graph& g, const std::vector<int>& variables, 
   }
   const Eigen::VectorXd& at = drawn ? point : std::isfinite(target.log_density(path.mean, gradient)) ? path.mean : from;
   target.set(at);
+  if (path.chosen > 0) {
+    auto metric = std::make_shared<samplers::path_metric>();
+    metric->variances = path.covariance.diagonal();
+    const auto keys = target.coordinate_keys();
+    for (std::size_t i = 0; i < keys.size(); ++i) metric->row[keys[i]] = static_cast<long>(i);
+    const long d = target.dimension();
+    if (d <= samplers::hamiltonian::metric_estimate::dense_limit) {
+      metric->covariance.resize(d, d);
+      for (long i = 0; i < d; ++i) metric->covariance.col(i) = path.covariance.times(Eigen::VectorXd::Unit(d, i));
+      metric->covariance = 0.5 * (metric->covariance + metric->covariance.transpose()).eval();
+    }
+    start_metric = std::move(metric);
+  }
   return fmt::format("Pathfinder's path of {} iterations ({} gradients; stopped: {}), {}", path.iterations, path.evaluations,
                      path.stopped,
                      path.chosen > 0 ? fmt::format("started from a draw of its approximation at iterate {} (ELBO {:.6g})", path.chosen, path.elbo)
@@ -228,7 +244,7 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   if (saved || fixed || !o.start_path || o.start.from_prior) return completed;
   const std::vector<int> moving = planned(m, c.plan, o.start, {"nuts", "hmc"});
   if (moving.empty()) return completed;
-  c.start_report = move_along_path(*c.graph, moving, c.rng);
+  c.start_report = move_along_path(*c.graph, moving, c.rng, c.settings.start_metric);
   c.graph->update_derived(c.derived_every);
   make_chain_samplers(c, o, &data, index);
   return completed;
@@ -252,6 +268,7 @@ bool restart_stranded(chain& c, const run_options& o, int index, long it) {
   }
   c.graph->update_derived(c.derived_every);
   c.settings.warmup = o.warmup - it;  // the new samplers adapt over what is left of the warmup
+  c.settings.start_metric.reset();  // from a start not in the bulk
   make_chain_samplers(c, o, nullptr, index);
   c.lp = NAN;
   c.start_report += fmt::format("{}restarted at warmup iteration {} ({}: its step size had collapsed, at lp__ {:.6g}), from a start "

@@ -42,6 +42,12 @@ Eigen::VectorXd inverse_hessian::times(const Eigen::VectorXd& v) const {
   return out;
 }
 
+Eigen::VectorXd inverse_hessian::diagonal() const {
+  Eigen::VectorXd out = a_;
+  if (b_.cols() > 0) out += (b_ * g_).cwiseProduct(b_).rowwise().sum();
+  return out;
+}
+
 // diag(a) + B G B' = A (I + A^-1 B G B' A^-1) A with A = diag(a)^(1/2); with A^-1 B = Q R
 // (thin QR) and L L' = I + R G R', the map A (I - Q Q' + Q L Q') takes N(0, I) to the
 // approximation, and its log determinant is sum(log a) / 2 + log det L.

@@ -32,6 +32,8 @@ class inverse_hessian {
   inverse_hessian() = default;
   inverse_hessian(const std::deque<Eigen::VectorXd>& s, const std::deque<Eigen::VectorXd>& y, const Eigen::VectorXd& diagonal);
   Eigen::VectorXd times(const Eigen::VectorXd& v) const;
+  // Its diagonal: the approximation's variances.
+  Eigen::VectorXd diagonal() const;
   // Factors it for drawing; false (and the draws then take diag(a) alone) when rounding
   // left the low-rank part indefinite.
   bool factor();

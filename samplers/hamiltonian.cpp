@@ -21,6 +21,7 @@
 // (unconstrained_target::inputs_unchanged); then it evaluates them again.
 #include <boost/random/uniform_01.hpp>
 #include <cmath>
+#include <limits>
 #include <fmt/core.h>
 #include <numbers>
 
@@ -53,7 +54,7 @@ class hamiltonian_sampler final : public sampler {
     // A funnel's metric follows its scale: auto keeps such a block diagonal.
     const bool funnel = s.metric == metric_choice::automatic && funnel_shaped(target_.graph().model(), target_.variables());
     estimate_.reset(target_.dimension(), funnel ? metric_choice::diagonal : s.metric);
-    windows_.reset(s.warmup);
+    windows_.reset(s.warmup, start_metric(s, funnel));
   }
 
   void step(ppl::rng& rng, bool warmup) override {
@@ -165,6 +166,41 @@ class hamiltonian_sampler final : public sampler {
       adapt_.restart(step_size_);
     }
     if (warmup_iteration_ == warmup_) step_size_ = adapt_.final_step();
+  }
+
+  // Starts the metric from a path's approximation where it covers every coordinate: its
+  // covariance where the block may be dense and the path's correlations are strong (the
+  // windows too short to estimate them then keep them: metric_estimate::guide), else its
+  // variances.
+  bool start_metric(const sampler_settings& s, bool funnel) {
+    if (!s.start_metric || target_.dimension() == 0) return false;
+    const path_metric& path = *s.start_metric;
+    std::vector<long> rows;
+    for (const auto& key : target_.coordinate_keys()) {
+      const auto found = path.row.find(key);
+      if (found == path.row.end()) return false;
+      rows.push_back(found->second);
+    }
+    const auto d = static_cast<long>(rows.size());
+    Eigen::VectorXd variances(d);
+    for (long i = 0; i < d; ++i) variances[i] = path.variances[rows[static_cast<std::size_t>(i)]];
+    if (!variances.allFinite() || !(variances.minCoeff() > 0)) return false;
+    const bool may_be_dense = s.metric == metric_choice::dense || (estimate_.automatic() && !funnel);
+    if (may_be_dense && path.covariance.rows() > 0) {
+      Eigen::MatrixXd c(d, d);
+      for (long i = 0; i < d; ++i)
+        for (long j = 0; j < d; ++j) c(i, j) = path.covariance(rows[static_cast<std::size_t>(i)], rows[static_cast<std::size_t>(j)]);
+      if (s.metric == metric_choice::dense || metric_estimate::strongly_correlated(c, std::numeric_limits<long>::max())) {
+        metric_.set_covariance(c);
+        if (metric_.dense()) {
+          const Eigen::VectorXd scale = c.diagonal().cwiseSqrt().cwiseInverse();
+          if (s.metric != metric_choice::dense ) estimate_.guide(scale.asDiagonal() * c * scale.asDiagonal());
+          return true;
+        }
+      }
+    }
+    metric_.set_diagonal(variances);
+    return true;
   }
 
   void count(bool divergent, bool warmup) {

@@ -36,12 +36,14 @@ struct dual_averaging {
 
 // Stan's warmup windows: an initial buffer (step size only), windows of doubling length
 // whose draws estimate the metric, and a final buffer (step size only). Too short a
-// warmup for the defaults 75 / 25 / 50 gets 15% / 75% / 10%.
+// warmup for the defaults 75 / 25 / 50 gets 15% / 75% / 10%. A chain that starts in the
+// bulk with a metric already estimated (a path's: --init pathfinder) has no typical set to
+// travel to, and its initial buffer is 25 iterations of step size alone.
 class windows {
  public:
-  void reset(long warmup) {
+  void reset(long warmup, bool in_bulk = false) {
     warmup_ = warmup;
-    init_ = 75, term_ = 50, base_ = 25;
+    init_ = in_bulk ? 25 : 75, term_ = 50, base_ = 25;
     if (warmup < 20) {
       init_ = warmup, term_ = 0, base_ = 0;  // too short to estimate a metric
     } else if (init_ + term_ + base_ > warmup) {

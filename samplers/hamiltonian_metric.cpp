@@ -52,6 +52,7 @@ std::vector<std::string> metric::lines() const {
 
 void metric_estimate::reset(long d, metric_choice choice) {
   automatic_ = choice == metric_choice::automatic && d <= dense_limit;
+  guide_.resize(0, 0);
   dense_ = choice == metric_choice::dense || automatic_;
   count_ = 0;
   mean_ = m2_diag_ = delta_ = after_ = Eigen::VectorXd::Zero(d);
@@ -79,13 +80,37 @@ void metric_estimate::update(metric& m) {
     if (dense_) {
       const long d = m2_.rows();
       const Eigen::MatrixXd c = w * m2_ / (n - 1) + shrink * Eigen::MatrixXd::Identity(d, d);
-      if (!automatic_ || strongly_correlated(c, count_)) m.set_covariance(c);
-      else m.set_diagonal(c.diagonal());
+      if (!automatic_ || strongly_correlated(c, count_)) {
+        m.set_covariance(c);
+      } else if (guide_.rows() == d && static_cast<double>(d) > 0.1 * n && guide_fits(c.diagonal())) {
+        const Eigen::VectorXd sd = c.diagonal().cwiseSqrt();
+        m.set_covariance(sd.asDiagonal() * guide_ * sd.asDiagonal());
+      } else {
+        m.set_diagonal(c.diagonal());
+      }
     } else {
       m.set_diagonal((w * m2_diag_ / (n - 1)).array() + shrink);
     }
   }
   count_ = 0;
+}
+
+// Whether the window's draws are likelier under a normal with the guide's correlations
+// than under one without (both with the window's variances and mean): the Gaussian log
+// likelihood of n draws with scatter M2 about their mean is -n/2 log |S| - tr(S^-1 M2) / 2,
+// and with S = D^1/2 R D^1/2 the variances' part is common to both. A path whose
+// correlations are not the posterior's (a nearly collinear regression's, which its few
+// L-BFGS pairs miss) then leaves the metric diagonal.
+bool metric_estimate::guide_fits(const Eigen::VectorXd& variances) const {
+  const Eigen::VectorXd scale = variances.cwiseSqrt().cwiseInverse();
+  const Eigen::MatrixXd scatter = scale.asDiagonal() * m2_ * scale.asDiagonal();
+  const Eigen::LLT<Eigen::MatrixXd> llt(guide_);
+  if (llt.info() != Eigen::Success) return false;
+  const double log_det = 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum();
+  const double n = static_cast<double>(count_);
+  const double guided = -0.5 * n * log_det - 0.5 * llt.solve(scatter).trace();
+  const double diagonal = -0.5 * scatter.trace();
+  return guided > diagonal;
 }
 
 bool metric_estimate::strongly_correlated(const Eigen::MatrixXd& covariance, long draws) {

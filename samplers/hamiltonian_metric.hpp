@@ -6,6 +6,7 @@
 // whichever each window's estimate calls for (metric_estimate::update). Every
 // operation writes into storage the caller owns: a leapfrog step allocates nothing.
 #include <Eigen/Dense>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,16 @@
 #include "samplers/sampler.hpp"
 
 namespace ppl::samplers::hamiltonian {
+
+// A normal approximation's covariance on the unconstrained scale by coordinate (variable,
+// element: unconstrained_target::coordinate_keys), from which a block starts its metric
+// (inference/chain_start.cpp, --init pathfinder): its variances, and the whole matrix
+// where the path has at most metric_estimate::dense_limit coordinates.
+struct path_metric {
+  std::map<std::pair<int, ppl::index_t>, long> row;
+  Eigen::VectorXd variances;
+  Eigen::MatrixXd covariance;  // empty: the variances alone
+};
 
 class metric {
  public:
@@ -67,15 +78,26 @@ class metric_estimate {
   void add(const Eigen::VectorXd& q);
   // Sets the metric from the window's draws (when there are at least 3) and starts a new window.
   void update(metric& m);
-  void persist(ppl::archive& a) { a(count_, mean_, m2_diag_, m2_); }
+  // With automatic, correlations known before the windows (a path's, from which the metric
+  // started): a window with too few draws a coordinate to estimate a dense metric gives
+  // one with its own variances and these correlations, in place of a diagonal one that
+  // would lose them until a window long enough.
+  void guide(Eigen::MatrixXd correlation) { guide_ = std::move(correlation); }
+  bool automatic() const { return automatic_; }
+  void persist(ppl::archive& a) { a(count_, mean_, m2_diag_, m2_, guide_); }
   // Whether a window's regularised covariance calls for a dense metric (automatic).
   static bool strongly_correlated(const Eigen::MatrixXd& covariance, long draws);
+
+ private:
+  bool guide_fits(const Eigen::VectorXd& variances) const;
+
+ public:
 
  private:
   bool dense_ = false, automatic_ = false;
   long count_ = 0;
   Eigen::VectorXd mean_, m2_diag_, delta_, after_;
-  Eigen::MatrixXd m2_;
+  Eigen::MatrixXd m2_, guide_;
 };
 
 }  // namespace ppl::samplers::hamiltonian

@@ -28,6 +28,11 @@ enum class collapsed_record { draws, means };
 enum class metric_choice { diagonal, dense, automatic };
 
 // What the chain tells its samplers once they are made.
+namespace hamiltonian {
+struct path_metric;
+}
+using hamiltonian::path_metric;
+
 struct sampler_settings {
   int threads = 1;            // threads a sampler may use within its chain (--threads)
   std::vector<char> recorded;  // per variable: its values are read at kept iterations (written to the draws, or read by a derived variable that is)
@@ -38,6 +43,10 @@ struct sampler_settings {
   double target_accept = 0.8;
   int max_depth = 10;
   collapsed_record collapsed = collapsed_record::draws;  // --collapsed
+  // A path's approximation, when the chain started from a draw of it (--init pathfinder):
+  // a Hamiltonian block whose coordinates it covers starts its metric from it, and its
+  // warmup's first buffer is shorter (samplers/hamiltonian_metric.hpp).
+  std::shared_ptr<const path_metric> start_metric;
   std::uint64_t seed = 1;  // the run's seed and the chain's index (from 0): see side_stream
   int chain = 0;
   // The sampler moves many states in turn (SMC's particles, loaded into the graph one

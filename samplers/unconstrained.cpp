@@ -222,6 +222,14 @@ std::string unconstrained_target::coordinate_label(long i) const {
   return "?";
 }
 
+std::vector<std::pair<int, ppl::index_t>> unconstrained_target::coordinate_keys() const {
+  std::vector<std::pair<int, ppl::index_t>> out(static_cast<std::size_t>(dimension_));
+  for (const auto& b : scalars_) out[static_cast<std::size_t>(b.position)] = {b.variable, b.element};
+  for (const auto& b : blocks_)
+    for (long j = 0; j < b.t.dimension(); ++j) out[static_cast<std::size_t>(b.position + j)] = {b.variable, b.offset + j};
+  return out;
+}
+
 namespace {
 
 // The first call of a non-differentiable function on a value computed from `from`.

@@ -61,6 +61,10 @@ class unconstrained_target {
   // "W1[2, 3]" for coordinate i of y (a block's coordinate names the element it sets last:
   // a simplex's first K - 1, a covariance matrix's lower triangle).
   std::string coordinate_label(long i) const;
+  // Each coordinate's (variable, element): a scalar's own element, a block's offset plus
+  // the coordinate's index in it. Another target over some of the same variables finds a
+  // coordinate's counterpart by it (a path's variances given to a NUTS block's metric).
+  std::vector<std::pair<int, ppl::index_t>> coordinate_keys() const;
 
  private:
   double write(const Eigen::VectorXd& y);  // sets the values; returns log |J|

@@ -39,6 +39,15 @@ TEST_CASE("windows: Stan's schedule, 75 + 25, 50, 100, 200, 500 + 50 for a warmu
   // Too short for the defaults: 15% / 75% / 10%; too short for any: none.
   CHECK(closing(100) == std::vector<long>{89});
   CHECK(closing(10).empty());
+  // A start in the bulk with a path's metric: an initial buffer of 25, the rest as before.
+  windows b;
+  b.reset(1000, true);
+  CHECK_FALSE(b.collects(24));
+  CHECK(b.collects(25));
+  std::vector<long> ends;
+  for (long i = 0; i < 1000; ++i)
+    if (b.closes(i)) ends.push_back(i);
+  CHECK(ends == std::vector<long>{49, 99, 199, 399, 949});
 }
 
 TEST_CASE("dual averaging: Hoffman & Gelman's Algorithm 5 with Stan's constants") {
@@ -152,6 +161,44 @@ TEST_CASE("metric_estimate, auto: dense where the window's draws are strongly co
   CHECK(chosen(correlated_draws(150, 15, 0.999, 5)));
   // Above dense_limit coordinates the estimate is diagonal whatever the draws.
   CHECK_FALSE(chosen(correlated_draws(400, metric_estimate::dense_limit + 1, 0.999, 6)));
+}
+
+TEST_CASE("metric_estimate, auto with a path's correlations: kept through windows too short to estimate them, where the draws fit them") {
+  // 40 draws of 15 coordinates, the first two correlated 0.99: too few (fewer than ten a
+  // coordinate) for a dense estimate of their own.
+  const Eigen::MatrixXd draws = correlated_draws(40, 15, 0.99, 7);
+  auto metric_from = [&](double guide_rho) {
+    metric_estimate e;
+    e.reset(15, ppl::samplers::metric_choice::automatic);
+    Eigen::MatrixXd r = Eigen::MatrixXd::Identity(15, 15);
+    r(0, 1) = r(1, 0) = guide_rho;
+    e.guide(r);
+    for (long i = 0; i < draws.rows(); ++i) e.add(draws.row(i).transpose());
+    metric m;
+    m.reset(15, false);
+    e.update(m);
+    return m;
+  };
+  // The path's correlation is the draws': the metric is dense with it, scaled to the
+  // window's variances.
+  const metric right = metric_from(0.99);
+  REQUIRE(right.dense());
+  Eigen::VectorXd e0 = Eigen::VectorXd::Unit(15, 0), e1 = Eigen::VectorXd::Unit(15, 1), v(15);
+  right.velocity(e0, v);
+  const double v00 = v[0], v10 = v[1];
+  right.velocity(e1, v);
+  CHECK(v10 / std::sqrt(v00 * v[1]) == doctest::Approx(0.99));
+  // The path's is the opposite of the draws': they are likelier without it, and the
+  // metric stays diagonal.
+  CHECK_FALSE(metric_from(-0.99).dense());
+  // Without a guide such a window gives a diagonal metric (the case above).
+  metric_estimate plain;
+  plain.reset(15, ppl::samplers::metric_choice::automatic);
+  for (long i = 0; i < draws.rows(); ++i) plain.add(draws.row(i).transpose());
+  metric m;
+  m.reset(15, false);
+  plain.update(m);
+  CHECK_FALSE(m.dense());
 }
 
 TEST_CASE("metric: a diagonal and a dense metric in turn, as auto sets them") {
