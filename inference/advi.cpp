@@ -308,6 +308,7 @@ weighted_result advi_sample(const lang::ir::model& m, const data::data_table& da
   if (!refined.empty()) r.report.push_back(refined);
   if (!f.converged && f.stopped != "interrupted")
     r.warnings.push_back("ADVI did not converge (" + f.stopped + "): q is where the ascent stopped (raise --iterations, or give --eta)");
+  report_summed(problem, r);
   r.columns = approximation_columns(problem);
   if (f.stopped == "interrupted") {
     r.interrupted = true;

@@ -81,6 +81,7 @@ weighted_result laplace_sample(const lang::ir::model& m, const data::data_table&
   const mode_result found = find_mode(target, iteration_limit(o, 2000));
   weighted_result r;
   report_search(found, o, r);
+  report_summed(problem, r);
   r.columns = approximation_columns(problem);
   if (found.stopped == "interrupted") {
     r.interrupted = true;

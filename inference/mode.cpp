@@ -16,6 +16,7 @@
 #include "core/source_error.hpp"
 #include "draws/psis.hpp"
 #include "inference/chain_internal.hpp"
+#include "inference/summed_out.hpp"
 #include "lang/evidence.hpp"
 #include "model/failed_start.hpp"
 
@@ -124,7 +125,8 @@ mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& dat
   std::vector<char> predicted(m.variables.size(), 0);
   for (std::size_t s = 0; s < m.statements.size(); ++s)
     if (predictive[s] && m.statements[s].target >= 0) predicted[static_cast<std::size_t>(m.statements[s].target)] = 1;
-  std::string discrete, rough;
+  std::vector<int> discrete;
+  std::string rough;
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != lang::ir::role::unknown) continue;
     if (predicted[v]) {
@@ -133,15 +135,21 @@ mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& dat
     }
     std::string reason;
     if (samplers::smooth_block(g, static_cast<int>(v), reason)) sought_.push_back(static_cast<int>(v));
-    else if (reason == "not continuous") discrete += (discrete.empty() ? "" : ", ") + m.variables[v].name;
+    else if (reason == "not continuous") discrete.push_back(static_cast<int>(v));
     else rough += (rough.empty() ? "" : "; ") + m.variables[v].name + " " + reason;
   }
-  if (!discrete.empty())
-    throw std::invalid_argument("--method " + method + " seeks the mode of continuous unknowns on the unconstrained scale, and " +
-                                discrete + (discrete.find(',') == std::string::npos ? " is" : " are") +
-                                " discrete (sum it out in the model, as Stan's users do, or use --method mcmc)");
   if (!rough.empty())
     throw std::invalid_argument("--method " + method + " follows the gradient of log p, and " + rough + " (use --method mcmc)");
+  if (!discrete.empty()) {
+    try {
+      summed_ = std::make_unique<summed_out>(g, discrete);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("--method " + method + " seeks the mode of the continuous unknowns on the unconstrained scale, with " +
+                                  "the discrete ones summed out, and " + e.what() + " (sum it out in the model, as Stan's users do, or " +
+                                  "use --method mcmc)");
+    }
+    g.take_terms(summed_.get());
+  }
   ppl::rng rng = particles::item_stream(o.seed, start, 0x6d6f6465u);
   g.start(rng, o.start);
   start_where_finite(g, rng, o.start, [&g] {
@@ -152,9 +160,10 @@ mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& dat
   if (!o.jacobian) target_->drop_jacobian();
 }
 
-void mode_problem::set(const Eigen::VectorXd& y, ppl::rng& rng) {
+void mode_problem::set(const Eigen::VectorXd& y, ppl::rng& rng, bool most_probable) {
   model::graph& g = graph_->graph();
   if (y.size() > 0) target_->set(y);
+  if (summed_) summed_->set(most_probable ? nullptr : &rng);
   for (int v : predicted_) g.draw_variable(v, rng);
   g.update_derived();
 }
@@ -163,6 +172,10 @@ std::string mode_problem::sought_names() const {
   std::string out;
   for (int v : sought_) out += (out.empty() ? "" : ", ") + graph_->graph().model().variables[static_cast<std::size_t>(v)].name;
   return out;
+}
+
+void report_summed(const mode_problem& problem, weighted_result& r) {
+  if (problem.summed()) r.report.push_back("summed out: " + problem.summed()->names());
 }
 
 std::vector<std::string> approximation_columns(mode_problem& problem) {
@@ -256,7 +269,7 @@ weighted_result optimize_mode(const lang::ir::model& m, const data::data_table& 
   weighted_result r;
   const mode_result found = find_mode(problem.target(), iteration_limit(o, 2000));
   ppl::rng rng = particles::item_stream(o.seed, 1, 0x6d6f6465u);
-  problem.set(found.y, rng);
+  problem.set(found.y, rng, true);
   r.columns = problem.graph().columns(false);
   std::vector<double> row;
   problem.graph().row(false, 0, row);
@@ -267,8 +280,16 @@ weighted_result optimize_mode(const lang::ir::model& m, const data::data_table& 
     r.interrupted = true;
     r.stopped = fmt::format("the search after {} iterations, at the best point it had reached", found.iterations);
   }
-  r.notes.push_back("the row written is the mode of " + problem.sought_names() + ", not a draw: a point estimate without "
-                    "uncertainty (--method laplace adds the normal approximation around it)");
+  if (!problem.sought_names().empty())
+    r.notes.push_back("the row written is the mode of " + problem.sought_names() + ", not a draw: a point estimate without "
+                      "uncertainty (--method laplace adds the normal approximation around it)");
+  report_summed(problem, r);
+  if (problem.summed()) {
+    r.notes.push_back(problem.summed()->names() + " summed out of log p: " +
+                      (problem.sought_names().empty() ? std::string("there is no continuous unknown, and ")
+                                                      : "the mode is that of the rest's marginal, and ") +
+                      "the row gives each element its most probable value given the rest");
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -13,6 +13,7 @@
 
 #include "inference/monte_carlo.hpp"
 #include "inference/particles.hpp"
+#include "inference/summed_out.hpp"
 #include "samplers/unconstrained.hpp"
 
 namespace ppl::inference {
@@ -43,9 +44,10 @@ mode_result find_mode(samplers::unconstrained_target& target, int max_iterations
 // A model set for a search of its mode: one graph started as chain 1 starts (--init
 // included, repaired until its density is finite), the continuous unknowns sought, and
 // the predictions (`~` statements no evidence reaches, lang::predictive_statements),
-// which are drawn given the rest at every point written. Throws std::invalid_argument
-// naming the unknowns a mode cannot be sought for: discrete ones, or ones that reach the
-// density through a function without a gradient.
+// which are drawn given the rest at every point written. Discrete unknowns are summed out
+// of log p (inference/summed_out.hpp). Throws std::invalid_argument naming the unknowns a
+// mode cannot be sought for: discrete ones that cannot be summed so, or ones that reach
+// the density through a function without a gradient.
 class mode_problem {
  public:
   // `start`: which of several starts (Pathfinder's paths), each from a stream of its own.
@@ -53,15 +55,19 @@ class mode_problem {
                std::size_t start = 0);
   particles::particle_graph& graph() { return *graph_; }
   samplers::unconstrained_target& target() { return *target_; }
-  // Sets the unknowns sought to y, draws the predictions from `rng` and recomputes the
-  // derived variables.
-  void set(const Eigen::VectorXd& y, ppl::rng& rng);
+  // Sets the unknowns sought to y, the discrete unknowns summed out to a draw from their
+  // conditional given y (or with `most_probable` to their most probable values), draws the
+  // predictions from `rng` and recomputes the derived variables.
+  void set(const Eigen::VectorXd& y, ppl::rng& rng, bool most_probable = false);
+  // The discrete unknowns summed out of log p (inference/summed_out.hpp), or null.
+  const summed_out* summed() const { return summed_.get(); }
   // The unknowns sought, by name, for the report.
   std::string sought_names() const;
 
  private:
   std::unique_ptr<particles::particle_graph> graph_;
   std::vector<int> sought_, predicted_;
+  std::unique_ptr<summed_out> summed_;  // after graph_: it reads the graph, and goes first
   std::optional<samplers::unconstrained_target> target_;
 };
 
@@ -76,6 +82,9 @@ struct normal_approximation {
   long evaluations = 0;    // gradients the Hessian took
 };
 normal_approximation laplace_fit(samplers::unconstrained_target& target, const mode_result& mode);
+
+// The report's line naming the discrete unknowns summed out of log p, if any.
+void report_summed(const mode_problem& problem, weighted_result& r);
 
 // The columns of an approximation's draws: lp__, log_p__ and log_g__ (log p and log q on the
 // unconstrained scale), then the recorded ones.

@@ -28,6 +28,7 @@ constexpr std::uint32_t path_purpose = 0x70617468u;
 struct path_draws {
   std::vector<double> rows, log_ratios;
   path_result path;
+  weighted_result summed;  // its report: the discrete unknowns summed out, if any
 };
 
 path_draws run_path(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o, std::size_t k,
@@ -41,6 +42,7 @@ path_draws run_path(const lang::ir::model& m, const data::data_table& data, cons
   path_draws out;
   out.path = find_path(target, rng, po);
   if (columns.empty()) columns = approximation_columns(problem);
+  report_summed(problem, out.summed);
   if (out.path.chosen == 0) return out;
   out.path.covariance.factor();
   draw_approximation(problem, o.particles, rng, [&out](ppl::rng& stream, Eigen::VectorXd& y) {
@@ -76,6 +78,7 @@ weighted_result pathfinder_sample(const lang::ir::model& m, const data::data_tab
     rows.insert(rows.end(), paths[k].rows.begin(), paths[k].rows.end());
     log_ratios.insert(log_ratios.end(), paths[k].log_ratios.begin(), paths[k].log_ratios.end());
   }
+  r.report.insert(r.report.end(), paths[0].summed.report.begin(), paths[0].summed.report.end());
   if (log_ratios.empty())
     throw std::invalid_argument("--method pathfinder: no path found a normal approximation with a finite ELBO (each path's line "
                                 "above says where it stopped); use --method mcmc");

@@ -30,6 +30,18 @@ class blanket {
   index_t degree(index_t element) const { return term_offsets_[element + 1] - term_offsets_[element]; }
   // Statements counted whole for every element (reads through unknown indices).
   const std::vector<int>& whole() const { return whole_; }
+  // Calls fn(statement, loops) for each indexed term of the element, or each derived
+  // instance it recomputes (in dependency order), with that instance's loop values.
+  template <class Fn>
+  void for_each_term_at(index_t element, Fn fn) {
+    for (index_t k = term_offsets_[element]; k < term_offsets_[element + 1]; ++k)
+      fn(terms_[static_cast<std::size_t>(k)].statement, loops_of(terms_[static_cast<std::size_t>(k)]));
+  }
+  template <class Fn>
+  void for_each_derived_at(index_t element, Fn fn) {
+    for (index_t k = derived_offsets_[element]; k < derived_offsets_[element + 1]; ++k)
+      fn(derived_[static_cast<std::size_t>(k)].statement, loops_of(derived_[static_cast<std::size_t>(k)]));
+  }
   // Calls fn(statement, instance) for each indexed term of the element, the instance
   // counted in instances::table's order (the statements in whole() not included).
   template <class Fn>

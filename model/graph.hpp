@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -139,6 +140,21 @@ class graph {
   // and its adjoint summed over the instances before being passed on. The result is -inf
   // (or NaN) when the state is outside the support, and the gradient is then unspecified.
   double log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient);
+  // Terms that a caller sums and differentiates itself in gradients (discrete unknowns
+  // summed out: inference/summed_out.hpp). Their statements are left out of the gradient's
+  // own terms; after those, `add` returns their total and adds their gradient into `slots`
+  // (by variable: a wrt variable's gradient or a derived variable's adjoint, or null),
+  // before the derived variables pass their adjoints back. Only untempered (beta = 1).
+  struct own_terms {
+    virtual ~own_terms() = default;
+    std::vector<char> statements;  // by statement
+    virtual double add(std::span<double* const> slots) = 0;
+  };
+  // Null: none. The caller keeps `terms` alive while the graph holds it.
+  void take_terms(own_terms* terms) {
+    own_terms_ = terms;
+    gradient_plan_.reset();
+  }
   // How many statements gradients replay from tapes (model/tape.hpp), once recorded.
   std::size_t taped_statements() const;
   // How many Normal terms gradients sum by their sufficient statistics
@@ -289,6 +305,7 @@ class graph {
   std::map<std::string, std::shared_ptr<const void>> analyses_;
   struct gradient_plan;
   std::shared_ptr<gradient_plan> gradient_plan_;  // for the last `wrt` asked
+  own_terms* own_terms_ = nullptr;
   std::vector<std::vector<double>> term_adjoints_;  // a term's arguments' adjoints, reused
   // ---- a statement evaluated over all its instances at once (model/graph_batch.cpp) ----
   struct batch_plan;

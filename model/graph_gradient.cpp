@@ -98,6 +98,8 @@ const graph::gradient_plan& graph::plan_gradient(const std::vector<char>& wrt) {
       if (!s.loops.empty()) collect_hoisted(*s.value, s.target, hoisted);
       plan->definitions.push_back({&s, std::move(hoisted), plate_batchable(s)});
       plan->definitions.back().affine = affine_definition_of(s);
+    } else if (own_terms_ && own_terms_->statements[static_cast<std::size_t>(&s - model_.statements.data())]) {
+      continue;  // the caller's (graph::take_terms)
     } else if (!left_out(s) && (reads_carrying(s) || plan->carries[static_cast<std::size_t>(s.target)])) {
       if (!s.loops.empty()) {
         for (const auto& a : s.args) collect_hoisted(*a, -1, hoisted);
@@ -182,6 +184,11 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
       }
     }
     total += term;
+    if (std::isnan(total) || total == -INFINITY) return total;
+  }
+  if (own_terms_) {
+    if (which >= 0) throw std::logic_error("graph: terms summed by the caller cannot be tempered");
+    total += own_terms_->add(plan.slots);
     if (std::isnan(total) || total == -INFINITY) return total;
   }
   for (auto it = plan.definitions.rbegin(); it != plan.definitions.rend(); ++it)

@@ -2,6 +2,8 @@
 // and the blanket index read term by term.
 #include "model/instances.hpp"
 
+#include <algorithm>
+
 #include "model/graph.hpp"
 #include "model/graph_batch_internal.hpp"
 
@@ -30,6 +32,23 @@ double instances::log_density(const statement& s, const index_t* loops) {
   if (s.which == statement::kind::sample) return g_.tempered(s, g_.sample_term(s));
   try {
     return g_.tempered(s, g_.eval_.eval(*s.value, g_.frame_).scalar());
+  } catch (const eval_error& e) {
+    g_.fail_in(s, e.pos, e.what());
+  }
+}
+
+double instances::differentiate(const statement& s, const index_t* loops, std::span<double* const> slots, double weight) {
+  g_.work_ += 2;
+  g_.set_loops(s, loops);
+  double* target = slots[static_cast<std::size_t>(s.target)];
+  if (s.which == statement::kind::assign && !target) return 0;  // nothing to pass on
+  try {
+    const double value = g_.differentiate_instance(s, slots, weight);
+    if (s.which == statement::kind::assign) {
+      const auto [offset, size] = this->target(s, loops);
+      std::fill(target + offset, target + offset + size, 0.0);
+    }
+    return value;
   } catch (const eval_error& e) {
     g_.fail_in(s, e.pos, e.what());
   }

@@ -3,6 +3,7 @@
 // blanket index read term by term (model/instances.cpp). A view of the graph, made where
 // it is used (`instances(g).table(s)`): it holds nothing but the graph.
 #include <functional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,11 @@ class instances {
   // found by scanning every instance. Samplers use model::blanket, which indexes them once.
   double blanket_log_density(int variable, index_t element);
 
+  // Within a gradient (graph::own_terms::add): one instance of a term differentiated, its
+  // gradient times `weight` added into `slots`; returns its log density, untempered (-inf
+  // where a parameter that depends on unknowns is invalid). One instance of an `=`
+  // statement instead passes its target's adjoint on, then sets that adjoint to 0.
+  double differentiate(const lang::ir::statement& s, const index_t* loops, std::span<double* const> slots, double weight);
   // Recomputes one instance of an `=` statement.
   void run(const lang::ir::statement& s, const index_t* loops);
   // The variables one instance reads (and, for `~`, the element it is the density of).

@@ -60,6 +60,19 @@ assert bf > 5, bf
 assert "Laplace's evidence is an approximation" in text
 PY
 
+# A mixture's indicators summed out: the mode's report names them, and Laplace's draws
+# give each indicator a value drawn given each draw (0 or 1 .. K, never fractional).
+mixture="$examples/mixture/mixture_ordered.ppl"
+"$ppl" infer "$mixture" "$examples/mixture/data.json" --method laplace --seed 2 -o "$tmp/mix.csv" > /dev/null
+grep -qx '# summed out: z' "$tmp/mix.csv"
+python3 - "$tmp/mix.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(line for line in open(sys.argv[1]) if not line.startswith("#")))
+assert len(rows) == 1000, len(rows)
+z = {float(r["z[1]"]) for r in rows} | {float(r["z[300]"]) for r in rows}
+assert z <= {1.0, 2.0, 3.0} and len(z) >= 2, z
+PY
+
 # A funnel: k-hat above 0.7, a warning, exit 3; --allow-unreliable exits 0.
 printf 'v ~ Normal(0, 3)\nfor i in 1:9 { x[i] ~ Normal(0, exp(v / 2)) }\n' > "$tmp/funnel.ppl"
 set +e

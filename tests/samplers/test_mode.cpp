@@ -5,6 +5,8 @@
 // k-hat that flags a posterior no normal fits.
 #include <doctest/doctest.h>
 
+#include <boost/random/normal_distribution.hpp>
+
 #include "inference/mode.hpp"
 #include "tests/samplers/evidence_cases.hpp"
 
@@ -101,12 +103,18 @@ TEST_CASE("Laplace's k-hat flags a funnel, and what a mode search cannot take is
   REQUIRE_FALSE(r.warnings.empty());
   CHECK(r.warnings.back().find("k-hat") != std::string::npos);
 
-  const compiled mixture_model = compile(mixture());
-  try {
-    inference::optimize_mode(mixture_model.model, mixture_model.data, o);
-    FAIL("a discrete unknown was taken");
-  } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()).find("z is discrete") != std::string::npos);
+  // Discrete unknowns that cannot be summed element by element: the mark network's
+  // knowledge reads its study; a count's support is not finite.
+  for (const auto& [c, why] : {std::pair{mark(), "pkw cannot be summed out: stu and pkw share a term (line 5)"},
+                               std::pair{model_case{"count", "data y: real\nn ~ Poisson(3)\ny ~ Normal(n, 1)\n", {"y=0.3"}, 0},
+                                         "n cannot be summed out: its support is not a small finite set"}}) {
+    const compiled refused = compile(c);
+    try {
+      inference::optimize_mode(refused.model, refused.data, o);
+      FAIL("a discrete unknown was taken");
+    } catch (const std::invalid_argument& e) {
+      CHECK(std::string(e.what()).find(why) != std::string::npos);
+    }
   }
   const compiled coin = compile(beta_bernoulli());
   o.jacobian = false;
@@ -209,6 +217,55 @@ TEST_CASE("full-rank ADVI recovers a Gaussian posterior; mean-field understates 
     CHECK(v(i, i) < 0.25 * covariance(i, i));
   }
   CHECK(v(0, 1) == 0);
+}
+
+TEST_CASE("discrete unknowns summed out: log p, its gradient, the mode and Laplace's evidence are the marginalised model's") {
+  // Indicators z[n] with a derived mean read through them, and instances (d[n] = 0) whose
+  // term reads no indicator; against the same model written with the sum by hand, as
+  // Stan's users write it.
+  const char* sets[] = {"y=[2.3,-0.7,-1.4,1.8,-0.9,0.4,3.1,-1.2]", "d=[1,1,1,0,1,0,1,1]"};
+  const compiled indicators = compile({"indicators",
+                                       "data y: real[N]\ndata d: int[N]\np ~ Beta(2, 2)\nfor k in 1:2 { mu[k] ~ Normal(0, 5) }\n"
+                                       "sigma ~ HalfNormal(2)\nfor n in 1:N {\n  z[n] ~ Bernoulli(p)\n  m[n] = mu[z[n] + 1]\n"
+                                       "  y[n] ~ Normal(ifelse(d[n] == 1, m[n], mu[1]), sigma)\n}\n",
+                                       {sets[0], sets[1]}, 0});
+  const compiled by_hand = compile({"by hand",
+                                    "data y: real[N]\ndata d: int[N]\np ~ Beta(2, 2)\nfor k in 1:2 { mu[k] ~ Normal(0, 5) }\n"
+                                    "sigma ~ HalfNormal(2)\nfor n in 1:N {\n  factor ifelse(d[n] == 1, log_sum_exp(log1m(p) + "
+                                    "normal_lpdf(y[n] | mu[1], sigma), log(p) + normal_lpdf(y[n] | mu[2], sigma)), normal_lpdf(y[n] | mu[1], "
+                                    "sigma))\n}\n",
+                                    {sets[0], sets[1]}, 0});
+  auto o = options(1000);
+  inference::mode_problem summed(indicators.model, indicators.data, o, "laplace");
+  inference::mode_problem written(by_hand.model, by_hand.data, o, "laplace");
+  REQUIRE(summed.summed() != nullptr);
+  CHECK(summed.sought_names() == "p, mu, sigma");
+  CHECK(written.sought_names() == "p, mu, sigma");
+  ppl::rng rng(5);
+  boost::random::normal_distribution<double> normal;
+  for (int point = 0; point < 5; ++point) {
+    Eigen::VectorXd y(4), g1(4), g2(4);
+    for (long k = 0; k < 4; ++k) y[k] = normal(rng);
+    const double a = summed.target().log_density(y, g1), b = written.target().log_density(y, g2);
+    CHECK(a == doctest::Approx(b).epsilon(1e-12));
+    for (long k = 0; k < 4; ++k) CHECK(g1[k] == doctest::Approx(g2[k]).epsilon(1e-10));
+  }
+  const inference::mode_result m1 = inference::find_mode(summed.target(), 2000), m2 = inference::find_mode(written.target(), 2000);
+  CHECK(m1.objective == doctest::Approx(m2.objective).epsilon(1e-10));
+  for (long k = 0; k < 4; ++k) CHECK(m1.y[k] == doctest::Approx(m2.y[k]).epsilon(1e-6));
+  CHECK(inference::laplace_fit(summed.target(), m1).log_evidence ==
+        doctest::Approx(inference::laplace_fit(written.target(), m2).log_evidence).epsilon(1e-8));
+  // The mode's row gives each indicator its most probable value given the rest: z[n] = 1
+  // where the second component's term is larger, and z[4], z[6], which nothing reads but
+  // their prior, follow p.
+  const auto r = inference::optimize_mode(indicators.model, indicators.data, o);
+  const double p = value_of(r, "p"), mu1 = value_of(r, "mu[1]"), mu2 = value_of(r, "mu[2]"), sigma = value_of(r, "sigma");
+  const std::vector<double> ys = {2.3, -0.7, -1.4, 1.8, -0.9, 0.4, 3.1, -1.2};
+  const std::vector<int> ds = {1, 1, 1, 0, 1, 0, 1, 1};
+  for (std::size_t n = 0; n < ys.size(); ++n) {
+    const double l0 = std::log1p(-p) + (ds[n] ? log_normal(ys[n], mu1, sigma) : 0), l1 = std::log(p) + (ds[n] ? log_normal(ys[n], mu2, sigma) : 0);
+    CHECK(value_of(r, "z[" + std::to_string(n + 1) + "]") == (l1 > l0 ? 1 : 0));
+  }
 }
 
 }  // namespace test_mode
