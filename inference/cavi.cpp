@@ -36,6 +36,7 @@ cavi::cavi(model::graph& g) : graph_(g) {
   discrete_of_.assign(m.variables.size(), nullptr);
   grid_of_.assign(m.variables.size(), nullptr);
   simplex_of_.assign(m.variables.size(), nullptr);
+  wishart_of_.assign(m.variables.size(), nullptr);
   element_read_.resize(m.statements.size());
   discrete_read_.assign(m.statements.size(), -1);
   in_q_.assign(m.variables.size(), 0);
@@ -92,11 +93,14 @@ void cavi::add_unknown(int v) {
   std::vector<int> children;
   std::string why;
   const samplers::conjugate_pair* pair = samplers::match_conjugate(graph_, v, children, why);
+  if (pair && (pair->name == "wishart_precision" || pair->name == "inverse_wishart_covariance")) return add_wishart(v, pair, std::move(children));
   if (pair && pair->prior_stats && !pair->posterior) return add_simplex(v, pair, std::move(children));
+  // A multivariate normal's mean pair: its conditional is the Gaussian block's, one factor.
+  if (pair && !pair->posterior && (pair->prior == "MultiNormal" || pair->prior == "MultiNormalPrec")) return add_block({v}, &why);
   if (pair && !pair->posterior)
     throw std::invalid_argument("--method vb: `" + name + "` has a " + pair->prior + " prior (" + pair->name +
                                 "), whose mean-field update is not built; it takes Normal, Gamma, InverseGamma and Beta priors of scalars, "
-                                "and multivariate normal blocks (use --method advi, or mcmc)");
+                                "Dirichlet and Wishart priors, and multivariate normal blocks (use --method advi, or mcmc)");
   if (!pair) return add_block({v}, &why);
   auto u = std::make_unique<update>();
   u->variable = v;
@@ -196,6 +200,7 @@ cavi::design* cavi::make_design(const std::vector<int>& variables, const std::ve
       for (int w : unit) reads += elements_read(m, m.statements[static_cast<std::size_t>(s)], w);
       single = single && reads <= 1;
     }
+    if (wishart_of_[static_cast<std::size_t>(v)]) single = true;  // one sign for the whole matrix
     d->variables.push_back(v);
     d->shift.push_back(d->bits);
     d->shared.push_back(single);
@@ -247,6 +252,7 @@ double cavi::sweep() {
   double largest = 0;
   for (auto& u : updates_) {
     largest = std::max(largest, u->scalar    ? update_grid(*u)
+                                : u->matrix  ? update_wishart(*u)
                                 : u->hidden  ? update_discrete(*u)
                                 : u->weights ? update_simplex(*u)
                                 : u->joint   ? update_block(*u)
@@ -357,7 +363,7 @@ double cavi::elbo() {
     }
     total += sum / static_cast<double>(1L << d->bits);
   }
-  total += discrete_entropy() + grid_entropy();
+  total += discrete_entropy() + grid_entropy() + wishart_entropy();
   for (const auto& joint : blocks_)  // log |2 pi e Q^-1| / 2, once updated
     if (joint->fitted)
       total += 0.5 * static_cast<double>(joint->mean.size()) * std::log(2 * std::numbers::pi * std::numbers::e) - 0.5 * joint->log_det;
@@ -382,6 +388,9 @@ std::string cavi::describe(int variable, std::size_t most) const {
       one = g->fitted ? fmt::format("mean {:.6g}, sd {:.6g} ({} points)", q_[v][0].a, q_[v][0].b, g->x.size()) : "(not updated)";
     } else if (const simplex* pi = simplex_of_[v]) {
       one = pi->fitted ? fmt::format("alpha {:.6g}", pi->alpha[e]) : "(not updated)";
+    } else if (const wishart* w = wishart_of_[v]) {
+      if (k == 0) one = w->fitted ? fmt::format("nu {:.6g}, mean", w->nu) : std::string("(not updated)");
+      if (w->fitted) one += fmt::format("{}{:.6g}", k == 0 ? " " : "", q_[v][e].a);
     } else {
       const q_factor& f = q_[v][e];
       one = f.family ? fmt::format("{}({:.6g}, {:.6g})", f.family, f.a, f.b) : std::string("(not updated)");
@@ -392,6 +401,7 @@ std::string cavi::describe(int variable, std::size_t most) const {
   const char* kind = joint_[v]      ? " (marginals)"
                      : discrete_of_[v] ? " (each element's probabilities of its values)"
                      : simplex_of_[v]  ? " (Dirichlet)"
+                     : wishart_of_[v]  ? " (its mean by rows)"
                      : grid_of_[v]     ? " (on a grid of its unconstrained scale)"
                                        : "";
   return graph_.model().variables[v].name + kind + ": " + line;
@@ -402,6 +412,7 @@ std::string cavi::family(int variable) const {
   if (joint_[v]) return "MultiNormal";
   if (discrete_of_[v]) return "Categorical";
   if (simplex_of_[v]) return "Dirichlet";
+  if (wishart_of_[v]) return wishart_of_[v]->inverse ? "InverseWishart" : "Wishart";
   if (grid_of_[v]) return "Grid";
   const char* f = q_[v][free_[v].front()].family;
   return f ? f : "(not updated)";
@@ -434,10 +445,10 @@ double cavi::draw(ppl::rng& rng) {
     write(*joint, joint->mean + joint->spread * z);
     log_q += -0.5 * z.squaredNorm() - 0.5 * static_cast<double>(z.size()) * std::log(2 * std::numbers::pi) + 0.5 * joint->log_det;
   }
-  log_q += discrete_draw(rng) + grid_draw(rng);
+  log_q += discrete_draw(rng) + grid_draw(rng) + wishart_draw(rng);
   for (int v : unknowns_) {
     const auto w = static_cast<std::size_t>(v);
-    if (joint_[w] || discrete_of_[w] || simplex_of_[w] || grid_of_[w]) continue;
+    if (joint_[w] || discrete_of_[w] || simplex_of_[w] || grid_of_[w] || wishart_of_[w]) continue;
     auto& values = graph_.values()[static_cast<std::size_t>(v)].data;
     for (std::size_t e : free_[static_cast<std::size_t>(v)]) {
       const q_factor& f = q_[static_cast<std::size_t>(v)][e];

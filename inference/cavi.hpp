@@ -10,8 +10,9 @@
 // N(Q^-1 c, Q^-1) with Q and c averaged the same way (samplers/gaussian_block.hpp); so are
 // together the unknowns the planner draws as one Gaussian block (a structured mean field:
 // a line's intercept and slope keep their correlation). A continuous scalar with neither
-// update is a factor on a grid (inference/cavi_grid.cpp), and discrete unknowns and
-// Dirichlet weights have categorical and Dirichlet factors (inference/cavi_discrete.cpp).
+// update is a factor on a grid (inference/cavi_grid.cpp), discrete unknowns and Dirichlet
+// weights have categorical and Dirichlet factors (inference/cavi_discrete.cpp), and a
+// Wishart precision matrix a Wishart factor (inference/cavi_wishart.cpp).
 //
 // The average is taken without a rule per pair. In a conjugate-exponential model every
 // statistic is multilinear in the sufficient statistics of the other unknowns' elements
@@ -98,6 +99,7 @@ class cavi {
   struct discrete;
   struct simplex;
   struct grid;
+  struct wishart;
   void add_unknown(int v);
   void add_block(const std::vector<int>& variables, const std::string* why_not_conjugate);
   void hold(int v);
@@ -126,6 +128,13 @@ class cavi {
   double row_weight(const design& d, long row) const;
   double grid_entropy() const;
   double grid_draw(ppl::rng& rng);
+  // A Wishart precision matrix (inference/cavi_wishart.cpp).
+  void add_wishart(int v, const samplers::conjugate_pair* pair, std::vector<int> children);
+  double update_wishart(update& u);
+  double wishart_entropy() const;
+  double wishart_draw(ppl::rng& rng);
+  std::vector<std::unique_ptr<wishart>> wisharts_;
+  std::vector<wishart*> wishart_of_;  // by variable
   std::vector<std::unique_ptr<grid>> grids_;
   std::vector<grid*> grid_of_;  // by variable
   std::vector<std::unique_ptr<discrete>> discretes_;

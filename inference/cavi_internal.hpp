@@ -75,6 +75,7 @@ struct cavi::update {
   discrete* hidden = nullptr;
   grid* scalar = nullptr;
   simplex* weights = nullptr;  // a Dirichlet unknown's update
+  wishart* matrix = nullptr;   // a Wishart unknown's
   std::vector<int> statements;
   design* over = nullptr;
 };
@@ -166,6 +167,22 @@ struct cavi::simplex {
   int variable = -1;
   std::vector<std::pair<ppl::index_t, ppl::index_t>> blocks;
   std::vector<double> alpha, log_normaliser;
+  bool fitted = false;
+};
+
+// A Wishart unknown's q: Wishart(nu, S) on its one K x K precision matrix W (at `offset`),
+// or InverseWishart(nu, S) on a covariance matrix C = W^-1. Its two points of equal weight,
+// lo E[W] and hi E[W] (lo + hi = 2; for C their inverses), have its expected sufficient
+// statistics E[W] and E log |W|: a multivariate normal's log density is linear in both, so
+// the designs average the terms that read the matrix exactly with one sign for the whole
+// matrix (inference/cavi_wishart.cpp).
+struct cavi::wishart {
+  int variable = -1;
+  bool inverse = false;  // InverseWishart on a covariance
+  ppl::index_t offset = 0, k = 0;
+  double nu = 0;
+  Eigen::MatrixXd scale;  // q's own scale: S of the Wishart, or of the InverseWishart
+  double expected_log_det = 0;  // E log |W|, W the precision
   bool fitted = false;
 };
 

@@ -78,16 +78,34 @@ double matrix_prior_kernel(std::span<const ppl::view> prior, const double* value
   return 0.5 * (nu - static_cast<double>(k) - 1) * log_det - 0.5 * Eigen::MatrixXd(s).llt().solve(Eigen::MatrixXd(w)).trace();
 }
 
+// Coordinate ascent's prior in the statistics' coordinates (inference/cavi_wishart.cpp):
+// Wishart(nu, S) adds S^-1 to A and nu to the count, so that the posterior is
+// Wishart(total count, total A^-1); InverseWishart(nu, S) adds S itself, its posterior
+// InverseWishart(total count, total A).
+template <bool inverse>
+void matrix_prior_stats(std::span<const ppl::view> prior, double* stats) {
+  const ppl::index_t k = side(prior[1].size());
+  Eigen::Map<const matrix> s(prior[1].data, k, k);
+  const Eigen::MatrixXd added = inverse ? Eigen::MatrixXd(s) : Eigen::MatrixXd(Eigen::MatrixXd(s).llt().solve(Eigen::MatrixXd::Identity(k, k)));
+  for (ppl::index_t i = 0; i < k; ++i)
+    for (ppl::index_t j = 0; j < k; ++j) stats[i * k + j] += added(i, j);
+  stats[k * k] += prior[0][0];
+}
+
 }  // namespace
 
 conjugate_pair wishart_precision_pair() {
-  return {"wishart_precision", "Wishart", {{"MultiNormalPrec", 1}, {"MultiNormalPrec", 1, link::scaled}}, -1,
-          accumulate_residual<false>, draw_matrix<false>, matrix_kernel<false>, nullptr, matrix_prior_kernel<false>};
+  conjugate_pair p{"wishart_precision", "Wishart", {{"MultiNormalPrec", 1}, {"MultiNormalPrec", 1, link::scaled}}, -1,
+                   accumulate_residual<false>, draw_matrix<false>, matrix_kernel<false>, nullptr, matrix_prior_kernel<false>};
+  p.prior_stats = matrix_prior_stats<false>;
+  return p;
 }
 
 conjugate_pair inverse_wishart_covariance_pair() {
-  return {"inverse_wishart_covariance", "InverseWishart", {{"MultiNormal", 1}, {"MultiNormal", 1, link::scaled}}, -1,
-          accumulate_residual<true>, draw_matrix<true>, matrix_kernel<true>, nullptr, matrix_prior_kernel<true>};
+  conjugate_pair p{"inverse_wishart_covariance", "InverseWishart", {{"MultiNormal", 1}, {"MultiNormal", 1, link::scaled}}, -1,
+                   accumulate_residual<true>, draw_matrix<true>, matrix_kernel<true>, nullptr, matrix_prior_kernel<true>};
+  p.prior_stats = matrix_prior_stats<true>;
+  return p;
 }
 
 }  // namespace ppl::samplers

@@ -8,6 +8,8 @@
 // exact log evidence. Coordinate ascent never lowers the ELBO: checked at every sweep.
 #include <doctest/doctest.h>
 
+#include <array>
+
 #include <boost/math/special_functions/digamma.hpp>
 
 #include "inference/cavi.hpp"
@@ -329,6 +331,84 @@ TEST_CASE("with one unknown q is the posterior, and the ELBO the exact log evide
     fitted f(m);
     CHECK(converge(f.engine) == doctest::Approx(m.log_z).epsilon(1e-10));
   }
+}
+
+namespace {
+
+// log of the Wishart's normaliser, (nu K / 2) log 2 + (nu / 2) log |S| + log Gamma_K(nu / 2).
+double log_wishart_normaliser(double nu, const Eigen::MatrixXd& s) {
+  const auto k = static_cast<double>(s.rows());
+  double out = 0.5 * nu * k * std::log(2.0) + 0.5 * nu * std::log(s.determinant()) + 0.25 * k * (k - 1) * std::log(M_PI);
+  for (int j = 1; j <= s.rows(); ++j) out += std::lgamma(0.5 * nu + 0.5 * (1 - j));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a Wishart precision (and an InverseWishart covariance): q is the posterior with a known mean, and the hand-written fixed point with a normal mean") {
+  const std::vector<std::array<double, 2>> x = {{1.2, 0.4}, {-0.3, -0.9}, {0.8, 1.5}, {2.1, 0.7}, {0.1, -0.2}, {1.0, 1.1}};
+  const char* data = "x=[[1.2,0.4],[-0.3,-0.9],[0.8,1.5],[2.1,0.7],[0.1,-0.2],[1.0,1.1]]";
+  const double nu0 = 4;
+  Eigen::Matrix2d s0;
+  s0 << 0.5, 0.1, 0.1, 0.3;
+  const Eigen::Matrix2d s0_inverse = s0.inverse();
+  const double n = static_cast<double>(x.size());
+  auto scatter_about = [&](const Eigen::Vector2d& m) {
+    Eigen::Matrix2d a = Eigen::Matrix2d::Zero();
+    for (const auto& xi : x) {
+      const Eigen::Vector2d r(xi[0] - m[0], xi[1] - m[1]);
+      a += r * r.transpose();
+    }
+    return a;
+  };
+  auto check_wishart = [&](fitted& f, double nu, const Eigen::Matrix2d& scale) {
+    for (int i = 0; i < 4; ++i) {
+      const inference::q_factor& e = f.q("W", static_cast<std::size_t>(i));
+      CHECK(e.a == doctest::Approx(nu * scale(i / 2, i % 2)).epsilon(1e-8));
+    }
+    CHECK(f.engine.family(static_cast<int>(std::find_if(f.c.model.variables.begin(), f.c.model.variables.end(),
+                                                         [](const auto& v) { return v.name == "W"; }) - f.c.model.variables.begin())) == "Wishart");
+  };
+  // A known mean: q(W) is the posterior Wishart(nu0 + n, (S0^-1 + A)^-1), and the ELBO the
+  // log evidence, -(n K / 2) log(2 pi) + log Z(nu_n, S_n) - log Z(nu0, S0).
+  {
+    fitted f({"known mean", "data x: real[N, 2]\nW ~ Wishart(4, [[0.5, 0.1], [0.1, 0.3]])\n"
+                            "for i in 1:N { x[i] ~ MultiNormalPrec([0.5, 0.3], W) }\n", {data}, 0});
+    const double elbo = converge(f.engine);
+    const Eigen::Matrix2d scale = (s0_inverse + scatter_about(Eigen::Vector2d(0.5, 0.3))).inverse();
+    check_wishart(f, nu0 + n, scale);
+    const double log_z = -n * std::log(2 * M_PI) + log_wishart_normaliser(nu0 + n, scale) - log_wishart_normaliser(nu0, s0);
+    CHECK(elbo == doctest::Approx(log_z).epsilon(1e-10));
+  }
+  // The same data with an InverseWishart(4, S0^-1) covariance C = W^-1: the same
+  // posterior, so q(C) = InverseWishart(nu0 + n, S0^-1 + A), whose mean is its scale over
+  // nu - K - 1, and the ELBO is the same log evidence.
+  {
+    fitted f({"known mean, covariance", "data x: real[N, 2]\nC ~ InverseWishart(4, inverse([[0.5, 0.1], [0.1, 0.3]]))\n"
+                                        "for i in 1:N { x[i] ~ MultiNormal([0.5, 0.3], C) }\n", {data}, 0});
+    const double elbo = converge(f.engine);
+    const Eigen::Matrix2d scale = s0_inverse + scatter_about(Eigen::Vector2d(0.5, 0.3));
+    for (int i = 0; i < 4; ++i) CHECK(f.q("C", static_cast<std::size_t>(i)).a == doctest::Approx(scale(i / 2, i % 2) / (nu0 + n - 3)).epsilon(1e-8));
+    const double log_z = -n * std::log(2 * M_PI) + log_wishart_normaliser(nu0 + n, scale.inverse()) - log_wishart_normaliser(nu0, s0);
+    CHECK(elbo == doctest::Approx(log_z).epsilon(1e-10));
+  }
+  // An unknown mean mu ~ MultiNormalPrec(0, I / 4): q(mu) = N(m, L^-1), L = I / 4 + n E[W],
+  // m = L^-1 E[W] sum x_i; q(W) = Wishart(nu0 + n, (S0^-1 + A(m) + n L^-1)^-1).
+  fitted f({"unknown mean", "data x: real[N, 2]\nmu ~ MultiNormalPrec([0, 0], [[0.25, 0], [0, 0.25]])\n"
+                            "W ~ Wishart(4, [[0.5, 0.1], [0.1, 0.3]])\nfor i in 1:N { x[i] ~ MultiNormalPrec(mu, W) }\n", {data}, 0});
+  converge(f.engine);
+  Eigen::Vector2d total = Eigen::Vector2d::Zero();
+  for (const auto& xi : x) total += Eigen::Vector2d(xi[0], xi[1]);
+  Eigen::Matrix2d scale = s0, covariance;
+  Eigen::Vector2d mean;
+  for (int k = 0; k < 10000; ++k) {
+    const Eigen::Matrix2d expected_w = (nu0 + n) * scale;
+    covariance = (Eigen::Matrix2d::Identity() / 4 + n * expected_w).inverse();
+    mean = covariance * expected_w * total;
+    scale = (s0_inverse + scatter_about(mean) + n * covariance).inverse();
+  }
+  check_wishart(f, nu0 + n, scale);
+  for (int k = 0; k < 2; ++k) check_factor(f.q("mu", static_cast<std::size_t>(k)), "Normal", mean[k], std::sqrt(covariance(k, k)));
 }
 
 TEST_CASE("a missing covariate is a factor of its own; the given values stay as they are") {
