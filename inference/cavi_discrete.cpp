@@ -138,10 +138,9 @@ void cavi::read_discrete_elements(const discrete& z) {
 void cavi::add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<int> children) {
   const auto& m = graph_.model();
   for (int s : children)
-    if (m.statements[static_cast<std::size_t>(s)].dist_name != "Categorical")
-      throw std::invalid_argument("--method vb: `" + m.variables[static_cast<std::size_t>(v)].name + "` has a " +
-                                  m.statements[static_cast<std::size_t>(s)].dist_name +
-                                  " child; a Dirichlet's q is built for Categorical children (use --method mcmc)");
+    if (const auto& d = m.statements[static_cast<std::size_t>(s)].dist_name; d != "Categorical" && d != "Multinomial")
+      throw std::invalid_argument("--method vb: `" + m.variables[static_cast<std::size_t>(v)].name + "` has a " + d +
+                                  " child; a Dirichlet's q is built for Categorical and Multinomial children (use --method mcmc)");
   for (int si : m.variables[static_cast<std::size_t>(v)].statements)
     for (const auto& a : m.statements[static_cast<std::size_t>(si)].args)
       if (a->depends_on_unknown)
@@ -290,14 +289,19 @@ double cavi::simplex_correction(int statement) const {
     });
     return total;
   }
-  if (s.dist_name != "Categorical" || s.args.empty()) return 0;
+  // A Categorical child's log pi_k is short by the log normaliser once; a Multinomial's,
+  // Multinomial(n, pi), n times.
+  const bool categorical = s.dist_name == "Categorical";
+  if ((!categorical && s.dist_name != "Multinomial") || s.args.size() < (categorical ? 1U : 2U)) return 0;
+  const lang::ir::expr& probabilities = *s.args[categorical ? 0 : 1];
   for (const auto& pi : simplexes_) {
-    if (!pi->fitted || !lang::ir::reads_variable(*s.args[0], pi->variable)) continue;
+    if (!pi->fitted || !lang::ir::reads_variable(probabilities, pi->variable)) continue;
     const double* base = graph_.value(pi->variable).data.data();
     model::instances(graph_).visit(s, [&](const ppl::index_t* loops) {
-      const ppl::index_t offset = model::instances(graph_).eval_at(s, loops, *s.args[0]).data - base;
+      const ppl::index_t offset = model::instances(graph_).eval_at(s, loops, probabilities).data - base;
+      const double times = categorical ? 1.0 : model::instances(graph_).args_at(s, loops)[0][0];
       for (std::size_t b = 0; b < pi->blocks.size(); ++b)
-        if (pi->blocks[b].first == offset) total += pi->log_normaliser[b];
+        if (pi->blocks[b].first == offset) total += times * pi->log_normaliser[b];
     });
   }
   return total;

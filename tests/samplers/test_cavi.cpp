@@ -326,7 +326,11 @@ TEST_CASE("the funnel's mean-field q (v on a grid) is flagged as unreliable, by 
 }
 
 TEST_CASE("with one unknown q is the posterior, and the ELBO the exact log evidence") {
-  for (const model_case& m : {beta_bernoulli(), normal_normal(), gamma_poisson(), dirichlet_categorical()}) {
+  // Dirichlet(1, 1, 1) and Multinomial(6, theta) counts (1, 2, 3): p(y) = 6! / (1! 2! 3!) B(2, 3, 4) / B(1, 1, 1).
+  const double multinomial_log_z = std::log(60.0) + std::lgamma(2) + std::lgamma(3) + std::lgamma(4) - std::lgamma(9) - (-std::lgamma(3));
+  const model_case dirichlet_multinomial{"dirichlet-multinomial", "data y: int[3]\ntheta ~ Dirichlet([1, 1, 1])\ny ~ Multinomial(6, theta)\n",
+                                         {"y=[1,2,3]"}, multinomial_log_z};
+  for (const model_case& m : {beta_bernoulli(), normal_normal(), gamma_poisson(), dirichlet_categorical(), dirichlet_multinomial}) {
     INFO(m.name);
     fitted f(m);
     CHECK(converge(f.engine) == doctest::Approx(m.log_z).epsilon(1e-10));
