@@ -84,7 +84,7 @@ grid read_grid(const draws::table& d, const std::string& name, const heatmap_opt
       v = d.chains[first][(rows - 1) * width + c];
     } else {
       for (std::size_t k = first; k < last; ++k)
-        for (std::size_t r = 0; r < d.rows(k); ++r) v += d.chains[k][r * width + c];
+        for (std::size_t r = 0; r < static_cast<std::size_t>(d.rows(k)); ++r) v += d.chains[k][r * width + c];
       v /= static_cast<double>(g.draws);
     }
   }

@@ -139,7 +139,10 @@ void print_left_out(const inference::run_result& r, const infer_options& o) {
 // warnings, which the run prints after everything on standard output.
 std::vector<std::string> print_summary_and_reports(const draws::draws_source& draws, const inference::run_result& r, const infer_options& o,
                                                    bool heldout) {
-  summary_messages messages = print_summary(draws, {20, o.show, want_histograms(o.histograms)});
+  table_options table;
+  table.show = o.show;
+  table.histograms = want_histograms(o.histograms);
+  summary_messages messages = print_summary(draws, table);
   for (const auto& n : messages.notes) fmt::print("note: {}\n", n);
   // Collapsed theta and phi with --collapsed means: each recorded value is E[theta | z],
   // whose spread is narrower than the posterior's; the summary's sd and quantiles would

@@ -261,7 +261,9 @@ int infer_weighted(loaded l, const model_inputs& in, const infer_options& o, dra
       if (const int status = write_coda_files(*draws, o, false); status != 0) return status;
     if (o.method == "optimize") print_mode(r, o);
     else if (r.row_count >= 2) {
-      table_options table{20, o.show, want_histograms(o.histograms)};
+      table_options table;
+      table.show = o.show;
+      table.histograms = want_histograms(o.histograms);
       table.independent = approximate_method(o.method) || o.method == "rejection";
       messages = print_summary(*draws, table);
     }

@@ -251,7 +251,10 @@ void session::summary_command(const std::vector<std::string>& w) {
   CLI::App app{"summary"};
   app.add_option("--show", show, "list every element of these arrays")->delimiter(',');
   parse(app, w);
-  const summary_messages messages = print_summary(draws::draws_source(last_sample().draws), {20, show, want_histograms(false)});
+  table_options table;
+  table.show = show;
+  table.histograms = want_histograms(false);
+  const summary_messages messages = print_summary(draws::draws_source(last_sample().draws), table);
   for (const auto& note : messages.notes) fmt::print("note: {}\n", note);
   for (const auto& warning : messages.warnings) fmt::print("warning: {}\n", warning);
 }

@@ -30,7 +30,9 @@ int run_summary(const summary_arguments& a) {
     if (!csv)
       for (const auto& m : d.metadata()) fmt::print("# {}\n", m);
     for (const auto& n : d.notes()) fmt::print(stderr, "note: {}\n", n);
-    table_options o{20, a.show, !csv && want_histograms(a.histograms)};
+    table_options o;
+    o.show = a.show;
+    o.histograms = !csv && want_histograms(a.histograms);
     o.csv = csv;
     o.variables = a.variables;
     for (double p : a.percentiles) o.quantiles.push_back(p / 100);

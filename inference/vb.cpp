@@ -152,7 +152,7 @@ weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& da
   std::unique_ptr<cavi> engine;
   weighted_result r;
   int sweeps = 0;
-  double change = INFINITY, elbo = -INFINITY;
+  double elbo = -INFINITY;
   std::string elbos;
   int kept = 1;
   for (int k = 0; k < o.starts && !ppl::interrupted(); ++k) {
@@ -169,7 +169,7 @@ weighted_result cavi_sample(const lang::ir::model& m, const data::data_table& da
     const double trial_elbo = run_sweeps(*next, o, trial, trial_sweeps, trial_change);
     elbos += fmt::format("{}{:.3f}", elbos.empty() ? "" : ", ", trial_elbo);
     if (engine && !(trial_elbo > elbo)) continue;
-    engine = std::move(next), r = std::move(trial), sweeps = trial_sweeps, change = trial_change, elbo = trial_elbo, kept = k + 1;
+    engine = std::move(next), r = std::move(trial), sweeps = trial_sweeps, elbo = trial_elbo, kept = k + 1;
   }
   if (o.starts > 1) r.report.insert(r.report.begin(), fmt::format("starts: {}; ELBO of each: {}; start {} kept", o.starts, elbos, kept));
   if (o.starts == 1 && engine && engine->has_discrete())
