@@ -102,16 +102,23 @@ void cavi::add_unknown(int v) {
                                 "), whose mean-field update is not built; it takes Normal, Gamma, InverseGamma and Beta priors of scalars, "
                                 "Dirichlet and Wishart priors, and multivariate normal blocks (use --method advi, or mcmc)");
   if (!pair) return add_block({v}, &why);
+  auto u = pair_update(v, pair, std::move(children));
+  hold(v);
+  updates_.push_back(std::move(u));
+}
+
+// An update by a conjugate pair's statistics: its children (predictions left out) and its
+// prior's statements, the pair's totals over them, and the elements q holds.
+std::unique_ptr<cavi::update> cavi::pair_update(int v, const samplers::conjugate_pair* pair, std::vector<int> children) {
   auto u = std::make_unique<update>();
   u->variable = v;
   u->pair = pair;
   u->statements = std::move(children);
   std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
   u->totals = samplers::make_conjugate_totals(graph_, v, *pair, u->statements);
-  for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
+  for (int s : graph_.model().variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
   hold_free(v);
-  hold(v);
-  updates_.push_back(std::move(u));
+  return u;
 }
 
 // One multivariate normal factor over the variables' elements (their coordinates in the
@@ -185,11 +192,12 @@ cavi::design* cavi::make_design(const std::vector<int>& variables, const std::ve
     const discrete* z = discrete_of_[static_cast<std::size_t>(v)];
     const grid* scalar = grid_of_[static_cast<std::size_t>(v)];
     if (z || scalar) {
-      if (d->discrete >= 0 || d->grid >= 0)
-        throw std::invalid_argument("--method vb: " + what + " reads two unknowns whose factors are neither conjugate nor normal (discrete, "
-                                    "or scalars on a grid); their joint q is not built (use --method mcmc)");
-      (z ? d->discrete : d->grid) = v;
-      d->values = static_cast<long>(z ? z->values.size() : scalar->x.size());
+      if ((z && d->discrete >= 0) || (scalar && d->grid >= 0))
+        throw std::invalid_argument("--method vb: " + what + " reads two " + (z ? "discrete unknowns" : "scalars held on grids") +
+                                    "; their joint q is not built (use --method mcmc)");
+      if (z) d->discrete = v, d->discrete_values = static_cast<long>(z->values.size());
+      else d->grid = v, d->grid_points = static_cast<long>(scalar->x.size());
+      d->values = d->discrete_values * d->grid_points;
       continue;
     }
     const block* joint = joint_[static_cast<std::size_t>(v)];
@@ -233,7 +241,7 @@ void cavi::set_row(const design& d, long row) {
     auto& values = graph_.values()[v].data;
     for (std::size_t e = 0; e < values.size(); ++e) values[e] = sign(e) ? points_[v][e].second : points_[v][e].first;
   }
-  if (d.grid >= 0) graph_.values()[static_cast<std::size_t>(d.grid)].data[0] = grid_of_[static_cast<std::size_t>(d.grid)]->x[static_cast<std::size_t>(discrete_value(d, row))];
+  if (d.grid >= 0) graph_.values()[static_cast<std::size_t>(d.grid)].data[0] = grid_of_[static_cast<std::size_t>(d.grid)]->x[static_cast<std::size_t>(grid_point(d, row))];
   if (d.discrete >= 0) {  // every free element at the row's value
     const double x = discrete_of_[static_cast<std::size_t>(d.discrete)]->values[static_cast<std::size_t>(discrete_value(d, row))];
     auto& values = graph_.values()[static_cast<std::size_t>(d.discrete)].data;

@@ -102,6 +102,7 @@ class cavi {
   struct wishart;
   void add_unknown(int v);
   void add_block(const std::vector<int>& variables, const std::string* why_not_conjugate);
+  std::unique_ptr<update> pair_update(int v, const samplers::conjugate_pair* pair, std::vector<int> children);
   void hold(int v);
   void hold_free(int v);
   void write(const block& joint, const Eigen::VectorXd& x);
@@ -115,6 +116,7 @@ class cavi {
   void add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<int> children);
   void read_discrete_elements(const discrete& z);
   long discrete_value(const design& d, long row) const;
+  long grid_point(const design& d, long row) const;
   double instance_weight(const design& d, long k, int statement, std::size_t instance) const;
   double update_discrete(update& u);
   double update_simplex(update& u);
@@ -125,6 +127,7 @@ class cavi {
   // Scalars without a conjugate update, on a grid (inference/cavi_grid.cpp).
   bool add_grid(int v);
   double update_grid(update& u);
+  double expected_terms(const design& d, long value, int statement);
   double row_weight(const design& d, long row) const;
   double grid_entropy() const;
   double grid_draw(ppl::rng& rng);

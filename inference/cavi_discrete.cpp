@@ -154,22 +154,17 @@ void cavi::add_simplex(int v, const samplers::conjugate_pair* pair, std::vector<
   }
   pi->alpha.assign(graph_.value(v).data.size(), 0.0);
   pi->log_normaliser.assign(pi->blocks.size(), 0.0);
-  auto u = std::make_unique<update>();
-  u->variable = v;
-  u->pair = pair;
+  auto u = pair_update(v, pair, std::move(children));
   u->weights = pi.get();
-  u->statements = std::move(children);
-  std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
-  u->totals = samplers::make_conjugate_totals(graph_, v, *pair, u->statements);
-  for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
-  hold_free(v);
   simplex_of_[static_cast<std::size_t>(v)] = pi.get();
   simplexes_.push_back(std::move(pi));
   hold(v);
   updates_.push_back(std::move(u));
 }
 
-long cavi::discrete_value(const design& d, long row) const { return d.discrete < 0 && d.grid < 0 ? 0 : row >> d.bits; }
+// A row is (point * discrete_values + value) << bits | signs.
+long cavi::discrete_value(const design& d, long row) const { return d.discrete < 0 ? 0 : (row >> d.bits) % d.discrete_values; }
+long cavi::grid_point(const design& d, long row) const { return d.grid < 0 ? 0 : (row >> d.bits) / d.discrete_values; }
 
 double cavi::instance_weight(const design& d, long k, int statement, std::size_t instance) const {
   if (discrete_read_[static_cast<std::size_t>(statement)] != d.discrete) return k == 0 ? 1.0 : 0.0;
@@ -260,11 +255,13 @@ double cavi::weighted_term(const design& d, int statement) {
   const std::size_t count = s.loops.empty() ? 1 : table.size() / s.loops.size();
   double sum = 0;
   for (long row = 0; row < d.rows(); ++row) {
+    const double point = row_weight(d, row);
+    if (point == 0) continue;
     set_row(d, row);
     const long k = discrete_value(d, row);
     for (std::size_t i = 0; i < count; ++i)
       if (const double w = instance_weight(d, k, statement, i); w > 0)
-        sum += w * model::instances(graph_).log_density(s, table.data() + i * s.loops.size());
+        sum += point * w * model::instances(graph_).log_density(s, table.data() + i * s.loops.size());
   }
   return sum / static_cast<double>(1L << d.bits);
 }

@@ -84,7 +84,7 @@ bool cavi::add_grid(int v) {
 }
 
 double cavi::row_weight(const design& d, long row) const {
-  return d.grid < 0 ? 1.0 : grid_of_[static_cast<std::size_t>(d.grid)]->r[static_cast<std::size_t>(discrete_value(d, row))];
+  return d.grid < 0 ? 1.0 : grid_of_[static_cast<std::size_t>(d.grid)]->r[static_cast<std::size_t>(grid_point(d, row))];
 }
 
 // log r[k] = E log p(x_k, the terms that read it) + log |f'(u_k)|, up to a constant, then
@@ -92,22 +92,22 @@ double cavi::row_weight(const design& d, long row) const {
 double cavi::update_grid(update& u) {
   grid& g = *u.scalar;
   const design& d = *u.over;
-  if (d.discrete >= 0 || d.grid >= 0)
-    throw std::invalid_argument("--method vb: a term reads two unknowns whose factors are neither conjugate nor normal; their joint q is not built "
-                                "(use --method mcmc)");
+  if (d.grid >= 0)
+    throw std::invalid_argument("--method vb: a term reads two scalars held on grids; their joint q is not built (use --method mcmc)");
   const auto& m = graph_.model();
   const auto v = static_cast<std::size_t>(g.variable);
   const double before_mean = q_[v][0].a;
   double mean = 0, sd = 0;
   for (int placement = 0; placement < 16; ++placement) {
     std::vector<double> log_r(g.x.size(), 0.0);
-    const double rows = static_cast<double>(d.rows());
+    const double rows = static_cast<double>(1L << d.bits);
     for (long row = 0; row < d.rows(); ++row) {
       set_row(d, row);
+      const long value = discrete_value(d, row);
       for (std::size_t k = 0; k < g.x.size(); ++k) {
         graph_.values()[v].data[0] = g.x[k];
         graph_.update_derived();
-        for (int si : u.statements) log_r[k] += model::instances(graph_).log_density(m.statements[static_cast<std::size_t>(si)]) / rows;
+        for (int si : u.statements) log_r[k] += expected_terms(d, value, si) / rows;
       }
     }
     for (std::size_t k = 0; k < log_r.size(); ++k) log_r[k] += g.log_slope[k];
@@ -131,6 +131,21 @@ double cavi::update_grid(update& u) {
   q_[v][0] = {nullptr, mean, sd};  // a point at the mean between updates; b holds the sd for the report
   g.fitted = true;
   return sd > 0 ? std::abs(mean - before_mean) / sd : 0.0;
+}
+
+// A statement's terms at the current values, each instance that reads the design's
+// discrete unknown weighted by q's probability of `value` there (the others counted at the
+// first value alone): their sum over the values is their expectation over that unknown.
+double cavi::expected_terms(const design& d, long value, int statement) {
+  const auto& s = graph_.model().statements[static_cast<std::size_t>(statement)];
+  if (d.discrete < 0 || discrete_read_[static_cast<std::size_t>(statement)] != d.discrete)
+    return value == 0 ? model::instances(graph_).log_density(s) : 0.0;
+  double sum = 0;
+  std::size_t i = 0;
+  model::instances(graph_).visit(s, [&](const ppl::index_t* loops) {
+    if (const double w = instance_weight(d, value, statement, i++); w > 0) sum += w * model::instances(graph_).log_density(s, loops);
+  });
+  return sum;
 }
 
 // On u, -sum r log(r / h); on x, plus E log |f'(u)|.

@@ -58,10 +58,13 @@ struct cavi::design {
   std::vector<char> shared;  // one sign for all of the variable's elements
   int bits = 0;
   std::vector<char> derived;
-  // A discrete unknown it reads, and its number of values: the rows are 2^bits for each.
+  // A discrete unknown it reads, and its number of values: the rows are 2^bits for each;
+  // and a scalar held on a grid (cavi::grid): the same for each point, each row weighted by
+  // its point's probability. With both, the rows run over every pair (value, point).
   int discrete = -1;
-  int grid = -1;  // or a scalar held on a grid (cavi::grid): the same, each row weighted by its point's probability
-  long values = 1;
+  int grid = -1;
+  long discrete_values = 1, grid_points = 1;
+  long values = 1;  // discrete_values * grid_points
   long rows() const { return (1L << bits) * values; }
 };
 

@@ -58,15 +58,8 @@ void cavi::add_wishart(int v, const samplers::conjugate_pair* pair, std::vector<
   if (blocks != 1 || graph_.partly_observed(v))
     throw std::invalid_argument("--method vb: `" + name + "` holds " + (blocks != 1 ? "several Wishart matrices" : "a partly observed matrix") +
                                 "; a Wishart factor is built for one whole matrix (use --method mcmc)");
-  auto u = std::make_unique<update>();
-  u->variable = v;
-  u->pair = pair;
+  auto u = pair_update(v, pair, std::move(children));
   u->matrix = w.get();
-  u->statements = std::move(children);
-  std::erase_if(u->statements, [&](int s) { return predictive_[static_cast<std::size_t>(s)] != 0; });
-  u->totals = samplers::make_conjugate_totals(graph_, v, *pair, u->statements);
-  for (int s : m.variables[static_cast<std::size_t>(v)].statements) u->statements.push_back(s);
-  hold_free(v);
   wishart_of_[static_cast<std::size_t>(v)] = w.get();
   wisharts_.push_back(std::move(w));
   hold(v);
