@@ -267,6 +267,34 @@ TEST_CASE("a Gaussian mixture: indicators, weights, means and precision at the h
   CHECK(std::max(m[0], m[1]) == doctest::Approx(3.06).epsilon(0.1));
 }
 
+namespace {
+
+// The mean, sd and E[1/s^2] of q(s) proportional to prior(s) s^-n exp(-q / (2 s^2)): a
+// Normal scale's optimal factor given the expected squared residuals q, by quadrature on
+// 20000 points of log s from -8 to 4 (the Jacobian s included).
+struct scale_moments {
+  double mean, sd, inverse_square;
+};
+scale_moments scale_quadrature(double (*log_prior)(double), double n, double q) {
+  std::vector<double> log_w, s;
+  double top = -INFINITY;
+  for (int j = 0; j < 20000; ++j) {
+    const double u = -8 + 12.0 * j / 19999, v = std::exp(u);
+    s.push_back(v);
+    log_w.push_back(log_prior(v) - n * u - q / (2 * v * v) + u);
+    top = std::max(top, log_w.back());
+  }
+  double total = 0, first = 0, second = 0, inv = 0;
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    const double w = std::exp(log_w[j] - top);
+    total += w, first += w * s[j], second += w * s[j] * s[j], inv += w / (s[j] * s[j]);
+  }
+  const double mean = first / total;
+  return {mean, std::sqrt(second / total - mean * mean), inv / total};
+}
+
+}  // namespace
+
 TEST_CASE("a scale without a conjugate update (half-Cauchy) on a grid: the fixed point that fine quadrature gives") {
   const std::vector<double> x = {-1.5, -0.5, 0.2, 1.0, 2.0, 0.7, -0.9}, y = {-2.1, 0.4, 0.3, 1.9, 2.6, 1.1, -0.8};
   fitted f({"half-Cauchy scale", "data x: real[N]\ndata y: real[N]\nparam b: real[2]\ns ~ HalfCauchy(5)\n"
@@ -275,7 +303,7 @@ TEST_CASE("a scale without a conjugate update (half-Cauchy) on a grid: the fixed
   converge(f.engine);
   // By hand: q(b) = N(P^-1 X'y E[1/s^2], P^-1) with P = X'X E[1/s^2] (the prior flat);
   // q(s) proportional to HalfCauchy(s | 5) s^-N exp(-Q / (2 s^2)), Q = |y - X m|^2 + tr(X'X P^-1),
-  // its moments by quadrature on 20000 points of log s.
+  // its moments by quadrature.
   const auto n = static_cast<Eigen::Index>(y.size());
   Eigen::MatrixXd X(n, 2);
   Eigen::VectorXd Y(n);
@@ -287,20 +315,8 @@ TEST_CASE("a scale without a conjugate update (half-Cauchy) on a grid: the fixed
     covariance = (X.transpose() * X * inverse_square).inverse();
     mean = covariance * X.transpose() * Y * inverse_square;
     const double q = (Y - X * mean).squaredNorm() + (X.transpose() * X * covariance).trace();
-    std::vector<double> log_w, s;
-    double top = -INFINITY;
-    for (int j = 0; j < 20000; ++j) {
-      const double u = -8 + 12.0 * j / 19999, v = std::exp(u);  // log s from -8 to 4; the Jacobian s
-      s.push_back(v);
-      log_w.push_back(-std::log1p(v * v / 25) - static_cast<double>(n) * u - q / (2 * v * v) + u);
-      top = std::max(top, log_w.back());
-    }
-    double total = 0, first = 0, second = 0, inv = 0;
-    for (std::size_t j = 0; j < s.size(); ++j) {
-      const double w = std::exp(log_w[j] - top);
-      total += w, first += w * s[j], second += w * s[j] * s[j], inv += w / (s[j] * s[j]);
-    }
-    s_mean = first / total, s_sd = std::sqrt(second / total - s_mean * s_mean), inverse_square = inv / total;
+    const scale_moments m = scale_quadrature([](double v) { return -std::log1p(v * v / 25); }, static_cast<double>(n), q);
+    s_mean = m.mean, s_sd = m.sd, inverse_square = m.inverse_square;
   }
   const inference::q_factor& scale = f.q("s");
   CHECK(scale.a == doctest::Approx(s_mean).epsilon(2e-3));  // the grid's resolution: 64 points over 12 sd
@@ -321,8 +337,7 @@ TEST_CASE("indicators beside a scale on a grid (one design over both): the fixed
   converge(f.engine);
   // By hand: q(z[n] = 1) proportional to 0.6 exp(-(y - 2)^2 E[1/s^2] / 2), against 0.4
   // exp(-(y + 2)^2 E[1/s^2] / 2) (E log s is common to both); q(s) proportional to
-  // HalfNormal(s | 2) s^-N exp(-Q / (2 s^2)), Q = sum_n E(y_n - mu_z[n])^2, by quadrature
-  // on 20000 points of log s.
+  // HalfNormal(s | 2) s^-N exp(-Q / (2 s^2)), Q = sum_n E(y_n - mu_z[n])^2, by quadrature.
   double inverse_square = 1, s_mean = 0, s_sd = 0;
   std::vector<double> r(y.size());
   for (int k = 0; k < 200; ++k) {
@@ -333,20 +348,8 @@ TEST_CASE("indicators beside a scale on a grid (one design over both): the fixed
       r[i] = 1 / (1 + std::exp(down - up));
       q += r[i] * (y[i] - 2) * (y[i] - 2) + (1 - r[i]) * (y[i] + 2) * (y[i] + 2);
     }
-    std::vector<double> log_w, s;
-    double top = -INFINITY;
-    for (int j = 0; j < 20000; ++j) {
-      const double u = -8 + 12.0 * j / 19999, v = std::exp(u);
-      s.push_back(v);
-      log_w.push_back(-v * v / 8 - static_cast<double>(y.size()) * u - q / (2 * v * v) + u);
-      top = std::max(top, log_w.back());
-    }
-    double total = 0, first = 0, second = 0, inv = 0;
-    for (std::size_t j = 0; j < s.size(); ++j) {
-      const double w = std::exp(log_w[j] - top);
-      total += w, first += w * s[j], second += w * s[j] * s[j], inv += w / (s[j] * s[j]);
-    }
-    s_mean = first / total, s_sd = std::sqrt(second / total - s_mean * s_mean), inverse_square = inv / total;
+    const scale_moments m = scale_quadrature([](double v) { return -v * v / 8; }, static_cast<double>(y.size()), q);
+    s_mean = m.mean, s_sd = m.sd, inverse_square = m.inverse_square;
   }
   const inference::q_factor& scale = f.q("s");
   CHECK(scale.a == doctest::Approx(s_mean).epsilon(2e-3));  // the grid's resolution
