@@ -100,6 +100,7 @@ std::vector<std::string> result_lines(const infer_options& o, const inference::w
     lines.push_back(fmt::format("acceptance: {:.4g} ({} of {} prior draws after a pilot; bound: {})", r.acceptance, r.row_count,
                                 r.proposals, r.bound));
   if (o.method == "smc") {
+    lines.insert(lines.end(), r.report.begin(), r.report.end());
     lines.push_back("temperatures per run: " + temperature_counts(r));
     for (std::size_t k = 0; k < r.run_log_z.size(); ++k)
       lines.push_back(fmt::format("run {} log_evidence: {:.6f}", r.run_numbers[k], r.run_log_z[k]));

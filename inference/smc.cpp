@@ -39,9 +39,11 @@
 #include "core/archive.hpp"
 #include "core/interrupt.hpp"
 #include "draws/psis.hpp"
+#include "inference/particles.hpp"
+#include "inference/summed_out.hpp"
 #include "samplers/collapsed.hpp"
 #include "samplers/factories.hpp"
-#include "inference/particles.hpp"
+#include "samplers/unconstrained.hpp"
 #include "samplers/spins.hpp"
 
 namespace ppl::inference {
@@ -111,6 +113,48 @@ std::vector<samplers::assignment> move_assignments(model::graph& g) {
   return out;
 }
 
+// The discrete unknowns summed out of every graph's likelihood, where they can be
+// (inference/summed_out.hpp) and every continuous unknown can move by NUTS on what is left:
+// p(z | theta) p(data | z, theta) summed over z is then one likelihood, tempered as a whole,
+// and the path from the prior to the posterior does not pass through the labels. None
+// where there are no such unknowns or they cannot be summed (the joint is tempered then).
+std::vector<std::unique_ptr<summed_out>> sum_out_discrete(std::vector<std::unique_ptr<particle_graph>>& graphs, std::vector<int>& moving) {
+  model::graph& g = graphs[0]->graph();
+  const auto& m = g.model();
+  std::vector<int> discrete;
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    if (m.variables[v].role != lang::ir::role::unknown || predicts(g, static_cast<int>(v))) continue;
+    std::string reason;
+    if (samplers::smooth_block(g, static_cast<int>(v), reason)) moving.push_back(static_cast<int>(v));
+    else if (reason == "not continuous") discrete.push_back(static_cast<int>(v));
+    else return {};  // a continuous unknown NUTS cannot move
+  }
+  std::vector<std::unique_ptr<summed_out>> out;
+  if (discrete.empty()) return out;
+  try {
+    for (auto& pg : graphs) {
+      out.push_back(std::make_unique<summed_out>(pg->graph(), discrete));
+      pg->graph().take_terms(out.back().get());
+    }
+  } catch (const std::invalid_argument&) {
+    for (auto& pg : graphs) pg->graph().take_terms(nullptr);
+    out.clear();
+  }
+  return out;
+}
+
+// The moves with the discrete unknowns summed out: NUTS for the continuous ones on the
+// tempered marginal; the predictions as MCMC's plan draws them.
+std::vector<samplers::assignment> marginal_moves(model::graph& g, const std::vector<int>& moving, const summed_out& summed) {
+  const auto& m = g.model();
+  std::map<std::string, std::string> kinds;
+  for (int v : moving) kinds[m.variables[static_cast<std::size_t>(v)].name] = "nuts";
+  std::vector<samplers::assignment> out = samplers::plan(g, kinds);
+  std::erase_if(out, [&](const samplers::assignment& a) { return summed.holds(a.variable); });
+  sweep_order(m, out);
+  return out;
+}
+
 // The next temperature: the largest beta' <= 1 at which the incremental weights'
 // ESS is at least `fraction` of the particles with a likelihood above 0.
 double next_temperature(const std::vector<double>& ll, double beta, double fraction) {
@@ -153,9 +197,11 @@ void run_or_stop(std::vector<run_output>& outputs, std::size_t k, Run&& run) {
 class smc_run {
  public:
   // `graphs`: one per thread the run's moves are spread over.
-  smc_run(std::vector<particle_graph*> graphs, const std::vector<samplers::assignment>& moves, std::size_t index, const monte_carlo_options& o)
+  // `summed`: the first graph's discrete unknowns summed out of its likelihood, or null.
+  smc_run(std::vector<particle_graph*> graphs, const std::vector<samplers::assignment>& moves, std::size_t index, const monte_carlo_options& o,
+          summed_out* summed)
       : graphs_(std::move(graphs)), o_(o), index_(index), n_(static_cast<std::size_t>(o.particles)), d_(graphs_[0]->state_size()),
-        rng_(particles::item_stream(o.seed, index, smc_purpose)) {
+        rng_(particles::item_stream(o.seed, index, smc_purpose)), summed_(summed) {
     samplers::sampler_settings settings;
     settings.seed = o.seed;
     settings.chain = static_cast<int>(index);
@@ -198,6 +244,7 @@ class smc_run {
     std::vector<double> row;
     for (std::size_t i = 0; i < n_; ++i) {
       first.load(&states_[i * d_]);
+      if (summed_) summed_->set(&rng_);  // the labels drawn given the particle
       first.row(true, 0, row);
       out.rows.insert(out.rows.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(width));
     }
@@ -271,6 +318,7 @@ class smc_run {
   ppl::rng rng_;
   std::vector<std::vector<std::unique_ptr<samplers::sampler>>> kernels_;  // by thread
   std::vector<double> states_, ll_;
+  summed_out* summed_ = nullptr;
 };
 
 // The tempered path through discrete unknowns (docs/methods.md, "Sequential Monte Carlo"):
@@ -293,8 +341,15 @@ void latent_note(const lang::ir::model& m, const std::vector<samplers::assignmen
 weighted_result smc_sample(const lang::ir::model& m, const data::data_table& data, const monte_carlo_options& o) {
   const auto start = std::chrono::steady_clock::now();
   auto graphs = particles::make_graphs(m, data, o);
-  const std::vector<samplers::assignment> moves = move_assignments(graphs[0]->graph());
+  std::vector<int> moving;
+  const std::vector<std::unique_ptr<summed_out>> summed = sum_out_discrete(graphs, moving);
+  const std::vector<samplers::assignment> moves =
+      summed.empty() ? move_assignments(graphs[0]->graph()) : marginal_moves(graphs[0]->graph(), moving, *summed[0]);
+  auto summed_of = [&](std::size_t t) { return summed.empty() ? nullptr : summed[t].get(); };
   weighted_result r;
+  if (!summed.empty())
+    r.report.push_back("summed out: " + summed[0]->names() + " (each element's prior and terms summed over its values, tempered as one "
+                       "likelihood; the continuous unknowns move by nuts on it)");
   r.columns = graphs[0]->columns(true);
   for (const auto& a : moves) {
     // The kinds are the method's choice, not the user's: the plan's note of an override goes.
@@ -310,12 +365,12 @@ weighted_result smc_sample(const lang::ir::model& m, const data::data_table& dat
   // draws are the same.
   if (runs >= graphs.size()) {
     particles::for_each_index(o.threads, runs, [&](int t, std::size_t k) {
-      run_or_stop(outputs, k, [&] { return smc_run({graphs[static_cast<std::size_t>(t)].get()}, moves, k, o).run(width); });
+      run_or_stop(outputs, k, [&] { return smc_run({graphs[static_cast<std::size_t>(t)].get()}, moves, k, o, summed_of(static_cast<std::size_t>(t))).run(width); });
     });
   } else {
     std::vector<particle_graph*> all;
     for (auto& pg : graphs) all.push_back(pg.get());
-    for (std::size_t k = 0; k < runs; ++k) run_or_stop(outputs, k, [&] { return smc_run(all, moves, k, o).run(width); });
+    for (std::size_t k = 0; k < runs; ++k) run_or_stop(outputs, k, [&] { return smc_run(all, moves, k, o, summed_of(0)).run(width); });
   }
   const auto finished = static_cast<std::size_t>(std::count_if(outputs.begin(), outputs.end(), [](const run_output& out) { return out.finished; }));
   if (finished < runs) {

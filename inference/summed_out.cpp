@@ -22,6 +22,19 @@ std::string line_of(const lang::ir::model& m, const lang::ir::statement& s) {
   return fmt::format("line {}", ppl::locate(m.source.text, s.pos).line);
 }
 
+// The graph at temperature 1 while it lives: the elements' terms are summed untempered.
+class untempered {
+ public:
+  explicit untempered(model::graph& g) : g_(g), beta_(g.temperature()) { g_.set_temperature(1); }
+  ~untempered() { g_.set_temperature(beta_); }
+  untempered(const untempered&) = delete;
+  untempered& operator=(const untempered&) = delete;
+
+ private:
+  model::graph& g_;
+  double beta_;
+};
+
 }  // namespace
 
 summed_out::summed_out(model::graph& g, const std::vector<int>& variables) : graph_(g), variables_(variables) {
@@ -101,22 +114,27 @@ double summed_out::conditional(const element& e) {
   return draws::log_sum_exp(logs_);
 }
 
-double summed_out::add(std::span<double* const> slots) {
+double summed_out::total() { return sum({}, false); }
+
+double summed_out::add(std::span<double* const> slots) { return sum(slots, true); }
+
+double summed_out::sum(std::span<double* const> slots, bool differentiate) {
   const auto& m = graph_.model();
+  const untempered scope(graph_);  // the graph tempers their total as one likelihood
   double total = 0;
   for (const auto& e : elements_) {
     model::blanket& b = *blankets_[e.unknown];
     double& x = value_of(e);
     const double keep = x;
-    const double sum = conditional(e);
-    if (sum == -INFINITY) {
+    const double log_sum = conditional(e);
+    if (log_sum == -INFINITY) {
       x = keep;
       b.update(e.index);
       return -INFINITY;
     }
-    total += sum;
-    for (std::size_t k = 0; k < e.values.size(); ++k) {
-      const double r = std::exp(logs_[k] - sum);
+    total += log_sum;
+    for (std::size_t k = 0; differentiate && k < e.values.size(); ++k) {
+      const double r = std::exp(logs_[k] - log_sum);
       if (r == 0) continue;
       x = e.values[k];
       b.update(e.index);
@@ -136,18 +154,22 @@ double summed_out::add(std::span<double* const> slots) {
   for (const auto& l : loose_) {
     const auto& st = m.statements[static_cast<std::size_t>(l.statement)];
     const std::size_t depth = st.loops.size();
-    for (std::size_t i = 0; i < l.count; ++i) total += model::instances(graph_).differentiate(st, l.loops.data() + i * depth, slots, 1);
+    for (std::size_t i = 0; i < l.count; ++i) {
+      const ppl::index_t* loops = l.loops.data() + i * depth;
+      total += differentiate ? model::instances(graph_).differentiate(st, loops, slots, 1) : model::instances(graph_).log_density(st, loops);
+    }
   }
   return total;
 }
 
 void summed_out::set(ppl::rng* rng) {
+  const untempered scope(graph_);
   for (const auto& e : elements_) {
-    const double sum = conditional(e);
+    const double log_sum = conditional(e);
     std::size_t chosen = 0;
     if (rng) {
       double u = boost::random::uniform_01<double>()(*rng);
-      for (chosen = 0; chosen + 1 < logs_.size() && (u -= std::exp(logs_[chosen] - sum)) >= 0; ++chosen) {
+      for (chosen = 0; chosen + 1 < logs_.size() && (u -= std::exp(logs_[chosen] - log_sum)) >= 0; ++chosen) {
       }
     } else {
       chosen = static_cast<std::size_t>(std::max_element(logs_.begin(), logs_.end()) - logs_.begin());

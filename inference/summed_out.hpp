@@ -14,6 +14,7 @@
 // 1977). So each value's terms are differentiated once, with r_k as their adjoint
 // (graph::own_terms, instances::differentiate). This is what Stan's users write by hand
 // with log_sum_exp over a mixture's components, found from the model as written.
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -31,12 +32,15 @@ class summed_out final : public model::graph::own_terms {
   // not a small finite set, or one that follows other unknowns; a read through an index
   // that depends on unknowns; a term shared by two elements.
   summed_out(model::graph& g, const std::vector<int>& variables);
+  double total() override;
   double add(std::span<double* const> slots) override;
   // Sets each element given the rest: to a draw from its conditional (from `rng`), or,
   // with none, to its most probable value. Derived variables that read it follow.
   void set(ppl::rng* rng);
   // "z, c", for the report.
   std::string names() const;
+  // Whether variable v is one of those summed out.
+  bool holds(int v) const { return std::find(variables_.begin(), variables_.end(), v) != variables_.end(); }
 
  private:
   struct element {
@@ -48,6 +52,8 @@ class summed_out final : public model::graph::own_terms {
   // Leaves the element at its last value.
   double conditional(const element& e);
   double& value_of(const element& e);
+  // Their sum (with the gradient into `slots` when given), untempered.
+  double sum(std::span<double* const> slots, bool differentiate);
 
   model::graph& graph_;
   std::vector<int> variables_;

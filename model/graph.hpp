@@ -140,14 +140,17 @@ class graph {
   // and its adjoint summed over the instances before being passed on. The result is -inf
   // (or NaN) when the state is outside the support, and the gradient is then unspecified.
   double log_density_gradient(const std::vector<char>& wrt, std::vector<std::vector<double>>& gradient);
-  // Terms that a caller sums and differentiates itself in gradients (discrete unknowns
-  // summed out: inference/summed_out.hpp). Their statements are left out of the gradient's
-  // own terms; after those, `add` returns their total and adds their gradient into `slots`
-  // (by variable: a wrt variable's gradient or a derived variable's adjoint, or null),
-  // before the derived variables pass their adjoints back. Only untempered (beta = 1).
+  // Terms that a caller sums itself (discrete unknowns summed out: inference/
+  // summed_out.hpp). Their statements are left out of the graph's own sums; in their place
+  // `total` gives their value, and in gradients, after the graph's terms, `add` gives it
+  // and adds their gradient into `slots` (by variable: a wrt variable's gradient or a
+  // derived variable's adjoint, or null), before the derived variables pass their adjoints
+  // back. Both untempered: the graph counts them as the likelihood's, beta times
+  // (log_likelihood, log_density, tempered gradients).
   struct own_terms {
     virtual ~own_terms() = default;
     std::vector<char> statements;  // by statement
+    virtual double total() = 0;
     virtual double add(std::span<double* const> slots) = 0;
   };
   // Null: none. The caller keeps `terms` alive while the graph holds it.

@@ -105,8 +105,10 @@ double graph::log_density(const std::vector<char>& skip) {
   double total = 0;
   for (std::size_t i = 0; i < model_.statements.size(); ++i) {
     const statement& s = model_.statements[i];
+    if (own_terms_ && own_terms_->statements[i]) continue;
     if (s.which != statement::kind::assign && !predictive_[i] && !(i < skip.size() && skip[i])) total += statement_log_density(s);
   }
+  if (own_terms_ && temperature_ > 0) total += temperature_ * own_terms_->total();
   return total;
 }
 

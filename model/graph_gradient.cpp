@@ -186,8 +186,7 @@ double graph::log_density_gradient_of(const std::vector<char>& wrt, std::vector<
     total += term;
     if (std::isnan(total) || total == -INFINITY) return total;
   }
-  if (own_terms_) {
-    if (which >= 0) throw std::logic_error("graph: terms summed by the caller cannot be tempered");
+  if (own_terms_ && which != 0) {  // the likelihood's
     total += own_terms_->add(plan.slots);
     if (std::isnan(total) || total == -INFINITY) return total;
   }

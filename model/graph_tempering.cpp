@@ -22,7 +22,8 @@ double graph::tempered_term(const lang::ir::statement& s, double term) const {
 double graph::log_likelihood() {
   double total = 0;
   for (std::size_t i = 0; i < model_.statements.size(); ++i)
-    if (likelihood_[i]) total += statement_terms(model_.statements[i]);
+    if (likelihood_[i] && !(own_terms_ && own_terms_->statements[i])) total += statement_terms(model_.statements[i]);
+  if (own_terms_) total += own_terms_->total();  // the discrete unknowns' priors with their children: one likelihood
   return total;
 }
 

@@ -182,11 +182,28 @@ grep -q "^# log_evidence_se: nan$" "$tmp/heavy.csv" && grep -q "Pareto k-hat is 
   grep -q "^error: the evidence's standard error cannot be trusted" "$tmp/heavy.err" || { echo "FAIL: the heavy tail's report"; exit 1; }
 "$ppl" infer "$examples/outliers/outliers.ppl" "$examples/outliers/data.json" --method importance --particles 1000 --seed 2 \
   --quiet --allow-unreliable > /dev/null 2>&1
-# SMC says when its path is tempered through discrete unknowns, which the runs' spread
-# cannot check (docs/methods.md), and not otherwise.
+# SMC sums latent labels out of the likelihood where their elements are independent given
+# the rest: the evidence is then the one of the same model with the sum written out (within
+# 4 of the two runs' combined standard errors). Where they cannot be summed (a chain of
+# states), it says that its path is tempered through them, which the runs' spread cannot
+# check (docs/methods.md); and without discrete unknowns, nothing.
 printf 'data y: real[N]\nw ~ Beta(1, 1)\nmu ~ Normal(0, 10)\nfor n in 1:N {\n  z[n] ~ Bernoulli(w)\n  y[n] ~ Normal(z[n] * mu, 1)\n}\n' > "$tmp/latent.ppl"
-"$ppl" infer "$tmp/latent.ppl" --set 'y=[-0.2,2.9,3.1,0.4]' --method smc --particles 100 --runs 2 --quiet --allow-unreliable > "$tmp/latent.out" 2>&1
-grep -q "^note: the likelihood is tempered through the discrete unknowns \`z\`" "$tmp/latent.out" || { echo "FAIL: no note on z"; exit 1; }
+printf 'data y: real[N]\nw ~ Beta(1, 1)\nmu ~ Normal(0, 10)\nfor n in 1:N {\n  factor log_mix(w, normal_lpdf(y[n] | mu, 1), normal_lpdf(y[n] | 0, 1))\n}\n' > "$tmp/summed.ppl"
+"$ppl" infer "$tmp/latent.ppl" --set 'y=[-0.2,2.9,3.1,0.4]' --method smc --particles 400 --runs 4 --quiet --allow-unreliable -o "$tmp/latent.csv" > "$tmp/latent.out" 2>&1
+"$ppl" infer "$tmp/summed.ppl" --set 'y=[-0.2,2.9,3.1,0.4]' --method smc --particles 400 --runs 4 --quiet --allow-unreliable -o "$tmp/summed.csv" > /dev/null 2>&1
+grep -q "^# summed out: z " "$tmp/latent.csv" || { echo "FAIL: z not summed out"; exit 1; }
+! grep -q "tempered through" "$tmp/latent.out" || { echo "FAIL: a note on z summed out"; exit 1; }
+python3 - "$tmp/latent.csv" "$tmp/summed.csv" <<'PY' || { echo "FAIL: the two forms' evidences disagree"; exit 1; }
+import math, re, sys
+def evidence(path):
+    text = open(path).read()
+    return float(re.search(r"^# log_evidence: (\S+)$", text, re.M).group(1)), float(re.search(r"^# log_evidence_se: (\S+)$", text, re.M).group(1))
+(a, sa), (b, sb) = evidence(sys.argv[1]), evidence(sys.argv[2])
+assert abs(a - b) < 4 * math.hypot(sa, sb), (a, sa, b, sb)
+PY
+printf 'data y: real[T]\np ~ Beta(1, 1)\ns[1] ~ Bernoulli(0.5)\nfor t in 2:T {\n  s[t] ~ Bernoulli(s[t - 1] * p + (1 - s[t - 1]) * (1 - p))\n}\nfor t in 1:T {\n  y[t] ~ Normal(s[t], 1)\n}\n' > "$tmp/chain.ppl"
+"$ppl" infer "$tmp/chain.ppl" --set 'y=[-0.2,1.9,1.1,0.4]' --method smc --particles 100 --runs 2 --quiet --allow-unreliable > "$tmp/chain.out" 2>&1
+grep -q "^note: the likelihood is tempered through the discrete unknowns \`s\`" "$tmp/chain.out" || { echo "FAIL: no note on s"; exit 1; }
 "$ppl" infer "$coin" "$data" --method smc --particles 100 --runs 2 --quiet > "$tmp/coin_smc.out" 2>&1
 ! grep -q "tempered through" "$tmp/coin_smc.out" || { echo "FAIL: a note without discrete unknowns"; exit 1; }
 echo "ok"
