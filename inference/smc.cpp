@@ -113,21 +113,28 @@ std::vector<samplers::assignment> move_assignments(model::graph& g) {
   return out;
 }
 
-// The discrete unknowns summed out of every graph's likelihood, where they can be
-// (inference/summed_out.hpp) and every continuous unknown can move by NUTS on what is left:
-// p(z | theta) p(data | z, theta) summed over z is then one likelihood, tempered as a whole,
-// and the path from the prior to the posterior does not pass through the labels. None
-// where there are no such unknowns or they cannot be summed (the joint is tempered then).
-std::vector<std::unique_ptr<summed_out>> sum_out_discrete(std::vector<std::unique_ptr<particle_graph>>& graphs, std::vector<int>& moving) {
+// The discrete unknowns summed out of every graph's likelihood, where the moves would
+// enumerate them (gibbs: not a collapsed sampler, which integrates its parameters out
+// instead), they can be summed (inference/summed_out.hpp), and every continuous unknown
+// can move by NUTS on what is left: p(z | theta) p(data | z, theta) summed over z is then
+// one likelihood, tempered as a whole, and the path from the prior to the posterior does
+// not pass through the labels. None otherwise (the joint is tempered then).
+std::vector<std::unique_ptr<summed_out>> sum_out_discrete(std::vector<std::unique_ptr<particle_graph>>& graphs,
+                                                          const std::vector<samplers::assignment>& moves, std::vector<int>& moving) {
   model::graph& g = graphs[0]->graph();
   const auto& m = g.model();
   std::vector<int> discrete;
   for (std::size_t v = 0; v < m.variables.size(); ++v) {
     if (m.variables[v].role != lang::ir::role::unknown || predicts(g, static_cast<int>(v))) continue;
     std::string reason;
-    if (samplers::smooth_block(g, static_cast<int>(v), reason)) moving.push_back(static_cast<int>(v));
-    else if (reason == "not continuous") discrete.push_back(static_cast<int>(v));
-    else return {};  // a continuous unknown NUTS cannot move
+    if (samplers::smooth_block(g, static_cast<int>(v), reason)) {
+      moving.push_back(static_cast<int>(v));
+      continue;
+    }
+    if (reason != "not continuous") return {};  // a continuous unknown NUTS cannot move
+    const auto move = std::find_if(moves.begin(), moves.end(), [&](const samplers::assignment& a) { return a.variable == static_cast<int>(v); });
+    if (move == moves.end() || move->chosen->kind() != "gibbs") return {};
+    discrete.push_back(static_cast<int>(v));
   }
   std::vector<std::unique_ptr<summed_out>> out;
   if (discrete.empty()) return out;
@@ -342,9 +349,9 @@ weighted_result smc_sample(const lang::ir::model& m, const data::data_table& dat
   const auto start = std::chrono::steady_clock::now();
   auto graphs = particles::make_graphs(m, data, o);
   std::vector<int> moving;
-  const std::vector<std::unique_ptr<summed_out>> summed = sum_out_discrete(graphs, moving);
-  const std::vector<samplers::assignment> moves =
-      summed.empty() ? move_assignments(graphs[0]->graph()) : marginal_moves(graphs[0]->graph(), moving, *summed[0]);
+  std::vector<samplers::assignment> moves = move_assignments(graphs[0]->graph());
+  const std::vector<std::unique_ptr<summed_out>> summed = sum_out_discrete(graphs, moves, moving);
+  if (!summed.empty()) moves = marginal_moves(graphs[0]->graph(), moving, *summed[0]);
   auto summed_of = [&](std::size_t t) { return summed.empty() ? nullptr : summed[t].get(); };
   weighted_result r;
   if (!summed.empty())
