@@ -202,7 +202,7 @@ double cavi::update_discrete(update& u) {
   }
   double largest = 0;
   for (std::size_t e : free_[static_cast<std::size_t>(z.variable)]) {
-    if (!normalise_logs(log_r[e]))
+    if (!particles::normalise_logs(log_r[e]))
       throw std::runtime_error(fmt::format("--method vb: no value of {}[{}] has a finite expected log density", m.variables[static_cast<std::size_t>(z.variable)].name, e + 1));
     std::size_t best = 0;
     for (std::size_t k = 0; k < z.values.size(); ++k) {
@@ -330,7 +330,7 @@ double cavi::discrete_draw(ppl::rng& rng) {
   for (const auto& z : discretes_) {
     auto& values = graph_.values()[static_cast<std::size_t>(z->variable)].data;
     for (std::size_t e : free_[static_cast<std::size_t>(z->variable)]) {
-      const std::size_t k = pick(z->r[e], uniform(rng));
+      const std::size_t k = particles::pick(z->r[e], uniform(rng));
       values[e] = z->values[k];
       log_q += std::log(z->r[e][k]);
     }

@@ -111,7 +111,7 @@ double cavi::update_grid(update& u) {
       }
     }
     for (std::size_t k = 0; k < log_r.size(); ++k) log_r[k] += g.log_slope[k];
-    if (!normalise_logs(log_r)) throw std::runtime_error("--method vb: no point of " + m.variables[v].name + "'s grid has a finite expected log density");
+    if (!particles::normalise_logs(log_r)) throw std::runtime_error("--method vb: no point of " + m.variables[v].name + "'s grid has a finite expected log density");
     double mu = 0, second = 0;
     for (std::size_t k = 0; k < log_r.size(); ++k) {
       g.r[k] = log_r[k];
@@ -164,7 +164,7 @@ double cavi::grid_draw(ppl::rng& rng) {
   double log_q = 0;
   boost::random::uniform_01<double> uniform;
   for (const auto& g : grids_) {
-    const std::size_t k = pick(g->r, uniform(rng));
+    const std::size_t k = particles::pick(g->r, uniform(rng));
     const double at = g->u[k] + g->h * (uniform(rng) - 0.5);
     graph_.values()[static_cast<std::size_t>(g->variable)].data[0] = g->value(at);
     log_q += std::log(g->r[k] / g->h) - g->log_jacobian(at);

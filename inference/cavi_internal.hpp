@@ -9,6 +9,7 @@
 
 #include "draws/psis.hpp"
 #include "inference/cavi.hpp"
+#include "inference/particles.hpp"
 #include "samplers/gaussian_block.hpp"
 #include "samplers/structure.hpp"
 
@@ -30,25 +31,6 @@ inline ppl::index_t code(std::size_t element) {
 inline int bits_for(std::size_t elements) { return std::bit_width(static_cast<std::uint64_t>(code(elements - 1))); }
 
 inline constexpr int most_bits = 22;  // 4 million rows: an update or a term beyond it is refused
-
-// Log weights made probabilities in place (NaN counting as -inf); false where none is finite.
-inline bool normalise_logs(std::vector<double>& x) {
-  for (double& v : x)
-    if (std::isnan(v)) v = -INFINITY;
-  const double total = draws::log_sum_exp(x);
-  if (!std::isfinite(total)) return false;
-  for (double& v : x) v = std::exp(v - total);
-  return true;
-}
-
-// The index a uniform u picks from probabilities p, never one of probability 0 (rounding can
-// carry u past the last positive one).
-inline std::size_t pick(const std::vector<double>& p, double u) {
-  std::size_t k = 0;
-  while (k + 1 < p.size() && (u -= p[k]) > 0) ++k;
-  while (p[k] == 0 && k > 0) --k;
-  return k;
-}
 
 // The unknowns a design varies, each with its slice of a row's bits, and the derived
 // variables to recompute after setting them.

@@ -125,24 +125,15 @@ mode_problem::mode_problem(const lang::ir::model& m, const data::data_table& dat
   std::vector<char> predicted(m.variables.size(), 0);
   for (std::size_t s = 0; s < m.statements.size(); ++s)
     if (predictive[s] && m.statements[s].target >= 0) predicted[static_cast<std::size_t>(m.statements[s].target)] = 1;
-  std::vector<int> discrete;
-  std::string rough;
-  for (std::size_t v = 0; v < m.variables.size(); ++v) {
-    if (m.variables[v].role != lang::ir::role::unknown) continue;
-    if (predicted[v]) {
-      predicted_.push_back(static_cast<int>(v));
-      continue;
-    }
-    std::string reason;
-    if (samplers::smooth_block(g, static_cast<int>(v), reason)) sought_.push_back(static_cast<int>(v));
-    else if (reason == "not continuous") discrete.push_back(static_cast<int>(v));
-    else rough += (rough.empty() ? "" : "; ") + m.variables[v].name + " " + reason;
-  }
-  if (!rough.empty())
-    throw std::invalid_argument("--method " + method + " follows the gradient of log p, and " + rough + " (use --method mcmc)");
-  if (!discrete.empty()) {
+  for (std::size_t v = 0; v < m.variables.size(); ++v)
+    if (m.variables[v].role == lang::ir::role::unknown && predicted[v]) predicted_.push_back(static_cast<int>(v));
+  const unknown_split split = split_unknowns(g, predicted);
+  sought_ = split.smooth;
+  if (!split.rough.empty())
+    throw std::invalid_argument("--method " + method + " follows the gradient of log p, and " + split.rough + " (use --method mcmc)");
+  if (!split.discrete.empty()) {
     try {
-      summed_ = std::make_unique<summed_out>(g, discrete);
+      summed_ = std::make_unique<summed_out>(g, split.discrete);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("--method " + method + " seeks the mode of the continuous unknowns on the unconstrained scale, with " +
                                   "the discrete ones summed out, and " + e.what() + " (sum it out in the model, as Stan's users do, or " +

@@ -2,12 +2,14 @@
 // What the weighted methods (inference/importance.cpp, smc.cpp, rejection.cpp) share: a
 // worker's graph whose unknowns are saved and restored as a particle, the rows they
 // write, work spread over threads, and arithmetic on log weights.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "draws/psis.hpp"
 #include "model/graph.hpp"
 #include "inference/monte_carlo.hpp"
 
@@ -63,6 +65,25 @@ evidence_estimate log_mean_exp(const std::vector<double>& x);
 void runs_spread(weighted_result& r);
 // Systematic resampling (Kitagawa 1996; Douc, Cappé & Moulines 2005): n indices drawn in
 // proportion to exp(log_weights) from one uniform `u` in [0, 1).
+// Log weights made probabilities in place (NaN counting as -inf); false where none is finite.
+inline bool normalise_logs(std::vector<double>& x) {
+  for (double& v : x)
+    if (std::isnan(v)) v = -INFINITY;
+  const double total = draws::log_sum_exp(x);
+  if (!std::isfinite(total)) return false;
+  for (double& v : x) v = std::exp(v - total);
+  return true;
+}
+
+// The index a uniform u picks from probabilities p, never one of probability 0 (rounding can
+// carry u past the last positive one).
+inline std::size_t pick(const std::vector<double>& p, double u) {
+  std::size_t k = 0;
+  while (k + 1 < p.size() && (u -= p[k]) > 0) ++k;
+  while (p[k] == 0 && k > 0) --k;
+  return k;
+}
+
 std::vector<std::size_t> systematic_resample(const std::vector<double>& log_weights, std::size_t n, double u);
 
 // Rows (row-major, `width` each) with normalised weights in column 1 written as weights,

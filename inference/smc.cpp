@@ -122,22 +122,17 @@ std::vector<samplers::assignment> move_assignments(model::graph& g) {
 std::vector<std::unique_ptr<summed_out>> sum_out_discrete(std::vector<std::unique_ptr<particle_graph>>& graphs,
                                                           const std::vector<samplers::assignment>& moves, std::vector<int>& moving) {
   model::graph& g = graphs[0]->graph();
-  const auto& m = g.model();
-  std::vector<int> discrete;
-  for (std::size_t v = 0; v < m.variables.size(); ++v) {
-    if (m.variables[v].role != lang::ir::role::unknown || predicts(g, static_cast<int>(v))) continue;
-    std::string reason;
-    if (samplers::smooth_block(g, static_cast<int>(v), reason)) {
-      moving.push_back(static_cast<int>(v));
-      continue;
-    }
-    if (reason != "not continuous") return {};  // a continuous unknown NUTS cannot move
-    const auto move = std::find_if(moves.begin(), moves.end(), [&](const samplers::assignment& a) { return a.variable == static_cast<int>(v); });
+  std::vector<char> predicted(g.model().variables.size(), 0);
+  for (std::size_t v = 0; v < predicted.size(); ++v) predicted[v] = predicts(g, static_cast<int>(v));
+  const unknown_split split = split_unknowns(g, predicted);
+  if (!split.rough.empty() || split.discrete.empty()) return {};  // a continuous unknown NUTS cannot move, or nothing to sum
+  for (int v : split.discrete) {
+    const auto move = std::find_if(moves.begin(), moves.end(), [&](const samplers::assignment& a) { return a.variable == v; });
     if (move == moves.end() || move->chosen->kind() != "gibbs") return {};
-    discrete.push_back(static_cast<int>(v));
   }
+  moving = split.smooth;
+  const std::vector<int>& discrete = split.discrete;
   std::vector<std::unique_ptr<summed_out>> out;
-  if (discrete.empty()) return out;
   try {
     for (auto& pg : graphs) {
       out.push_back(std::make_unique<summed_out>(pg->graph(), discrete));

@@ -10,9 +10,11 @@
 
 #include "core/source_error.hpp"
 #include "draws/psis.hpp"
+#include "inference/particles.hpp"
 #include "model/instances.hpp"
 #include "model/supports.hpp"
 #include "samplers/structure.hpp"
+#include "samplers/unconstrained.hpp"
 
 namespace ppl::inference {
 
@@ -36,6 +38,19 @@ class untempered {
 };
 
 }  // namespace
+
+unknown_split split_unknowns(model::graph& g, const std::vector<char>& predicted) {
+  const auto& m = g.model();
+  unknown_split out;
+  for (std::size_t v = 0; v < m.variables.size(); ++v) {
+    if (m.variables[v].role != lang::ir::role::unknown || predicted[v]) continue;
+    std::string reason;
+    if (samplers::smooth_block(g, static_cast<int>(v), reason)) out.smooth.push_back(static_cast<int>(v));
+    else if (reason == "not continuous") out.discrete.push_back(static_cast<int>(v));
+    else out.rough += (out.rough.empty() ? "" : "; ") + m.variables[v].name + " " + reason;
+  }
+  return out;
+}
 
 summed_out::summed_out(model::graph& g, const std::vector<int>& variables) : graph_(g), variables_(variables) {
   const auto& m = g.model();
@@ -165,15 +180,10 @@ double summed_out::sum(std::span<double* const> slots, bool differentiate) {
 void summed_out::set(ppl::rng* rng) {
   const untempered scope(graph_);
   for (const auto& e : elements_) {
-    const double log_sum = conditional(e);
-    std::size_t chosen = 0;
-    if (rng) {
-      double u = boost::random::uniform_01<double>()(*rng);
-      for (chosen = 0; chosen + 1 < logs_.size() && (u -= std::exp(logs_[chosen] - log_sum)) >= 0; ++chosen) {
-      }
-    } else {
-      chosen = static_cast<std::size_t>(std::max_element(logs_.begin(), logs_.end()) - logs_.begin());
-    }
+    conditional(e);
+    particles::normalise_logs(logs_);
+    const std::size_t chosen = rng ? particles::pick(logs_, boost::random::uniform_01<double>()(*rng))
+                                   : static_cast<std::size_t>(std::max_element(logs_.begin(), logs_.end()) - logs_.begin());
     value_of(e) = e.values[chosen];
     blankets_[e.unknown]->update(e.index);
   }

@@ -26,6 +26,16 @@
 
 namespace ppl::inference {
 
+// The unknowns not marked in `predicted` (by variable), by how the approximations at the
+// mode and SMC's summed moves treat them: smooth continuous ones (samplers::smooth_block),
+// which they move; discrete ones, which they sum out; and the rest, named with why the
+// gradient cannot reach them, as "x reads ...; y ...".
+struct unknown_split {
+  std::vector<int> smooth, discrete;
+  std::string rough;
+};
+unknown_split split_unknowns(model::graph& g, const std::vector<char>& predicted);
+
 class summed_out final : public model::graph::own_terms {
  public:
   // Throws std::invalid_argument saying why one of them cannot be summed: a support that is
