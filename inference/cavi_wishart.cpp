@@ -7,7 +7,6 @@
 #include "inference/cavi.hpp"
 #include "inference/cavi_internal.hpp"
 
-#include <boost/math/special_functions/digamma.hpp>
 #include <fmt/core.h>
 
 #include <array>
@@ -17,24 +16,18 @@
 
 #include "model/instances.hpp"
 #include "stdlib/registry.hpp"
+#include "stdlib/spd_matrix.hpp"
 
 namespace ppl::inference {
 
 namespace {
 
-// log of the multivariate gamma function Gamma_K(a).
-double log_multigamma(double a, ppl::index_t k) {
-  double out = 0.25 * static_cast<double>(k * (k - 1)) * std::log(std::numbers::pi);
-  for (ppl::index_t j = 1; j <= k; ++j) out += std::lgamma(a + 0.5 * static_cast<double>(1 - j));
-  return out;
-}
+using stdlib::log_determinant;
 
 // E log |W| under Wishart(nu, S): sum_i digamma((nu + 1 - i) / 2) + K log 2 + log |S|.
 double expected_log_det(double nu, const Eigen::MatrixXd& scale) {
   const auto k = scale.rows();
-  double out = static_cast<double>(k) * std::log(2.0) + 2 * Eigen::MatrixXd(scale.llt().matrixL()).diagonal().array().log().sum();
-  for (Eigen::Index i = 1; i <= k; ++i) out += boost::math::digamma(0.5 * (nu + 1 - static_cast<double>(i)));
-  return out;
+  return stdlib::multi_digamma(k, 0.5 * nu) + static_cast<double>(k) * std::log(2.0) + log_determinant(scale.llt());
 }
 
 }  // namespace
@@ -102,7 +95,7 @@ double cavi::update_wishart(update& u) {
   w.expected_log_det = expected_log_det(nu, precision_scale);
   w.fitted = true;
   // The two points lo E[W], hi E[W]: mean 1 and K (log lo + log hi) / 2 = E log |W| - log |E W|.
-  const double gap = w.expected_log_det - 2 * Eigen::MatrixXd(expected_w.llt().matrixL()).diagonal().array().log().sum();
+  const double gap = w.expected_log_det - log_determinant(expected_w.llt());
   const double g = std::exp(std::min(0.0, gap) / static_cast<double>(k)), hi = 1 + std::sqrt(std::max(0.0, 1 - g * g)), lo = g * g / hi;
   const Eigen::MatrixXd low = w.inverse ? Eigen::MatrixXd(expected_w.inverse() / lo) : Eigen::MatrixXd(lo * expected_w);
   const Eigen::MatrixXd high = w.inverse ? Eigen::MatrixXd(expected_w.inverse() / hi) : Eigen::MatrixXd(hi * expected_w);
@@ -119,9 +112,9 @@ double cavi::wishart_entropy() const {
   for (const auto& w : wisharts_) {
     if (!w->fitted) continue;
     const auto k = static_cast<double>(w->k);
-    const double log_det_scale = 2 * Eigen::MatrixXd(w->scale.llt().matrixL()).diagonal().array().log().sum();
+    const double log_det_scale = log_determinant(w->scale.llt());
     const double log_det_s = w->inverse ? -log_det_scale : log_det_scale;
-    total += 0.5 * w->nu * log_det_s + 0.5 * w->nu * k * std::log(2.0) + log_multigamma(0.5 * w->nu, w->k) -
+    total += 0.5 * w->nu * log_det_s + 0.5 * w->nu * k * std::log(2.0) + stdlib::log_multi_gamma(w->k, 0.5 * w->nu) -
              0.5 * (w->nu - k - 1) * w->expected_log_det + 0.5 * w->nu * k;
     if (w->inverse) total -= (k + 1) * w->expected_log_det;
   }
