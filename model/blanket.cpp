@@ -85,14 +85,20 @@ blanket::blanket(graph& g, int variable)
   readers_.clear();
   // Runs of an element's terms that hold every instance of their statement (alpha in
   // theta[i] ~ Gamma(alpha, beta)) are evaluated as the statement, through its plate
-  // paths, rather than instance by instance.
-  for (std::size_t e = 0; e < n; ++e) {
-    for (index_t k = term_offsets_[e], end = term_offsets_[e + 1], next = k; k < end; k = next) {
-      const int si = terms_[static_cast<std::size_t>(k)].statement;
-      while (next < end && terms_[static_cast<std::size_t>(next)].statement == si) ++next;
+  // paths, rather than instance by instance; runs of derived instances likewise (beta in
+  // Idt[i, j] <- Y[i, j] * exp(beta * z[i]) * dL0[j]) are recomputed as one batch.
+  mark_whole_runs(n, term_offsets_, terms_);
+  mark_whole_runs(n, derived_offsets_, derived_);
+}
+
+void blanket::mark_whole_runs(std::size_t elements, const std::vector<index_t>& offsets, std::vector<instance_ref>& refs) {
+  for (std::size_t e = 0; e < elements; ++e) {
+    for (index_t k = offsets[e], end = offsets[e + 1], next = k; k < end; k = next) {
+      const int si = refs[static_cast<std::size_t>(k)].statement;
+      while (next < end && refs[static_cast<std::size_t>(next)].statement == si) ++next;
       const auto& t = table(si);
       const auto count = static_cast<index_t>(t.depth ? t.loops.size() / t.depth : 1);
-      if (next - k == count && count >= 2) terms_[static_cast<std::size_t>(k)].whole_run = static_cast<int>(count);
+      if (next - k == count && count >= 2) refs[static_cast<std::size_t>(k)].whole_run = static_cast<int>(count);
     }
   }
 }
@@ -202,9 +208,16 @@ double blanket::log_density(index_t element, bool include_prior) {
 void blanket::update(index_t element) {
   const auto& m = graph_.model();
   // Sorted by statement, which is dependency order.
-  for (index_t k = derived_offsets_[element]; k < derived_offsets_[element + 1]; ++k) {
+  for (index_t k = derived_offsets_[element], end = derived_offsets_[element + 1]; k < end;) {
     const auto& r = derived_[static_cast<std::size_t>(k)];
-    instances(graph_).run(m.statements[static_cast<std::size_t>(r.statement)], loops_of(r));
+    const statement& s = m.statements[static_cast<std::size_t>(r.statement)];
+    if (r.whole_run > 0) {
+      instances(graph_).run(s);
+      k += r.whole_run;
+      continue;
+    }
+    instances(graph_).run(s, loops_of(r));
+    ++k;
   }
 }
 

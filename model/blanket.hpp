@@ -74,6 +74,8 @@ class blanket {
   const readers& readers_of(int variable);
   void mark_relevant_derived();
   static void compress(lists& in, std::vector<index_t>& offsets, std::vector<instance_ref>& out);
+  // Marks each element's runs that hold every instance of their statement (whole_run).
+  void mark_whole_runs(std::size_t elements, const std::vector<index_t>& offsets, std::vector<instance_ref>& refs);
 
   graph& graph_;
   int variable_;

@@ -60,6 +60,8 @@ void instances::run(const statement& s, const index_t* loops) {
   g_.assign_current(s);
 }
 
+void instances::run(const statement& s) { g_.recompute(s); }
+
 read_log instances::reads(const statement& s, const index_t* loops) {
   g_.set_loops(s, loops);
   read_log log;

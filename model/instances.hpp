@@ -45,6 +45,8 @@ class instances {
   double differentiate(const lang::ir::statement& s, const index_t* loops, std::span<double* const> slots, double weight);
   // Recomputes one instance of an `=` statement.
   void run(const lang::ir::statement& s, const index_t* loops);
+  // Recomputes every instance of an `=` statement, as one batch where it can be.
+  void run(const lang::ir::statement& s);
   // The variables one instance reads (and, for `~`, the element it is the density of).
   read_log reads(const lang::ir::statement& s, const index_t* loops);
   // The block of its target that one instance writes: (offset, size).

@@ -82,6 +82,8 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   // The children's statistics at the graph's current values into stats_, each
   // likelihood's counted `beta` times.
   void collect(double beta, bool with_base = true) {
+    for (auto& c : children_)
+      if (!c.varying.empty()) read_factors(graph_, c.varying, c.s->args.size(), c.arg, c.fixed_args);
     const std::size_t size = graph_.values()[static_cast<std::size_t>(variable_)].data.size() * static_cast<std::size_t>(stride_);
     if (constant_stats_.size() != size) {
       // Observed children at fixed elements with fixed arguments add the same statistics
@@ -149,6 +151,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     bool rows = false;
     std::vector<ppl::index_t> elements, value_offsets, value_sizes;
     std::vector<double> fixed_args;
+    std::vector<alias_factor> varying;  // through an alias: factors read again at each update
     // y ~ Normal(dot(v-block, x-block), s) with both blocks at fixed places and s fixed
     // (a rating in matrix factorisation): the coefficients are read in place from the
     // other variable (`other`, at `other_offsets`), with weight 1 / s^2 (`fixed_args`).
@@ -181,7 +184,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
       if (t.ref && !t.fixed) make_rows(t);
       if (t.ref && !t.fixed && !t.rows) make_dot(t);
       const auto target = static_cast<std::size_t>(s.target);
-      t.constant = t.fixed && graph_.model().variables[target].role == lang::ir::role::data && !graph_.simulated(s.target);
+      t.constant = t.fixed && t.varying.empty() && graph_.model().variables[target].role == lang::ir::role::data && !graph_.simulated(s.target);
     } else if (std::find(prior_statements_.begin(), prior_statements_.end(), &s) == prior_statements_.end()) {
       prior_statements_.push_back(&s);
     }
@@ -196,6 +199,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     t.which = a.which, t.arg = a.arg, t.ref = a.ref;
     t.elements = std::move(a.elements), t.value_offsets = std::move(a.value_offsets), t.value_sizes = std::move(a.value_sizes);
     t.fixed_args = std::move(a.fixed_args);
+    t.varying = std::move(a.varying);
     t.span = stride_;
     t.fixed = true;
     if (refresh_.empty()) refresh_.assign(graph_.model().variables.size(), 0);
@@ -208,6 +212,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     for (std::size_t k = 0; k < s.args.size(); ++k) {
       if (k == t.arg) {
         if (t.ref != s.args[k].get() && !t.scale) return;  // sqrt(v) and the like: evaluated each sweep
+        if (t.scale && t.scale->depends_on_unknown) return;  // a factor that reads other unknowns: likewise
         for (const auto& ix : s.args[k]->indices)
           if (ix.lo && ix.lo->depends_on_unknown) return;
       } else if (s.args[k]->depends_on_unknown || s.args[k]->type.rank != 0) {

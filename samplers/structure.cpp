@@ -259,10 +259,14 @@ const expr* reference_in(const expr& arg, link form, int variable) {
   } else if (!is_scaled(form)) {
     inner = wrapped(arg, form);
   } else if (const expr* product = wrapped(arg, form); product && is_call(*product, "*")) {
-    // c * v or v * c with c a scalar free of unknowns (v may be a matrix: beta0 * W).
+    // c * v or v * c with c a scalar that does not read v (v may be a matrix: beta0 * W).
+    // c may read other unknowns (exp(beta * z[i]) in a proportional hazard's intensity):
+    // given them the child is still conjugate, as in JAGS, and the update reads c at the
+    // current state. A derived variable inside c that reads v makes its definition a
+    // reader of v that no form takes, which direct_children refuses.
     const bool left = mentions(product->args[0].get(), variable);
     const expr& factor = *product->args[left ? 1 : 0];
-    if (!factor.depends_on_unknown && factor.type.rank == 0) inner = product->args[left ? 0 : 1].get();
+    if (!mentions(&factor, variable) && factor.type.rank == 0) inner = product->args[left ? 0 : 1].get();
   }
   return inner && is_direct_reference(*inner, variable) ? inner : nullptr;
 }
@@ -403,7 +407,7 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
       for (const auto& a : s.args)
         if (!where_read && mentions(a.get(), variable)) where_read = a.get();
       return child + " reads it in `" + (where_read ? source_of(m, *where_read) : std::string("an index or bound")) + "`, where " +
-             s.dist_name + "'s argument " + std::to_string(arg + 1) + " must be " + forms + " (c free of unknowns)";
+             s.dist_name + "'s argument " + std::to_string(arg + 1) + " must be " + forms + " (c not reading it)";
     }
     // A child must read one whole value of the prior: an element of a scalar prior, a row
     // of a vector one (w2 inside dot(w2, h) is not one element of a Normal prior).

@@ -56,7 +56,7 @@ enum class link {
   inverse_sqrt_of,  // 1 / sqrt(v) or v ^ -0.5: v is a precision
   linear,           // an expression linear in v, with v appearing once (a + b * x[n])
   odds,             // v / (1 - v): v is a probability and the argument its odds
-  scaled,           // v * c or c * v, c free of unknowns: a rate times an exposure
+  scaled,           // v * c or c * v, c not reading v: a rate times an exposure (or a hazard)
   inverse_sqrt_scaled,  // 1 / sqrt(v * c) or (v * c) ^ -0.5: a precision times a known weight
   sqrt_scaled,          // sqrt(v * c): a variance times a known factor
 };
@@ -90,7 +90,8 @@ std::string direct_children(const lang::ir::model& m, int variable, const std::v
                             std::vector<int>& children, bool* unlisted = nullptr);
 
 // A derived variable `d` whose every definition gives one scalar element from one element
-// of `variable` through `form`, indices, bounds and any factor free of unknowns:
+// of `variable` through `form`, indices and bounds free of unknowns, any factor not reading
+// the variable:
 // lambda[i] <- theta[i] * t[i] (scaled), sigma[j] <- 1 / sqrt(tau[j]) (inverse_sqrt_of),
 // a[k] <- alpha[k] (direct). A child taking d[...] in an argument where a pair takes that
 // form reads the variable's element through d as if the definition were written in its

@@ -115,6 +115,49 @@ TEST_CASE("Conjugate children through a derived alias: lambda[i] = theta[i] * t[
   CHECK(q.kind("tau") != "conjugate");
 }
 
+namespace {
+
+// log of the marginal likelihood of counts x given rates theta * c[i], theta ~ Gamma(a, b),
+// without the x[i]! terms: sum x log c + a log b - lgamma(a) + lgamma(a + X) - (a + X) log(b + C).
+double gamma_poisson_marginal(const std::vector<int>& x, const std::vector<double>& c, double a, double b) {
+  double X = 0, C = 0, out = a * std::log(b) - std::lgamma(a);
+  for (std::size_t i = 0; i < x.size(); ++i) out += x[i] * std::log(c[i]), X += x[i], C += c[i];
+  return out + std::lgamma(a + X) - (a + X) * std::log(b + C);
+}
+
+}  // namespace
+
+TEST_CASE("A rate's factor that reads another unknown: conjugate given it, directly and through an alias") {
+  // k in {1, 2} multiplies every exposure; given k, theta and phi are Gamma-Poisson. Their
+  // marginal posteriors are mixtures over p(k | x, y), which the Negative Binomial
+  // marginals give exactly: the conjugate updates must read k's current value each time.
+  const std::vector<int> x = {3, 7, 4}, y = {2, 9};
+  const std::vector<double> t = {1.5, 2.0, 0.8}, s = {1.0, 3.0};
+  auto p = infer("data x: int[N]\ndata t: real[N]\ndata y: int[M]\ndata s: real[M]\nk ~ Categorical([0.3, 0.7])\n"
+                 "theta ~ Gamma(2, 1)\nfor i in 1:N { x[i] ~ Poisson(theta * (t[i] * k)) }\n"
+                 "phi ~ Gamma(3, 2)\nfor j in 1:M { lambda[j] = s[j] * k * phi }\nfor j in 1:M { y[j] ~ Poisson(lambda[j]) }\n",
+                 {"x=[3,7,4]", "t=[1.5,2.0,0.8]", "y=[2,9]", "s=[1.0,3.0]"}, quick(8000));
+  CHECK(p.kind("theta") == "conjugate");
+  CHECK(p.kind("phi") == "conjugate");
+  CHECK(p.kind("k") == "gibbs");
+  double log_w[2], theta_mean[2], phi_mean[2];
+  for (int k = 1; k <= 2; ++k) {
+    std::vector<double> ct, cs;
+    for (double v : t) ct.push_back(v * k);
+    for (double v : s) cs.push_back(v * k);
+    log_w[k - 1] = std::log(k == 1 ? 0.3 : 0.7) + gamma_poisson_marginal(x, ct, 2, 1) + gamma_poisson_marginal(y, cs, 3, 2);
+    theta_mean[k - 1] = (2.0 + 14) / (1 + 4.3 * k);
+    phi_mean[k - 1] = (3.0 + 11) / (2 + 4.0 * k);
+  }
+  const double w2 = 1 / (1 + std::exp(log_w[0] - log_w[1]));
+  check_mean(p, "k", 1 + w2);
+  check_mean(p, "theta", (1 - w2) * theta_mean[0] + w2 * theta_mean[1]);
+  check_mean(p, "phi", (1 - w2) * phi_mean[0] + w2 * phi_mean[1]);
+  // A factor that reads the rate itself, through a derived variable, is no such child.
+  auto q = infer("data x: int[N]\ntheta ~ Gamma(2, 1)\nu = theta + 1\nfor i in 1:N { x[i] ~ Poisson(theta * u) }\n", {"x=[3,7,4]"}, quick(200));
+  CHECK(q.kind("theta") != "conjugate");
+}
+
 TEST_CASE("Normal mean with known variance") {
   auto p = infer("data y: real[N]\nmu ~ Normal(1, 2)\nfor n in 1:N { y[n] ~ Normal(mu, 0.5) }\n", {"y=[0.3,0.9,1.4,0.2]"}, quick());
   CHECK(p.kind("mu") == "conjugate");
