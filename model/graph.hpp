@@ -378,6 +378,10 @@ class graph {
   // k arguments at r * k) and whether eval_partials gave them, for its reverse pass.
   std::vector<std::vector<double>> batch_partials_;
   std::vector<std::vector<char>> batch_given_;
+  // By expression id, for a log density per row whose values read no unknown and whose
+  // support is fixed (a Normal's data inside a log_mix): the block of values last found
+  // inside the support, which then needs no second look.
+  std::vector<std::pair<const double*, std::size_t>> batch_support_seen_;
   std::vector<std::vector<index_t>> batch_offsets_;        // by expression id: an element read's offsets
   std::vector<char> batch_offsets_fixed_;                  // by expression id: those offsets cannot change
   // By expression id: the column of an expression that varies over the plate but reads no

@@ -105,6 +105,7 @@ graph::batch_plan* graph::plan_batch(const statement& s) {
     batch_columns_.resize(nodes);
     batch_partials_.resize(nodes);
     batch_given_.resize(nodes);
+    batch_support_seen_.assign(nodes, {nullptr, 0});
     batch_offsets_.resize(nodes);
     batch_offsets_fixed_.assign(nodes, 0);
     batch_kept_.resize(nodes);
@@ -250,6 +251,10 @@ void graph::batch_scalar_rows(const expr& e, std::span<const view> args, std::si
   if (partials.size() < n * k) partials.resize(n * k);
   if (given.size() < n) given.resize(n);
   if (density_rows(e, args, n, out)) return;
+  if (e.fn->eval_partials_rows(args.first(k), n, out, partials.data())) {
+    std::fill_n(given.begin(), n, 1);
+    return;
+  }
   try {
     for (std::size_t r = 0; r < n; ++r) {
       for (std::size_t i = 0; i < k; ++i) row[i].data = args[i].data + (args[i].shape.rank != 0 ? r : 0);
@@ -262,8 +267,8 @@ void graph::batch_scalar_rows(const expr& e, std::span<const view> args, std::si
 }
 
 // A log density of scalars per row (normal_lpdf(y[n] | mu[1], sigma[1]) inside a log_mix):
-// each row's value and partials from its distribution's rows kernel, one row per call,
-// once the block's values are known to lie in the support. False, with nothing kept,
+// each row's value and partials from its distribution's log_density_each, all rows in one
+// call, once the block's values are known to lie in the support. False, with nothing kept,
 // for any other call or a block with a value outside the support; a row whose parameters
 // are refused is evaluated again by eval_partials, which says NaN.
 bool graph::density_rows(const expr& e, std::span<const view> args, std::size_t n, double* out) {
@@ -275,7 +280,12 @@ bool graph::density_rows(const expr& e, std::span<const view> args, std::size_t 
   const index_t sx = args[0].shape.rank != 0 ? 1 : 0;
   const double* x = args[0].data;
   if (sx == 1) {
-    if (!d->rows_in_support(all, nparams, x, static_cast<index_t>(n))) return false;
+    auto& seen = batch_support_seen_[static_cast<std::size_t>(e.id)];
+    const bool fixed = !e.args[0]->depends_on_unknown && !d->support_moves();
+    if (!fixed || seen != std::pair<const double*, std::size_t>{x, n}) {
+      if (!d->rows_in_support(all, nparams, x, static_cast<index_t>(n))) return false;
+      if (fixed) seen = {x, n};
+    }
   } else if (!d->support_moves()) {
     if (!d->rows_in_support(all, nparams, x, 1)) return false;
   } else {
@@ -283,16 +293,10 @@ bool graph::density_rows(const expr& e, std::span<const view> args, std::size_t 
   }
   double* partials = batch_partials_[static_cast<std::size_t>(e.id)].data();
   char* given = batch_given_[static_cast<std::size_t>(e.id)].data();
-  std::fill_n(partials, n * k, 0.0);
-  stdlib::rows_params one;
+  d->log_density_each(all, nparams, x, sx, static_cast<index_t>(n), out, partials);
+  std::fill_n(given, n, 1);
   for (std::size_t r = 0; r < n; ++r) {
     double* p = partials + r * k;
-    for (std::size_t i = 0; i < nparams; ++i) {
-      one.p[i] = all.p[i] + static_cast<index_t>(r) * all.step[i];
-      one.dp[i] = p + i + 1;
-    }
-    out[r] = d->log_density_rows(one, nparams, x + static_cast<index_t>(r) * sx, p, 1, true);
-    given[r] = 1;
     if (!std::isfinite(out[r])) {
       std::array<view, stdlib::max_params> row{};
       for (std::size_t i = 0; i < k; ++i) row[i] = {args[i].data + (args[i].shape.rank != 0 ? r : 0), shape::scalar()};

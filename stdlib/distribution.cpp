@@ -62,6 +62,21 @@ bool distribution::rows_in_support(const rows_params& r, std::size_t nparams, co
   return true;
 }
 
+void distribution::log_density_each(const rows_params& r, std::size_t nparams, const double* x, index_t sx, index_t n,
+                                    double* out, double* partials) const {
+  const std::size_t k = nparams + 1;
+  std::fill_n(partials, static_cast<std::size_t>(n) * k, 0.0);
+  rows_params one;
+  for (index_t row = 0; row < n; ++row) {
+    double* p = partials + static_cast<std::size_t>(row) * k;
+    for (std::size_t i = 0; i < nparams; ++i) {
+      one.p[i] = r.p[i] + row * r.step[i];
+      one.dp[i] = p + i + 1;
+    }
+    out[row] = log_density_rows(one, nparams, x + row * sx, p, 1, true);
+  }
+}
+
 double checked_log_density_rows(const distribution& d, const rows_params& r, std::size_t nparams, const double* x, double* dx,
                                 index_t n) {
   if (!d.rows_in_support(r, nparams, x, n)) return -INFINITY;
@@ -138,28 +153,28 @@ double distribution::quantile(std::span<const view> params, double log_p, bool u
 
 bool distribution::in_support(std::span<const view> params, view x) const {
   const support s = value_support(params);
-  for (double v : x) {
-    switch (s.kind) {
-      case support_kind::real_interval:
-        if (!std::isfinite(v) || v < s.lower || v > s.upper) return false;
-        break;
-      case support_kind::integer_interval:
-        if (v != std::floor(v) || v < s.lower || v > s.upper) return false;
-        break;
-      case support_kind::spin:
-        if (v != 1.0 && v != -1.0) return false;
-        break;
-      case support_kind::real_vector:
-        if (!std::isfinite(v)) return false;
-        break;
-      case support_kind::simplex:
-      case support_kind::count_vector:
-      case support_kind::ordered:
-      case support_kind::covariance:
-      case support_kind::cholesky_corr:
-      case support_kind::correlation:
-        return true;  // vector supports are checked by the distribution's own override
-    }
+  // One test per value, the kind chosen once: a plate's rows go through it at every gradient.
+  const auto all = [&x](auto inside) {
+    bool ok = true;
+    for (double v : x) ok &= inside(v);
+    return ok;
+  };
+  switch (s.kind) {
+    case support_kind::real_interval:
+      return all([&s](double v) { return std::isfinite(v) & (v >= s.lower) & (v <= s.upper); });
+    case support_kind::integer_interval:
+      return all([&s](double v) { return (v == std::floor(v)) & (v >= s.lower) & (v <= s.upper); });
+    case support_kind::spin:
+      return all([](double v) { return (v == 1.0) | (v == -1.0); });
+    case support_kind::real_vector:
+      return all([](double v) { return std::isfinite(v); });
+    case support_kind::simplex:
+    case support_kind::count_vector:
+    case support_kind::ordered:
+    case support_kind::covariance:
+    case support_kind::cholesky_corr:
+    case support_kind::correlation:
+      return true;  // vector supports are checked by the distribution's own override
   }
   return true;
 }

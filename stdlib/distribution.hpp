@@ -154,6 +154,15 @@ class distribution {
   // rows share work (a Normal's shared scale: one log).
   virtual double log_density_rows(const rows_params& r, std::size_t nparams, const double* x, double* dx, index_t n,
                                   bool check) const;
+  // The same rows, each row's log density (with constants) kept apart, not summed: out[k],
+  // and its partials set (not added) at partials[k * (nparams + 1)]: the value's first,
+  // then each parameter's (a log density inside a log_mix, row by row). Value k is
+  // x[k * sx]. The caller has checked the values' support; a row whose parameters are
+  // invalid gives a value that is not finite (its partials unspecified), for the caller to
+  // evaluate again. The default calls log_density_rows one row at a time; distributions
+  // override it where rows share work.
+  virtual void log_density_each(const rows_params& r, std::size_t nparams, const double* x, index_t sx, index_t n, double* out,
+                                double* partials) const;
   // Whether each of n scalar values x[k] lies in the support given its row's parameters,
   // as in_support() says row by row; the support is worked out once where it does not
   // move. For values not known to lie in it (a `factor` of a log density, whose value is

@@ -90,6 +90,15 @@ class function {
     return false;
   }
 
+  // A scalar call's rows at once (a plate's log_mix rows): row r's argument i is
+  // args[i][r] where args[i] is a vector of the n rows, args[i][0] where it is a scalar
+  // they share; out[r] is its value and partials[r * args.size() + i] its partial in
+  // argument i, as eval_partials gives them row by row. False (the default) leaves the
+  // caller to go row by row.
+  virtual bool eval_partials_rows(std::span<const view> /*args*/, std::size_t /*n*/, double* /*out*/, double* /*partials*/) const {
+    return false;
+  }
+
   // The distribution of a log density taken element by element over scalar values and
   // parameters (normal_lpdf, not normal_lcdf): a caller that sums it over rows (`factor
   // normal_lpdf(y[n] | mu[n], s)` in a loop) may call checked_log_density_rows on the

@@ -51,6 +51,35 @@ class normal final : public scalar_distribution {
     }
     return total;
   }
+  // Each row apart (a log_mix's components): the same arithmetic as the rows above, one
+  // row at a time, the scale's log and reciprocal once where the rows share it.
+  void log_density_each(const rows_params& r, std::size_t, const double* x, index_t sx, index_t n, double* out,
+                        double* partials) const override {
+    const double constant = 0.5 * std::log(2 * std::numbers::pi);
+    const index_t sm = r.step[0], ss = r.step[1];
+    const double* mu = r.p[0];
+    if (ss == 0) {
+      const double sigma = r.p[1][0], inv = 1 / sigma, log_sigma = std::log(sigma);
+      for (index_t k = 0; k < n; ++k) {
+        const double z = (x[k * sx] - mu[k * sm]) * inv;
+        double* p = partials + 3 * k;
+        p[0] = -(z * inv);
+        p[1] = z * inv;
+        p[2] = (z * z - 1.0) * inv;
+        out[k] = (-0.5 * (z * z) - log_sigma) - constant;
+      }
+      return;
+    }
+    for (index_t k = 0; k < n; ++k) {
+      const double sigma = r.p[1][k * ss], z = (x[k * sx] - mu[k * sm]) / sigma;
+      double* p = partials + 3 * k;
+      p[0] = -(z / sigma);
+      p[1] = z / sigma;
+      p[2] = (z * z - 1) / sigma;
+      // A scale that is not positive, or not finite, gives a value that is not.
+      out[k] = sigma > 0 && std::isfinite(sigma) ? 0 + (-0.5 * z * z - std::log(sigma) - constant) : NAN;
+    }
+  }
   // A typical value to start from: the mean.
   bool typical(std::span<const view> p, double* out) const override {
     out[0] = p[0][0];

@@ -1,5 +1,7 @@
 // log_density_sum, the one-call density of a plate of values sharing parameters, agrees
 // with summing log_density value by value, for the overrides and the default alike.
+#include <cstring>
+
 #include "tests/stdlib/distribution_checks.hpp"
 
 namespace test_plate_sums {
@@ -103,6 +105,64 @@ TEST_CASE("rows at once (log_density_rows) equal the rows' single densities and 
     bad[0] = -1;
     rows.p[k - 1] = bad.data();
     CHECK(d.log_density_rows(rows, k, values.data(), nullptr, static_cast<index_t>(values.size()), true) == -INFINITY);
+  }
+}
+
+TEST_CASE("rows kept apart (log_density_each): each row's density and partials, set, as log_density_rows gives one row") {
+  // Normal overrides it (the shared scale's log once, the same arithmetic as its rows);
+  // StudentT takes the default. A scale that is not positive gives a value that is not
+  // finite, which the caller evaluates again.
+  struct rows_case {
+    const char* name;
+    std::vector<std::vector<double>> params;
+  };
+  const std::vector<double> x = {0.3, -1.2, 2.5, 0.9};
+  for (const auto& c : std::vector<rows_case>{{"Normal", {{0.5, -1, 2, 0}, {1.5}}},
+                                             {"Normal", {{0.2}, {0.5, 1, 2, 3}}},
+                                             {"Normal", {{0.2}, {-1.0}}},
+                                             {"Normal", {{0.2}, {0.5, 0, 2, 3}}},
+                                             {"StudentT", {{4}, {0.5, -1, 2, 0}, {1.5}}}}) {
+    INFO(c.name, " with ", c.params.size(), " parameters");
+    const auto& d = dist(c.name);
+    const std::size_t k = c.params.size(), n = x.size();
+    std::vector<std::vector<double>> dp;
+    const ppl::stdlib::rows_params rows = rows_with(c.params, dp);
+    std::vector<double> out(n), partials(n * (k + 1), 7.0);  // set, not added: the 7s go
+    d.log_density_each(rows, k, x.data(), 1, static_cast<index_t>(n), out.data(), partials.data());
+    for (std::size_t r = 0; r < n; ++r) {
+      std::vector<double> one(k + 1, 0.0);
+      ppl::stdlib::rows_params row;
+      for (std::size_t i = 0; i < k; ++i) row.p[i] = rows.p[i] + static_cast<index_t>(r) * rows.step[i], row.dp[i] = &one[i + 1];
+      const double expected = d.log_density_rows(row, k, &x[r], one.data(), 1, true);
+      INFO("row ", r);
+      if (!std::isfinite(expected)) {
+        CHECK(!std::isfinite(out[r]));
+        continue;
+      }
+      CHECK(out[r] == expected);  // the one-row kernel's arithmetic
+      for (std::size_t i = 0; i <= k; ++i) CHECK(partials[r * (k + 1) + i] == doctest::Approx(one[i]).epsilon(1e-15));
+    }
+  }
+}
+
+TEST_CASE("log_mix's rows at once equal its rows one by one, bit for bit") {
+  const auto* found = ppl::stdlib::library().find_function("log_mix");
+  REQUIRE(found);
+  const auto& f = *found;
+  const std::vector<double> lp1 = {-1.0, -1000, 3.5, -INFINITY, 0.2}, lp2 = {-2.0, -1000, 3.5, -0.7, -INFINITY};
+  for (const double theta : {0.3, 0.0, 1.0}) {
+    INFO("theta ", theta);
+    const std::size_t n = lp1.size();
+    std::vector<ppl::view> args = {{&theta, shape::scalar()}, {lp1.data(), shape::vector(5)}, {lp2.data(), shape::vector(5)}};
+    std::vector<double> out(n), partials(3 * n);
+    REQUIRE(f.eval_partials_rows(args, n, out.data(), partials.data()));
+    for (std::size_t r = 0; r < n; ++r) {
+      double value = 0, p[3];
+      std::vector<ppl::view> one = {{&theta, shape::scalar()}, {&lp1[r], shape::scalar()}, {&lp2[r], shape::scalar()}};
+      f.eval_partials(one, &value, p);
+      CHECK(std::memcmp(&value, &out[r], sizeof value) == 0);
+      for (int i = 0; i < 3; ++i) CHECK(std::memcmp(&p[i], &partials[3 * r + i], sizeof(double)) == 0);
+    }
   }
 }
 
