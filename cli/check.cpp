@@ -64,7 +64,7 @@ int run_check(const model_inputs& in) {
     const bool reads_data = std::any_of(m.variables.begin(), m.variables.end(), [](const lang::ir::variable& v) {
       return v.role == lang::ir::role::data || v.observed;
     });
-    if (!in.data_path.empty() || !in.sets.empty() || !reads_data) g = std::make_unique<model::graph>(m, l.data, rng);
+    if (!in.data_path.empty() || !in.sets.empty() || !reads_data) g = std::make_unique<model::graph>(m, std::move(l.data), rng);
     fmt::print("model {}: {} variables, {} statements\n", in.model_path, m.variables.size(), m.statements.size());
     for (std::size_t i = 0; i < m.variables.size(); ++i) {
       const auto& v = m.variables[i];

@@ -82,9 +82,21 @@ struct csv_columns {
   std::vector<char> integer;                   // every cell so far was written as an integer
   std::vector<std::optional<text_column>> text;  // set at a column's first cell that is not a number
   std::vector<std::optional<ppl::diagnostic>> missing;  // at a column's first NA or empty cell
-  std::optional<ppl::line_index> lines;       // made at the first such cell, for the rest
-  std::optional<std::size_t> row_names;        // the header's offset of an empty first name
+  std::optional<ppl::line_index> lines;       // made at the first such cell of a block, for the rest
+  std::optional<ppl::diagnostic> row_names;    // at an empty first name in the header
+  // A file read a block at a time (read_csv): the line breaks before the block, added to
+  // the line of every message about it, and the rows read so far.
+  std::size_t line_base = 0;
+  std::size_t rows = 0;
 };
+
+// A message at an offset of the block, at its line in the file.
+ppl::diagnostic diagnostic_at(const ppl::source_file& src, csv_columns& cols, std::size_t offset, std::string message) {
+  if (!cols.lines) cols.lines.emplace(src.text);
+  ppl::diagnostic d = ppl::make_diagnostic(src, *cols.lines, offset, std::move(message));
+  if (d.where.line) d.where.line += cols.line_base;
+  return d;
+}
 
 // The name the row-name column (an empty first header) is kept under: no model can name it.
 constexpr std::string_view row_names_column = "(row names)";
@@ -106,7 +118,7 @@ std::size_t read_header(const ppl::source_file& src, csv_columns& cols) {
     // R's write.csv and pandas' to_csv write the row names (or index) first, under an empty
     // name: that column is read, and left out with a note.
     if (name.empty() && cols.names.empty() && c.end < stop && *c.end == ',') {
-      cols.row_names = at;
+      cols.row_names = ppl::make_diagnostic(src, at, "the row names have no column name");
       name = row_names_column;
     }
     if (name.empty()) ppl::fail_at(src, at, "empty column name in the header");
@@ -130,9 +142,8 @@ std::string cell_place(const csv_columns& cols, std::size_t c, std::size_t row) 
 // is not read as numbers.
 void mark_text(const ppl::source_file& src, csv_columns& cols, std::size_t c, const char* at, std::string message,
                std::string reason) {
-  if (!cols.lines) cols.lines.emplace(src.text);
   const auto offset = static_cast<std::size_t>(at - src.text.data());
-  cols.text[c] = text_column{ppl::make_diagnostic(src, *cols.lines, offset, std::move(message)), std::move(reason)};
+  cols.text[c] = text_column{diagnostic_at(src, cols, offset, std::move(message)), std::move(reason)};
   std::vector<double>().swap(cols.values[c]);
 }
 
@@ -186,11 +197,9 @@ const char* read_cell(const ppl::source_file& src, csv_columns& cols, std::size_
   if (t.empty() || t == "NA" || t == "NaN" || t == "nan" || t == "NAN") {
     if (text) return cl.end;
     cols.values[c].push_back(std::nan(""));
-    if (!cols.missing[c]) {
-      if (!cols.lines) cols.lines.emplace(src.text);
-      cols.missing[c] = ppl::make_diagnostic(src, *cols.lines, static_cast<std::size_t>(cl.start - src.text.data()),
-                                              std::string(t.empty() ? "empty cell" : t) + " in " + cell_place(cols, c, row));
-    }
+    if (!cols.missing[c])
+      cols.missing[c] = diagnostic_at(src, cols, static_cast<std::size_t>(cl.start - src.text.data()),
+                                      std::string(t.empty() ? "empty cell" : t) + " in " + cell_place(cols, c, row));
     return cl.end;
   }
   auto r = std::from_chars(t.data(), t.data() + t.size(), x);
@@ -231,19 +240,59 @@ const char* read_row(const ppl::source_file& src, csv_columns& cols, const char*
 void read_rows(const ppl::source_file& src, csv_columns& cols, std::size_t from) {
   const char* p = src.text.data() + std::min(from, src.text.size());
   const char* stop = src.text.data() + src.text.size();
-  // Reserving for every line up front avoids regrowing millions of doubles. A row of n
-  // cells takes at least 2n bytes (a digit and a separator each), which bounds the rows
-  // however many blank lines there are: a wide header over a megabyte of line feeds must
-  // not reserve gigabytes.
-  const auto lines = static_cast<std::size_t>(std::count(p, stop, '\n')) + 1;
-  const auto rows = std::min(lines, static_cast<std::size_t>(stop - p) / (2 * cols.names.size()) + 1);
-  for (auto& column : cols.values) column.reserve(rows);
   std::string scratch;
-  for (std::size_t row = 0; p < stop;) {
+  while (p < stop) {
     const char* q = skip_blanks(p, stop);
-    p = q == stop || *q == '\n' ? q : read_row(src, cols, p, ++row, scratch);
+    p = q == stop || *q == '\n' ? q : read_row(src, cols, p, ++cols.rows, scratch);
     if (p < stop) ++p;
   }
+}
+
+// Room for about `rows` rows in every column, so that millions of doubles are not regrown
+// (and held twice while they are).
+void reserve_rows(csv_columns& cols, std::size_t rows) {
+  for (std::size_t c = 0; c < cols.values.size(); ++c)
+    if (!cols.text[c] && cols.values[c].capacity() < rows) cols.values[c].reserve(rows);
+}
+
+// One block of the file: whole lines, the header's first when `first`. Its messages carry
+// their lines in the file.
+void read_block(const ppl::source_file& src, csv_columns& cols, bool first) {
+  cols.lines.reset();
+  try {
+    refuse_binary(src, "CSV");
+    std::size_t from = 0;
+    if (first) {
+      from = read_header(src, cols);
+      // A row of n cells takes at least 2n bytes (a digit and a separator each), which
+      // bounds the rows however many blank lines there are: a wide header over a megabyte
+      // of line feeds must not reserve gigabytes.
+      const char* p = src.text.data() + std::min(from, src.text.size());
+      const char* stop = src.text.data() + src.text.size();
+      const auto lines = static_cast<std::size_t>(std::count(p, stop, '\n')) + 1;
+      reserve_rows(cols, std::min(lines, static_cast<std::size_t>(stop - p) / (2 * cols.names.size()) + 1));
+    }
+    read_rows(src, cols, from);
+  } catch (const ppl::source_error& e) {
+    if (cols.line_base == 0 || e.diag().where.line == 0) throw;
+    ppl::diagnostic d = e.diag();
+    d.where.line += cols.line_base;
+    throw ppl::source_error(std::move(d));
+  }
+}
+
+// Where a block may end: just after its last line break outside a quoted cell (one with an
+// even number of quotes before it in the block, a doubled quote counting two); 0 if none.
+std::size_t block_end(std::string_view text) {
+  std::size_t quotes = static_cast<std::size_t>(std::count(text.begin(), text.end(), '"'));
+  for (std::size_t end = text.size(); end > 0;) {
+    const std::size_t nl = text.rfind('\n', end - 1);
+    if (nl == std::string_view::npos) return 0;
+    quotes -= static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(nl), text.begin() + static_cast<std::ptrdiff_t>(end), '"'));
+    if (quotes % 2 == 0) return nl + 1;
+    end = nl;
+  }
+  return 0;
 }
 
 using numbered = std::vector<std::pair<int, std::size_t>>;  // (k of PREFIX.k, column)
@@ -303,22 +352,14 @@ std::string model_name(const csv_columns& cols, const std::map<std::string, numb
   return cols.named.count(name) ? cols.names[c] : name;
 }
 
-}  // namespace
-
-data_table read_csv(const std::string& path) { return parse_csv({path, read_file_text(path)}); }
-
-data_table parse_csv(const ppl::source_file& src) {
-  const std::string& path = src.name;
-  refuse_binary(src, "CSV");
-  csv_columns cols;
-  read_rows(src, cols, read_header(src, cols));
+// The table of the columns read.
+data_table make_table(csv_columns& cols, const std::string& path) {
   data_table table;
   const std::map<std::string, numbered> matrices = numbered_columns(cols.names);
   for (const auto& [prefix, members] : matrices) add_matrix(table, prefix, members, cols, path);
   for (std::size_t c = 0; c < cols.names.size(); ++c) {
     if (c == 0 && cols.row_names) {
-      ppl::line_index lines(src.text);
-      table.set_text(cols.names[c], text_column{ppl::make_diagnostic(src, lines, *cols.row_names, "the row names have no column name"),
+      table.set_text(cols.names[c], text_column{*cols.row_names,
                                                 "holds row names (its name is empty, as R's write.csv and pandas' to_csv write them)"});
       continue;
     }
@@ -335,6 +376,44 @@ data_table parse_csv(const ppl::source_file& src) {
     table.set(model_name(cols, matrices, c), std::move(v));
   }
   return table;
+}
+
+}  // namespace
+
+data_table parse_csv(const ppl::source_file& src) {
+  csv_columns cols;
+  read_block(src, cols, true);
+  return make_table(cols, src.name);
+}
+
+// A block at a time: the values are kept and each block's text is dropped once read. The
+// columns are sized once from the first block's rows per byte and the file's size.
+data_table read_csv(const std::string& path, std::size_t block_bytes) {
+  text_blocks in(path);
+  csv_columns cols;
+  ppl::source_file block{path, {}};
+  std::string rest;
+  std::size_t read_bytes = 0;
+  for (bool first = true, more = true; more;) {
+    block.text.swap(rest);
+    rest.clear();
+    more = in.read(block.text, block_bytes) > 0;
+    const std::size_t end = more ? block_end(block.text) : block.text.size();
+    if (more && end == 0) {  // no whole line yet (a line or quoted cell longer than a block)
+      rest.swap(block.text);
+      continue;
+    }
+    rest.assign(block.text, end, std::string::npos);
+    block.text.resize(end);
+    read_block(block, cols, first);
+    read_bytes += end;
+    if (first && in.size_hint() > read_bytes && read_bytes > 0)
+      reserve_rows(cols, static_cast<std::size_t>(static_cast<double>(cols.rows) * static_cast<double>(in.size_hint()) /
+                                                   static_cast<double>(read_bytes) * 1.02) + 64);
+    first = false;
+    cols.line_base += static_cast<std::size_t>(std::count(block.text.begin(), block.text.end(), '\n'));
+  }
+  return make_table(cols, path);
 }
 
 }  // namespace ppl::data

@@ -77,7 +77,10 @@ class data_table {
 // X with P columns. A `.gz` file is decompressed on the fly. Errors throw
 // ppl::source_error naming file, line and column; binary content (a NUL byte, an image,
 // a compressed file without its .gz name) is refused in one line.
-data_table read_csv(const std::string& path);
+// The file is read a block of `block_bytes` at a time (whole lines, a quoted cell never
+// split), so memory holds the values (8 bytes a number) and one block, not the text; the
+// default suits any file, a smaller block is for tests.
+data_table read_csv(const std::string& path, std::size_t block_bytes = std::size_t{16} << 20);
 
 // JSON in Stan's data format: an object of numbers and row-major nested arrays.
 data_table read_json(const std::string& path);

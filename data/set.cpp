@@ -16,9 +16,13 @@ data_table read_data_file(const std::string& path) {
   if (path.ends_with(".json")) return read_json(path);
   const std::string_view base = std::string_view(path).substr(0, path.size() - (path.ends_with(".gz") ? 3 : 0));
   if (base.ends_with(".R") || base.ends_with(".r")) return read_r_dump(path);
-  std::string text = read_file_text(path);
-  if (!base.ends_with(".csv") && r_dump::looks_like_r(text)) return parse_r_dump({path, std::move(text)});
-  return parse_csv({path, std::move(text)});
+  if (base.ends_with(".csv")) return read_csv(path);
+  // Another name: R's dump if its first statement says so (from the first megabyte), else
+  // CSV, which is read a block at a time.
+  std::string head;
+  text_blocks(path).read(head, std::size_t{1} << 20);
+  if (r_dump::looks_like_r(head)) return read_r_dump(path);
+  return read_csv(path);
 }
 
 namespace {

@@ -31,6 +31,16 @@ std::size_t gzip_size_hint(const std::string& path) {
   return std::min(hint, size * 64);
 }
 
+// zlib's reason for a failed read, without the path it prefixes; "" when the stream is
+// fine. A stream cut short reads as a clean end of file with Z_BUF_ERROR set.
+std::string gzip_failure(gzFile f, const std::string& path, bool failed) {
+  int code = Z_OK;
+  std::string why = gzerror(f, &code);
+  if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);
+  if (!failed && code == Z_OK) return "";
+  return "cannot decompress the file: " + (code == Z_BUF_ERROR ? std::string("it is truncated") : why);
+}
+
 // gzread passes uncompressed files through, but a damaged or truncated archive must not
 // pass as a shorter data set.
 std::string read_gzip(const std::string& path) {
@@ -45,13 +55,9 @@ std::string read_gzip(const std::string& path) {
     n = gzread(f, text.data() + used, static_cast<unsigned>(std::min<std::size_t>(text.size() - used, 1u << 30)));
     if (n > 0) used += static_cast<std::size_t>(n);
   } while (n > 0);
-  // A stream cut short reads as a clean end of file with Z_BUF_ERROR set.
-  int code = Z_OK;
-  std::string why = gzerror(f, &code);
-  if (why.rfind(path + ": ", 0) == 0) why.erase(0, path.size() + 2);  // zlib prefixes the path
+  const std::string why = gzip_failure(f, path, n < 0);
   gzclose(f);
-  if (n < 0 || code != Z_OK)
-    fail_file(path, "cannot decompress the file: " + (code == Z_BUF_ERROR ? std::string("it is truncated") : why));
+  if (!why.empty()) fail_file(path, why);
   text.resize(used);
   return text;
 }
@@ -92,6 +98,47 @@ std::string read_file_text(const std::string& path) {
   in.seekg(0);
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   return text;
+}
+
+text_blocks::text_blocks(const std::string& path) : path_(path) {
+  if (!ends_with(path, ".gz")) {
+    plain_ = std::fopen(path.c_str(), "rb");
+    if (!plain_) fail_file(path, std::string("cannot open the file: ") + std::strerror(errno));
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (in) size_hint_ = static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0));
+    return;
+  }
+  size_hint_ = gzip_size_hint(path);
+  file_ = gzopen(path.c_str(), "rb");
+  if (!file_) fail_file(path, std::string("cannot open the file: ") + std::strerror(errno));
+  gzbuffer(static_cast<gzFile>(file_), 1 << 18);
+}
+
+text_blocks::~text_blocks() {
+  if (file_) gzclose(static_cast<gzFile>(file_));
+  if (plain_) std::fclose(plain_);
+}
+
+std::size_t text_blocks::read(std::string& text, std::size_t bytes) {
+  const std::size_t used = text.size();
+  text.resize(used + bytes);
+  std::size_t got = 0;
+  if (plain_) {
+    got = std::fread(text.data() + used, 1, bytes, plain_);
+    text.resize(used + got);
+    if (got < bytes && std::ferror(plain_)) fail_file(path_, std::string("cannot read the file: ") + std::strerror(errno));
+    return got;
+  }
+  int n = 0;
+  while (got < bytes) {
+    n = gzread(static_cast<gzFile>(file_), text.data() + used + got, static_cast<unsigned>(std::min<std::size_t>(bytes - got, 1u << 30)));
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  text.resize(used + got);
+  if (got < bytes)
+    if (const std::string why = gzip_failure(static_cast<gzFile>(file_), path_, n < 0); !why.empty()) fail_file(path_, why);
+  return got;
 }
 
 void refuse_binary(const ppl::source_file& src, std::string_view kind) {

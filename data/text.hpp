@@ -1,6 +1,7 @@
 #pragma once
 // Getting the text of a data file, shared by the loaders: reading it (decompressing a
 // `.gz`), and refusing what is not text.
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,29 @@ namespace ppl::data {
 
 // The whole file; a `.gz` file decompressed. Throws ppl::source_error naming the file.
 std::string read_file_text(const std::string& path);
+
+// A text file a block at a time, for a reader whose memory must hold its values and not
+// the whole text (a 100-million-row CSV): a `.gz` inflated as it is read (a damaged or
+// truncated archive throws, as read_file_text does), any other file as it is (a gzip file
+// without its name is then refused by refuse_binary, as read_file_text's text is).
+class text_blocks {
+ public:
+  explicit text_blocks(const std::string& path);
+  ~text_blocks();
+  text_blocks(const text_blocks&) = delete;
+  text_blocks& operator=(const text_blocks&) = delete;
+  // Appends up to `bytes` bytes of the file to `text`; the number appended, 0 at its end.
+  std::size_t read(std::string& text, std::size_t bytes);
+  // The text's size as far as it is known before reading it (a plain file's size, a gzip
+  // file's trailer; 0 if neither says).
+  std::size_t size_hint() const { return size_hint_; }
+
+ private:
+  std::string path_;
+  void* file_ = nullptr;  // a gzFile, for a `.gz`
+  std::FILE* plain_ = nullptr;
+  std::size_t size_hint_ = 0;
+};
 
 // Throws a one-line ppl::source_error, at the first byte that text never holds (a NUL,
 // most control characters) or at the start of a file recognised by its first bytes (a
