@@ -82,8 +82,14 @@ class data_table {
 // default suits any file, a smaller block is for tests.
 data_table read_csv(const std::string& path, std::size_t block_bytes = std::size_t{16} << 20);
 
-// JSON in Stan's data format: an object of numbers and row-major nested arrays.
+// JSON in Stan's data format: an object of numbers and row-major nested arrays. Read as a
+// stream of events (stream_json), each value's numbers straight into its array, with no
+// document of the file: memory is the values. Where the stream stops (bad syntax, a
+// ragged array, a duplicate name), the file is read again as a document (parse_json), for
+// the message at its place.
 data_table read_json(const std::string& path);
+// The stream alone: nothing where it stops.
+std::optional<data_table> stream_json(const std::string& path);
 
 // R's dump format, as JAGS and OpenBUGS users keep data and initial values: `name <-
 // value` statements as R's dump() and rjags write them, or OpenBUGS's one bare

@@ -1,9 +1,13 @@
 // JSON data in Stan's format: an object of numbers and rectangular nested arrays, read
 // with nlohmann::json.
+#include <array>
 #include <cctype>
 #include <cmath>
+#include <istream>
+#include <streambuf>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "core/source_error.hpp"
 #include "data/data.hpp"
@@ -167,7 +171,129 @@ data_value json_value(const json& j, const std::string& name, const std::string&
   return v;
 }
 
-data_table read_json(const std::string& path) { return parse_json({path, read_file_text(path)}); }
+namespace {
+
+// Stan's JSON read as a stream of events (nlohmann's SAX interface): each value's numbers go
+// straight into its array, with no document of the whole file beside them. Anything this
+// reader does not take (a syntax error, a ragged array, a duplicate name, text) stops it,
+// and the file is then read again as a document (parse_json), which gives the data or the
+// message at its place.
+class json_events final : public nlohmann::json_sax<json> {
+ public:
+  explicit json_events(std::string path) : path_(std::move(path)) {}
+  data_table table;
+
+  bool null() override { return scalar(std::nan(""), true); }
+  bool boolean(bool) override { return false; }
+  bool number_integer(number_integer_t x) override { return scalar(static_cast<double>(x), true); }
+  bool number_unsigned(number_unsigned_t x) override { return scalar(static_cast<double>(x), true); }
+  bool number_float(number_float_t x, const string_t&) override { return std::isfinite(x) && scalar(x, false); }
+  bool string(string_t& s) override { return s == "NA" && scalar(std::nan(""), true); }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return !std::exchange(in_object_, true); }  // the top level only
+  bool end_object() override { return open_ == 0 && name_.empty(); }
+  bool key(string_t& k) override {
+    if (k.empty() || !seen_.insert(k).second) return false;
+    name_ = k;
+    value_ = data_value{};
+    value_.integer = true;
+    value_.origin = path_;
+    rank_ = 0, fixed_ = false, open_ = 0;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (!in_object_ || name_.empty() || open_ >= max_rank) return false;
+    if (fixed_ && open_ >= rank_) return false;  // deeper in a later element than in the first
+    if (!fixed_) rank_ = std::max(rank_, open_ + 1);
+    counts_[static_cast<std::size_t>(open_)] = 0;
+    if (open_ > 0) ++counts_[static_cast<std::size_t>(open_ - 1)];
+    ++open_;
+    return true;
+  }
+  bool end_array() override {
+    const auto d = static_cast<std::size_t>(--open_);
+    if (dims_set_[d] && dims_[d] != counts_[d]) return false;  // ragged
+    dims_[d] = counts_[d], dims_set_[d] = true;
+    return open_ > 0 || finish();
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool scalar(double x, bool integer) {
+    if (!in_object_ || name_.empty()) return false;
+    if (!fixed_) {
+      if (open_ != rank_) return false;  // a number where an array was expected
+      fixed_ = true;
+    } else if (open_ != rank_) {
+      return false;
+    }
+    if (open_ > 0) ++counts_[static_cast<std::size_t>(open_ - 1)];
+    value_.integer = value_.integer && integer;
+    // Grown by a quarter, not doubled: a hundred million numbers are not held at twice
+    // their size (the stream cannot say an array's length before its end).
+    auto& data = value_.value.data;
+    if (data.size() == data.capacity()) data.reserve(data.size() + data.size() / 4 + 16);
+    data.push_back(x);
+    return open_ > 0 || finish();
+  }
+  // A value complete: its shape from the arrays' lengths.
+  bool finish() {
+    value_.value.shape.rank = rank_;
+    for (int d = 0; d < rank_; ++d) value_.value.shape.dims[static_cast<std::size_t>(d)] = dims_[static_cast<std::size_t>(d)];
+    dims_set_.fill(false);
+    table.set(std::exchange(name_, {}), std::move(value_));
+    return true;
+  }
+
+  std::string path_, name_;
+  std::set<std::string> seen_;
+  bool in_object_ = false, fixed_ = false;
+  int open_ = 0, rank_ = 0;  // arrays open, and the value's rank (fixed at its first number)
+  data_value value_;
+  std::array<index_t, max_rank> counts_{}, dims_{};
+  std::array<bool, max_rank> dims_set_{};
+};
+
+// The file through text_blocks, a block at a time, each block cut at its first byte that is
+// no text (nlohmann reads a NUL as the end of the input, so `{"y": 1}` and then a NUL and
+// anything would pass): the stream then ends there, and `binary` says so.
+class text_buffer final : public std::streambuf {
+ public:
+  explicit text_buffer(const std::string& path) : in_(path) {}
+  bool binary = false;
+
+ protected:
+  int_type underflow() override {
+    if (binary) return traits_type::eof();
+    block_.clear();
+    if (in_.read(block_, std::size_t{1} << 20) == 0) return traits_type::eof();
+    if (const std::size_t at = first_binary_byte(block_); at != std::string::npos) block_.resize(at), binary = true;
+    if (block_.empty()) return traits_type::eof();
+    setg(block_.data(), block_.data(), block_.data() + block_.size());
+    return traits_type::to_int_type(block_[0]);
+  }
+
+ private:
+  text_blocks in_;
+  std::string block_;
+};
+
+}  // namespace
+
+// Streamed from the file a block at a time (a `.gz` inflated as it comes).
+std::optional<data_table> stream_json(const std::string& path) {
+  json_events events(path);
+  text_buffer buffer(path);
+  std::istream in(&buffer);
+  if (!json::sax_parse(in, &events) || buffer.binary) return std::nullopt;
+  return std::move(events.table);
+}
+
+// The document reader (parse_json) runs only where the stream stops: it gives the message.
+data_table read_json(const std::string& path) {
+  if (auto table = stream_json(path)) return std::move(*table);
+  return parse_json({path, read_file_text(path)});
+}
 
 data_table parse_json(const ppl::source_file& src) {
   const std::string& path = src.name;

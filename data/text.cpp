@@ -141,20 +141,25 @@ std::size_t text_blocks::read(std::string& text, std::size_t bytes) {
   return got;
 }
 
+std::size_t first_binary_byte(std::string_view text) {
+  const auto binary = [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return (b < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') || b == 0x7f;
+  };
+  const auto it = std::find_if(text.begin(), text.end(), binary);
+  return it == text.end() ? std::string_view::npos : static_cast<std::size_t>(it - text.begin());
+}
+
 void refuse_binary(const ppl::source_file& src, std::string_view kind) {
   const std::string_view text = src.text;
   for (const auto& s : signatures)
     if (text.starts_with(s.bytes))
       fail_one_line(src, 0, "this is " + std::string(s.what) + ", not " + a_kind(kind) + " file" +
                                 (*s.advice ? ": " + std::string(s.advice) : ""));
-  auto binary = [](char c) {
-    const auto b = static_cast<unsigned char>(c);
-    return (b < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f') || b == 0x7f;
-  };
-  if (auto it = std::find_if(text.begin(), text.end(), binary); it != text.end()) {
-    const auto b = static_cast<unsigned char>(*it);
+  if (const std::size_t at = first_binary_byte(text); at != std::string_view::npos) {
+    const auto b = static_cast<unsigned char>(text[at]);
     static const char* hex = "0123456789abcdef";
-    fail_one_line(src, static_cast<std::size_t>(it - text.begin()),
+    fail_one_line(src, at,
                   std::string("the byte 0x") + hex[b >> 4] + hex[b & 15] + " is not text: this is binary data, not " +
                       a_kind(kind) + " file");
   }

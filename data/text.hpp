@@ -35,6 +35,10 @@ class text_blocks {
   std::size_t size_hint_ = 0;
 };
 
+// The offset of the first byte that text never holds (a NUL, most control characters), or
+// npos: refuse_binary's test, for a reader that sees the text a block at a time.
+std::size_t first_binary_byte(std::string_view text);
+
 // Throws a one-line ppl::source_error, at the first byte that text never holds (a NUL,
 // most control characters) or at the start of a file recognised by its first bytes (a
 // gzip file without its .gz name, an image, a spreadsheet), naming what the file seems to

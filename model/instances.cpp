@@ -86,9 +86,15 @@ read_log instances::reads(const statement& s, const index_t* loops) {
 
 std::pair<index_t, index_t> instances::target(const statement& s, const index_t* loops) {
   g_.set_loops(s, loops);
-  index_t size;
+  index_t size = 1;
   try {
-    size = s.which == statement::kind::sample ? g_.value_shape_of(s, g_.eval_args(s)).size() : g_.eval_.eval(*s.value, g_.frame_).size();
+    // A scalar distribution's value, or a scalar definition, is one element: its arguments
+    // need no evaluation for that (they were checked when the graph was built).
+    if (s.which == statement::kind::sample) {
+      if (s.dist->value_rank() != 0) size = g_.value_shape_of(s, g_.eval_args(s)).size();
+    } else if (s.value->type.rank != 0) {
+      size = g_.eval_.eval(*s.value, g_.frame_).size();
+    }
   } catch (const eval_error& e) {
     g_.fail_in(s, e.pos, e.what());
   }

@@ -387,6 +387,8 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     std::vector<std::size_t> order(t.count);
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
+    for (auto* v : {&t.elements, &t.other_offsets, &t.value_offsets}) v->reserve(t.count);
+    t.fixed_args.reserve(t.count);
     for (std::size_t i : order) {
       const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
       const double scale = model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();

@@ -18,6 +18,8 @@ bool read_dot_rows(model::graph& g, const lang::ir::statement& s, const expr& ar
   const std::size_t depth = s.loops.size(), count = depth ? table.size() / depth : 1;
   const auto& a = g.value(out.left).data;
   const auto& b = g.value(out.right).data;
+  out.left_offsets.reserve(count);
+  out.right_offsets.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
     const ppl::index_t* loops = table.data() + i * depth;
     const ppl::view x = model::instances(g).eval_at(s, loops, *out.left_ref);
