@@ -389,9 +389,12 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
     for (auto* v : {&t.elements, &t.other_offsets, &t.value_offsets}) v->reserve(t.count);
     t.fixed_args.reserve(t.count);
+    // A scale the same for every rating (1 / sqrt(alpha)) is evaluated once.
+    const bool one_scale = !lang::ir::uses_loop_variable(*s.args[1]);
+    const double shared = one_scale ? model::instances(graph_).eval_at(s, t.loops.data(), *s.args[1]).scalar() : 0.0;
     for (std::size_t i : order) {
       const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
-      const double scale = model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();
+      const double scale = one_scale ? shared : model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();
       t.elements.push_back(mine[i]);
       t.other_offsets.push_back(theirs[i]);
       t.value_offsets.push_back(model::instances(graph_).target(s, loops).first);
