@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "model/blanket.hpp"
 #include "samplers/conjugate_alias.hpp"
@@ -154,10 +156,14 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     std::vector<alias_factor> varying;  // through an alias: factors read again at each update
     // y ~ Normal(dot(v-block, x-block), s) with both blocks at fixed places and s fixed
     // (a rating in matrix factorisation): the coefficients are read in place from the
-    // other variable (`other`, at `other_offsets`), with weight 1 / s^2 (`fixed_args`).
-    int other = -1;               // fixed_args then holds each instance's weight 1 / s^2
+    // other variable (`other`), with weight 1 / s^2 (`fixed_args`: one for every child
+    // where s is shared, else one each). The children are sorted by the block they add
+    // to, in runs: (element, the end of its run); per child, the other block's offset and
+    // its value's, in 32 bits (12 bytes a child with the weight shared, not 40).
+    int other = -1;
     ppl::index_t block = 0;  // the blocks' length
-    std::vector<ppl::index_t> other_offsets;
+    std::vector<std::pair<ppl::index_t, std::uint32_t>> dot_runs;
+    std::vector<std::uint32_t> dot_other, dot_value;
   };
 
   // How many times a child's statistics count at temperature beta: beta for the
@@ -382,33 +388,50 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     if (graph_.model().variables[static_cast<std::size_t>(other)].role == lang::ir::role::derived) return;
     const auto& mine = left ? d.left_offsets : d.right_offsets;
     const auto& theirs = left ? d.right_offsets : d.left_offsets;
+    constexpr auto fits = static_cast<ppl::index_t>(std::numeric_limits<std::uint32_t>::max());
+    if (static_cast<ppl::index_t>(t.count) >= fits || graph_.value(other).size() >= fits || graph_.value(s.target).size() >= fits) return;
     // Children in the order of the blocks they add to, so that a block's statistics stay in
     // cache while its children are summed (the ratings of one item, read by item).
     std::vector<std::size_t> order(t.count);
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
-    for (auto* v : {&t.elements, &t.other_offsets, &t.value_offsets}) v->reserve(t.count);
-    t.fixed_args.reserve(t.count);
+    t.dot_other.reserve(t.count);
+    t.dot_value.reserve(t.count);
     // A scale the same for every rating (1 / sqrt(alpha)) is evaluated once.
     const bool one_scale = !lang::ir::uses_loop_variable(*s.args[1]);
-    const double shared = one_scale ? model::instances(graph_).eval_at(s, t.loops.data(), *s.args[1]).scalar() : 0.0;
+    if (one_scale) {
+      const double scale = model::instances(graph_).eval_at(s, t.loops.data(), *s.args[1]).scalar();
+      t.fixed_args.assign(1, 1 / (scale * scale));
+    } else {
+      t.fixed_args.reserve(t.count);
+    }
     for (std::size_t i : order) {
       const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
-      const double scale = one_scale ? shared : model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();
-      t.elements.push_back(mine[i]);
-      t.other_offsets.push_back(theirs[i]);
-      t.value_offsets.push_back(model::instances(graph_).target(s, loops).first);
-      t.fixed_args.push_back(1 / (scale * scale));
+      if (!one_scale) {
+        const double scale = model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();
+        t.fixed_args.push_back(1 / (scale * scale));
+      }
+      if (t.dot_runs.empty() || t.dot_runs.back().first != mine[i]) t.dot_runs.push_back({mine[i], 0});
+      t.dot_other.push_back(static_cast<std::uint32_t>(theirs[i]));
+      t.dot_value.push_back(static_cast<std::uint32_t>(model::instances(graph_).target(s, loops).first));
+      t.dot_runs.back().second = static_cast<std::uint32_t>(t.dot_other.size());
     }
+    t.dot_runs.shrink_to_fit();
     t.other = other;
     t.block = d.size;
+    // The loops table is read again only by a weighted sum (accumulate_weighted), rarely.
+    std::vector<ppl::index_t>().swap(t.loops);
   }
 
   void accumulate_dot(const table& c) {
     const double* x = graph_.value(c.other).data.data();
     const double* y = graph_.value(c.s->target).data.data();
-    for (std::size_t i = 0; i < c.count; ++i)
-      pair_.add_linear(x + c.other_offsets[i], y[c.value_offsets[i]], c.fixed_args[i], c.block, stats_.data() + c.elements[i] * stride_);
+    const bool shared = c.fixed_args.size() == 1;
+    std::size_t i = 0;
+    for (const auto& [element, end] : c.dot_runs) {
+      double* stats = stats_.data() + element * stride_;
+      for (; i < end; ++i) pair_.add_linear(x + c.dot_other[i], y[c.dot_value[i]], c.fixed_args[shared ? 0 : i], c.block, stats);
+    }
   }
 
   bool accumulate_rows(const table& c) {
@@ -458,10 +481,13 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   void accumulate_weighted(const table& c) {
     const int si = static_cast<int>(c.s - graph_.model().statements.data());
     std::vector<double> before;
+    // A dot table let its loops go (make_dot): found again here.
+    const std::vector<ppl::index_t> found = c.loops.empty() && !c.s->loops.empty() ? model::instances(graph_).table(*c.s) : std::vector<ppl::index_t>{};
+    const ppl::index_t* table = found.empty() ? c.loops.data() : found.data();
     for (std::size_t i = 0; i < c.count; ++i) {
       const double w = weight_(si, i);
       if (w == 0) continue;
-      const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
+      const ppl::index_t* loops = table + i * c.s->loops.size();
       const ppl::view ref = model::instances(graph_).eval_at(*c.s, loops, *c.ref);
       // The statistics this child can touch, kept to count its addition w times.
       double* stats = stats_.data() + (ref.data - graph_.value(variable_).data.data()) * stride_;
