@@ -2,6 +2,7 @@
 // (cli/commands.hpp), which adds its options and says how it runs. This file builds the
 // App, parses, and runs the command parsed.
 #include <CLI/CLI.hpp>
+#include <malloc.h>
 
 #include <iostream>
 #include <string>
@@ -64,5 +65,10 @@ int run_ppl(int argc, char** argv) {
 
 // Under mpirun, every process of the job runs this (cli/cluster.hpp).
 int main(int argc, char** argv) {
+  // Blocks of a megabyte or more (a plate's tables, a data column) are mapped on their own,
+  // so that memory freed once the graph is built goes back to the system: glibc's moving
+  // threshold otherwise serves them from the heap, where the gaps they leave stay in use
+  // (BPMF at a million ratings: a peak of 117 MB, 81 MB with this).
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   return ppl::cli::run_in_group(argc, argv, [&] { return ppl::cli::run_ppl(argc, argv); });
 }
