@@ -230,7 +230,7 @@ std::vector<long> build_chains(std::vector<chain>& chains, const lang::ir::model
   std::vector<long> completed(chains.size(), 0);
   std::exception_ptr failed;
   try {
-    if (o.chains == 1 && !o.heldout) {
+    if (o.chains == 1) {
       completed[0] = build_chain(chains[0], m, data, &data, o, 0);
     } else {
       on_threads(o.chains, [&](int c) {

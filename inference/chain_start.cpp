@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -195,6 +196,11 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
                  const run_options& o, int index) {
   c.rng = chain_rng(o.seed, index);
   const model::graph_options options{.start = o.start};
+  // The data move into a lone chain's graph: --heldout's graph reads the rest of them,
+  // kept apart first.
+  std::optional<data::data_table> kept;
+  if (take && o.heldout) kept = heldout_base(*take, *o.heldout);
+  const data::data_table& given = kept ? *kept : data;
   c.graph = take ? std::make_unique<model::graph>(m, std::move(*take), c.rng, options)
                  : std::make_unique<model::graph>(m, data, c.rng, options);
   const std::string* saved = o.resume && !(*o.resume)[static_cast<std::size_t>(index)].empty()
@@ -233,11 +239,11 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   // values (model/graph_start.cpp). Samplers are made again for each start.
   const bool fixed = model::failed_start(*c.graph).covered_by_init();
   if (saved) {
-    make_chain_samplers(c, o, &data, index);
+    make_chain_samplers(c, o, &given, index);
     load_chain_samplers(c, state);
   } else {
     start_where_finite(*c.graph, c.rng, o.start, [&] {
-      make_chain_samplers(c, o, &data, index);
+      make_chain_samplers(c, o, &given, index);
       return log_joint(c);
     });
   }
@@ -246,7 +252,7 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   if (moving.empty()) return completed;
   c.start_report = move_along_path(*c.graph, moving, c.rng, c.settings.start_metric);
   c.graph->update_derived(c.derived_every);
-  make_chain_samplers(c, o, &data, index);
+  make_chain_samplers(c, o, &given, index);
   return completed;
 }
 

@@ -8,6 +8,15 @@ namespace ppl::inference {
 using lang::ir::role;
 using lang::ir::statement;
 
+data::data_table heldout_base(const data::data_table& data, const data::data_table& heldout) {
+  data::data_table base;
+  for (const auto& [name, value] : data.values())
+    if (!heldout.find(name) && !heldout.text(name)) base.set(name, value);
+  for (const auto& [name, column] : data.text_columns())
+    if (!heldout.find(name) && !heldout.text(name)) base.set_text(name, column);
+  return base;
+}
+
 heldout_prediction::heldout_prediction(model::graph& chain_graph, const data::data_table& data, const data::data_table& heldout,
                                        ppl::rng& rng) {
   const auto& m = chain_graph.model();
@@ -28,7 +37,7 @@ heldout_prediction::heldout_prediction(model::graph& chain_graph, const data::da
     throw std::invalid_argument("--heldout: no sampler of this model scores held-out data, and the file gives no observed variable "
                                 "whose every `~` is Normal (held-out RMSE), nor is the model LDA (document completion, which "
                                 "`ppl plan` shows as `collapsed` for z, theta and phi)");
-  data::data_table merged = data;
+  data::data_table merged = heldout_base(data, heldout);
   merged.merge(heldout);
   graph_ = std::make_unique<model::graph>(m, merged, rng);
   for (std::size_t v = 0; v < m.variables.size(); ++v)

@@ -16,6 +16,10 @@
 
 namespace ppl::inference {
 
+// The data a held-out graph reads beside the held-out file: the model's data less what the
+// file replaces (not copied first). Made before the data move into a lone chain's graph.
+data::data_table heldout_base(const data::data_table& data, const data::data_table& heldout);
+
 class heldout_prediction {
  public:
   // Throws std::invalid_argument when the held-out table names no observed variable whose

@@ -5,6 +5,12 @@
 // Eigen 3.
 //
 //   bpmf_reference TRAIN.json HELDOUT.json [--sweeps 200] [--burnin 50] [--seed 1] [--report K]
+//   bpmf_reference TRAIN.csv HELDOUT.csv --priors PRIORS.json [...]
+//
+// The second form reads the ratings as bench/reference/bpmf_generate writes them (CSV,
+// user,item,rating) a block at a time, with no document of the file, and N, M, D and the
+// hyperpriors from PRIORS.json: the memory is the ratings' arrays and their two groupings,
+// as a sampler written for a hundred million ratings would hold them.
 //
 // Model: Lambda_u ~ Wishart(nu0, W0) (mean nu0 W0), mu_u ~ Normal(mu0, (beta0 Lambda_u)^-1),
 // u_i ~ Normal(mu_u, Lambda_u^-1); the same for the items; r_ij ~ Normal(u_i . v_j, alpha^-1)
@@ -22,6 +28,7 @@
 // the run) "sweep S rmse R" goes to stderr: the running posterior-mean RMSE, or during
 // burn-in the current sweep's.
 #include <Eigen/Dense>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +73,7 @@ struct hyper {
 struct options {
   long sweeps = 200, burnin = 50, report = 0;
   unsigned long long seed = 1;
+  std::string priors;
 };
 
 nlohmann::json read_json(const char* path) {
@@ -89,6 +97,53 @@ ratings read_ratings(const nlohmann::json& j, long N, long M) {
     std::fprintf(stderr, "bpmf_reference: user, item and rating must have one length and 1-based indices within N, M\n");
     std::exit(1);
   }
+  return r;
+}
+
+// user,item,rating rows after a header, 16 MB at a time.
+ratings read_ratings_csv(const char* path, long N, long M) {
+  std::FILE* f = std::fopen(path, "rb");
+  if (!f) {
+    std::fprintf(stderr, "bpmf_reference: cannot open %s\n", path);
+    std::exit(1);
+  }
+  ratings r;
+  std::string block, rest;
+  std::vector<char> buffer(std::size_t{1} << 24);
+  bool header = true;
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  for (std::size_t got; (got = std::fread(buffer.data(), 1, buffer.size(), f)) > 0 || !rest.empty();) {
+    block.assign(rest);
+    block.append(buffer.data(), got);
+    const std::size_t end = got > 0 ? block.rfind('\n') + 1 : block.size();
+    rest.assign(block, end, std::string::npos);
+    const char* p = block.data();
+    const char* stop = block.data() + end;
+    if (header) p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p))) + 1, header = false;
+    while (p < stop) {
+      long u = 0, i = 0;
+      double v = 0;
+      p = std::from_chars(p, stop, u).ptr + 1;
+      p = std::from_chars(p, stop, i).ptr + 1;
+      p = std::from_chars(p, stop, v).ptr;
+      while (p < stop && (*p == '\r' || *p == '\n')) ++p;
+      if (u < 1 || u > N || i < 1 || i > M) {
+        std::fprintf(stderr, "bpmf_reference: %s: a row with user %ld, item %ld outside 1..N, 1..M\n", path, u, i);
+        std::exit(1);
+      }
+      r.user.push_back(static_cast<int>(u - 1));
+      r.item.push_back(static_cast<int>(i - 1));
+      r.value.push_back(v);
+    }
+    if (r.value.size() == r.value.capacity() || r.value.capacity() == 0) {  // sized from the first block's rows per byte
+      const auto rows = static_cast<std::size_t>(static_cast<double>(r.value.size()) * static_cast<double>(size) / static_cast<double>(end) * 1.02) + 64;
+      r.user.reserve(rows), r.item.reserve(rows), r.value.reserve(rows);
+    }
+    if (got == 0) break;
+  }
+  std::fclose(f);
   return r;
 }
 
@@ -192,7 +247,8 @@ void predict(const MatrixXd& U, const MatrixXd& V, const ratings& heldout, Vecto
 
 [[noreturn]] void usage() {
   std::fprintf(stderr,
-               "usage: bpmf_reference TRAIN.json HELDOUT.json [--sweeps 200] [--burnin 50] [--seed 1] [--report K]\n");
+               "usage: bpmf_reference TRAIN.json HELDOUT.json [--sweeps 200] [--burnin 50] [--seed 1] [--report K]\n"
+               "       bpmf_reference TRAIN.csv HELDOUT.csv --priors PRIORS.json [...]\n");
   std::exit(2);
 }
 
@@ -206,6 +262,7 @@ options parse_options(int argc, char** argv) {
     else if (key == "--burnin") o.burnin = std::atol(value);
     else if (key == "--seed") o.seed = std::strtoull(value, nullptr, 10);
     else if (key == "--report") o.report = std::atol(value);
+    else if (key == "--priors") o.priors = value;
     else usage();
   }
   if (o.sweeps <= 0 || o.burnin < 0 || o.burnin >= o.sweeps) {
@@ -240,11 +297,14 @@ normal_wishart_prior read_prior(const nlohmann::json& data, long D) {
 int main(int argc, char** argv) {
   if (argc < 3) usage();
   const options opt = parse_options(argc, argv);
-  const nlohmann::json data = read_json(argv[1]);
+  const bool csv = std::string(argv[1]).ends_with(".csv");
+  if (csv && opt.priors.empty()) usage();
+  const nlohmann::json data = read_json(csv ? opt.priors.c_str() : argv[1]);
   const long N = data.at("N").get<long>(), M = data.at("M").get<long>(), D = data.at("D").get<long>();
   const double alpha = data.at("alpha").get<double>();
   const normal_wishart_prior prior = read_prior(data, D);
-  const ratings train = read_ratings(data, N, M), heldout = read_ratings(read_json(argv[2]), N, M);
+  const ratings train = csv ? read_ratings_csv(argv[1], N, M) : read_ratings(data, N, M);
+  const ratings heldout = csv ? read_ratings_csv(argv[2], N, M) : read_ratings(read_json(argv[2]), N, M);
   const rating_lists by_user = group(train.user, train.item, train.value, N);
   const rating_lists by_item = group(train.item, train.user, train.value, M);
 
