@@ -27,16 +27,43 @@ bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked) {
   return std::any_of(reads.begin(), reads.end(), [&](int r) { return marked[static_cast<std::size_t>(r)] != 0; });
 }
 
-// A product or quotient in e whose two factors both read a marked variable.
-bool scaled_product(const lang::ir::expr* e, const std::vector<char>& marked) {
+// A product or quotient in e whose two factors both read a marked variable; with `dot`, a
+// dot product too.
+bool scaled_product(const lang::ir::expr* e, const std::vector<char>& marked, bool dot = false) {
   if (!e) return false;
-  if (e->which == lang::ir::expr::kind::call && e->fn && e->args.size() == 2 && (e->fn->name() == "*" || e->fn->name() == "/") &&
-      reads_marked(e->args[0].get(), marked) && reads_marked(e->args[1].get(), marked))
+  if (e->which == lang::ir::expr::kind::call && e->fn && e->args.size() == 2 &&
+      (e->fn->name() == "*" || e->fn->name() == "/" || (dot && e->fn->name() == "dot")) && reads_marked(e->args[0].get(), marked) &&
+      reads_marked(e->args[1].get(), marked))
     return true;
-  return std::any_of(e->args.begin(), e->args.end(), [&](const auto& a) { return scaled_product(a.get(), marked); });
+  return std::any_of(e->args.begin(), e->args.end(), [&](const auto& a) { return scaled_product(a.get(), marked, dot); });
 }
 
 }  // namespace
+
+bool multiplies_them(const lang::ir::model& m, const std::vector<int>& variables) {
+  using lang::ir::statement;
+  // Predictions and what only they or the output read are no part of a block's terms.
+  const std::vector<char> predictive = lang::predictive_statements(m), feeds = feeding_density(m);
+  std::vector<char> reached(m.variables.size(), 0);
+  for (int v : variables) reached[static_cast<std::size_t>(v)] = 1;
+  for (std::size_t i = 0; i < m.statements.size(); ++i) {
+    const statement& s = m.statements[i];
+    if (predictive[i]) continue;
+    if (s.which == statement::kind::assign) {
+      if (!feeds[static_cast<std::size_t>(s.target)]) continue;
+      if (scaled_product(s.value.get(), reached, true)) return true;
+      const auto reads = lang::ir::statement_reads(s);
+      if (std::any_of(reads.begin(), reads.end(), [&](int r) { return reached[static_cast<std::size_t>(r)] != 0; }))
+        reached[static_cast<std::size_t>(s.target)] = 1;
+      continue;
+    }
+    if (s.which == statement::kind::factor && scaled_product(s.value.get(), reached, true)) return true;
+    if (s.which == statement::kind::sample)
+      for (const auto& a : s.args)
+        if (scaled_product(a.get(), reached, true)) return true;
+  }
+  return false;
+}
 
 bool funnel_shaped(const lang::ir::model& m, const std::vector<int>& variables) {
   using lang::ir::statement;

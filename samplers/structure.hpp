@@ -34,6 +34,12 @@ std::vector<char> with_inputs(const lang::ir::model& m, std::vector<char> marked
 // scale, theta = mu + tau * eta; a latent GP, f = cholesky(K(alpha, rho)) * f_tilde).
 bool funnel_shaped(const lang::ir::model& m, const std::vector<int>& variables);
 
+// Whether a term or a definition multiplies two values that both read the variables
+// (directly or through derived variables): a product, a quotient or a dot product, such as
+// BPMF's dot(U[user[r]], V[item[r]]). No Gaussian block of them is then affine in them
+// all, which this says from the model's text, before a block is built to find out.
+bool multiplies_them(const lang::ir::model& m, const std::vector<int>& variables);
+
 // Whether an expression reads a marked variable.
 bool reads_marked(const lang::ir::expr* e, const std::vector<char>& marked);
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "samplers/gaussian_block.hpp"
+#include "samplers/structure.hpp"
 #include "tests/samplers/inference_fixture.hpp"
 #include "tests/support/model_fixture.hpp"
 
@@ -120,6 +121,19 @@ TEST_CASE("no block where the terms are not affine in the unknowns jointly, or a
   auto p = infer("data y: real[N]\na ~ Normal(1, 1)\nb ~ Normal(1, 1)\ny ~ Normal(a * b, 1)\n", {"y=[1.5, 2, 0.5]"}, two_chains(100, 200, 73));
   CHECK(p.kind("a") == "conjugate");
   CHECK(p.kind("b") == "conjugate");
+  // Said from the text before any block is built (samplers::multiplies_them): a product or
+  // a dot product of two of them in a term or in a definition a term reads...
+  const auto bpmf = std::make_unique<ppl::lang::ir::model>(ppl::lang::compile({"test.ppl", 
+      "data user: int[R]\ndata item: int[R]\ndata rating: real[R]\nfor i in 1:3 { U[i] ~ MultiNormal([0, 0], [[1, 0], [0, 1]]) }\n"
+      "for j in 1:4 { V[j] ~ MultiNormal([0, 0], [[1, 0], [0, 1]]) }\nfor r in 1:R { m[r] = dot(U[user[r]], V[item[r]]) }\n"
+      "rating ~ Normal(m, 1)\n"}, ppl::stdlib::library()));
+  const int U = bpmf->find("U"), V = bpmf->find("V");
+  CHECK(ppl::samplers::multiplies_them(*bpmf, {U, V}));
+  CHECK_FALSE(ppl::samplers::multiplies_them(*bpmf, {U}));
+  // ... but not one only the output reads: the regression's block stands beside it.
+  auto q = infer("data x: real[N]\ndata y: real[N]\na ~ Normal(0, 100)\nb ~ Normal(0, 100)\ny ~ Normal(a + b * x, 0.5)\nab = a * b\n",
+                 {"x=" + list(years), "y=" + list(temps)}, two_chains(100, 200, 73));
+  CHECK(q.kind("a") == "gaussian_block");
 }
 
 TEST_CASE("a posterior-predictive yrep is left out of the block's conditional and drawn after it") {
