@@ -400,10 +400,9 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     constexpr auto fits = static_cast<ppl::index_t>(std::numeric_limits<std::uint32_t>::max());
     if (static_cast<ppl::index_t>(t.count) >= fits || graph_.value(other).size() >= fits || graph_.value(s.target).size() >= fits) return;
     // Children in the order of the blocks they add to, so that a block's statistics stay in
-    // cache while its children are summed (the ratings of one item, read by item).
-    std::vector<std::size_t> order(t.count);
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
+    // cache while its children are summed (the ratings of one item, read by item): a
+    // counting sort by block, stable, in 4 bytes a child.
+    const std::vector<std::uint32_t> order = by_block(mine, d.size, graph_.value(variable_).size());
     t.dot_other.reserve(t.count);
     t.dot_value.reserve(t.count);
     // A scale the same for every rating (1 / sqrt(alpha)) is evaluated once.
@@ -430,6 +429,19 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     t.block = d.size;
     // The loops table is read again only by a weighted sum (accumulate_weighted), rarely.
     std::vector<ppl::index_t>().swap(t.loops);
+  }
+
+  // The children's numbers in the order of the blocks at offsets `mine` (each a multiple of
+  // `size` within `values`), children of one block in their own order.
+  static std::vector<std::uint32_t> by_block(const std::vector<ppl::index_t>& mine, ppl::index_t size, ppl::index_t values) {
+    const ppl::index_t step = std::max<ppl::index_t>(size, 1);
+    const auto blocks = static_cast<std::size_t>(values / step) + 1;
+    std::vector<std::uint32_t> start(blocks + 1, 0);
+    for (const ppl::index_t at : mine) ++start[static_cast<std::size_t>(at / step) + 1];
+    for (std::size_t b = 0; b < blocks; ++b) start[b + 1] += start[b];
+    std::vector<std::uint32_t> order(mine.size());
+    for (std::size_t i = 0; i < mine.size(); ++i) order[start[static_cast<std::size_t>(mine[i] / step)]++] = static_cast<std::uint32_t>(i);
+    return order;
   }
 
   void accumulate_dot(const table& c) {
