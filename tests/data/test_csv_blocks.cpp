@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstring>
 #include <string>
 
 #include "data/data.hpp"
@@ -14,32 +13,6 @@ namespace test_csv_blocks {
 
 using namespace ppl::data;
 using ppl::testing::scratch_file;
-
-// Equal as values, bit for bit (NaN for a missing value equal to NaN).
-bool same(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
-}
-
-void check_same(const data_table& whole, const data_table& blocks) {
-  REQUIRE(whole.values().size() == blocks.values().size());
-  for (const auto& [name, v] : whole.values()) {
-    INFO("column ", name);
-    const data_value* b = blocks.find(name);
-    REQUIRE(b);
-    CHECK(same(v.value.data, b->value.data));
-    CHECK(v.value.shape == b->value.shape);
-    CHECK(v.integer == b->integer);
-    CHECK(v.first_missing.has_value() == b->first_missing.has_value());
-    if (v.first_missing && b->first_missing) CHECK(v.first_missing->str() == b->first_missing->str());
-  }
-  REQUIRE(whole.text_columns().size() == blocks.text_columns().size());
-  for (const auto& [name, t] : whole.text_columns()) {
-    INFO("text column ", name);
-    REQUIRE(blocks.text(name));
-    CHECK(t.problem.str() == blocks.text(name)->problem.str());
-    CHECK(t.reason == blocks.text(name)->reason);
-  }
-}
 
 // Rows of counts, reals, missing values, a text column that turns to text late, a quoted
 // cell across lines, CRLF line ends and blank lines, under R's row-name column.
@@ -63,7 +36,7 @@ TEST_CASE("CSV a block at a time: the table the whole text gives, whatever the b
   REQUIRE(whole.find("X"));
   for (std::size_t block : {1UL, 7UL, 64UL, 1000UL, 1UL << 20}) {
     INFO("block ", block);
-    check_same(whole, read_csv(path, block));
+    ppl::testing::check_same_tables(whole, read_csv(path, block));
   }
 }
 

@@ -4,7 +4,6 @@
 // reader's message.
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -17,25 +16,11 @@ namespace test_json_events {
 using namespace ppl::data;
 using ppl::testing::scratch_file;
 
-void check_same(const data_table& a, const data_table& b) {
-  REQUIRE(a.values().size() == b.values().size());
-  for (const auto& [name, v] : a.values()) {
-    INFO("value ", name);
-    const data_value* w = b.find(name);
-    REQUIRE(w);
-    CHECK(v.value.shape == w->value.shape);
-    REQUIRE(v.value.data.size() == w->value.data.size());
-    CHECK((v.value.data.empty() || std::memcmp(v.value.data.data(), w->value.data.data(), v.value.data.size() * sizeof(double)) == 0));
-    CHECK(v.integer == w->integer);
-    CHECK(v.origin == w->origin);
-  }
-}
-
 void check_file(const std::string& path) {
   INFO(path);
   const auto streamed = stream_json(path);
   REQUIRE(streamed);  // taken by the stream, not by the document reader after it
-  check_same(parse_json({path, read_file_text(path)}), *streamed);
+  ppl::testing::check_same_tables(parse_json({path, read_file_text(path)}), *streamed);
 }
 
 TEST_CASE("JSON events: every JSON data file of the examples and suites reads as the document reader reads it") {
