@@ -246,7 +246,7 @@ std::uint64_t file_fingerprint(const std::string& path) {
   // FNV-1a over the bytes, read a block at a time: a data file of gigabytes is not held.
   std::uint64_t h = 1469598103934665603ull;
   std::ifstream in(path, std::ios::binary);
-  std::vector<char> block(std::size_t{1} << 20);
+  std::vector<char> block(std::size_t{1} << 16);
   while (in) {
     in.read(block.data(), static_cast<std::streamsize>(block.size()));
     for (std::streamsize k = 0; k < in.gcount(); ++k) h = (h ^ static_cast<unsigned char>(block[static_cast<std::size_t>(k)])) * 1099511628211ull;

@@ -121,10 +121,14 @@ text_blocks::~text_blocks() {
 
 std::size_t text_blocks::read(std::string& text, std::size_t bytes) {
   const std::size_t used = text.size();
+  // A small file is not given a whole block of zeros first: what is left of it, and one
+  // byte more to see its end (a file still growing gets the next call's).
+  if (plain_ && size_hint_ >= read_) bytes = std::min(bytes, size_hint_ - read_ + 1);
   text.resize(used + bytes);
   std::size_t got = 0;
   if (plain_) {
     got = std::fread(text.data() + used, 1, bytes, plain_);
+    read_ += got;
     text.resize(used + got);
     if (got < bytes && std::ferror(plain_)) fail_file(path_, std::string("cannot read the file: ") + std::strerror(errno));
     return got;
