@@ -49,6 +49,7 @@ struct model_inputs {
   std::string data_path;           // optional
   std::vector<std::string> sets;   // --set name=value
   std::string dialect = "auto";    // --dialect: ppl, bugs, or auto (by the file: lang::looks_like_bugs)
+  bool quiet = false;              // no status line while the data are read (infer's --quiet)
 };
 
 // The options of `ppl infer`, which the REPL's `sample` shares (cli/options.hpp).

@@ -42,7 +42,9 @@ void parse_infer_arguments(const std::vector<std::string>& args, model_inputs& i
   if (in.model_path.empty()) throw std::invalid_argument("--resume: the saved arguments name no model");
 }
 
-int run_infer(const model_inputs& in, const infer_options& o) {
+int run_infer(const model_inputs& given, const infer_options& o) {
+  model_inputs in = given;
+  in.quiet = o.quiet;
   return guarded([&] { return infer_loaded(load(in), in, o, nullptr); });
 }
 
@@ -58,7 +60,7 @@ int resume_infer(const std::string& draws_path, const infer_options& current) {
     model_inputs in;
     infer_options o;
     parse_infer_arguments(saved.args, in, o);
-    o.quiet = current.quiet;
+    o.quiet = in.quiet = current.quiet;
     o.histograms = current.histograms;
     if (!current.show.empty()) o.show = current.show;
     o.output = draws;

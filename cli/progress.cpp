@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+
+#include "data/data.hpp"
 
 namespace ppl::cli {
 
@@ -32,7 +36,8 @@ std::string progress_state::line(std::size_t width) const {
                                    : static_cast<double>(done[c] - warmup) / static_cast<double>(std::max(1L, total - warmup));
     return static_cast<int>(std::floor(100.0 * part));
   };
-  const std::string tail = fmt::format(" | {:.0f} it/s | {:.0f} s left", rate, seconds_left);
+  const std::string memory = resident > 0 ? " | " + memory_text(resident) : "";
+  const std::string tail = fmt::format(" | {:.0f} it/s{} | {:.0f} s left", rate, memory, seconds_left);
   const std::string short_tail = fmt::format(" | {:.0f} s left", seconds_left);
   std::string wide, medium, narrow;
   long all = 0;
@@ -67,6 +72,7 @@ void progress_display::update(int chain, long done, long total, double lp) {
   state_.rate = static_cast<double>(sum) / std::max(seconds, 1e-9);
   const double remaining = static_cast<double>(total) * static_cast<double>(state_.done.size()) - static_cast<double>(sum);
   state_.seconds_left = remaining / std::max(state_.rate, 1e-9);
+  state_.resident = resident_bytes();
   // \r back to the line's start, the line, then erase whatever a longer line left.
   fmt::print(stderr, "\r{}\033[K", state_.line(terminal_width()));
   drawn_ = true;
@@ -81,6 +87,52 @@ void progress_display::finish() {
 void progress_display::note(const std::string& text) {
   std::lock_guard<std::mutex> lock(mutex_);
   fmt::print(stderr, "{}{}\n", enabled_ && drawn_ ? "\r\033[K" : "", text);
+}
+
+double resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  long pages = 0, resident = 0;
+  const bool read = std::fscanf(f, "%ld %ld", &pages, &resident) == 2;
+  std::fclose(f);
+  return read ? static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+std::string memory_text(double bytes) {
+  return bytes >= 1e9 ? fmt::format("{:.1f} GB", bytes / 1e9) : fmt::format("{:.0f} MB", bytes / 1e6);
+}
+
+std::string reading_line(const std::string& path, std::size_t done, std::size_t total, double seconds, double resident,
+                         std::size_t width) {
+  const double mb = static_cast<double>(done) / 1e6;
+  const std::string part = total > 0 ? fmt::format("{:.0f} of {:.0f} MB ({:.0f}%)", mb, static_cast<double>(total) / 1e6,
+                                                   std::floor(100.0 * static_cast<double>(done) / static_cast<double>(total)))
+                                     : fmt::format("{:.0f} MB", mb);
+  const std::string rate = fmt::format(" | {:.0f} MB/s", mb / std::max(seconds, 1e-9));
+  const std::string memory = resident > 0 ? " | " + memory_text(resident) + " in use" : "";
+  const std::string name = std::filesystem::path(path).filename().string();
+  for (const std::string& candidate : {"reading " + name + ": " + part + rate + memory, "reading " + part + memory, part})
+    if (candidate.size() < width) return candidate;
+  return part.substr(0, width > 1 ? width - 1 : 0);
+}
+
+reading_display::reading_display(std::string path, bool quiet) : path_(std::move(path)), enabled_(!quiet && isatty(STDERR_FILENO)) {
+  if (enabled_) data::set_read_progress([this](std::size_t done, std::size_t total) { update(done, total); });
+}
+
+reading_display::~reading_display() {
+  if (!enabled_) return;
+  data::set_read_progress(nullptr);
+  if (drawn_) fmt::print(stderr, "\r\033[K");
+}
+
+void reading_display::update(std::size_t done, std::size_t total) {
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - start_).count();
+  if (seconds < 0.5 || (drawn_ && now - last_ < std::chrono::milliseconds(200))) return;
+  last_ = now;
+  fmt::print(stderr, "\r{}\033[K", reading_line(path_, done, total, seconds, resident_bytes(), terminal_width()));
+  drawn_ = true;
 }
 
 }  // namespace ppl::cli

@@ -18,6 +18,7 @@ struct progress_state {
   long warmup = 0, total = 0;  // per chain
   double rate = 0;          // iterations per second, all chains together
   double seconds_left = 0;
+  double resident = 0;      // bytes of memory in use (0: not known, not shown)
   std::string line(std::size_t width) const;
 };
 
@@ -39,5 +40,33 @@ class progress_display {
 
 // The terminal's width in columns (standard error's), or COLUMNS, or 80.
 std::size_t terminal_width();
+
+// The process's resident memory in bytes (/proc/self/statm), 0 where it cannot be read.
+double resident_bytes();
+// "812 MB", "1.9 GB": memory for a status line.
+std::string memory_text(double bytes);
+
+// On a terminal, a line that follows the reading of a large data file (data::read_progress):
+// "reading FILE: 812 of 2,185 MB (37%) | 240 MB/s | 1.9 GB in use", redrawn in place at most
+// five times a second once the read has taken half a second, and erased at its end.
+// Does nothing when standard error is not a terminal or with `quiet`.
+class reading_display {
+ public:
+  reading_display(std::string path, bool quiet);
+  ~reading_display();
+  reading_display(const reading_display&) = delete;
+  reading_display& operator=(const reading_display&) = delete;
+
+ private:
+  void update(std::size_t done, std::size_t total);
+  std::string path_;
+  bool enabled_, drawn_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
+// The status line of reading_display at `done` of `total` bytes after `seconds`, in
+// `width` columns (or fewer).
+std::string reading_line(const std::string& path, std::size_t done, std::size_t total, double seconds, double resident,
+                         std::size_t width);
 
 }  // namespace ppl::cli

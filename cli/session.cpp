@@ -1,5 +1,7 @@
 #include "cli/session.hpp"
 
+#include "cli/progress.hpp"
+
 #include "model/graph.hpp"
 
 #include <algorithm>
@@ -97,7 +99,10 @@ loaded load(const model_inputs& in) {
   // a ppl model is checked first, so that an error in it is found without the data.
   std::optional<lang::ast::program> program;
   if (!m.bugs) program = program_of(m, nullptr), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));
-  if (!in.data_path.empty()) out.data = data::read_data_file(in.data_path);
+  if (!in.data_path.empty()) {
+    const reading_display shown(in.data_path, in.quiet);  // a large file's status line on a terminal
+    out.data = data::read_data_file(in.data_path);
+  }
   for (const auto& s : in.sets) data::apply_set(out.data, s);
   const bool no_data = in.data_path.empty() && in.sets.empty();  // then the names the model never defines are its data
   if (m.bugs) program = program_of(m, no_data ? nullptr : &out.data, &out.bugs_names), out.model = std::make_unique<lang::ir::model>(lang::check(m.src, *program, stdlib::library()));

@@ -2,6 +2,7 @@
 // Data from files and the command line, before it meets the model: named arrays of
 // numbers. Binding them to `data` declarations (kinds, shapes, sizes, domains) is the graph
 // builder's job (model/bind_data.cpp).
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -81,6 +82,13 @@ class data_table {
 // split), so memory holds the values (8 bytes a number) and one block, not the text; the
 // default suits any file, a smaller block is for tests.
 data_table read_csv(const std::string& path, std::size_t block_bytes = std::size_t{16} << 20);
+
+// Called by the CSV and JSON readers after each block of a file (bytes read, the file's
+// size as far as it is known, 0 if not): a status line on a terminal (cli/progress.hpp).
+// One for the process; null (the default) for none.
+using read_progress = std::function<void(std::size_t done, std::size_t total)>;
+void set_read_progress(read_progress progress);
+void report_read(std::size_t done, std::size_t total);
 
 // JSON in Stan's data format: an object of numbers and row-major nested arrays. Read as a
 // stream of events (stream_json), each value's numbers straight into its array, with no

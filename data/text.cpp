@@ -7,6 +7,8 @@
 #include <fstream>
 #include <zlib.h>
 
+#include "data/data.hpp"
+
 namespace ppl::data {
 
 namespace {
@@ -130,6 +132,7 @@ std::size_t text_blocks::read(std::string& text, std::size_t bytes) {
     got = std::fread(text.data() + used, 1, bytes, plain_);
     read_ += got;
     text.resize(used + got);
+    report_read(read_, size_hint_);
     if (got < bytes && std::ferror(plain_)) fail_file(path_, std::string("cannot read the file: ") + std::strerror(errno));
     return got;
   }
@@ -140,9 +143,24 @@ std::size_t text_blocks::read(std::string& text, std::size_t bytes) {
     got += static_cast<std::size_t>(n);
   }
   text.resize(used + got);
+  read_ += got;
+  report_read(read_, size_hint_);
   if (got < bytes)
     if (const std::string why = gzip_failure(static_cast<gzFile>(file_), path_, n < 0); !why.empty()) fail_file(path_, why);
   return got;
+}
+
+namespace {
+read_progress& progress_hook() {
+  static read_progress hook;
+  return hook;
+}
+}  // namespace
+
+void set_read_progress(read_progress progress) { progress_hook() = std::move(progress); }
+
+void report_read(std::size_t done, std::size_t total) {
+  if (progress_hook()) progress_hook()(done, total);
 }
 
 std::size_t first_binary_byte(std::string_view text) {

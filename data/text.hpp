@@ -33,7 +33,7 @@ class text_blocks {
   void* file_ = nullptr;  // a gzFile, for a `.gz`
   std::FILE* plain_ = nullptr;
   std::size_t size_hint_ = 0;
-  std::size_t read_ = 0;  // bytes of a plain file read so far
+  std::size_t read_ = 0;  // bytes read so far (inflated, of a `.gz`)
 };
 
 // The offset of the first byte that text never holds (a NUL, most control characters), or

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "data/data.hpp"
 #include "tests/support/data_files.hpp"
@@ -67,6 +69,23 @@ TEST_CASE("CSV a block at a time: an error at the end of a large file names its 
     CHECK(e.diag().where.line == 4);
     CHECK(std::string(e.what()).find("never closed") != std::string::npos);
   }
+}
+
+TEST_CASE("CSV a block at a time: the reading's progress is reported after each block, up to the file's size") {
+  const std::string text = sample_text(400);
+  const std::string path = scratch_file("progress.csv", text);
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  set_read_progress([&](std::size_t done, std::size_t total) { calls.emplace_back(done, total); });
+  read_csv(path, 1000);
+  set_read_progress(nullptr);
+  REQUIRE(calls.size() >= text.size() / 1000);
+  for (std::size_t k = 1; k < calls.size(); ++k) CHECK(calls[k].first >= calls[k - 1].first);
+  CHECK(calls.back().first == text.size());
+  CHECK(calls.back().second == text.size());
+  // And none once the hook is cleared.
+  calls.clear();
+  read_csv(path, 1000);
+  CHECK(calls.empty());
 }
 
 }  // namespace test_csv_blocks
