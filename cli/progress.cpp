@@ -72,7 +72,10 @@ void progress_display::update(int chain, long done, long total, double lp) {
   state_.rate = static_cast<double>(sum) / std::max(seconds, 1e-9);
   const double remaining = static_cast<double>(total) * static_cast<double>(state_.done.size()) - static_cast<double>(sum);
   state_.seconds_left = remaining / std::max(state_.rate, 1e-9);
-  state_.resident = resident_bytes();
+  // The memory in use from /proc at most four times a second: a fast model reports every
+  // few iterations.
+  if (const auto now = std::chrono::steady_clock::now(); now - resident_read_ >= std::chrono::milliseconds(250))
+    state_.resident = resident_bytes(), resident_read_ = now;
   // \r back to the line's start, the line, then erase whatever a longer line left.
   fmt::print(stderr, "\r{}\033[K", state_.line(terminal_width()));
   drawn_ = true;

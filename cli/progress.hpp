@@ -35,7 +35,7 @@ class progress_display {
   progress_state state_;
   bool enabled_, drawn_ = false;
   std::mutex mutex_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), resident_read_{};
 };
 
 // The terminal's width in columns (standard error's), or COLUMNS, or 80.

@@ -39,7 +39,6 @@ bool read_alias(model::graph& g, int variable, const statement& child, const std
       const lang::ir::expr* factor = is_scaled(form) ? &scale_in(*s.value, form, variable) : nullptr;
       if (!factor || !factor->depends_on_unknown) continue;
       varying[k].def = &s, varying[k].factor = factor;
-      varying[k].loops = tables[k];
     }
     const auto table = model::instances(g).table(child);
     const std::size_t depth = child.loops.size(), count = depth ? table.size() / depth : 1;
@@ -64,8 +63,9 @@ bool read_alias(model::graph& g, int variable, const statement& child, const std
       const auto& args = model::instances(g).args_at(child, loops);
       for (std::size_t a = 0; a < args.size(); ++a) out.fixed_args.push_back(a == l.arg ? factor : args[a][0]);
     }
-    for (auto& f : varying)
-      if (f.def) out.varying.push_back(std::move(f));
+    // The definitions' tables, no longer read here, go with their factors.
+    for (std::size_t k = 0; k < defs.size(); ++k)
+      if (varying[k].def) varying[k].loops = std::move(tables[k]), out.varying.push_back(std::move(varying[k]));
     return true;
   }
   return false;
