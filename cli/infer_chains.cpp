@@ -216,6 +216,11 @@ int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const
     };
   if (!o.quiet && isatty(STDERR_FILENO))
     ro.progress = [&](int c, long done, long total, double lp) { progress.update(c, done, total, lp); };
+  // The build's steps on the same line until the chains run (model/build_progress.hpp).
+  struct build_shown {
+    explicit build_shown(progress_display& p) { model::set_build_progress([&p](const model::build_step& s) { p.building(s); }); }
+    ~build_shown() { model::set_build_progress(nullptr); }
+  } const shown_build(progress);
   ppl::install_interrupt_handlers();
   chain_output out(in, o, streamed, saving, progress);
   out.attach(ro);

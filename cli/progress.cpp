@@ -37,7 +37,9 @@ std::string progress_state::line(std::size_t width) const {
     return static_cast<int>(std::floor(100.0 * part));
   };
   const std::string memory = resident > 0 ? " | " + memory_text(resident) : "";
-  const std::string tail = fmt::format(" | {:.0f} it/s{} | {:.0f} s left", rate, memory, seconds_left);
+  // A sweep of a hundred million ratings takes seconds: its rate keeps two figures.
+  const std::string speed = rate >= 10 ? fmt::format("{:.0f}", rate) : fmt::format("{:.2g}", rate);
+  const std::string tail = fmt::format(" | {} it/s{} | {:.0f} s left", speed, memory, seconds_left);
   const std::string short_tail = fmt::format(" | {:.0f} s left", seconds_left);
   std::string wide, medium, narrow;
   long all = 0;
@@ -68,7 +70,7 @@ void progress_display::update(int chain, long done, long total, double lp) {
   state_.total = total;
   long sum = 0;
   for (long d : state_.done) sum += d;
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - std::max(start_, built_)).count();
   state_.rate = static_cast<double>(sum) / std::max(seconds, 1e-9);
   const double remaining = static_cast<double>(total) * static_cast<double>(state_.done.size()) - static_cast<double>(sum);
   state_.seconds_left = remaining / std::max(state_.rate, 1e-9);
@@ -79,6 +81,28 @@ void progress_display::update(int chain, long done, long total, double lp) {
   // \r back to the line's start, the line, then erase whatever a longer line left.
   fmt::print(stderr, "\r{}\033[K", state_.line(terminal_width()));
   drawn_ = true;
+}
+
+void progress_display::building(const model::build_step& step) {
+  if (!enabled_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - start_).count();
+  const bool due = seconds >= 0.5 && (!drawn_ || now - built_ >= std::chrono::milliseconds(200));
+  if (!drawn_ || due) built_ = now;
+  if (!due) return;
+  fmt::print(stderr, "\r{}\033[K", build_line(step, seconds, resident_bytes(), terminal_width()));
+  drawn_ = true;
+}
+
+std::string build_line(const model::build_step& step, double seconds, double resident, std::size_t width) {
+  const std::string where = step.line ? fmt::format(": line {}, {:.0f}%", step.line, std::floor(100 * step.fraction)) : "";
+  const std::string memory = resident > 0 ? " | " + memory_text(resident) + " in use" : "";
+  const std::string time = fmt::format(" | {:.0f} s", seconds);
+  for (const std::string& candidate :
+       {"building " + std::string(step.phase) + where + time + memory, "building " + std::string(step.phase) + where, std::string("building")})
+    if (candidate.size() < width) return candidate;
+  return std::string("building").substr(0, width > 1 ? width - 1 : 0);
 }
 
 void progress_display::finish() {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "model/build_progress.hpp"
+
 namespace ppl::cli {
 
 // The progress of the chains at one moment, and the line that shows it in `width`
@@ -26,6 +28,10 @@ class progress_display {
  public:
   progress_display(int chains, long warmup, bool enabled);
   void update(int chain, long done, long total, double lp);
+  // The build's step before the chains run (model/build_progress.hpp): a line of its own
+  // kind, drawn once the build has taken half a second, at most five times a second; the
+  // chains' line replaces it. The chains' speed is counted from the build's last step.
+  void building(const model::build_step& step);
   // Ends the status line (the next output starts on a line of its own).
   void finish();
   // A line of its own above the status line.
@@ -35,8 +41,12 @@ class progress_display {
   progress_state state_;
   bool enabled_, drawn_ = false;
   std::mutex mutex_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), resident_read_{};
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), resident_read_{}, built_{};
 };
+
+// The status line of progress_display::building after `seconds`, in `width` columns (or fewer):
+// "building the samplers: line 21, 48% | 12 s | 1.9 GB in use".
+std::string build_line(const model::build_step& step, double seconds, double resident, std::size_t width);
 
 // The terminal's width in columns (standard error's), or COLUMNS, or 80.
 std::size_t terminal_width();

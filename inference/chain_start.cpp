@@ -12,6 +12,7 @@
 #include "core/source_error.hpp"
 #include "inference/chain_internal.hpp"
 #include "inference/pathfinder.hpp"
+#include "model/build_progress.hpp"
 #include "samplers/hamiltonian_metric.hpp"
 #include "samplers/structure.hpp"
 
@@ -201,12 +202,17 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
   std::optional<data::data_table> kept;
   if (take && o.heldout) kept = heldout_base(*take, *o.heldout);
   const data::data_table& given = kept ? *kept : data;
-  c.graph = take ? std::make_unique<model::graph>(m, std::move(*take), c.rng, options)
-                 : std::make_unique<model::graph>(m, data, c.rng, options);
+  const bool reporting = index == 0;  // one line shows the first chain's build (model/build_progress.hpp)
+  {
+    const model::build_phase phase("the graph", reporting);
+    c.graph = take ? std::make_unique<model::graph>(m, std::move(*take), c.rng, options)
+                   : std::make_unique<model::graph>(m, data, c.rng, options);
+  }
   const std::string* saved = o.resume && !(*o.resume)[static_cast<std::size_t>(index)].empty()
                                  ? &(*o.resume)[static_cast<std::size_t>(index)] : nullptr;
   ppl::archive state(saved ? *saved : std::string());
   const long completed = saved ? load_chain_values(c, state) : 0;
+  const model::build_phase planning("the plan", reporting);
   auto assignments = samplers::plan(*c.graph, o.overrides);
   sweep_order(m, assignments);
   c.monitored = monitored_variables(m, *c.graph, o.monitors);
@@ -243,7 +249,11 @@ long build_chain(chain& c, const lang::ir::model& m, const data::data_table& dat
     load_chain_samplers(c, state);
   } else {
     start_where_finite(*c.graph, c.rng, o.start, [&] {
-      make_chain_samplers(c, o, &given, index);
+      {
+        const model::build_phase phase("the samplers", reporting);
+        make_chain_samplers(c, o, &given, index);
+      }
+      const model::build_phase phase("the start's log density", reporting);
       return log_joint(c);
     });
   }

@@ -1,6 +1,7 @@
 #include "model/graph.hpp"
 
 #include "lang/evidence.hpp"
+#include "model/build_progress.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -129,6 +130,9 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
       ppl::fail_at(model_.source, l.hi->pos, fmt::format("the loops here would run {:.3g} times, more than the limit of {} (2^28)", runs[k], max_elements));
   };
   enter(0);
+  // A long build says how far its outer loop is (model/build_progress.hpp).
+  const index_t first = frame_.loop[static_cast<std::size_t>(s.loops[0].slot)];
+  std::size_t ticks = 0;
   while (true) {
     const auto& l = s.loops[level];
     index_t& i = frame_.loop[static_cast<std::size_t>(l.slot)];
@@ -144,6 +148,13 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
     }
     body();
     ++i;
+    if (++ticks == report_every) {
+      ticks = 0;
+      if (build_reported()) {
+        const double outer = static_cast<double>(frame_.loop[static_cast<std::size_t>(s.loops[0].slot)] - first);
+        report_instances(model_.lines.locate(s.pos).line, outer / std::max(1.0, static_cast<double>(hi[0] - first + 1)));
+      }
+    }
   }
 }
 

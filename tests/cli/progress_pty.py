@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Runs `ppl infer` with four chains in a pseudo-terminal of a given width and checks its
-status line (and SMC's, at the end): it is redrawn in place (carriage return, erase to the end of the line) and
+status line (and SMC's, and a long build's, at the end): it is redrawn in place (carriage return, erase to the end of the line) and
 never reaches the terminal's width, so it never wraps into a trail of lines; it shows
 warmup and sampling; and the summary follows on a line of its own.
 
   progress_pty.py PPL MODEL DATA
 """
-import fcntl, os, pty, re, select, struct, sys, termios
+import fcntl, os, pty, re, select, struct, sys, tempfile, termios
 
 ppl, model, data = sys.argv[1:4]
 
@@ -61,3 +61,20 @@ for width in (60, 200):
     assert all(len(s) < width for s in shown), [s for s in shown if len(s) >= width][:1]
     assert re.search(r"\n\s*name\s+mean", text), text[-3000:]
     print(f"smc progress at {width} columns: {len(shown)} redraws, e.g. {shown[-1]!r}")
+
+# A build that takes more than half a second (six million instances of two statements)
+# shows its phase and statement on the same line, within the width, before the chains'.
+with tempfile.TemporaryDirectory() as folder:
+    big = os.path.join(folder, "big.ppl")
+    open(big, "w").write("data N: int = 6000000\nfor n in 1:N {\n  x[n] ~ Normal(0, 1)\n  y[n] ~ Normal(x[n], 1)\n}\n")
+    for width in (100, 30):
+        text = run_in_terminal(["infer", big, "--chains", "1", "--warmup", "1", "--draws", "4"], width, 60)
+        segments = [s.replace("\x1b[K", "") for s in re.split(r"\r|\n", text)]
+        shown = [s for s in segments if s.startswith("building")]
+        assert shown, text[:2000]
+        assert all(len(s) < width for s in shown), [s for s in shown if len(s) >= width][:1]
+        if width >= 80:
+            assert any(re.match(r"building the graph: line [34], \d+% \| \d+ s \| \d+ MB in use$", s) for s in shown), shown[:5]
+        first_chain = next(i for i, s in enumerate(segments) if "s left" in s)
+        assert max(i for i, s in enumerate(segments) if s.startswith("building")) < first_chain, segments[:20]
+        print(f"build progress at {width} columns: {len(shown)} redraws, e.g. {shown[len(shown) // 2]!r}")
