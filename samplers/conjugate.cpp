@@ -164,15 +164,9 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     std::vector<double> fixed_args;
     std::vector<alias_factor> varying;  // through an alias: factors read again at each update
     // y ~ Normal(dot(v-block, x-block), s) with both blocks at fixed places and s fixed
-    // (a rating in matrix factorisation): the coefficients are read in place from the
-    // other variable (`other`), with weight 1 / s^2 (`fixed_args`: one for every child
-    // where s is shared, else one each). The children are sorted by the block they add
-    // to, in runs: (element, the end of its run); per child, the other block's offset and
-    // its value's, in 32 bits (12 bytes a child with the weight shared, not 40).
-    int other = -1;
-    ppl::index_t block = 0;  // the blocks' length
-    std::vector<std::pair<ppl::index_t, std::uint32_t>> dot_runs;
-    std::vector<std::uint32_t> dot_other, dot_value;
+    // (a rating in matrix factorisation): its children in runs by block
+    // (samplers/dot_rows.hpp; dot.other >= 0).
+    dot_children dot;
   };
 
   // How many times a child's statistics count at temperature beta: beta for the
@@ -252,7 +246,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   void accumulate(const table& c) {
     if (c.fixed) return accumulate_fixed(c, stats_.data());
     if (c.rows && accumulate_rows(c)) return;
-    if (c.other >= 0) return accumulate_dot(c);
+    if (c.dot.other >= 0) return accumulate_dot(c);
     for (std::size_t i = 0; i < c.count; ++i) {
       const ppl::index_t* loops = c.loops.data() + i * c.s->loops.size();
       accumulate_instance(c, loops, model::instances(graph_).eval_at(*c.s, loops, *c.ref));
@@ -379,80 +373,22 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     t.rows = true;
   }
 
-  // The dot fast path (table::other): the argument is exactly dot(ref, x) or dot(x, ref),
-  // x an element block of another variable whose indices are free of unknowns, every other
-  // argument a scalar free of unknowns. Each instance's places are found once; x's values
-  // are read in place at each sweep.
+  // The dot fast path (table::dot): the argument is exactly dot(ref, x) or dot(x, ref), x
+  // an element block of another variable whose indices are free of unknowns, every other
+  // argument a scalar free of unknowns; x's values are read in place at each sweep.
   void make_dot(table& t) {
     const statement& s = *t.s;
-    if (t.count == 0) return;
     // Vector priors only: a scalar's pair takes its children as observations of it.
-    if (!pair_.add_linear || pair_.likelihoods[t.which].form != link::linear || s.args.size() != 2 || t.arg != 0) return;
-    if (s.args[1]->depends_on_unknown || s.args[1]->type.rank != 0) return;
-    dot_rows d;
-    if (!read_dot_rows(graph_, s, *s.args[t.arg], d)) return;
-    const bool left = d.left_ref == t.ref;
-    if ((left ? d.left : d.right) != variable_ || (!left && d.right_ref != t.ref)) return;
-    const int other = left ? d.right : d.left;
-    if (graph_.model().variables[static_cast<std::size_t>(other)].role == lang::ir::role::derived) return;
-    const auto& mine = left ? d.left_offsets : d.right_offsets;
-    const auto& theirs = left ? d.right_offsets : d.left_offsets;
-    constexpr auto fits = static_cast<ppl::index_t>(std::numeric_limits<std::uint32_t>::max());
-    if (static_cast<ppl::index_t>(t.count) >= fits || graph_.value(other).size() >= fits || graph_.value(s.target).size() >= fits) return;
-    // Children in the order of the blocks they add to, so that a block's statistics stay in
-    // cache while its children are summed (the ratings of one item, read by item): a
-    // counting sort by block, stable, in 4 bytes a child.
-    const std::vector<std::uint32_t> order = by_block(mine, d.size, graph_.value(variable_).size());
-    t.dot_other.reserve(t.count);
-    t.dot_value.reserve(t.count);
-    // A scale the same for every rating (1 / sqrt(alpha)) is evaluated once.
-    const bool one_scale = !lang::ir::uses_loop_variable(*s.args[1]);
-    if (one_scale) {
-      const double scale = model::instances(graph_).eval_at(s, t.loops.data(), *s.args[1]).scalar();
-      t.fixed_args.assign(1, 1 / (scale * scale));
-    } else {
-      t.fixed_args.reserve(t.count);
-    }
-    for (std::size_t i : order) {
-      const ppl::index_t* loops = t.loops.data() + i * s.loops.size();
-      if (!one_scale) {
-        const double scale = model::instances(graph_).eval_at(s, loops, *s.args[1]).scalar();
-        t.fixed_args.push_back(1 / (scale * scale));
-      }
-      if (t.dot_runs.empty() || t.dot_runs.back().first != mine[i]) t.dot_runs.push_back({mine[i], 0});
-      t.dot_other.push_back(static_cast<std::uint32_t>(theirs[i]));
-      t.dot_value.push_back(static_cast<std::uint32_t>(model::instances(graph_).target(s, loops).first));
-      t.dot_runs.back().second = static_cast<std::uint32_t>(t.dot_other.size());
-    }
-    t.dot_runs.shrink_to_fit();
-    t.other = other;
-    t.block = d.size;
+    if (t.count == 0 || !pair_.add_linear || pair_.likelihoods[t.which].form != link::linear || s.args.size() != 2 || t.arg != 0) return;
+    if (!read_dot_children(graph_, s, t.loops, t.count, t.ref, variable_, t.dot)) return;
     // The loops table is read again only by a weighted sum (accumulate_weighted), rarely.
     std::vector<ppl::index_t>().swap(t.loops);
   }
 
-  // The children's numbers in the order of the blocks at offsets `mine` (each a multiple of
-  // `size` within `values`), children of one block in their own order.
-  static std::vector<std::uint32_t> by_block(const std::vector<ppl::index_t>& mine, ppl::index_t size, ppl::index_t values) {
-    const ppl::index_t step = std::max<ppl::index_t>(size, 1);
-    const auto blocks = static_cast<std::size_t>(values / step) + 1;
-    std::vector<std::uint32_t> start(blocks + 1, 0);
-    for (const ppl::index_t at : mine) ++start[static_cast<std::size_t>(at / step) + 1];
-    for (std::size_t b = 0; b < blocks; ++b) start[b + 1] += start[b];
-    std::vector<std::uint32_t> order(mine.size());
-    for (std::size_t i = 0; i < mine.size(); ++i) order[start[static_cast<std::size_t>(mine[i] / step)]++] = static_cast<std::uint32_t>(i);
-    return order;
-  }
-
   void accumulate_dot(const table& c) {
-    const double* x = graph_.value(c.other).data.data();
-    const double* y = graph_.value(c.s->target).data.data();
-    const bool shared = c.fixed_args.size() == 1;
-    std::size_t i = 0;
-    for (const auto& [element, end] : c.dot_runs) {
-      double* stats = stats_.data() + element * stride_;
-      for (; i < end; ++i) pair_.add_linear(x + c.dot_other[i], y[c.dot_value[i]], c.fixed_args[shared ? 0 : i], c.block, stats);
-    }
+    c.dot.for_each(graph_, [&](const double* x, double y, double w, ppl::index_t element) {
+      pair_.add_linear(x, y, w, c.dot.block, stats_.data() + element * stride_);
+    });
   }
 
   bool accumulate_rows(const table& c) {
