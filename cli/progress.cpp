@@ -11,10 +11,24 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <initializer_list>
+#include <iterator>
 
 #include "data/data.hpp"
 
 namespace ppl::cli {
+
+namespace {
+
+// The first of a status line's forms, fullest first, that is narrower than the terminal;
+// else the last, cut to fit.
+std::string fitting(std::initializer_list<std::string> forms, std::size_t width) {
+  for (const std::string& form : forms)
+    if (form.size() < width) return form;
+  return std::data(forms)[forms.size() - 1].substr(0, width > 1 ? width - 1 : 0);
+}
+
+}  // namespace
 
 std::size_t terminal_width() {
   winsize w{};
@@ -51,9 +65,7 @@ std::string progress_state::line(std::size_t width) const {
   }
   const double overall = 100.0 * static_cast<double>(all) / (span * static_cast<double>(std::max<std::size_t>(1, done.size())));
   const std::string minimal = fmt::format("{:.0f}%{}", std::floor(overall), short_tail);
-  for (const std::string& candidate : {wide + tail, medium + tail, narrow + tail, narrow + short_tail, minimal})
-    if (candidate.size() < width) return candidate;
-  return minimal.substr(0, width > 1 ? width - 1 : 0);
+  return fitting({wide + tail, medium + tail, narrow + tail, narrow + short_tail, minimal}, width);
 }
 
 progress_display::progress_display(int chains, long warmup, bool enabled) : enabled_(enabled) {
@@ -88,9 +100,9 @@ void progress_display::building(const model::build_step& step) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
   const double seconds = std::chrono::duration<double>(now - start_).count();
-  const bool due = seconds >= 0.5 && (!drawn_ || now - built_ >= std::chrono::milliseconds(200));
-  if (!drawn_ || due) built_ = now;
-  if (!due) return;
+  built_ = now;
+  if (seconds < 0.5 || (drawn_ && now - build_drawn_ < std::chrono::milliseconds(200))) return;
+  build_drawn_ = now;
   fmt::print(stderr, "\r{}\033[K", build_line(step, seconds, resident_bytes(), terminal_width()));
   drawn_ = true;
 }
@@ -99,10 +111,8 @@ std::string build_line(const model::build_step& step, double seconds, double res
   const std::string where = step.line ? fmt::format(": line {}, {:.0f}%", step.line, std::floor(100 * step.fraction)) : "";
   const std::string memory = resident > 0 ? " | " + memory_text(resident) + " in use" : "";
   const std::string time = fmt::format(" | {:.0f} s", seconds);
-  for (const std::string& candidate :
-       {"building " + std::string(step.phase) + where + time + memory, "building " + std::string(step.phase) + where, std::string("building")})
-    if (candidate.size() < width) return candidate;
-  return std::string("building").substr(0, width > 1 ? width - 1 : 0);
+  const std::string phase = "building " + std::string(step.phase);
+  return fitting({phase + where + time + memory, phase + where, "building"}, width);
 }
 
 void progress_display::finish() {
@@ -138,9 +148,7 @@ std::string reading_line(const std::string& path, std::size_t done, std::size_t 
   const std::string rate = fmt::format(" | {:.0f} MB/s", mb / std::max(seconds, 1e-9));
   const std::string memory = resident > 0 ? " | " + memory_text(resident) + " in use" : "";
   const std::string name = std::filesystem::path(path).filename().string();
-  for (const std::string& candidate : {"reading " + name + ": " + part + rate + memory, "reading " + part + memory, part})
-    if (candidate.size() < width) return candidate;
-  return part.substr(0, width > 1 ? width - 1 : 0);
+  return fitting({"reading " + name + ": " + part + rate + memory, "reading " + part + memory, part}, width);
 }
 
 reading_display::reading_display(std::string path, bool quiet) : path_(std::move(path)), enabled_(!quiet && isatty(STDERR_FILENO)) {

@@ -41,7 +41,8 @@ class progress_display {
   progress_state state_;
   bool enabled_, drawn_ = false;
   std::mutex mutex_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), resident_read_{}, built_{};
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), resident_read_{},
+      built_{}, build_drawn_{};  // the build's last step, and its line's last redraw
 };
 
 // The status line of progress_display::building after `seconds`, in `width` columns (or fewer):

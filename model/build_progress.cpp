@@ -25,10 +25,8 @@ build_phase::~build_phase() {
   if (reporting_) open_phase = outer_;
 }
 
-bool build_reported() { return open_phase && hook(); }
-
-void report_instances(std::size_t line, double fraction) {
-  if (build_reported()) hook()({open_phase, line, fraction});
+void report_instances(const lang::ir::model& m, const lang::ir::statement& s, double fraction) {
+  if (open_phase && hook()) hook()({open_phase, m.lines.locate(s.pos).line, fraction});
 }
 
 }  // namespace ppl::model

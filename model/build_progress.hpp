@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <functional>
 
+#include "lang/ir.hpp"
+
 namespace ppl::model {
 
 struct build_step {
@@ -42,10 +44,8 @@ class build_phase {
 
 inline constexpr std::size_t report_every = 1 << 16;
 
-// Whether a phase is open on this thread and a hook is set: a loop may skip working out
-// where it is otherwise.
-bool build_reported();
-// The hook called with the open phase, if build_reported().
-void report_instances(std::size_t line, double fraction);
+// The hook called with the open phase, `s`'s line in `m` and how far through it; nothing
+// where no phase is open on this thread or no hook is set.
+void report_instances(const lang::ir::model& m, const lang::ir::statement& s, double fraction);
 
 }  // namespace ppl::model

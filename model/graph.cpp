@@ -150,10 +150,8 @@ void graph::for_each_instance(const statement& s, const std::function<void()>& b
     ++i;
     if (++ticks == report_every) {
       ticks = 0;
-      if (build_reported()) {
-        const double outer = static_cast<double>(frame_.loop[static_cast<std::size_t>(s.loops[0].slot)] - first);
-        report_instances(model_.lines.locate(s.pos).line, outer / std::max(1.0, static_cast<double>(hi[0] - first + 1)));
-      }
+      const double outer = static_cast<double>(frame_.loop[static_cast<std::size_t>(s.loops[0].slot)] - first);
+      report_instances(model_, s, outer / std::max(1.0, static_cast<double>(hi[0] - first + 1)));
     }
   }
 }

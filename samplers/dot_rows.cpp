@@ -35,8 +35,7 @@ bool read_dot_rows(model::graph& g, const lang::ir::statement& s, const expr& ar
     out.size = x.size();
     out.left_offsets.push_back(x.data - a.data());
     out.right_offsets.push_back(y.data - b.data());
-    if ((i + 1) % model::report_every == 0 && model::build_reported())
-      model::report_instances(g.model().lines.locate(s.pos).line, static_cast<double>(i + 1) / static_cast<double>(count));
+    if ((i + 1) % model::report_every == 0) model::report_instances(g.model(), s, static_cast<double>(i + 1) / static_cast<double>(count));
   }
   return true;
 }
