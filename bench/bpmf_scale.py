@@ -4,6 +4,7 @@ on one machine, peak memory and time by stage.
 
     python3 bench/bpmf_scale.py [--ratings 100000000] [--users 480189] [--items 17770]
         [--rank 10] [--heldout 1000000] [--sweeps 10] [--warmup 2] [--dir /tmp/bpmf_netflix]
+        [--processes 2]
 
 The data come from build/bench/bpmf_generate (written once into --dir, kept for later
 runs): ratings.csv and heldout.csv (user,item,rating) and priors.json. Each command runs once,
@@ -16,6 +17,10 @@ kernel's accounting of the child (wait4):
             warmup and sampling (one chain: one thread), the rest is reading and building
   reference `build/bench/bpmf_reference ratings.csv heldout.csv --priors priors.json
             --sweeps S --burnin W`; its sweeps' time is the CPU it prints for the updates
+
+  processes (with --processes R, an MPI build): the same `ppl infer` under `mpirun -np R`,
+            one chain whose conjugate updates the R processes share (docs/cluster.md); its
+            sweeps' time, the chain's elapsed warmup and sampling, against one process's
 
 Printed: each side's peak, sweep time and held-out RMSE (of the posterior-mean prediction),
 and the issue's three ratios: peak memory ppl / reference (target <= 1.5), time per sweep
@@ -46,6 +51,13 @@ def peak_of(cmd):
     return float(user) + float(system), int(kb) / 1024, wall, p.stdout, p.stderr
 
 
+def sweeps_and_rmse(text):
+    """The chain's elapsed warmup + sampling, and its last held-out RMSE, from a run's output."""
+    m = re.search(r"elapsed: warmup ([\d.]+) s, sampling ([\d.]+) s", text)
+    rmse = re.findall(r"held-out RMSE of rating \(posterior-mean prediction\):? ([\d.]+)", text)[-1]
+    return float(m.group(1)) + float(m.group(2)), float(rmse)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ratings", type=int, default=100_000_000)
@@ -58,6 +70,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dir", default="/tmp/bpmf_netflix")
     ap.add_argument("--ppl", default=os.path.join(ROOT, "build", "ppl"))
+    ap.add_argument("--processes", type=int, default=1, help="also run ppl's chain shared by this many MPI processes")
     ap.add_argument("--reference", default=os.path.join(ROOT, "build", "bench", "bpmf_reference"))
     ap.add_argument("--generator", default=os.path.join(ROOT, "build", "bench", "bpmf_generate"))
     a = ap.parse_args()
@@ -79,14 +92,15 @@ def main():
         open(reader, "w").write("data user: int[R]\ndata item: int[R]\ndata rating: real[R]\n")
         r_cpu, r_peak, r_wall, _, _ = peak_of([a.ppl, "check", reader, ratings])
         draws = os.path.join(tmp, "draws.csv")
-        p_cpu, p_peak, p_wall, p_out, err = peak_of([a.ppl, "infer", os.path.join(ROOT, "examples", "bpmf", "bpmf.ppl"), ratings, *sets,
-                                                 "--heldout", heldout, "--chains", "1", "--warmup", str(a.warmup),
-                                                 "--draws", str(a.sweeps - a.warmup), "--seed", str(a.seed), "--monitor", "mu_u",
-                                                 "-o", draws])
+        infer_args = ["infer", os.path.join(ROOT, "examples", "bpmf", "bpmf.ppl"), ratings, *sets, "--heldout", heldout, "--chains", "1",
+                      "--warmup", str(a.warmup), "--draws", str(a.sweeps - a.warmup), "--seed", str(a.seed), "--monitor", "mu_u", "-o", draws]
+        p_cpu, p_peak, p_wall, p_out, err = peak_of([a.ppl, *infer_args])
         text = open(draws).read() + p_out + err
-    m = re.search(r"elapsed: warmup ([\d.]+) s, sampling ([\d.]+) s", text)
-    p_sweeps = float(m.group(1)) + float(m.group(2))
-    p_rmse = float(re.findall(r"held-out RMSE of rating \(posterior-mean prediction\):? ([\d.]+)", text)[-1])
+        p_sweeps, p_rmse = sweeps_and_rmse(text)
+        if a.processes > 1:
+            mpi = ["mpirun", "-np", str(a.processes)] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+            t_cpu, t_peak, t_wall, t_out, t_err = peak_of([*mpi, a.ppl, "infer", *infer_args[1:]])
+            t_sweeps, t_rmse = sweeps_and_rmse(open(draws).read() + t_out + t_err)
     f_cpu, f_peak, f_wall, out, _ = peak_of([a.reference, ratings, heldout, "--priors", priors, "--sweeps", str(a.sweeps),
                                              "--burnin", str(a.warmup), "--seed", str(a.seed)])
     fields = dict(line.split() for line in out.splitlines() if len(line.split()) == 2)
@@ -100,6 +114,10 @@ def main():
     print(f"{'reference':12} {f_cpu:9.1f} {f_peak:9.0f} {f_sweeps:9.1f} {f_sweeps / a.sweeps:8.2f} {f_rmse:7.4f}")
     print(f"peak ppl/reference {p_peak / f_peak:.2f} (target <= 1.5); sweep ppl/reference {p_sweeps / f_sweeps:.2f} (<= 1.3); "
           f"ppl's build {build:.1f} s over its read {r_cpu:.1f} s: {build / r_cpu:.2f} (<= 2)")
+    if a.processes > 1:
+        print(f"ppl on {a.processes} processes: sweeps {t_sweeps:.1f} s ({t_sweeps / a.sweeps:.2f} s/sweep), RMSE {t_rmse:.4f}, "
+              f"whole run {t_wall:.1f} s wall, {t_cpu:.1f} s CPU in all, each process's peak {t_peak:.0f} MiB; "
+              f"sweeps {p_sweeps / t_sweeps:.2f}x as fast as one process's (target >= 1.7)")
 
 
 if __name__ == "__main__":

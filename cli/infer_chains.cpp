@@ -203,7 +203,7 @@ int infer_chains(loaded l, const model_inputs& in, const infer_options& o, const
   const bool shared = processes_share_chains(o.run.chains);
   const bool saving = !o.args.empty() && !o.output.empty() && !shared;
   if (shared && !o.output.empty() && process_rank() == 0)
-    fmt::print(stderr, "note: the processes share one chain's LDA sweep and each holds only its own documents' topics, so the run's "
+    fmt::print(stderr, "note: the processes share one chain's sweep (LDA's documents, a conjugate update's blocks), so the run's "
                        "state is not saved (no --resume)\n");
   // Under mpirun the chains are spread over the processes once all have read their inputs.
   ro.spread = keep ? nullptr : spread_chains(o.run.chains);

@@ -29,7 +29,7 @@ struct run_options {
   long warmup = 1000;
   long draws = 1000;
   long thin = 1;
-  int threads = 1;  // threads per chain for samplers that can use them (LDA's partitioned AD-LDA, the Ising heat-bath)
+  int threads = 1;  // threads per chain for samplers that can use them (LDA's partitioned AD-LDA, the Ising heat-bath, a conjugate update's blocks)
   std::uint64_t seed = 1;
   std::vector<std::string> monitors;             // empty: every unknown and derived variable
   std::map<std::string, std::string> overrides;  // --sampler name=kind

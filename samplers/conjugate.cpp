@@ -8,9 +8,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
+#include <string>
 
 #include "model/blanket.hpp"
 #include "samplers/conjugate_alias.hpp"
+#include "samplers/conjugate_blocks.hpp"
 #include "samplers/dot_rows.hpp"
 #include "samplers/factories.hpp"
 
@@ -36,30 +39,33 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     }
   }
 
+  // A prior of many blocks whose children go block by block (samplers/conjugate_blocks.hpp)
+  // is split between --threads threads, when its arguments are the same for every block (so
+  // that they are evaluated once, before the threads start), and between the processes of
+  // a team.
+  void configure(const sampler_settings& settings) override {
+    if (settings.particles || !by_block()) return;
+    block_sweep& sweep = blocks();
+    const std::size_t count = sweep.blocks().size();
+    if (settings.threads > 1 && count >= 256 * static_cast<std::size_t>(settings.threads) &&
+        std::all_of(priors_.begin(), priors_.end(), [](const table& p) {
+          return std::none_of(p.s->args.begin(), p.s->args.end(), [](const auto& a) { return lang::ir::uses_loop_variable(*a); });
+        }))
+      sweep.use_threads(static_cast<std::size_t>(settings.threads));
+    if (team* t = process_team(); t && t->size() > 1 && count >= 2 * static_cast<std::size_t>(t->size())) sweep.share(*t);
+  }
+
+  std::string report() const override { return sweep_ ? sweep_->report() : std::string(); }
+
   void step(ppl::rng& rng, bool) override {
-    auto& values = graph_.values()[static_cast<std::size_t>(variable_)].data;
+    if (graph_.temperature() == 1 && !weight_ && by_block()) return block_step(rng);
     collect(graph_.temperature());
     // The change in the joint: the children's terms through the pair's kernel of the
     // statistics, the prior's terms evaluated before and after.
-    double change = 0;
-    const bool prior_kernel = pair_.prior_log_kernel != nullptr;
-    if (!prior_kernel)
-      for (const statement* s : prior_statements_) change -= model::instances(graph_).log_density(*s);
-    for (const auto& p : priors_) {
-      for (std::size_t i = 0; i < p.count; ++i) {
-        const ppl::index_t* loops = p.loops.data() + i * p.s->loops.size();
-        auto [offset, size] = model::instances(graph_).target(*p.s, loops);
-        const std::vector<ppl::view>& prior = model::instances(graph_).args_at(*p.s, loops);
-        const double* stats = stats_.data() + offset * stride_;
-        double* value = values.data() + offset;
-        change -= pair_.log_kernel(stats, value, size) + (prior_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0);
-        pair_.draw(prior, stats, rng, value, size);
-        change += pair_.log_kernel(stats, value, size) + (prior_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0);
-      }
-    }
-    if (!prior_kernel)
-      for (const statement* s : prior_statements_) change += model::instances(graph_).log_density(*s);
-    change_ = change;
+    double change = -prior_terms();
+    for (std::size_t k = 0; k < priors_.size(); ++k)
+      for (std::size_t i = 0; i < priors_[k].count; ++i) change += draw_block(priors_[k], i, rng, stats_.data());
+    change_ = change + prior_terms();
     if (!refresh_.empty()) graph_.update_derived(refresh_);
   }
 
@@ -87,19 +93,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     for (auto& c : children_)
       if (!c.varying.empty()) read_factors(graph_, c.varying, c.s->args.size(), c.arg, c.fixed_args);
     const std::size_t size = graph_.values()[static_cast<std::size_t>(variable_)].data.size() * static_cast<std::size_t>(stride_);
-    if (constant_size_ != size) {
-      // Observed children at fixed elements with fixed arguments add the same statistics
-      // at every sweep: summed once. Without any, nothing is kept (a statistic a user of
-      // 480,189 users is 66 doubles: 254 MB a copy).
-      constant_size_ = size;
-      constant_stats_.clear();
-      if (std::any_of(children_.begin(), children_.end(), [](const table& c) { return c.constant; })) {
-        constant_stats_.assign(size, 0.0);
-        for (const auto& c : children_)
-          if (c.constant) accumulate_fixed(c, constant_stats_.data());
-      }
-      constant_prior_.clear();
-    }
+    constant_statistics(size);
     const auto base = [&] {
       if (constant_stats_.empty()) stats_.assign(size, 0.0);
       else stats_ = constant_stats_;
@@ -143,6 +137,21 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     }
   }
 
+  // Observed children at fixed elements with fixed arguments add the same statistics at
+  // every sweep: summed once. Without any, nothing is kept (a statistic a user of 480,189
+  // users is 66 doubles: 254 MB a copy).
+  void constant_statistics(std::size_t size) {
+    if (constant_size_ == size) return;
+    constant_size_ = size;
+    constant_stats_.clear();
+    if (std::any_of(children_.begin(), children_.end(), [](const table& c) { return c.constant; })) {
+      constant_stats_.assign(size, 0.0);
+      for (const auto& c : children_)
+        if (c.constant) accumulate_fixed(c, constant_stats_.data());
+    }
+    constant_prior_.clear();
+  }
+
   // A statement's instances. For children whose element and other arguments cannot
   // change between sweeps (indices and arguments free of unknowns), those are read once:
   // `elements`, `value_offsets` and `fixed_args` (one scalar per argument and instance),
@@ -168,6 +177,89 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     // (samplers/dot_rows.hpp; dot.other >= 0).
     dot_children dot;
   };
+
+  // The prior statements' log density, where the pair has no kernel of the prior (0 where it has).
+  double prior_terms() {
+    double total = 0;
+    if (!pair_.prior_log_kernel)
+      for (const statement* s : prior_statements_) total += model::instances(graph_).log_density(*s);
+    return total;
+  }
+
+  // Draws instance i of prior table p from its posterior given the statistics (`stats`: the
+  // variable's, element 0 first); returns the change in the children's kernel and the
+  // prior's (where the pair has a kernel of it).
+  double draw_block(const table& p, std::size_t i, ppl::rng& rng, const double* stats_base) {
+    const ppl::index_t* loops = p.loops.data() + i * p.s->loops.size();
+    auto [offset, size] = model::instances(graph_).target(*p.s, loops);
+    return draw_at(model::instances(graph_).args_at(*p.s, loops), offset, size, rng, stats_base);
+  }
+  // The same given the prior's arguments and the block's place.
+  double draw_at(std::span<const ppl::view> prior, ppl::index_t offset, ppl::index_t size, ppl::rng& rng, const double* stats_base) {
+    const double* stats = stats_base + offset * stride_;
+    double* value = graph_.values()[static_cast<std::size_t>(variable_)].data.data() + offset;
+    const auto kernel = [&] { return pair_.log_kernel(stats, value, size) + (pair_.prior_log_kernel ? pair_.prior_log_kernel(prior, value, size) : 0.0); };
+    const double before = kernel();
+    pair_.draw(prior, stats, rng, value, size);
+    return kernel() - before;
+  }
+
+  // Whether the update can go block by block (samplers/conjugate_blocks.hpp): every child
+  // whose statistics can change is a dot row (a rating in matrix factorisation).
+  bool by_block() const {
+    if (through_derived_ || priors_.empty()) return false;
+    bool dots = false;
+    for (const auto& c : children_) {
+      if (!c.ref || c.constant) continue;
+      if (c.dot.other < 0 || c.dot.other == variable_) return false;
+      dots = true;
+    }
+    return dots;
+  }
+
+  // The block-by-block update of every instance of the prior, in the order the serial step
+  // draws them (made once).
+  block_sweep& blocks() {
+    if (sweep_) return *sweep_;
+    std::vector<prior_block> all;
+    for (std::size_t k = 0; k < priors_.size(); ++k)
+      for (std::size_t i = 0; i < priors_[k].count; ++i) {
+        const auto [offset, size] = model::instances(graph_).target(*priors_[k].s, priors_[k].loops.data() + i * priors_[k].s->loops.size());
+        all.push_back({static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i), offset, size});
+      }
+    std::vector<const dot_children*> dots;
+    for (const auto& c : children_)
+      if (c.ref && !c.constant) dots.push_back(&c.dot);
+    sweep_ = std::make_unique<block_sweep>(graph_, std::move(all), std::move(dots), stride_, pair_.add_linear);
+    return *sweep_;
+  }
+
+  // The step block by block (by_block). With threads, the prior's arguments, the same for
+  // every block, are copied before they start.
+  void block_step(ppl::rng& rng) {
+    constant_statistics(graph_.values()[static_cast<std::size_t>(variable_)].data.size() * static_cast<std::size_t>(stride_));
+    block_sweep& sweep = blocks();
+    double change = -prior_terms();
+    if (!sweep.threaded()) {
+      change += sweep.run(rng, constant_stats_, [&](const prior_block& b, ppl::rng& r, const double* stats) {
+        return draw_block(priors_[b.table], b.index, r, stats);
+      }, graph_.values()[static_cast<std::size_t>(variable_)].data.data());
+    } else {
+      std::vector<std::vector<double>> held(priors_.size() * stdlib::max_params);
+      std::vector<std::vector<ppl::view>> args(priors_.size());
+      for (std::size_t k = 0; k < priors_.size(); ++k)
+        for (const ppl::view& v : model::instances(graph_).args_at(*priors_[k].s, priors_[k].loops.data())) {
+          auto& copy = held[k * stdlib::max_params + args[k].size()];
+          copy.assign(v.data, v.data + v.size());
+          args[k].push_back({copy.data(), v.shape});
+        }
+      change += sweep.run(rng, constant_stats_, [&](const prior_block& b, ppl::rng& r, const double* stats) {
+        return draw_at(args[b.table], b.offset, b.size, r, stats);
+      }, graph_.values()[static_cast<std::size_t>(variable_)].data.data());
+    }
+    change_ = change + prior_terms();
+    if (!refresh_.empty()) graph_.update_derived(refresh_);
+  }
 
   // How many times a child's statistics count at temperature beta: beta for the
   // likelihood's (an observation of data), 1 for the prior's.
@@ -500,6 +592,7 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   bool through_derived_ = false;
   std::vector<char> refresh_;  // by variable: aliases read by children (make_alias) and what they feed
   std::unique_ptr<model::blanket> blanket_;
+  std::unique_ptr<block_sweep> sweep_;  // the update block by block (blocks), where by_block
   instance_weight weight_;  // coordinate ascent's weights of the children's instances (weigh)
   std::array<std::vector<double>, stdlib::max_params> cols_;          // accumulate_rows: a child plate's arguments
   std::vector<double> intercept_, slope_, saved_;     // and a linear mean at 0 and 1, the values set aside

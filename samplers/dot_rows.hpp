@@ -4,6 +4,7 @@
 // each instance's product is then read from the two variables' storage in place, with no
 // evaluation. Used by the conjugate update of a vector's Normal children and by the
 // held-out predictions of matrix factorisation.
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -49,15 +50,43 @@ struct dot_children {
   std::vector<std::uint32_t> other_at, value_at;
   std::vector<double> weights;  // 1 / s^2: one where s is the same for every child, else one each
 
+  // The runs whose block of v lies in [from, to): [first, last) (the runs are by block).
+  std::pair<std::size_t, std::size_t> runs_in(ppl::index_t from, ppl::index_t to) const {
+    const auto below = [](const std::pair<ppl::index_t, std::uint32_t>& run, ppl::index_t e) { return run.first < e; };
+    const auto first = std::lower_bound(runs.begin(), runs.end(), from, below);
+    const auto last = std::lower_bound(first, runs.end(), to, below);
+    return {static_cast<std::size_t>(first - runs.begin()), static_cast<std::size_t>(last - runs.begin())};
+  }
+  // How many children runs [first, last) hold.
+  std::size_t children(std::size_t first, std::size_t last) const {
+    return first == last ? 0 : runs[last - 1].second - (first == 0 ? 0 : runs[first - 1].second);
+  }
+
   // Calls add(x's block, y, weight, v's block offset) for each child, a run at a time.
   template <typename Add>
   void for_each(const model::graph& g, Add&& add) const {
+    for_each(g, 0, runs.size(), add);
+  }
+  // The same for the children of runs [first, last) alone (a process's share of the blocks).
+  template <typename Add>
+  void for_each(const model::graph& g, std::size_t first, std::size_t last, Add&& add) const {
     const double* x = g.value(other).data.data();
     const double* y = g.value(value_variable).data.data();
     const bool shared = weights.size() == 1;
-    std::size_t i = 0;
-    for (const auto& [element, end] : runs)
-      for (; i < end; ++i) add(x + other_at[i], y[value_at[i]], weights[shared ? 0 : i], element);
+    std::size_t i = first == 0 ? 0 : runs[first - 1].second;
+    // The other blocks are read in no order (an item's raters among all the users): each is
+    // fetched `ahead` children early, so that its cache misses overlap the sums before it.
+    constexpr std::size_t ahead = 12;
+    const std::size_t n = other_at.size();
+    for (std::size_t r = first; r < last; ++r)
+      for (const std::size_t end = runs[r].second; i < end; ++i) {
+        if (i + ahead < n) {
+          const double* next = x + other_at[i + ahead];
+          __builtin_prefetch(next);
+          __builtin_prefetch(next + block - 1);
+        }
+        add(x + other_at[i], y[value_at[i]], weights[shared ? 0 : i], runs[r].first);
+      }
   }
 };
 

@@ -42,6 +42,7 @@
 
 #include "core/random.hpp"
 #include "core/thread_pool.hpp"
+#include "samplers/team.hpp"
 
 namespace ppl::samplers::lda {
 
@@ -56,22 +57,9 @@ struct corpus {
 
 enum class kernel { dense, sparse };
 
-// The processes that share one chain's sweep. Each sweep calls `gather` and `sum` on every
-// process in the same order, so an implementation may also agree there on stopping the run.
-class team {
- public:
-  virtual ~team() = default;
-  virtual int rank() const = 0;
-  virtual int size() const = 0;
-  // Every process's `values`, one after another in rank order, in place of this one's;
-  // `sizes` gets how many each gave.
-  virtual void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) = 0;
-  virtual double sum(double value) = 0;
-};
-// The team a new engine joins (cli/cluster_mpi_team.cpp sets it under mpirun; null
-// otherwise, and an engine then sweeps every document itself).
-void set_process_team(team* t);
-team* process_team();
+// The processes sharing one chain's sweep (samplers/team.hpp).
+using team = samplers::team;
+using samplers::process_team;
 
 // Held-out documents, tokens grouped by document like corpus::word.
 struct held_out {

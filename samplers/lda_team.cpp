@@ -8,15 +8,6 @@
 
 namespace ppl::samplers::lda {
 
-namespace {
-
-team* registered = nullptr;
-
-}  // namespace
-
-void set_process_team(team* t) { registered = t; }
-team* process_team() { return registered; }
-
 // Every process's moves (word, old topic, new topic; `sizes` per process) applied to the
 // counts, but this process's own, which its sweep made in place.
 void engine::apply_moves(const std::vector<std::uint32_t>& moves, const std::vector<std::size_t>& sizes, kernel k) {

@@ -22,6 +22,7 @@
 #include "samplers/lda.hpp"
 #include "samplers/lda_vb.hpp"
 #include "tests/models/lda_corpus.hpp"
+#include "tests/support/thread_team.hpp"
 
 namespace test_lda {
 
@@ -305,47 +306,8 @@ TEST_CASE("lda vb: the closed-form fixed point of one topic, threads that agree,
 
 namespace {
 
-// The processes of a team played by threads, each with its own engine and z: a gather or
-// a sum goes through shared buffers between barriers.
-struct thread_hub {
-  explicit thread_hub(int size) : size(size), wait(size), parts(static_cast<std::size_t>(size)) {}
-  int size;
-  std::barrier<> wait;
-  std::mutex mutex;
-  std::vector<std::vector<std::uint32_t>> parts;
-  double scalar = 0;
-};
-
-class thread_team final : public lda::team {
- public:
-  thread_team(thread_hub& hub, int rank) : hub_(hub), rank_(rank) {}
-  int rank() const override { return rank_; }
-  int size() const override { return hub_.size; }
-  void gather(std::vector<std::uint32_t>& values, std::vector<std::size_t>& sizes) override {
-    hub_.wait.arrive_and_wait();
-    hub_.parts[static_cast<std::size_t>(rank_)] = values;
-    hub_.wait.arrive_and_wait();
-    values.clear();
-    sizes.clear();
-    for (const auto& part : hub_.parts) values.insert(values.end(), part.begin(), part.end()), sizes.push_back(part.size());
-    hub_.wait.arrive_and_wait();
-  }
-  double sum(double value) override {
-    hub_.wait.arrive_and_wait();
-    if (rank_ == 0) hub_.scalar = 0;
-    hub_.wait.arrive_and_wait();
-    {
-      std::lock_guard<std::mutex> lock(hub_.mutex);
-      hub_.scalar += value;
-    }
-    hub_.wait.arrive_and_wait();
-    return hub_.scalar;
-  }
-
- private:
-  thread_hub& hub_;
-  int rank_;
-};
+using ppl::testing::thread_hub;
+using ppl::testing::thread_team;
 
 struct team_run {
   bars_run result;
