@@ -4,7 +4,7 @@ on one machine, peak memory and time by stage.
 
     python3 bench/bpmf_scale.py [--ratings 100000000] [--users 480189] [--items 17770]
         [--rank 10] [--heldout 1000000] [--sweeps 10] [--warmup 2] [--dir /tmp/bpmf_netflix]
-        [--processes 2]
+        [--processes 2] [--threads 2]
 
 The data come from build/bench/bpmf_generate (written once into --dir, kept for later
 runs): ratings.csv and heldout.csv (user,item,rating) and priors.json. Each command runs once,
@@ -18,6 +18,8 @@ kernel's accounting of the child (wait4):
   reference `build/bench/bpmf_reference ratings.csv heldout.csv --priors priors.json
             --sweeps S --burnin W`; its sweeps' time is the CPU it prints for the updates
 
+  threads   (with --threads T): the same `ppl infer` with `--threads T`, the users' and
+            items' blocks split between T threads; its sweeps' time against one thread's
   processes (with --processes R, an MPI build): the same `ppl infer` under `mpirun -np R`,
             one chain whose conjugate updates the R processes share (docs/cluster.md); its
             sweeps' time, the chain's elapsed warmup and sampling, against one process's
@@ -71,6 +73,7 @@ def main():
     ap.add_argument("--dir", default="/tmp/bpmf_netflix")
     ap.add_argument("--ppl", default=os.path.join(ROOT, "build", "ppl"))
     ap.add_argument("--processes", type=int, default=1, help="also run ppl's chain shared by this many MPI processes")
+    ap.add_argument("--threads", type=int, default=1, help="also run ppl's chain with --threads this many")
     ap.add_argument("--reference", default=os.path.join(ROOT, "build", "bench", "bpmf_reference"))
     ap.add_argument("--generator", default=os.path.join(ROOT, "build", "bench", "bpmf_generate"))
     a = ap.parse_args()
@@ -97,6 +100,9 @@ def main():
         p_cpu, p_peak, p_wall, p_out, err = peak_of([a.ppl, *infer_args])
         text = open(draws).read() + p_out + err
         p_sweeps, p_rmse = sweeps_and_rmse(text)
+        if a.threads > 1:
+            h_cpu, h_peak, h_wall, h_out, h_err = peak_of([a.ppl, *infer_args, "--threads", str(a.threads)])
+            h_sweeps, h_rmse = sweeps_and_rmse(open(draws).read() + h_out + h_err)
         if a.processes > 1:
             mpi = ["mpirun", "-np", str(a.processes)] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
             t_cpu, t_peak, t_wall, t_out, t_err = peak_of([*mpi, a.ppl, "infer", *infer_args[1:]])
@@ -114,6 +120,10 @@ def main():
     print(f"{'reference':12} {f_cpu:9.1f} {f_peak:9.0f} {f_sweeps:9.1f} {f_sweeps / a.sweeps:8.2f} {f_rmse:7.4f}")
     print(f"peak ppl/reference {p_peak / f_peak:.2f} (target <= 1.5); sweep ppl/reference {p_sweeps / f_sweeps:.2f} (<= 1.3); "
           f"ppl's build {build:.1f} s over its read {r_cpu:.1f} s: {build / r_cpu:.2f} (<= 2)")
+    if a.threads > 1:
+        print(f"ppl with --threads {a.threads}: sweeps {h_sweeps:.1f} s ({h_sweeps / a.sweeps:.2f} s/sweep), RMSE {h_rmse:.4f}, "
+              f"{h_cpu:.1f} s CPU, peak {h_peak:.0f} MiB; sweeps {p_sweeps / h_sweeps:.2f}x as fast as one thread's, "
+              f"{h_sweeps / f_sweeps:.2f}x the reference's time")
     if a.processes > 1:
         print(f"ppl on {a.processes} processes: sweeps {t_sweeps:.1f} s ({t_sweeps / a.sweeps:.2f} s/sweep), RMSE {t_rmse:.4f}, "
               f"whole run {t_wall:.1f} s wall, {t_cpu:.1f} s CPU in all, each process's peak {t_peak:.0f} MiB; "
