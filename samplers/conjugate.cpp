@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <string>
 
 #include "model/blanket.hpp"
@@ -235,29 +234,28 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
   }
 
   // The step block by block (by_block). With threads, the prior's arguments, the same for
-  // every block, are copied before they start.
+  // every block, are copied before they start, and each block reads them there.
   void block_step(ppl::rng& rng) {
     constant_statistics(graph_.values()[static_cast<std::size_t>(variable_)].data.size() * static_cast<std::size_t>(stride_));
     block_sweep& sweep = blocks();
-    double change = -prior_terms();
-    if (!sweep.threaded()) {
-      change += sweep.run(rng, constant_stats_, [&](const prior_block& b, ppl::rng& r, const double* stats) {
-        return draw_block(priors_[b.table], b.index, r, stats);
-      }, graph_.values()[static_cast<std::size_t>(variable_)].data.data());
-    } else {
-      std::vector<std::vector<double>> held(priors_.size() * stdlib::max_params);
-      std::vector<std::vector<ppl::view>> args(priors_.size());
+    std::vector<std::vector<double>> held;
+    std::vector<std::vector<ppl::view>> args;
+    if (sweep.threaded()) {
+      held.resize(priors_.size() * stdlib::max_params);
+      args.resize(priors_.size());
       for (std::size_t k = 0; k < priors_.size(); ++k)
         for (const ppl::view& v : model::instances(graph_).args_at(*priors_[k].s, priors_[k].loops.data())) {
           auto& copy = held[k * stdlib::max_params + args[k].size()];
           copy.assign(v.data, v.data + v.size());
           args[k].push_back({copy.data(), v.shape});
         }
-      change += sweep.run(rng, constant_stats_, [&](const prior_block& b, ppl::rng& r, const double* stats) {
-        return draw_at(args[b.table], b.offset, b.size, r, stats);
-      }, graph_.values()[static_cast<std::size_t>(variable_)].data.data());
     }
-    change_ = change + prior_terms();
+    const auto draw = [&](const prior_block& b, ppl::rng& r, const double* stats) {
+      return args.empty() ? draw_block(priors_[b.table], b.index, r, stats) : draw_at(args[b.table], b.offset, b.size, r, stats);
+    };
+    const double before = prior_terms();  // before the draws: apart, not as an operand beside run()
+    const double change = sweep.run(rng, constant_stats_, draw, graph_.values()[static_cast<std::size_t>(variable_)].data.data());
+    change_ = change - before + prior_terms();
     if (!refresh_.empty()) graph_.update_derived(refresh_);
   }
 

@@ -37,6 +37,10 @@ block_sweep::block_sweep(const model::graph& g, std::vector<prior_block> blocks,
 void block_sweep::share(team& t) {
   team_ = &t;
   process_bounds_ = split_by_work(blocks_, dots_, static_cast<std::size_t>(t.size()));
+  // What each process sends: its blocks' values, then its change to lp__.
+  part_numbers_.assign(process_bounds_.size() - 1, 1);
+  for (std::size_t p = 0; p < part_numbers_.size(); ++p)
+    for (std::size_t b = process_bounds_[p]; b < process_bounds_[p + 1]; ++b) part_numbers_[p] += static_cast<std::size_t>(blocks_[b].size);
 }
 
 void block_sweep::use_threads(std::size_t n) {
@@ -111,9 +115,8 @@ double block_sweep::exchange(double* values, double change) {
   team_->gather(buffer_, sizes_);
   double total = 0;
   std::size_t at = 0;
-  for (std::size_t p = 0; p + 1 < process_bounds_.size(); ++p) {
-    std::size_t expected = 1;
-    for (std::size_t b = process_bounds_[p]; b < process_bounds_[p + 1]; ++b) expected += static_cast<std::size_t>(blocks_[b].size);
+  for (std::size_t p = 0; p < part_numbers_.size(); ++p) {
+    const std::size_t expected = part_numbers_[p];
     if (p >= sizes_.size() || sizes_[p] != expected)
       throw std::logic_error("conjugate update shared by processes: process " + std::to_string(p) + " sent " +
                              std::to_string(p < sizes_.size() ? sizes_[p] : 0) + " numbers, expected " + std::to_string(expected));

@@ -80,6 +80,7 @@ class block_sweep {
   // A team: its parts of blocks_, this process's rank, the exchange's buffers.
   team* team_ = nullptr;
   std::vector<std::size_t> process_bounds_;
+  std::vector<std::size_t> part_numbers_;  // by process: the numbers it sends (share)
   std::vector<double> buffer_;
   std::vector<std::size_t> sizes_;
   // Threads: the pool, their parts of mine(), each one's statistics.

@@ -9,9 +9,7 @@
 
 #include <algorithm>
 #include <array>
-#include <barrier>
 #include <chrono>
-#include <mutex>
 #include <thread>
 #include <boost/math/special_functions/digamma.hpp>
 #include <boost/random/gamma_distribution.hpp>
