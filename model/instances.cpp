@@ -20,6 +20,7 @@ double instances::terms(const statement& s) { return g_.statement_terms(s); }
 
 std::vector<index_t> instances::table(const statement& s) {
   std::vector<index_t> table;
+  table.reserve(static_cast<std::size_t>(g_.instance_count(s)) * s.loops.size());
   g_.for_each_instance(s, [&] {
     for (const auto& l : s.loops) table.push_back(g_.frame_.loop[static_cast<std::size_t>(l.slot)]);
   });

@@ -470,9 +470,9 @@ class conjugate_sampler final : public sampler, public conjugate_totals {
     const statement& s = *t.s;
     // Vector priors only: a scalar's pair takes its children as observations of it.
     if (t.count == 0 || !pair_.add_linear || pair_.likelihoods[t.which].form != link::linear || s.args.size() != 2 || t.arg != 0) return;
-    if (!read_dot_children(graph_, s, t.loops, t.count, t.ref, variable_, t.dot)) return;
-    // The loops table is read again only by a weighted sum (accumulate_weighted), rarely.
-    std::vector<ppl::index_t>().swap(t.loops);
+    // On success the loops table is released: only a weighted sum (accumulate_weighted)
+    // reads it again, and makes it anew.
+    read_dot_children(graph_, s, t.loops, t.count, t.ref, variable_, t.dot);
   }
 
   void accumulate_dot(const table& c) {

@@ -93,8 +93,10 @@ struct dot_children {
 // Fills `out` for the `count` instances of `s` (their loop values in `loops`) when its first
 // argument is dot(ref, x) or dot(x, ref) with `ref` a block of `variable`, x another
 // variable's block (not derived), both at places free of unknowns, and its second a scalar
-// free of unknowns; false otherwise, `out` then unspecified.
-bool read_dot_children(model::graph& g, const lang::ir::statement& s, const std::vector<ppl::index_t>& loops, std::size_t count,
+// free of unknowns; false otherwise, `out` then unspecified. When it returns true `loops` has
+// been read whole and is emptied, its memory released before the children are sorted (at
+// Netflix's 100M ratings the table is 800 MB of the setup's peak).
+bool read_dot_children(model::graph& g, const lang::ir::statement& s, std::vector<ppl::index_t>& loops, std::size_t count,
                        const lang::ir::expr* ref, int variable, dot_children& out);
 
 }  // namespace ppl::samplers

@@ -67,6 +67,7 @@ class gaussian_block_sampler final : public gaussian_block_base {
  public:
   gaussian_block_sampler(model::graph& g, const std::vector<int>& variables) : graph_(g) {
     if (std::string why = structure_of(g, variables, block_); !why.empty()) throw std::invalid_argument(why);
+    list_elements(g, block_);
     std::vector<int> term_of(g.model().statements.size(), -1);
     for (const statement* s : block_.terms) {
       normal_term t;

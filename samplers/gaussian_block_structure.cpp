@@ -52,9 +52,13 @@ std::string structure_of(model::graph& g, const std::vector<int>& variables, blo
     if (!own && reaches[static_cast<std::size_t>(s.target)]) return "a term's value is derived from it" + where;
     out.terms.push_back(&s);
   }
-  for (int v : variables)
-    for (ppl::index_t e = 0; e < g.value(v).size(); ++e) out.elements.emplace_back(v, e);
   return {};
+}
+
+void list_elements(model::graph& g, block_structure& b) {
+  b.elements.clear();
+  for (int v : b.variables)
+    for (ppl::index_t e = 0; e < g.value(v).size(); ++e) b.elements.emplace_back(v, e);
 }
 
 std::vector<char> fixed_terms(const lang::ir::model& m, const block_structure& b) {

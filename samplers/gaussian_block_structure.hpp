@@ -15,7 +15,7 @@ namespace ppl::samplers {
 // recompute when they change.
 struct block_structure {
   std::vector<int> variables;
-  std::vector<std::pair<int, ppl::index_t>> elements;  // (variable, element) per coordinate
+  std::vector<std::pair<int, ppl::index_t>> elements;  // (variable, element) per coordinate (list_elements)
   std::vector<const lang::ir::statement*> terms;
   std::vector<char> derived;  // by variable: derived from the block and read by a term
 };
@@ -24,8 +24,12 @@ struct block_structure {
 int term_form(const lang::ir::statement& s);
 
 // Why `variables` cannot form a block, or empty when their terms have the form above
-// (structurally: Normal everywhere, scales and indices free of the block).
+// (structurally: Normal everywhere, scales and indices free of the block). The elements are
+// not listed: a question of whether a variable could join a block (BPMF's U, 4.8M
+// elements at Netflix's size) does not need them.
 std::string structure_of(model::graph& g, const std::vector<int>& variables, block_structure& out);
+// Lists the elements of the block's variables (b.elements), for a block that is made.
+void list_elements(model::graph& g, block_structure& b);
 
 // By term of `b`: Normal (or MultiNormal with one covariance or precision for all its
 // instances), with a mean, value, loop bounds and indices that read no unknown outside the
