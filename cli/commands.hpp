@@ -25,6 +25,7 @@ struct command {
 
 command add_check_command(CLI::App& app);
 command add_translate_command(CLI::App& app);
+command add_convert_command(CLI::App& app);
 command add_simulate_command(CLI::App& app);
 // `ppl infer`: a saved run keeps the words of the command line after `infer`, for --resume.
 command add_infer_command(CLI::App& app, int argc, char** argv);

@@ -22,7 +22,8 @@ std::vector<command> add_commands(CLI::App& app, int argc, char** argv) {
   return {add_check_command(app),   add_translate_command(app), add_simulate_command(app), add_infer_command(app, argc, argv),
           add_plan_command(app),    add_summary_command(app),   add_loo_command(app),      add_topics_command(app),
           add_heatmap_command(app), add_repl_command(app),      add_plot_command(app),     add_diagnose_command(app),
-          add_compare_command(app), add_sbc_command(app),       add_man_command(app),      add_completion_command(app)};
+          add_compare_command(app), add_sbc_command(app),       add_convert_command(app),  add_man_command(app),
+          add_completion_command(app)};
 }
 
 int run_ppl(int argc, char** argv) {

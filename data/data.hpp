@@ -3,6 +3,7 @@
 // numbers. Binding them to `data` declarations (kinds, shapes, sizes, domains) is the graph
 // builder's job (model/bind_data.cpp).
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <string>
@@ -115,7 +116,21 @@ data_table parse_csv(const ppl::source_file& src);
 data_table parse_json(const ppl::source_file& src);
 data_table parse_r_dump(const ppl::source_file& src);
 
-// Chooses by extension: .json is JSON, .R and .r (plain or .gz) R's dump format, .csv CSV;
+// NumPy's files (data/numpy.cpp): an .npy file is one array, named by the file's stem
+// (rating.npy is `rating`); an .npz file, as numpy.savez or savez_compressed write it, one
+// variable a member (name.npy). Numbers of any dtype but complex and strings; integer and
+// bool dtypes are integers; NaN is missing; fortran_order arrays are turned row-major.
+// Values are read a block at a time into their arrays (8 bytes a number). Errors name the
+// file and the member, and say what is wrong (a truncated file, a damaged member, its CRC).
+data_table read_npy(const std::string& path);
+data_table read_npz(const std::string& path);
+// Writes every value of `table` as an .npz archive (stored, ZIP64 past 4 GiB) that
+// numpy.load and read_npz read: integers as int32 where they fit, else int64; reals and
+// arrays with missing values as float64. Text columns are not written.
+void write_npz(const data_table& table, std::ostream& out);
+
+// Chooses by extension: .json is JSON, .R and .r (plain or .gz) R's dump format, .csv CSV,
+// .npy and .npz NumPy's;
 // any other file is R if it starts as R does (`list(` or `name <-`, after comments), as
 // OpenBUGS's .txt files do, and CSV otherwise.
 data_table read_data_file(const std::string& path);

@@ -8,6 +8,7 @@
 
 #include "data/data.hpp"
 #include "data/r_parser.hpp"
+#include "data/row_major.hpp"
 #include "data/text.hpp"
 
 namespace ppl::data {
@@ -32,19 +33,6 @@ index_t row_major_offset(index_t k, const shape& s, const strides& st) {
     k /= s[d];
   }
   return flat;
-}
-
-std::vector<double> to_row_major(const std::vector<double>& x, const shape& s) {
-  std::vector<double> out(x.size());
-  const strides st(s);
-  std::array<index_t, max_rank> index{};  // R's index of element k, first index fastest
-  for (const double xk : x) {
-    index_t flat = 0;
-    for (int d = 0; d < s.rank; ++d) flat += index[static_cast<std::size_t>(d)] * st.of[static_cast<std::size_t>(d)];
-    out[static_cast<std::size_t>(flat)] = xk;
-    for (int d = 0; d < s.rank && ++index[static_cast<std::size_t>(d)] == s[d]; ++d) index[static_cast<std::size_t>(d)] = 0;
-  }
-  return out;
 }
 
 shape shape_of(const value& v) {

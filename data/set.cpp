@@ -14,6 +14,8 @@ data_value json_value(const nlohmann::json& j, const std::string& name, const st
 
 data_table read_data_file(const std::string& path) {
   if (path.ends_with(".json")) return read_json(path);
+  if (path.ends_with(".npz")) return read_npz(path);
+  if (path.ends_with(".npy")) return read_npy(path);
   const std::string_view base = std::string_view(path).substr(0, path.size() - (path.ends_with(".gz") ? 3 : 0));
   if (base.ends_with(".R") || base.ends_with(".r")) return read_r_dump(path);
   if (base.ends_with(".csv")) return read_csv(path);

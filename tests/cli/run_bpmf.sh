@@ -46,4 +46,23 @@ for chain in (1, 2):
         print(f"  hand-written reference {float(ref):.6f}")
         assert abs(reported[chain] - float(ref)) < 0.01, (reported[chain], ref)
 PY
+# The same data as NumPy's .npz (`ppl convert`) give the same run, draw for draw; the data
+# and held-out files in either format, and convert refuses to write over its input or to a
+# name that is not .npz, leaving the files as they were.
+"$ppl" convert "$dir/data.json" "$tmp/data.npz"
+"$ppl" convert "$dir/heldout.json" "$tmp/heldout.npz"
+"$ppl" infer "$dir/bpmf.ppl" "$tmp/data.npz" --heldout "$tmp/heldout.npz" --chains 2 --warmup 100 --draws 400 --seed 3 -q \
+    --monitor U,V -o "$tmp/draws_npz.csv" > "$tmp/out_npz.txt"
+# (The chains' rows interleave as they come: compared sorted.)
+cmp <(grep -v '^#' "$tmp/draws.csv" | sort) <(grep -v '^#' "$tmp/draws_npz.csv" | sort)
+diff <(grep 'held-out RMSE' "$tmp/out.txt" | sort) <(grep 'held-out RMSE' "$tmp/out_npz.txt" | sort)
+cp "$tmp/data.npz" "$tmp/keep.npz"
+set +e
+"$ppl" convert "$tmp/data.npz" "$tmp/data.npz" 2> "$tmp/err"; rc_same=$?
+"$ppl" convert "$dir/data.json" "$tmp/data.csv" 2>> "$tmp/err"; rc_name=$?
+set -e
+[ "$rc_same" = 2 ] && [ "$rc_name" = 2 ] || { echo "FAIL: convert onto its input or to .csv exited $rc_same, $rc_name"; cat "$tmp/err"; exit 1; }
+grep -q 'an input of this run' "$tmp/err" && grep -q 'does not end in .npz' "$tmp/err"
+cmp "$tmp/data.npz" "$tmp/keep.npz"
+[ ! -e "$tmp/data.csv" ]
 echo "bpmf: all checks passed"
