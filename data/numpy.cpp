@@ -84,6 +84,7 @@ class byte_source {
   byte_source(const byte_source&) = delete;
   byte_source& operator=(const byte_source&) = delete;
   const std::string& what() const { return what_; }
+  std::uint64_t remaining() const { return size_ - produced_; }
   const std::string& file() const { return file_.path(); }
 
   // Exactly n bytes, else an error saying where `what` ends.
@@ -111,6 +112,7 @@ class byte_source {
     }
     crc_now_ = static_cast<std::uint32_t>(crc32(crc_now_, out, static_cast<uInt>(n)));
     produced_ += n;
+    report_read(std::min(offset_ + (deflated_ ? consumed_ : produced_), file_.size()), file_.size());
   }
   // After the last value: nothing left over, and the archive's CRC-32 matched.
   void finish() {
@@ -243,7 +245,20 @@ data_value read_values(byte_source& in, const npy_header& h, const std::string& 
   out.value.shape = h.shape;
   std::vector<unsigned char> block(static_cast<std::size_t>(h.bytes) << 14);
   const std::size_t per_block = block.size() / static_cast<std::size_t>(h.bytes);
-  const auto total = static_cast<std::size_t>(h.shape.size());
+  // The values the shape gives must be there: checked before anything is allocated (a
+  // damaged header's shape can multiply past any size).
+  std::uint64_t total = 1;
+  const std::uint64_t fits = in.remaining() / static_cast<std::uint64_t>(h.bytes);
+  for (int d = 0; d < h.shape.rank; ++d) {
+    const auto n = static_cast<std::uint64_t>(h.shape[d]);
+    if (n != 0 && total > fits / n) {
+      total = fits + 1;
+      break;
+    }
+    total *= n;
+  }
+  if (total > fits)
+    fail(in.file(), in.what() + ": its header's shape gives more values than its " + std::to_string(in.remaining()) + " bytes hold (truncated?)");
   std::vector<double>& to = out.value.data;
   to.reserve(total);
   for (std::size_t done = 0; done < total;) {
@@ -365,6 +380,10 @@ data_table read_npz(const std::string& path) {
     f.read_at(m.local, local.data(), local.size(), what);
     if (le(local.data(), 4) != 0x04034b50) fail(path, what + " is not where the directory says (damaged?)");
     const std::uint64_t data = m.local + 30 + le(&local[26], 2) + le(&local[28], 2);
+    // Deflate packs at most 1032 bytes into one: a larger claim is a damaged directory.
+    if (m.method == 8 ? m.size / 1032 > m.stored + 1 : m.size != m.stored)
+      fail(path, what + ": the directory gives sizes its data cannot have (" + std::to_string(m.stored) + " bytes stored, " +
+                     std::to_string(m.size) + " unpacked; damaged?)");
     byte_source in(f, data, m.stored, m.size, m.method == 8, m.crc, what);
     const npy_header h = read_header(in);
     const std::string name = variable_name(m.name.substr(0, m.name.size() - 4), path, what);

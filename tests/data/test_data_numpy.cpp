@@ -141,6 +141,21 @@ TEST_CASE("a truncated, damaged or foreign file is an error naming it and what i
   CHECK(error_of(fixture("structured.npy")).find("structured") != std::string::npos);
   CHECK(error_of(fixture("infinite.npy")).find("infinite") != std::string::npos);
   CHECK(error_of(scratch_file("text.npy", "x,y\n1,2\n")).find("not an .npy array") != std::string::npos);
+  // A shape that multiplies past any size, or past the values there are: refused before
+  // anything is allocated.
+  const auto npy = [](const std::string& dict, const std::string& values) {
+    std::string header = dict + std::string((64 - (10 + dict.size() + 1) % 64) % 64, ' ') + "\n";
+    return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(header.size() & 0xff) + static_cast<char>(header.size() >> 8) + header + values;
+  };
+  const std::string eight(8, '\0');
+  CHECK(error_of(scratch_file("huge.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1099511627776, 1099511627776), }", eight)))
+            .find("more values than its 8 bytes hold") != std::string::npos);
+  CHECK(error_of(scratch_file("short.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }", eight))).find("more values") !=
+        std::string::npos);
+  CHECK(error_of(scratch_file("long.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", eight + eight)))
+            .find("holds 8 bytes after the values") != std::string::npos);
+  const data_table one = read_data_file(scratch_file("one.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", eight)));
+  check_values(one, "one", {0}, false);
   CHECK(error_of(scratch_file("text.npz", "x,y\n1,2\n")).find("not a zip archive") != std::string::npos);
 }
 
