@@ -18,13 +18,16 @@ using kind = value::kind;
 
 std::string function_name(const call_site& c) { return std::string(c.name.text); }
 
-void append(value& to, const value& from) {
+// Appends from's numbers to to's; from's are moved, not copied, when to has none yet (a
+// data file's c(...) of ten million numbers is one argument, parsed straight into it).
+void append(value& to, value& from) {
   if (from.first_na != std::string::npos && to.first_na == std::string::npos) {
     to.first_na = from.first_na;
     to.first_na_index = to.x.size() + from.first_na_index;
   }
   to.integer = to.integer && from.integer;
-  to.x.insert(to.x.end(), from.x.begin(), from.x.end());
+  if (to.x.empty()) to.x = std::move(from.x);
+  else to.x.insert(to.x.end(), from.x.begin(), from.x.end());
 }
 
 // c -> 'c' '(' [value (',' value)*] ')': the values one after another, dimensions and
@@ -32,7 +35,7 @@ void append(value& to, const value& from) {
 value concatenate(call_site& c) {
   value v;
   v.at = c.name.at;
-  for (const argument& a : c.args) {
+  for (argument& a : c.args) {
     if (a.v.what == kind::list) fail(c, a.at, "a list inside c(...) is not data");
     if (a.v.what == kind::text && v.what != kind::text) {
       v.what = kind::text;
