@@ -109,18 +109,18 @@ std::string diagnostic::str() const {
   return out;
 }
 
-diagnostic make_diagnostic(const source_file& src, std::size_t offset, std::string message) {
+diagnostic make_diagnostic(source_view src, std::size_t offset, std::string message) {
   diagnostic d;
-  d.file = src.name;
+  d.file = std::string(src.name);
   d.where = locate(src.text, offset);
   d.message = std::move(message);
   d.source_line = std::string(line_at(src.text, d.where.line));
   return d;
 }
 
-diagnostic make_diagnostic(const source_file& src, const line_index& lines, std::size_t offset, std::string message) {
+diagnostic make_diagnostic(source_view src, const line_index& lines, std::size_t offset, std::string message) {
   diagnostic d;
-  d.file = src.name;
+  d.file = std::string(src.name);
   d.where = lines.locate(offset);
   d.message = std::move(message);
   std::string_view text = src.text;
@@ -133,7 +133,7 @@ diagnostic make_diagnostic(const source_file& src, const line_index& lines, std:
 
 source_error::source_error(diagnostic d) : std::runtime_error(d.str()), diag_(std::move(d)) {}
 
-void fail_at(const source_file& src, std::size_t offset, std::string message) {
+void fail_at(source_view src, std::size_t offset, std::string message) {
   throw source_error(make_diagnostic(src, offset, std::move(message)));
 }
 

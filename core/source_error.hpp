@@ -20,6 +20,15 @@ struct source_file {
   std::string text;
 };
 
+// A source text held elsewhere (a source_file, or a file mapped into memory), for the
+// readers and messages that only read it.
+struct source_view {
+  std::string_view name;
+  std::string_view text;
+  source_view(std::string_view n, std::string_view t) : name(n), text(t) {}
+  source_view(const source_file& f) : name(f.name), text(f.text) {}  // NOLINT: a file is a view of itself
+};
+
 struct location {
   std::size_t line = 0;    // 1-based; 0 when there is no position
   std::size_t column = 0;  // 1-based, in bytes
@@ -60,9 +69,9 @@ struct diagnostic {
   std::string str() const;
 };
 
-diagnostic make_diagnostic(const source_file& src, std::size_t offset, std::string message);
+diagnostic make_diagnostic(source_view src, std::size_t offset, std::string message);
 // The same with the file's lines indexed, for many diagnostics in one large file.
-diagnostic make_diagnostic(const source_file& src, const line_index& lines, std::size_t offset, std::string message);
+diagnostic make_diagnostic(source_view src, const line_index& lines, std::size_t offset, std::string message);
 
 // A user's error in a model or data file: exit status 1.
 class source_error : public std::runtime_error {
@@ -75,6 +84,6 @@ class source_error : public std::runtime_error {
 };
 
 // Shorthand: throw a source_error at an offset of a file.
-[[noreturn]] void fail_at(const source_file& src, std::size_t offset, std::string message);
+[[noreturn]] void fail_at(source_view src, std::size_t offset, std::string message);
 
 }  // namespace ppl

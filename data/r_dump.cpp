@@ -1,8 +1,14 @@
 // R's dump format as data: the values data_r_parser.cpp reads, each a variable, arrays
 // turned from the order they were written in — R's column-major, or BUGS's row-major in
 // OpenBUGS's bare list(...) — into ppl's row-major tensors.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -44,7 +50,7 @@ shape shape_of(const value& v) {
   return s;
 }
 
-data_value to_data(const ppl::source_file& src, r_dump::field& f) {
+data_value to_data(ppl::source_view src, r_dump::field& f) {
   const std::string name = ppl::printable(f.name);
   value& v = f.value;
   const std::string only_numbers = "; only numbers and arrays of numbers are data";
@@ -69,13 +75,11 @@ data_value to_data(const ppl::source_file& src, r_dump::field& f) {
   return out;
 }
 
-}  // namespace
-
-data_table read_r_dump(const std::string& path) { return parse_r_dump({path, read_file_text(path)}); }
-
-data_table parse_r_dump(const ppl::source_file& src) {
+// The table from a text, checked not to be binary; `release` as the parser's.
+data_table table_of(ppl::source_view src, const std::function<void(std::size_t)>& release = {}) {
   refuse_binary(src, "R data");
-  std::vector<r_dump::field> fields = r_dump::parser(src).file();
+  if (release) release(src.text.size());  // that check read the whole text
+  std::vector<r_dump::field> fields = r_dump::parser(src, release).file();
   data_table table;
   std::set<std::string> seen;
   std::optional<ppl::line_index> lines;
@@ -100,5 +104,56 @@ data_table parse_r_dump(const ppl::source_file& src) {
   }
   return table;
 }
+
+// A plain file mapped into memory, read once from start to end: the pages behind the
+// parse go back as it passes them, so that memory holds the values and not the text.
+class mapped_text {
+ public:
+  explicit mapped_text(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      size_ = static_cast<std::size_t>(st.st_size);
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        base_ = static_cast<char*>(p);
+        ::madvise(base_, size_, MADV_SEQUENTIAL);
+      }
+    }
+    ::close(fd);
+  }
+  ~mapped_text() {
+    if (base_) ::munmap(base_, size_);
+  }
+  mapped_text(const mapped_text&) = delete;
+  mapped_text& operator=(const mapped_text&) = delete;
+  bool mapped() const { return base_ != nullptr; }
+  std::string_view text() const { return {base_, size_}; }
+  // The pages wholly before `offset` leave memory (read again from the file if a message
+  // needs them).
+  void release(std::size_t offset) const {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t end = std::min(offset, size_) / page * page;
+    if (end > 0) ::madvise(base_, end, MADV_DONTNEED);
+  }
+
+ private:
+  char* base_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace
+
+data_table read_r_dump(const std::string& path) {
+  // A .gz is inflated whole, as is a file that cannot be mapped (a pipe, an empty file).
+  if (!path.ends_with(".gz")) {
+    const mapped_text m(path);
+    if (m.mapped()) return table_of({path, m.text()}, [&m](std::size_t offset) { m.release(offset); });
+  }
+  return parse_r_dump({path, read_file_text(path)});
+}
+
+data_table parse_r_dump(const ppl::source_file& src) { return table_of(src); }
 
 }  // namespace ppl::data

@@ -48,7 +48,7 @@ struct field {
 
 // The file's variables in the order written: `name <- value` statements (the elements of
 // a `name <- list(...)` each one variable), or the fields of OpenBUGS's one bare
-// list(...). Throws ppl::source_error at malformed text.
-std::vector<field> parse(const ppl::source_file& src);
+// list(...). Throws ppl::source_error at malformed text. Declared for the parser
+// (r_parser.hpp), which implements it.
 
 }  // namespace ppl::data::r_dump

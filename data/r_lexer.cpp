@@ -33,7 +33,7 @@ std::size_t digits(std::string_view t, std::size_t i) {
 }
 
 // number -> digits ['.' digits] [('e' | 'E') ['+' | '-'] digits] ['L'] | '.' digits ...
-token number(const ppl::source_file& src, std::size_t at) {
+token number(ppl::source_view src, std::size_t at) {
   const std::string_view t = src.text;
   std::size_t i = digits(t, at);
   if (i < t.size() && t[i] == '.') i = digits(t, i + 1);
@@ -53,7 +53,7 @@ token number(const ppl::source_file& src, std::size_t at) {
 }
 
 // string -> '"' (any byte but '"' | '\' any byte)* '"', the same with ' or ` (a name).
-token quoted(const ppl::source_file& src, std::size_t at, tok kind) {
+token quoted(ppl::source_view src, std::size_t at, tok kind) {
   const std::string_view t = src.text;
   const char quote = t[at];
   std::size_t i = at + 1;
@@ -62,7 +62,7 @@ token quoted(const ppl::source_file& src, std::size_t at, tok kind) {
   return {kind, at, i + 1, t.substr(at + 1, i - at - 1)};
 }
 
-token punctuation(const ppl::source_file& src, std::size_t at) {
+token punctuation(ppl::source_view src, std::size_t at) {
   const std::string_view t = src.text;
   const char c = t[at];
   const char next = at + 1 < t.size() ? t[at + 1] : '\0';
@@ -90,7 +90,7 @@ token punctuation(const ppl::source_file& src, std::size_t at) {
 
 }  // namespace
 
-token lex(const ppl::source_file& src, std::size_t from) {
+token lex(ppl::source_view src, std::size_t from) {
   const std::string_view t = src.text;
   const std::size_t at = skip_blanks(t, from);
   if (at == t.size()) return {tok::end, at, at, {}};

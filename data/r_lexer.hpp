@@ -19,7 +19,7 @@ struct token {
 
 // The token at or after `from` (blanks and # comments skipped). Throws ppl::source_error
 // at a character R's data never hold there, an unclosed quote or a malformed number.
-token lex(const ppl::source_file& src, std::size_t from);
+token lex(ppl::source_view src, std::size_t from);
 
 // "`c`", "\"abc\"", "the end of the file": a token as messages name it.
 std::string describe(const token& t);

@@ -11,7 +11,7 @@
 
 namespace ppl::data::r_dump {
 
-parser::parser(const ppl::source_file& src) : src_(src) {
+parser::parser(ppl::source_view src, std::function<void(std::size_t)> release) : src_(src), release_(std::move(release)) {
   // A byte-order mark, which editors on Windows put at the start of UTF-8 text.
   pos_ = src.text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   advance();
@@ -20,6 +20,11 @@ parser::parser(const ppl::source_file& src) : src_(src) {
 void parser::advance() {
   look_ = lex(src_, pos_);
   pos_ = look_.end;
+  constexpr std::size_t every = std::size_t{16} << 20;
+  if (release_ && look_.at >= released_ + every) {
+    released_ = look_.at;
+    release_(released_);
+  }
 }
 
 token parser::peek() const { return lex(src_, pos_); }

@@ -1,6 +1,7 @@
 #pragma once
 // The parser of R's dump format (data_r_parser.cpp) and the functions it knows
 // (data_r_functions.cpp). Private to those and data_r.cpp.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,7 @@ struct argument {
 
 // A call of one of the functions the format uses, its arguments parsed.
 struct call_site {
-  const ppl::source_file& src;
+  ppl::source_view src;
   token name;
   std::vector<argument> args;
   index_t& generated;     // values made so far by ranges and integer(n), against max_generated
@@ -33,7 +34,10 @@ function_builder find_function(std::string_view name);
 
 class parser {
  public:
-  explicit parser(const ppl::source_file& src);
+  // `release(offset)`, if given, is called as the parse passes each 16 MB of the text with
+  // the offset before which it reads no more (a mapped file's pages go back); messages
+  // may read the text there again.
+  explicit parser(ppl::source_view src, std::function<void(std::size_t)> release = {});
   std::vector<field> file();
 
  private:
@@ -65,7 +69,9 @@ class parser {
   double number_value(const token& t, bool& integer) const;
   static void add(value& v, const number& n);
 
-  const ppl::source_file& src_;
+  ppl::source_view src_;
+  std::function<void(std::size_t)> release_;
+  std::size_t released_ = 0;  // the offset last given to release_
   token look_;            // the current token
   std::size_t pos_ = 0;   // where the token after it starts
   int depth_ = 0;

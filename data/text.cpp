@@ -81,7 +81,7 @@ constexpr std::array<signature, 7> signatures{{
     {"\xfe\xff", "UTF-16 text", "save it as UTF-8"},
 }};
 
-[[noreturn]] void fail_one_line(const ppl::source_file& src, std::size_t offset, std::string message) {
+[[noreturn]] void fail_one_line(ppl::source_view src, std::size_t offset, std::string message) {
   ppl::diagnostic d = ppl::make_diagnostic(src, offset, std::move(message));
   d.source_line.clear();  // the line would be the binary bytes themselves
   throw ppl::source_error(std::move(d));
@@ -172,7 +172,7 @@ std::size_t first_binary_byte(std::string_view text) {
   return it == text.end() ? std::string_view::npos : static_cast<std::size_t>(it - text.begin());
 }
 
-void refuse_binary(const ppl::source_file& src, std::string_view kind) {
+void refuse_binary(ppl::source_view src, std::string_view kind) {
   const std::string_view text = src.text;
   for (const auto& s : signatures)
     if (text.starts_with(s.bytes))

@@ -45,6 +45,6 @@ std::size_t first_binary_byte(std::string_view text);
 // gzip file without its .gz name, an image, a spreadsheet), naming what the file seems to
 // be. Never echoes the bytes. `kind` is what the file should have been: "CSV", "JSON",
 // "R data".
-void refuse_binary(const ppl::source_file& src, std::string_view kind);
+void refuse_binary(ppl::source_view src, std::string_view kind);
 
 }  // namespace ppl::data

@@ -11,6 +11,7 @@
 
 #include "core/source_error.hpp"
 #include "data/data.hpp"
+#include "tests/support/data_files.hpp"
 
 namespace test_data_r {
 
@@ -333,3 +334,42 @@ TEST_CASE("read_data_file: .R and .r, plain or gzipped, and R found in a file of
 }
 
 }  // namespace test_data_r
+
+namespace test_data_r_mapped {
+
+using namespace ppl;
+using namespace ppl::data;
+
+// A file of `rows` numbers in c(...) over many lines, then `tail`.
+std::string large_text(int rows, const std::string& tail) {
+  std::string text = "N <- " + std::to_string(rows) + "L\ny <- c(";
+  for (int i = 0; i < rows; ++i) text += std::to_string(i * 0.125 - 3) + (i + 1 < rows ? (i % 10 == 9 ? ",\n" : ", ") : ")\n");
+  return text + tail;
+}
+
+TEST_CASE("a large R dump read from the mapped file, its pages let go behind the parse, is the text read whole") {
+  // Past 16 MB, so that pages are given back during the parse; a missing value late on.
+  const std::string text = large_text(1'600'000, "z <- c(1, NA, 3)\n");
+  REQUIRE(text.size() > (std::size_t{20} << 20));
+  const std::string path = ppl::testing::scratch_file("large.R", text);
+  ppl::testing::check_same_tables(read_data_file(path), parse_r_dump({path, text}));
+  // An error at the end of the large file: the same message, at the same line and column.
+  const std::string bad = large_text(1'600'000, "z <- c(1, 2,, 3)\n");
+  const std::string bad_path = ppl::testing::scratch_file("large_bad.R", bad);
+  std::string mapped, whole;
+  try {
+    read_data_file(bad_path);
+  } catch (const source_error& e) {
+    mapped = e.what();
+  }
+  try {
+    parse_r_dump({bad_path, bad});
+  } catch (const source_error& e) {
+    whole = e.what();
+  }
+  CHECK(!mapped.empty());
+  CHECK(mapped == whole);
+  CHECK(mapped.find("large_bad.R:160002:13: error") != std::string::npos);  // at its line, past the 16 MB given back
+}
+
+}  // namespace test_data_r_mapped
